@@ -1,0 +1,5 @@
+import type { CommandModule } from 'yargs';
+import { configCommand } from './config.ts';
+
+/** Every registered command. Only commands that work are listed here. */
+export const commands: CommandModule<object, never>[] = [configCommand as never];

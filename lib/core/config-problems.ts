@@ -1,0 +1,95 @@
+/**
+ * Turns schema issues into one line per problem, each naming the source, the key path, the
+ * bad value and the fix. Pure: the caller passes the issues, the raw input and a function that
+ * lists the keys the schema knows at a path (for "did you mean").
+ */
+
+export interface SchemaIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+export interface ProblemSource {
+  /** Label for values from the file, e.g. "/etc/deadman/x.toml". */
+  file: string;
+  /** Top-level keys that came from command-line flags (labelled `--flag-name`). */
+  flagKeys: ReadonlySet<string>;
+}
+
+export function formatProblems(
+  issues: SchemaIssue[],
+  raw: unknown,
+  source: ProblemSource,
+  knownKeysAt: (path: PropertyKey[]) => string[],
+): string[] {
+  return issues.map((issue) => {
+    const where = labelFor(issue.path, source);
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      const known = knownKeysAt(issue.path);
+      const section = issue.path.length ? ` in [${dotted(issue.path)}]` : '';
+      return issue.keys
+        .map((key) => {
+          const hint = closest(key, known);
+          const fix = hint ? `did you mean "${hint}"?` : `remove it (known keys: ${known.join(', ')})`;
+          return `${source.file}: unknown key "${key}"${section}; ${fix}`;
+        })
+        .join('\n');
+    }
+    const value = valueAt(raw, issue.path);
+    const shown = value === undefined ? 'missing' : `${dotted(issue.path)} = ${render(value)}`;
+    return `${where}: ${shown}: ${issue.message}`;
+  }).flatMap((line) => line.split('\n'));
+}
+
+function labelFor(path: PropertyKey[], source: ProblemSource): string {
+  const top = path[0];
+  if (typeof top === 'string' && source.flagKeys.has(top)) return `command line --${top.replaceAll('_', '-')}`;
+  return source.file;
+}
+
+export function dotted(path: PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(top level)';
+}
+
+function valueAt(raw: unknown, path: PropertyKey[]): unknown {
+  let cursor = raw;
+  for (const key of path) {
+    if (cursor === null || typeof cursor !== 'object') return undefined;
+    cursor = (cursor as Record<PropertyKey, unknown>)[key];
+  }
+  return cursor;
+}
+
+function render(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The known key nearest to `word` (edit distance ≤ a third of its length), if any. */
+export function closest(word: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { parseDuration } from './duration.ts';
+import { DEFAULT_CONFIG as D } from './defaults.ts';
+
+/**
+ * The schema of deadman.toml — the one definition of the configuration. Flags of
+ * `deadman run` are the same keys (`--hung-timeout` ↔ `hung_timeout`) merged over the file
+ * before this schema validates both. Durations are systemd spans resolved to milliseconds.
+ */
+
+const duration = z
+  .union([z.string(), z.number()])
+  .transform((value, ctx) => {
+    const parsed = parseDuration(String(value));
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.ms;
+  })
+  .meta({ description: 'systemd time span: "90s", "7min", "6h", "1d", "500ms", "1h 30min"; "off" or 0 disables' });
+
+const regex = z.string().superRefine((value, ctx) => {
+  try {
+    new RegExp(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${(error as Error).message})` });
+  }
+});
+
+const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' });
+const argv = z.array(z.string()).min(1, { message: 'needs at least the program to run' });
+const name = z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/, { message: 'may use only letters, digits and _ . @ - (at most 100)' });
+
+const claimCommon = {
+  name: name.optional(),
+  when: z.enum(['always', 'on_exit']).default('on_exit'),
+  interval: duration.default(60_000),
+  grace: duration.default(0),
+};
+
+export const fileClaimSchema = z.strictObject({
+  ...claimCommon,
+  kind: z.literal('file'),
+  root: absolutePath,
+  path: absolutePath.optional(),
+  glob: absolutePath.optional(),
+  non_empty: z.boolean().default(false),
+  min_bytes: z.number().int().nonnegative().optional(),
+  max_age: duration.optional(),
+  min_lines: z.number().int().nonnegative().optional(),
+  contains: regex.optional(),
+}).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
+  message: 'needs exactly one of "path" or "glob"',
+});
+
+export const commandClaimSchema = z.strictObject({
+  ...claimCommon,
+  kind: z.literal('command'),
+  command: argv,
+  timeout: duration.default(30_000),
+  stdout_matches: regex.optional(),
+  cwd: absolutePath.optional(),
+});
+
+export const httpClaimSchema = z.strictObject({
+  ...claimCommon,
+  kind: z.literal('http'),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
+  status: z.string().regex(/^\d{3}(-\d{3})?$/, { message: 'must be a status or range such as "200" or "200-299"' }).default('200-299'),
+  body_matches: regex.optional(),
+  timeout: duration.default(5_000),
+});
+
+export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema]);
+
+export const jobSchema = z.strictObject({
+  rerun: argv,
+  user: z.string().optional(),
+  cwd: absolutePath.optional(),
+  timeout: duration.default(10 * 60_000),
+  evidence: z.array(claimSchema).min(1, { message: 'a job needs at least one [[jobs.NAME.evidence]] claim' }),
+});
+
+export const configSchema = z.strictObject({
+  name: name.optional(),
+  database: z.string().optional(),
+  state_dir: absolutePath.optional(),
+  auto_recover: z.boolean().default(D.auto_recover),
+  inactivity: duration.default(D.inactivity),
+  timeout: duration.default(D.timeout),
+  on_stall: z.enum(['withhold', 'exit']).optional(),
+  stop_grace: duration.default(D.stop_grace),
+  ready_pattern: regex.optional(),
+  ready_port: z.number().int().min(1).max(65535).optional(),
+  ready_timeout: duration.default(D.ready_timeout),
+  stdin: z.enum(['null', 'inherit']).default(D.stdin),
+  adapter: z.enum(['auto', 'codex', 'claude', 'generic']).default(D.adapter),
+  hung_timeout: duration.default(D.hung_timeout),
+  kill_grace: duration.default(D.kill_grace),
+  poll: duration.default(D.poll),
+  verify_window: duration.default(D.verify_window),
+  ignore: z.array(regex).default(() => [...D.ignore]),
+  max_line_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(D.max_line_bytes),
+  generic: z.strictObject({
+    session_pattern: regex.optional(),
+    turn_end_pattern: regex.optional(),
+  }).default(() => ({ ...D.generic })),
+  revive: z.strictObject({
+    max_age: duration.default(D.revive.max_age),
+    max_revives: z.number().int().nonnegative().default(D.revive.max_revives),
+    delay: duration.default(D.revive.delay),
+    start_timeout: duration.default(D.revive.start_timeout),
+    message: z.string().min(1).optional(),
+    command: argv.optional(),
+    session_files: z.array(z.enum(['codex', 'claude'])).default(() => [...D.revive.session_files]),
+    codex_home: absolutePath.optional(),
+    claude_config_dir: absolutePath.optional(),
+  }).default(() => structuredClone(D.revive)),
+  retention: z.strictObject({
+    max_age: duration.default(D.retention.max_age),
+    max_runs: z.number().int().min(1).default(D.retention.max_runs),
+    events_per_run: z.number().int().min(10).default(D.retention.events_per_run),
+    observations_per_run: z.number().int().min(10).default(D.retention.observations_per_run),
+  }).default(() => structuredClone(D.retention)),
+  evidence: z.array(claimSchema).default(() => []),
+  jobs: z.record(name, jobSchema).default(() => ({})),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type Claim = z.output<typeof claimSchema>;
+export type FileClaim = z.output<typeof fileClaimSchema>;
+export type CommandClaim = z.output<typeof commandClaimSchema>;
+export type HttpClaim = z.output<typeof httpClaimSchema>;
+export type Job = z.output<typeof jobSchema>;
+
+/** Keys the schema accepts at `path` (for "did you mean"); empty where the path is not an object. */
+export function knownKeysAt(path: PropertyKey[]): string[] {
+  let schemas: z.core.$ZodType[] = [configSchema];
+  for (const segment of path) {
+    schemas = schemas.flatMap((s) => childSchemas(unwrap(s), segment));
+  }
+  return [...new Set(schemas.flatMap((s) => objectKeys(unwrap(s))))];
+}
+
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
+  const def = schema._zod.def as unknown as Record<string, unknown>;
+  if (def.innerType) return unwrap(def.innerType as z.core.$ZodType);
+  if (def.type === 'pipe') return unwrap(def.in as z.core.$ZodType);
+  return schema;
+}
+
+function childSchemas(schema: z.core.$ZodType, segment: PropertyKey): z.core.$ZodType[] {
+  const def = schema._zod.def as unknown as Record<string, unknown>;
+  if (def.type === 'union') return (def.options as z.core.$ZodType[]).flatMap((o) => childSchemas(unwrap(o), segment));
+  if (def.type === 'array') return [def.element as z.core.$ZodType];
+  if (def.type === 'record') return [def.valueType as z.core.$ZodType];
+  if (def.type === 'object') {
+    const child = (def.shape as Record<string, z.core.$ZodType>)[String(segment)];
+    return child ? [child] : [];
+  }
+  return [];
+}
+
+function objectKeys(schema: z.core.$ZodType): string[] {
+  const def = schema._zod.def as unknown as Record<string, unknown>;
+  if (def.type === 'union') return (def.options as z.core.$ZodType[]).flatMap((o) => objectKeys(unwrap(o)));
+  if (def.type === 'object') return Object.keys(def.shape as object);
+  return [];
+}

@@ -1,0 +1,36 @@
+/**
+ * Every default in one place, in resolved form (milliseconds, not "30min"). The zod schema
+ * takes its defaults from here, and `deadman run` uses this object directly when there is no
+ * config file and no flag to validate, so the lean start-up path never loads zod.
+ */
+export const DEFAULT_CONFIG = {
+  auto_recover: false,
+  inactivity: 30 * 60_000,
+  timeout: 0,
+  stop_grace: 10_000,
+  ready_timeout: 90_000,
+  stdin: 'null' as 'null' | 'inherit',
+  adapter: 'auto' as 'auto' | 'codex' | 'claude' | 'generic',
+  hung_timeout: 60_000,
+  kill_grace: 5_000,
+  poll: 1_000,
+  verify_window: 60_000,
+  ignore: [] as string[],
+  max_line_bytes: 1024 * 1024,
+  generic: {},
+  revive: {
+    max_age: 60 * 60_000,
+    max_revives: 5,
+    delay: 10_000,
+    start_timeout: 30_000,
+    session_files: [] as Array<'codex' | 'claude'>,
+  },
+  retention: {
+    max_age: 30 * 86_400_000,
+    max_runs: 1000,
+    events_per_run: 5000,
+    observations_per_run: 500,
+  },
+  evidence: [] as never[],
+  jobs: {} as Record<string, never>,
+};

@@ -1,0 +1,13 @@
+/**
+ * The one clock. Durations and deadlines use `monotonic()` (never jumps with NTP); records
+ * people read use `wall()`. Core code never reads either: it is handed the values.
+ */
+export interface Clock {
+  monotonic(): number;
+  wall(): number;
+}
+
+export const systemClock: Clock = {
+  monotonic: () => performance.now(),
+  wall: () => Date.now(),
+};

@@ -1,0 +1,43 @@
+/**
+ * deadman's own lines on stderr. When stderr is the journal ($JOURNAL_STREAM names it), each
+ * line carries a sd-daemon(3) `<N>` priority prefix so journald files it at the right level;
+ * on a terminal or in a file it is plain text. The child's output never passes through here.
+ */
+
+const PRIORITY = { error: 3, warn: 4, notice: 5, info: 6, debug: 7 } as const;
+export type Level = keyof typeof PRIORITY;
+
+export interface Logger {
+  log(level: Level, message: string): void;
+}
+
+export function stderrIsJournal(env: NodeJS.ProcessEnv = process.env): boolean {
+  const stream = env.JOURNAL_STREAM;
+  if (!stream) return false;
+  try {
+    const [dev, ino] = stream.split(':');
+    const stat = fstat(2);
+    return stat !== null && String(stat.dev) === dev && String(stat.ino) === ino;
+  } catch {
+    return false;
+  }
+}
+
+function fstat(fd: number): { dev: number; ino: number } | null {
+  // Imported lazily through process.binding-free API to keep this module cheap to load.
+  const { fstatSync } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+  try {
+    return fstatSync(fd);
+  } catch {
+    return null;
+  }
+}
+
+export function createLogger(write: (text: string) => void = (t) => process.stderr.write(t), journal = stderrIsJournal()): Logger {
+  return {
+    log(level, message) {
+      const lines = message.split('\n');
+      write(lines.map((line) => (journal ? `<${PRIORITY[level]}>deadman: ${line}` : `deadman: ${line}`)).join('\n') + '\n');
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { mkdirSync, chmodSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where deadman keeps its database and revive markers. */
+export interface StatePaths {
+  stateDir: string;
+  database: string;
+  markerDir: string;
+}
+
+export interface PathContext {
+  env: NodeJS.ProcessEnv;
+  isRoot: boolean;
+  platform: NodeJS.Platform;
+  home: string;
+}
+
+export function currentPathContext(): PathContext {
+  return { env: process.env, isRoot: process.getuid?.() === 0, platform: process.platform, home: homedir() };
+}
+
+/** `$STATE_DIRECTORY` (systemd StateDirectory=), else the platform's per-user or system place. */
+export function resolveStateDir(ctx: PathContext, override?: string): string {
+  if (override) return override;
+  const fromSystemd = ctx.env.STATE_DIRECTORY?.split(':')[0];
+  if (fromSystemd) return fromSystemd;
+  if (ctx.platform === 'darwin') return join(ctx.home, 'Library', 'Application Support', 'deadman');
+  if (ctx.isRoot) return '/var/lib/deadman';
+  return join(ctx.env.XDG_STATE_HOME || join(ctx.home, '.local', 'state'), 'deadman');
+}
+
+export function statePaths(stateDir: string, databaseOverride?: string): StatePaths {
+  return {
+    stateDir,
+    database: databaseOverride ?? join(stateDir, 'deadman.db'),
+    markerDir: join(stateDir, 'markers'),
+  };
+}
+
+/** Config discovery order: --config, $DEADMAN_CONFIG, ./deadman.toml, then the system or user file. */
+export function configCandidates(ctx: PathContext, cwd: string): string[] {
+  const userOrSystem = ctx.isRoot
+    ? '/etc/deadman/deadman.toml'
+    : join(ctx.env.XDG_CONFIG_HOME || join(ctx.home, '.config'), 'deadman', 'deadman.toml');
+  return [join(cwd, 'deadman.toml'), userOrSystem];
+}
+
+/** Creates a private directory (0700) for state that may hold prompts and command lines. */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}

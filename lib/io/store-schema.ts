@@ -1,0 +1,130 @@
+/**
+ * Forward-only migrations, indexed by the `PRAGMA user_version` they produce. Never edit a
+ * shipped migration: add the next one. JSON columns hold text that the store parses back.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* 1 */ `
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    argv TEXT NOT NULL,
+    cwd TEXT NOT NULL,
+    unit TEXT,
+    invocation_id TEXT,
+    pid INTEGER NOT NULL,
+    adapter TEXT NOT NULL,
+    session_id TEXT,
+    revive_of TEXT,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    exit_code INTEGER,
+    signal TEXT,
+    outcome TEXT,
+    reason TEXT
+  );
+  CREATE INDEX runs_name ON runs(name, started_at);
+  CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    at INTEGER NOT NULL,
+    stream TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    truncated INTEGER NOT NULL DEFAULT 0,
+    data TEXT
+  );
+  CREATE INDEX events_run ON events(run_id, id);
+  CREATE TABLE observations (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    at INTEGER NOT NULL,
+    processes TEXT NOT NULL
+  );
+  CREATE INDEX observations_run ON observations(run_id, id);
+  CREATE TABLE signals (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    message TEXT NOT NULL,
+    evidence TEXT
+  );
+  CREATE TABLE incidents (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    message TEXT NOT NULL,
+    opened_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    signal_id INTEGER REFERENCES signals(id)
+  );
+  CREATE INDEX incidents_opened ON incidents(opened_at);
+  CREATE TABLE incident_transitions (
+    id INTEGER PRIMARY KEY,
+    incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+    at INTEGER NOT NULL,
+    from_state TEXT,
+    to_state TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    evidence TEXT
+  );
+  CREATE TABLE diagnoses (
+    id INTEGER PRIMARY KEY,
+    incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+    at INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    action TEXT NOT NULL,
+    rationale TEXT NOT NULL
+  );
+  CREATE TABLE decisions (
+    id INTEGER PRIMARY KEY,
+    incident_id INTEGER REFERENCES incidents(id) ON DELETE CASCADE,
+    job TEXT,
+    at INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    who TEXT
+  );
+  CREATE TABLE actions (
+    id INTEGER PRIMARY KEY,
+    incident_id INTEGER REFERENCES incidents(id) ON DELETE CASCADE,
+    job TEXT,
+    at INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    target TEXT,
+    result TEXT NOT NULL,
+    detail TEXT
+  );
+  CREATE TABLE verifications (
+    id INTEGER PRIMARY KEY,
+    incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+    at INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    detail TEXT NOT NULL
+  );
+  CREATE TABLE evidence_results (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    job TEXT,
+    claim TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    reason TEXT NOT NULL
+  );
+  CREATE TABLE revives (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    attempt INTEGER NOT NULL,
+    budget INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    argv TEXT NOT NULL,
+    outcome TEXT NOT NULL
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

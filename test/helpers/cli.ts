@@ -1,0 +1,53 @@
+import { spawn, type SpawnOptions } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Repository root, from dist/test/helpers/ (compiled) back up three levels. */
+export const repoRoot = new URL('../../../', import.meta.url).pathname;
+export const deadmanBin = join(repoRoot, 'bin', 'deadman.js');
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI (bin/deadman.js on this Node) to completion. */
+export function runDeadman(args: string[], options: SpawnOptions & { input?: string } = {}): Promise<Finished> {
+  return runProgram(process.execPath, [deadmanBin, ...args], options);
+}
+
+export function runProgram(file: string, args: string[], options: SpawnOptions & { input?: string } = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], ...options });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/** A fresh private directory, removed when the test (or process) ends. */
+export function tempDir(t?: { after(fn: () => void): void }, prefix = 'deadman-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  if (t) t.after(remove);
+  else process.on('exit', remove);
+  return dir;
+}
+
+/** Polls `check` until it returns a truthy value or the deadline passes (then throws). */
+export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs: number, what = 'condition', everyMs = 50): Promise<NonNullable<T>> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
