@@ -1,0 +1,36 @@
+/**
+ * Parser for Linux `/proc/<pid>/stat`. The command name (field 2) is in parentheses and may
+ * itself contain spaces and parentheses, so fields are counted from the last ')'.
+ */
+export interface ProcStat {
+  pid: number;
+  comm: string;
+  state: string;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  /** utime + stime, clock ticks. */
+  cpuTicks: number;
+  /** Field 22: start time in clock ticks since boot. With the pid, a process's identity. */
+  startTime: number;
+}
+
+export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const rest = text.slice(close + 2).trim().split(' ');
+  // rest[0] is field 3 (state); field N is rest[N - 3].
+  const field = (n: number) => Number(rest[n - 3]);
+  const parsed: ProcStat = {
+    pid: Number(text.slice(0, open).trim()),
+    comm: text.slice(open + 1, close),
+    state: rest[0] ?? '?',
+    ppid: field(4),
+    pgid: field(5),
+    sid: field(6),
+    cpuTicks: field(14) + field(15),
+    startTime: field(22),
+  };
+  return Number.isInteger(parsed.pid) && Number.isFinite(parsed.startTime) ? parsed : null;
+}
