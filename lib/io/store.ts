@@ -11,11 +11,12 @@ import { ensurePrivateDir } from './paths.ts';
  * milliseconds since the epoch: these records are for people to read.
  */
 
-export type Row = Record<string, SQLInputValue | object | undefined>;
+export type Row = Record<string, SQLInputValue | boolean | object | undefined>;
 type Table = 'runs' | 'events' | 'observations' | 'signals' | 'incidents' | 'incident_transitions' | 'diagnoses'
   | 'decisions' | 'actions' | 'verifications' | 'evidence_results' | 'revives';
 
-const JSON_COLUMNS = new Set(['argv', 'data', 'processes', 'evidence', 'target', 'detail_json']);
+/** Columns stored as JSON text (whatever the value) and parsed back when read. */
+const JSON_COLUMNS = new Set(['argv', 'data', 'processes', 'evidence', 'target', 'detail']);
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
 export interface StoreOptions {
@@ -96,7 +97,7 @@ export class Store {
   insert(table: Table, row: Row): number {
     const keys = Object.keys(row).filter((k) => row[k] !== undefined);
     const sql = `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`;
-    const values = keys.map((k) => toColumn(row[k]));
+    const values = keys.map((k) => toColumn(row[k], k));
     const result = this.statement(sql).run(...values);
     return Number(result.lastInsertRowid);
   }
@@ -105,7 +106,7 @@ export class Store {
     const keys = Object.keys(changes).filter((k) => changes[k] !== undefined);
     if (keys.length === 0) return;
     const sql = `UPDATE ${table} SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`;
-    this.statement(sql).run(...keys.map((k) => toColumn(changes[k])), id);
+    this.statement(sql).run(...keys.map((k) => toColumn(changes[k], k)), id);
   }
 
   all<T>(sql: string, ...params: SQLInputValue[]): T[] {
@@ -172,8 +173,9 @@ export class Store {
   }
 }
 
-function toColumn(value: unknown): SQLInputValue {
+function toColumn(value: unknown, column: string): SQLInputValue {
   if (value === undefined || value === null) return null;
+  if (JSON_COLUMNS.has(column)) return JSON.stringify(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'object' && !(value instanceof Uint8Array)) return JSON.stringify(value);
   return value as SQLInputValue;
