@@ -1,0 +1,281 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from './cli.ts';
+
+/**
+ * A private systemd user manager for one test file, always stopped afterwards.
+ *
+ * Usage (one manager shared by the subtests of a file):
+ *   test('under systemd', async (t) => {
+ *     const manager = await startUserManager(t);
+ *     if (!manager) return;                       // skipped, reason already reported
+ *     await t.test('…', async () => { … manager.writeUnit('x.service', text) … });
+ *   });
+ *
+ * The manager runs in its own sub-cgroup. A user manager started in the root cgroup moves
+ * every process of that cgroup (PID 1 included) into `/init.scope`, and two managers started
+ * that way share `/app.slice/<unit>` paths, so stopping a unit in one kills the same-named
+ * unit of the other. Its own cgroup gives each manager a private tree that teardown empties.
+ *
+ * Unit output: this manager has no journald, so tests that want a unit's output should set
+ * `StandardOutput=append:/some/file` in the unit.
+ */
+
+export type UnitProperties = Record<string, string>;
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface UserManager {
+  /** The environment for `systemctl --user` / `systemd-run --user` against this manager. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Where `writeUnit` puts unit files (`$XDG_CONFIG_HOME/systemd/user`). */
+  readonly unitDir: string;
+  readonly pid: number;
+  /** The manager's own stderr (systemd logs there without a journal). */
+  readonly logPath: string;
+  /** Writes a unit file and runs `daemon-reload`. */
+  writeUnit(name: string, text: string): Promise<void>;
+  /** `systemctl --user …`; never throws on a non-zero exit (is-active and status use them). */
+  systemctl(...args: string[]): Promise<CommandResult>;
+  show(unit: string, properties?: readonly string[]): Promise<UnitProperties>;
+  /** `systemctl --user status` text, for asserting on the `Status:` line. */
+  status(unit: string): Promise<string>;
+  /** Polls `show` until `predicate` holds; throws with the last properties seen on timeout. */
+  waitFor(unit: string, predicate: (p: UnitProperties) => boolean, timeoutMs: number, properties?: readonly string[]): Promise<UnitProperties>;
+  stop(): Promise<void>;
+}
+
+export interface SkippableContext {
+  skip(message?: string): void;
+  after(fn: () => void | Promise<void>): void;
+}
+
+export const DEFAULT_PROPERTIES = ['ActiveState', 'SubState', 'Result', 'NRestarts', 'MainPID', 'StatusText', 'ExecMainCode', 'ExecMainStatus'] as const;
+
+const SYSTEMD = '/lib/systemd/systemd';
+const START_TIMEOUT_MS = 15_000;
+
+/** Starts a manager, or reports why not: skip normally, fail when DEADMAN_REQUIRE_SYSTEMD=1. */
+export async function startUserManager(t: SkippableContext): Promise<UserManager | null> {
+  const unavailable = whyUnavailable();
+  if (unavailable) return skipOrFail(t, unavailable);
+  let manager: UserManager;
+  try {
+    manager = await launch();
+  } catch (error) {
+    return skipOrFail(t, `systemd user manager did not start: ${(error as Error).message}`);
+  }
+  t.after(() => manager.stop());
+  return manager;
+}
+
+function skipOrFail(t: SkippableContext, reason: string): null {
+  if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1') throw new Error(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
+  t.skip(reason);
+  return null;
+}
+
+function whyUnavailable(): string | null {
+  if (process.platform !== 'linux') return `no systemd on ${process.platform}`;
+  if (!existsSync(SYSTEMD)) return `${SYSTEMD} is missing`;
+  if (process.getuid?.() !== 0 && !existsSync('/run/systemd/system')) {
+    return 'not root, and /run/systemd/system is missing (only root can create it)';
+  }
+  return null;
+}
+
+async function launch(): Promise<UserManager> {
+  // systemd --user refuses to run unless the host looks booted with systemd.
+  mkdirSync('/run/systemd/system', { recursive: true });
+  const cgroups = createPrivateCgroups();
+  const base = mkdtempSync(join(tmpdir(), 'deadman-systemd-'));
+  const runtimeDir = join(base, 'runtime');
+  mkdirSync(runtimeDir, { mode: 0o700 });
+  chmodSync(runtimeDir, 0o700);
+  const configHome = join(base, 'config');
+  const unitDir = join(configHome, 'systemd', 'user');
+  mkdirSync(unitDir, { recursive: true });
+  const logPath = join(base, 'manager.log');
+  const env = managerEnvironment(base, runtimeDir, configHome);
+  const log = openSync(logPath, 'a');
+  const child = spawn('/bin/sh', ['-c', 'for f in "$@"; do echo $$ > "$f" || exit 97; done; exec "$0" --user', SYSTEMD, ...cgroups.map((dir) => join(dir, 'cgroup.procs'))], {
+    env,
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const manager = buildManager(child, { env, unitDir, logPath, cgroups, base });
+  try {
+    await waitForRunning(manager, child, logPath);
+  } catch (error) {
+    await manager.stop();
+    throw error;
+  }
+  return manager;
+}
+
+function managerEnvironment(home: string, runtimeDir: string, configHome: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtimeDir, XDG_CONFIG_HOME: configHome };
+  // The test runner may itself run under systemd; none of that must leak into the manager.
+  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'DBUS_SESSION_BUS_ADDRESS', 'INVOCATION_ID', 'JOURNAL_STREAM', 'LISTEN_PID', 'LISTEN_FDS', 'LISTEN_FDNAMES', 'MANAGERPID']) {
+    delete env[key];
+  }
+  return env;
+}
+
+/** One child cgroup of ours in every hierarchy systemd tracks processes in (v1 name=systemd, v2). */
+function createPrivateCgroups(): string[] {
+  const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
+  const pathIn = (prefix: string) => own.find((line) => line.startsWith(prefix))?.slice(prefix.length);
+  const leaf = `deadman-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const hierarchies: Array<[string, string | undefined]> = existsSync('/sys/fs/cgroup/cgroup.controllers')
+    ? [['/sys/fs/cgroup', pathIn('0::')]]
+    : [['/sys/fs/cgroup/systemd', own.find((l) => l.includes(':name=systemd:'))?.split(':name=systemd:')[1]], ['/sys/fs/cgroup/unified', pathIn('0::')]];
+  const dirs = hierarchies
+    .filter(([mount, path]) => path !== undefined && existsSync(join(mount, 'cgroup.procs')))
+    .map(([mount, path]) => join(mount, path!, leaf));
+  if (dirs.length === 0) throw new Error('no writable cgroup hierarchy found under /sys/fs/cgroup');
+  for (const dir of dirs) mkdirSync(dir);
+  return dirs;
+}
+
+async function waitForRunning(manager: UserManager, child: ChildProcess, logPath: string): Promise<void> {
+  const describeLog = () => readFileSync(logPath, 'utf8').trim().split('\n').slice(-3).join(' | ') || 'no output';
+  await waitFor(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`manager exited (${child.exitCode ?? child.signalCode}): ${describeLog()}`);
+    }
+    const state = (await manager.systemctl('is-system-running')).stdout.trim();
+    return state === 'running' || state === 'degraded';
+  }, START_TIMEOUT_MS, 'systemd --user to report running', 100).catch((error: Error) => {
+    throw new Error(`${error.message}; log: ${describeLog()}`);
+  });
+}
+
+interface ManagerPlaces {
+  env: NodeJS.ProcessEnv;
+  unitDir: string;
+  logPath: string;
+  cgroups: string[];
+  /** The private HOME holding runtime dir, unit dir and log; removed once the manager is gone. */
+  base: string;
+}
+
+function buildManager(child: ChildProcess, { env, unitDir, logPath, cgroups, base }: ManagerPlaces): UserManager {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killLeftovers = () => {
+    killCgroupTrees(cgroups);
+    rmSync(base, { recursive: true, force: true });
+  };
+  process.once('exit', killLeftovers);
+  let stopped: Promise<void> | null = null;
+  const manager: UserManager = {
+    env,
+    unitDir,
+    logPath,
+    pid: child.pid!,
+    async writeUnit(name, text) {
+      writeFileSync(join(unitDir, name), text);
+      const reload = await manager.systemctl('daemon-reload');
+      if (reload.code !== 0) throw new Error(`daemon-reload failed: ${reload.stderr.trim()}`);
+    },
+    systemctl: (...args) => run('systemctl', ['--user', ...args], env),
+    async show(unit, properties = DEFAULT_PROPERTIES) {
+      const result = await manager.systemctl('show', '-p', properties.join(','), unit);
+      return parseProperties(result.stdout);
+    },
+    async status(unit) {
+      return (await manager.systemctl('status', '--no-pager', '--full', '--lines=0', unit)).stdout;
+    },
+    async waitFor(unit, predicate, timeoutMs, properties = DEFAULT_PROPERTIES) {
+      let last: UnitProperties = {};
+      try {
+        return await waitFor(async () => {
+          last = await manager.show(unit, properties);
+          return predicate(last) ? last : null;
+        }, timeoutMs, `${unit} to reach the expected state`, 100);
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`);
+      }
+    },
+    stop() {
+      stopped ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGTERM');
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000).unref())]);
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        }
+        killLeftovers();
+        process.removeListener('exit', killLeftovers);
+      })();
+      return stopped;
+    },
+  };
+  return manager;
+}
+
+export function parseProperties(text: string): UnitProperties {
+  const properties: UnitProperties = {};
+  for (const line of text.split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0) properties[line.slice(0, eq)] = line.slice(eq + 1);
+  }
+  return properties;
+}
+
+/** SIGKILLs whatever is still in the manager's cgroups, then removes them (deepest first). */
+function killCgroupTrees(roots: string[]): void {
+  for (const root of roots) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const dirs = cgroupDirs(root);
+      for (const dir of dirs) {
+        for (const pid of readPids(dir)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }
+      if (dirs.reverse().every(tryRemoveDir)) break;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
+function cgroupDirs(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const children = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory());
+  return [root, ...children.flatMap((d) => cgroupDirs(join(root, d.name)))];
+}
+
+function readPids(dir: string): number[] {
+  try {
+    return readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function tryRemoveDir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    execFile(file, args, { env, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, stdout, stderr: stderr || (error && typeof error.code !== 'number' ? error.message : '') });
+    });
+  });
+}
