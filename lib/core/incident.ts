@@ -1,0 +1,46 @@
+/**
+ * The incident state machine as a table of states × events. Every change goes through
+ * `transition`, and the caller stores each one with its time, reason and evidence.
+ *
+ *   OPEN ──recovery_allowed──▶ RECOVERING ──action_taken──▶ VERIFYING ──verified──▶ RESOLVED
+ *     │ └─approval_required─▶ AWAITING_APPROVAL ──condition_cleared──▶ RESOLVED
+ *     └─escalate──▶ ESCALATED ◀──not_verified (attempts used up) / action_refused / escalate
+ */
+
+export type IncidentState = 'OPEN' | 'AWAITING_APPROVAL' | 'RECOVERING' | 'VERIFYING' | 'RESOLVED' | 'ESCALATED';
+export type IncidentEvent =
+  | 'recovery_allowed'
+  | 'approval_required'
+  | 'action_taken'
+  | 'action_refused'
+  | 'verified'
+  | 'not_verified'
+  | 'condition_cleared'
+  | 'escalate';
+
+/** At most this many recovery actions per incident before it escalates. */
+export const MAX_RECOVERY_ATTEMPTS = 2;
+
+type Next = IncidentState | ((attempts: number) => IncidentState);
+
+const retryOrEscalate = (attempts: number): IncidentState => (attempts < MAX_RECOVERY_ATTEMPTS ? 'RECOVERING' : 'ESCALATED');
+
+const TABLE: Record<IncidentState, Partial<Record<IncidentEvent, Next>>> = {
+  OPEN: { recovery_allowed: 'RECOVERING', approval_required: 'AWAITING_APPROVAL', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
+  AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
+  RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
+  VERIFYING: { verified: 'RESOLVED', not_verified: retryOrEscalate, escalate: 'ESCALATED' },
+  RESOLVED: {},
+  ESCALATED: {},
+};
+
+export function isTerminal(state: IncidentState): boolean {
+  return state === 'RESOLVED' || state === 'ESCALATED';
+}
+
+/** The next state, or null when the event does not apply in this state (a caller bug, or a race to ignore). */
+export function transition(state: IncidentState, event: IncidentEvent, attempts: number): IncidentState | null {
+  const next = TABLE[state][event];
+  if (next === undefined) return null;
+  return typeof next === 'function' ? next(attempts) : next;
+}
