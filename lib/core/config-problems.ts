@@ -38,7 +38,7 @@ export function formatProblems(
         .join('\n');
     }
     const value = valueAt(raw, issue.path);
-    const shown = value === undefined ? 'missing' : `${dotted(issue.path)} = ${render(value)}`;
+    const shown = value === undefined ? `${dotted(issue.path)} is missing` : `${dotted(issue.path)} = ${render(value)}`;
     return `${where}: ${shown}: ${issue.message}`;
   }).flatMap((line) => line.split('\n'));
 }
@@ -92,4 +92,19 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+const EXPECTED: Record<string, string> = {
+  boolean: 'must be true or false (no quotes)',
+  number: 'must be a number (no quotes)',
+  int: 'must be a whole number (no quotes)',
+  string: 'must be a quoted string',
+  array: 'must be a list, e.g. ["a", "b"]',
+  object: 'must be a table, e.g. [section]',
+};
+
+/** Schema messages phrased as fixes; anything not listed keeps the schema's own message. */
+export function phraseIssue(issue: { code: string; expected?: string }): string | undefined {
+  if (issue.code === 'invalid_type' && issue.expected) return EXPECTED[issue.expected];
+  return undefined;
 }

@@ -72,7 +72,9 @@ export const httpClaimSchema = z.strictObject({
   timeout: duration.default(5_000),
 });
 
-export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema]);
+export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema], {
+  error: 'a claim needs kind = "file", "command" or "http"',
+});
 
 export const jobSchema = z.strictObject({
   rerun: argv,

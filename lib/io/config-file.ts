@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../core/config.ts';
 import { DEFAULT_CONFIG } from '../core/defaults.ts';
-import { formatProblems } from '../core/config-problems.ts';
+import { formatProblems, phraseIssue } from '../core/config-problems.ts';
 import { configError } from '../exit-codes.ts';
 import { configCandidates, currentPathContext, type PathContext } from './paths.ts';
 
@@ -42,7 +42,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   const raw = file === null ? {} : await parseTomlFile(file);
   const merged = { ...raw, ...flags };
   const { configSchema, knownKeysAt } = await import('../core/config.ts');
-  const result = configSchema.safeParse(merged);
+  const result = configSchema.safeParse(merged, { error: (issue) => phraseIssue(issue as never) });
   if (!result.success) {
     const lines = formatProblems(result.error.issues as never, merged, {
       file: file ?? 'command line',
