@@ -1,0 +1,93 @@
+import type { Adapter, AgentEvent, ParsedLine } from '../events.ts';
+import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
+import { parseEventLine, typeOfCutLine } from './json-line.ts';
+
+const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
+const NOTHING: ParsedLine = { recognized: true, events: [] };
+
+/** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
+export function createClaudeAdapter(): Adapter {
+  /** Names of tool calls still running, so a Bash success can report exit code 0. */
+  const openTools = new Map<string, string>();
+
+  function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
+    return content.filter((b) => b.type === 'tool_use' && b.id).map((block) => {
+      openTools.set(block.id!, block.name ?? '');
+      const command = block.input?.command;
+      return { type: 'tool_started', toolId: block.id!, command: typeof command === 'string' ? command : null };
+    });
+  }
+
+  function toolsFinished(content: ClaudeBlock[]): AgentEvent[] {
+    return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).map((block) => {
+      const toolId = block.tool_use_id!;
+      const name = openTools.get(toolId);
+      openTools.delete(toolId);
+      const ok = block.is_error !== true;
+      const stated = EXIT_CODE.exec(textOf(block.content));
+      const exitCode = stated ? Number(stated[1]) : ok && name === 'Bash' ? 0 : null;
+      return { type: 'tool_finished', toolId, exitCode, ok };
+    });
+  }
+
+  function eventsOf(line: ClaudeLine): AgentEvent[] {
+    switch (line.type) {
+      case 'system':
+        // One `-p` run is one user turn, and system/init opens it.
+        if (line.subtype === 'init' && line.session_id) return [{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }];
+        if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
+        return [];
+      case 'assistant': {
+        const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: textOf(line.message.content) || String(line.error) }];
+        return [...apiError, ...toolsStarted(line.message.content)];
+      }
+      case 'user':
+        return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
+      case 'result':
+        return resultEvents(line);
+    }
+  }
+
+  return {
+    name: 'claude',
+    parseLine(line) {
+      const object = parseEventLine(line);
+      if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
+      const parsed = claudeLineSchema.safeParse(object);
+      return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
+    },
+  };
+}
+
+/** Success means `subtype == "success"` AND `is_error == false`: API errors come as subtype success. */
+function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent[] {
+  const ended: AgentEvent = line.subtype === 'success' && !line.is_error
+    ? { type: 'turn_completed' }
+    : { type: 'turn_failed', message: failureMessage(line) };
+  if (!line.usage) return [ended];
+  const u = line.usage;
+  // Normalized like Codex: input counts cached tokens too, cached is the part read from cache.
+  const usage = {
+    inputTokens: u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens,
+    cachedInputTokens: u.cache_read_input_tokens,
+    outputTokens: u.output_tokens,
+  };
+  return [ended, { type: 'usage', usage }];
+}
+
+function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {
+  const errors = (line.errors ?? []).map(String).join('; ');
+  return `${line.subtype}: ${errors || line.result || 'turn failed'}`;
+}
+
+function retryMessage(line: Extract<ClaudeLine, { type: 'system' }>): string {
+  const status = line.error_status ? ` (${line.error_status})` : '';
+  return `API retry ${line.attempt ?? '?'}/${line.max_retries ?? '?'}${status}: ${String(line.error ?? 'error')}`;
+}
+
+/** Text of a tool result or message: a string, or the text blocks of a list. */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b) => (typeof b?.text === 'string' ? b.text : '')).join('\n');
+}

@@ -1,0 +1,82 @@
+import type { Adapter, AgentEvent, ParsedLine, Usage } from '../events.ts';
+import { codexEventSchema, type CodexEvent, type CodexItem, type CodexUsage } from './codex-schema.ts';
+import { fieldOfCutLine, parseEventLine, typeOfCutLine } from './json-line.ts';
+
+/** Item types that run something on the agent's behalf: their start and end are tool events. */
+const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
+const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
+const NOTHING: ParsedLine = { recognized: true, events: [] };
+
+/** `codex exec --json`: thread.started, turn.*, item.*, error. */
+export function createCodexAdapter(): Adapter {
+  let thread = '';
+  const totalsByThread = new Map<string, Usage>();
+
+  function usageDelta(usage: CodexUsage): AgentEvent[] {
+    const total = { inputTokens: usage.input_tokens, cachedInputTokens: usage.cached_input_tokens, outputTokens: usage.output_tokens };
+    const previous = totalsByThread.get(thread) ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+    totalsByThread.set(thread, total);
+    const delta: Usage = {
+      inputTokens: Math.max(0, total.inputTokens - previous.inputTokens),
+      cachedInputTokens: Math.max(0, total.cachedInputTokens - previous.cachedInputTokens),
+      outputTokens: Math.max(0, total.outputTokens - previous.outputTokens),
+    };
+    return delta.inputTokens + delta.cachedInputTokens + delta.outputTokens > 0 ? [{ type: 'usage', usage: delta }] : [];
+  }
+
+  function eventsOf(event: CodexEvent): AgentEvent[] {
+    switch (event.type) {
+      case 'thread.started':
+        thread = event.thread_id;
+        return [{ type: 'session', sessionId: event.thread_id }];
+      case 'turn.started':
+        return [{ type: 'turn_started' }];
+      case 'turn.completed':
+        return [{ type: 'turn_completed' }, ...(event.usage ? usageDelta(event.usage) : [])];
+      case 'turn.failed':
+        return [{ type: 'turn_failed', message: event.error?.message ?? 'turn failed' }];
+      case 'error':
+        return [{ type: 'error', message: event.message }];
+      case 'item.started':
+        return TOOL_ITEMS.has(event.item.type) ? [{ type: 'tool_started', toolId: event.item.id, command: toolCommand(event.item) }] : [];
+      case 'item.completed':
+        return itemCompleted(event.item);
+      case 'item.updated':
+        return [];
+    }
+  }
+
+  return {
+    name: 'codex',
+    parseLine(line) {
+      const object = parseEventLine(line);
+      if (object === null) return cutLine(line);
+      const parsed = codexEventSchema.safeParse(object);
+      return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
+    },
+  };
+}
+
+function itemCompleted(item: CodexItem): AgentEvent[] {
+  if (item.type === 'error') return item.message ? [{ type: 'error', message: item.message }] : [];
+  if (!TOOL_ITEMS.has(item.type)) return [];
+  const ok = item.status === 'completed' && !item.error;
+  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok }];
+}
+
+function toolCommand(item: CodexItem): string | null {
+  if (item.type === 'command_execution') return item.command ?? null;
+  if (item.type === 'mcp_tool_call' && item.server && item.tool) return `${item.server}.${item.tool}`;
+  return null;
+}
+
+/**
+ * A line cut by the size limit: still the agent speaking. A cut `item.completed` of a tool
+ * (a huge aggregated_output) still closes that tool; its outcome is unknown.
+ */
+function cutLine(line: string): ParsedLine {
+  const type = typeOfCutLine(line);
+  if (type === null) return { recognized: false, events: [] };
+  const toolId = type === 'item.completed' ? fieldOfCutLine(line, CUT_ITEM) : null;
+  return { recognized: true, events: toolId ? [{ type: 'tool_finished', toolId, exitCode: null, ok: false }] : [] };
+}

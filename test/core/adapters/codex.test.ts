@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCodexAdapter } from '../../../lib/core/adapters/codex.ts';
+import { eventsOf, fixtureLines } from '../../helpers/fixtures.ts';
+
+test('a turn with two failing commands: session, tools with exit codes, warning, usage', () => {
+  const adapter = createCodexAdapter();
+  const lines = fixtureLines('agents', 'codex-failing-command.jsonl');
+  assert.ok(lines.every((line) => adapter.parseLine(line).recognized));
+  const command = "/bin/bash -lc 'echo hello; echo oops >&2; exit 3'";
+  assert.deepEqual(eventsOf(createCodexAdapter(), lines), [
+    { type: 'session', sessionId: '01a23013-27f3-73e2-b3cb-86b68ffb84d0' },
+    { type: 'error', message: 'Model metadata for `gpt-5.1-codex` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.' },
+    { type: 'turn_started' },
+    { type: 'tool_started', toolId: 'item_2', command },
+    { type: 'tool_finished', toolId: 'item_2', exitCode: 3, ok: false },
+    { type: 'tool_started', toolId: 'item_3', command },
+    { type: 'tool_finished', toolId: 'item_3', exitCode: 3, ok: false },
+    { type: 'turn_completed' },
+    { type: 'usage', usage: { inputTokens: 400, cachedInputTokens: 90, outputTokens: 40 } },
+  ]);
+});
+
+test('web search with two "id" keys, a file change, a reconnect error, then a failed turn', () => {
+  const events = eventsOf(createCodexAdapter(), fixtureLines('agents', 'codex-search-patch-failed.jsonl'));
+  const failure = '{"error": {"message": "mock bad request", "type": "invalid_request_error"}}';
+  assert.deepEqual(events, [
+    { type: 'session', sessionId: '01a23015-062d-7ea2-9009-e7b587d86284' },
+    { type: 'turn_started' },
+    { type: 'tool_started', toolId: 'item_1', command: null },
+    { type: 'tool_finished', toolId: 'item_1', exitCode: null, ok: true },
+    { type: 'error', message: 'Reconnecting... 1/3 (stream disconnected before completion: mock)' },
+    { type: 'error', message: failure },
+    { type: 'turn_failed', message: failure },
+  ]);
+});
+
+test('cumulative usage becomes deltas per thread', () => {
+  const adapter = createCodexAdapter();
+  const completed = (input: number, cached: number, output: number) =>
+    JSON.stringify({ type: 'turn.completed', usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output } });
+  const usage = (line: string) => adapter.parseLine(line).events.filter((e) => e.type === 'usage');
+  adapter.parseLine('{"type":"thread.started","thread_id":"t1"}');
+  assert.deepEqual(usage(completed(400, 90, 40)), [{ type: 'usage', usage: { inputTokens: 400, cachedInputTokens: 90, outputTokens: 40 } }]);
+  assert.deepEqual(usage(completed(500, 110, 50)), [{ type: 'usage', usage: { inputTokens: 100, cachedInputTokens: 20, outputTokens: 10 } }]);
+  assert.deepEqual(usage(completed(500, 110, 50)), [], 'an unchanged total charges nothing');
+  adapter.parseLine('{"type":"thread.started","thread_id":"t2"}');
+  assert.deepEqual(usage(completed(30, 0, 3)), [{ type: 'usage', usage: { inputTokens: 30, cachedInputTokens: 0, outputTokens: 3 } }]);
+  assert.deepEqual(usage('{"type":"turn.completed","usage":{"input_tokens":"lots","output_tokens":-5}}'), [], 'bad numbers count as 0');
+});
+
+test('mcp tool calls are tools; failed ones are not ok', () => {
+  const item = (status: string, extra = {}) => ({ id: 'item_7', type: 'mcp_tool_call', server: 'files', tool: 'read', status, ...extra });
+  const events = eventsOf(createCodexAdapter(), [
+    JSON.stringify({ type: 'item.started', item: item('in_progress') }),
+    JSON.stringify({ type: 'item.completed', item: item('failed', { error: { message: 'no such file' } }) }),
+  ]);
+  assert.deepEqual(events, [
+    { type: 'tool_started', toolId: 'item_7', command: 'files.read' },
+    { type: 'tool_finished', toolId: 'item_7', exitCode: null, ok: false },
+  ]);
+});
+
+test('a completed command cut by the line limit still closes its tool, outcome unknown', () => {
+  const line = JSON.stringify({ type: 'item.completed', item: { id: 'item_9', type: 'command_execution', command: 'cat big', aggregated_output: 'x'.repeat(2_000_000), exit_code: 0, status: 'completed' } });
+  assert.deepEqual(createCodexAdapter().parseLine(line.slice(0, 1024 * 1024)), {
+    recognized: true,
+    events: [{ type: 'tool_finished', toolId: 'item_9', exitCode: null, ok: false }],
+  });
+  assert.deepEqual(createCodexAdapter().parseLine(line).events, [{ type: 'tool_finished', toolId: 'item_9', exitCode: 0, ok: true }]);
+});
+
+test('known types with the wrong shape and unknown types are progress without events', () => {
+  const adapter = createCodexAdapter();
+  for (const line of ['{"type":"thread.started"}', '{"type":"item.started","item":{"type":"command_execution"}}', '{"type":"item.plan.delta","delta":"x"}', '{"type":"turn.failed","error":"flat"}']) {
+    assert.deepEqual(adapter.parseLine(line), { recognized: true, events: [] }, line);
+  }
+});
