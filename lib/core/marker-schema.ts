@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MARKER_VERSION } from './marker.ts';
+
+/**
+ * The revive marker: `<state>/markers/<name>.json`, written before the work starts and kept
+ * up to date, so that after a crash or reboot deadman knows which session to bring back and
+ * how. Parsed with zod only when a marker file exists (a fresh start never loads it).
+ */
+
+export const markerOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  /** Start time in clock ticks (Linux /proc); null where it cannot be read. */
+  startTime: z.number().nullable(),
+});
+
+export const markerSchema = z.object({
+  version: z.literal(MARKER_VERSION),
+  name: z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/),
+  adapter: z.enum(['codex', 'claude', 'generic']),
+  sessionId: z.string().nullable(),
+  /** The original command line, never the resume one: every revive is built from it. */
+  argv: z.array(z.string()).min(1),
+  cwd: z.string(),
+  /** Options of the original run that a resume must repeat (they are not carried over). */
+  resumeFlags: z.array(z.string()),
+  /** The original prompt, repeated in the revive message so the agent has context. */
+  task: z.string().nullable(),
+  /** Wall-clock milliseconds. */
+  startedAt: z.number(),
+  updatedAt: z.number(),
+  state: z.enum(['running', 'completed', 'interrupted', 'exhausted']),
+  reason: z.string().nullable(),
+  /** Revives since the last clean completion. */
+  reviveCount: z.number().int().nonnegative(),
+  owner: markerOwnerSchema.nullable(),
+  /** Set when `deadman revive` launched the resume detached: its output, read to learn how it ended. */
+  detachedLog: z.string().nullable().default(null),
+});
+
+export type Marker = z.output<typeof markerSchema>;
+export type MarkerOwner = z.output<typeof markerOwnerSchema>;
+export type MarkerState = Marker['state'];
+
+export type ParsedMarker = { ok: true; marker: Marker } | { ok: false; problem: string };
+
+/** Parses a marker file's text; any defect is a one-line problem, never an exception. */
+export function parseMarker(text: string): ParsedMarker {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: text.trim() === '' ? 'is empty' : 'is cut short or not JSON' };
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if (version !== MARKER_VERSION) return { ok: false, problem: `has version ${JSON.stringify(version)}, this deadman reads version ${MARKER_VERSION}` };
+  const parsed = markerSchema.safeParse(value);
+  if (parsed.success) return { ok: true, marker: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, problem: `has a bad "${issue.path.join('.') || '(root)'}": ${issue.message}` };
+}
