@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { configCommand } from './config.ts';
+import { checkCommand } from './check.ts';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: CommandModule<object, never>[] = [configCommand as never];
+export const commands: CommandModule<object, never>[] = [configCommand as never, checkCommand as never];
