@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../core/config.ts';
 import {
   chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp,
-  type Candidate, type EvidenceChoice, type FileSample, type HttpOutcome, type JobVerdict, type Verdict,
+  type Candidate, type FileSample, type HttpOutcome, type JobVerdict, type Verdict,
 } from '../core/evidence.ts';
 import { checkLexicalScope } from '../core/path-scope.ts';
 import { runBounded } from './bounded-run.ts';
@@ -60,7 +60,7 @@ async function evaluateFile(claim: FileClaim, name: string, now: () => number): 
   const candidates = await Promise.all(paths.map(inspect));
   const choice = chooseEvidence(claim, candidates, resolvedRoot);
   const wantsSample = claim.min_lines !== undefined || claim.contains !== undefined;
-  const sample = choice.file && wantsSample ? await readSample(choice) : null;
+  const sample = choice.file && wantsSample ? await readSample(choice.file.resolved) : null;
   return judgeFile(claim, name, choice, sample, now());
 }
 
@@ -77,8 +77,8 @@ async function inspect(path: string): Promise<Candidate> {
 }
 
 /** The whole file when it is at most two samples long, else its first and last SAMPLE_BYTES. */
-async function readSample(choice: EvidenceChoice & { file: object }): Promise<FileSample> {
-  const handle = await open(choice.file.resolved, 'r');
+async function readSample(path: string): Promise<FileSample> {
+  const handle = await open(path, 'r');
   try {
     const read = async (position: number, length: number) => {
       const buffer = Buffer.alloc(length);
@@ -122,7 +122,8 @@ function getUrl(claim: HttpClaim): Promise<HttpOutcome> {
         if (bytes >= MAX_BODY_BYTES) done();
       });
       response.on('end', done);
-      response.on('error', done);
+      // A body cut off mid-way is a failed check, not a response to judge by its first half.
+      response.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
     });
     request.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
     if (claim.timeout > 0) {

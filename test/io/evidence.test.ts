@@ -27,6 +27,10 @@ before(async () => {
       case '/fail': response.writeHead(500).end('boom'); break;
       case '/moved': response.writeHead(302, { location: '/ok' }).end(); break;
       case '/slow': break; // never answers
+      case '/cut':
+        response.writeHead(200, { 'content-length': '1000' }).write('{"status": "ok"');
+        setTimeout(() => response.socket?.destroy(), 20);
+        break;
       case '/huge': {
         response.write('{"status": "ok"}');
         const chunk = Buffer.alloc(64 * 1024, 'x');
@@ -143,6 +147,7 @@ test('http claims against a loopback server', async () => {
     ['dead', `GET ${base}/degraded returned 200 but its body does not match /"status":\\s*"ok"/`]);
   assert.deepEqual(await http('/moved'), ['dead', `GET ${base}/moved returned 302 (expected 200-299)`]);
   assert.deepEqual(await http('/huge', { body_matches: '^\\{"status": "ok"\\}' }), ['alive', `GET ${base}/huge returned 200`]);
+  assert.deepEqual(await http('/cut', { body_matches: 'ok' }), ['unknown', `GET ${base}/cut failed: connection reset`]);
   const slow = await http('/slow', { timeout: '300ms' });
   assert.equal(slow[0], 'unknown');
   assert.match(slow[1], /timed out after \d+ms$/);
