@@ -1,0 +1,43 @@
+import type { CommandModule } from 'yargs';
+import { parseDuration } from '../core/duration.ts';
+import { incidentListJson, renderIncidentList } from '../core/report-text.ts';
+import { usageError } from '../exit-codes.ts';
+import { systemClock } from '../io/clock.ts';
+import { listIncidents } from '../io/incident-records.ts';
+import { databaseOption, type CommonArgs } from './common.ts';
+import { openExistingStore } from './incident-store.ts';
+
+/** `deadman incidents [--since DUR] [--name N] [--json]`: one line per incident, oldest first. */
+
+interface IncidentsArgs extends CommonArgs {
+  since?: string;
+  name?: string;
+  json?: boolean;
+}
+
+export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
+  command: 'incidents',
+  describe: 'list recorded incidents, oldest first',
+  builder: (y) => y
+    .option('since', { type: 'string', describe: 'only incidents opened within this span, e.g. 24h or 7d (default: all kept)' })
+    .option('name', { type: 'string', describe: 'only incidents of runs with this name' })
+    .option('json', { type: 'boolean', describe: 'print a JSON array' })
+    .option('database', databaseOption),
+  handler: async (args) => {
+    const now = systemClock.wall();
+    const since = args.since === undefined ? undefined : now - sinceSpan(args.since);
+    const { store } = await openExistingStore(args);
+    try {
+      const rows = store ? listIncidents(store, { since, name: args.name }) : [];
+      process.stdout.write(args.json ? `${JSON.stringify(incidentListJson(rows), null, 2)}\n` : renderIncidentList(rows, now));
+    } finally {
+      store?.close();
+    }
+  },
+};
+
+function sinceSpan(text: string): number {
+  const parsed = parseDuration(text);
+  if (!parsed.ok) throw usageError(`--since ${parsed.error}`);
+  return parsed.ms === 0 ? Number.POSITIVE_INFINITY : parsed.ms;
+}

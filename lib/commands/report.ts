@@ -1,0 +1,49 @@
+import type { CommandModule } from 'yargs';
+import { buildReport } from '../core/report.ts';
+import { renderReportText } from '../core/report-text.ts';
+import { usageError } from '../exit-codes.ts';
+import { latestIncidentId, loadIncidentRows } from '../io/incident-records.ts';
+import { databaseOption, type CommonArgs } from './common.ts';
+import { openExistingStore } from './incident-store.ts';
+
+/**
+ * `deadman report <id|latest> [--name N] [--json]`: one incident in full. Also what
+ * deadman-notify@.service runs when a unit fails, so "nothing recorded" is a normal answer
+ * (exit 0), while an id that does not exist is a mistake on the command line.
+ */
+
+interface ReportArgs extends CommonArgs {
+  incident: string;
+  name?: string;
+  json?: boolean;
+}
+
+export const reportCommand: CommandModule<object, ReportArgs> = {
+  command: 'report <incident>',
+  describe: 'show one incident: timeline, evidence, action, verification, advice',
+  builder: (y) => y
+    .positional('incident', { type: 'string', describe: 'an incident id (see deadman incidents) or "latest"', demandOption: true })
+    .option('name', { type: 'string', describe: 'with "latest": the latest incident of runs with this name' })
+    .option('json', { type: 'boolean', describe: 'print the report as JSON' })
+    .option('database', databaseOption),
+  handler: async (args) => {
+    const wanted = parseIncidentArg(args.incident);
+    const { store, database } = await openExistingStore(args);
+    try {
+      const id = store === null ? null : wanted === 'latest' ? latestIncidentId(store, args.name) : wanted;
+      const rows = store === null || id === null ? null : loadIncidentRows(store, id);
+      if (rows === null && wanted !== 'latest') throw usageError(`no incident #${wanted} in ${database}; list them with deadman incidents`);
+      const out = rows === null ? null : buildReport(rows);
+      if (args.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      else process.stdout.write(out ? renderReportText(out) : `no incidents recorded${args.name ? ` for runs named ${args.name}` : ''} in ${database}\n`);
+    } finally {
+      store?.close();
+    }
+  },
+};
+
+function parseIncidentArg(value: string): number | 'latest' {
+  if (value === 'latest') return 'latest';
+  if (/^[1-9]\d{0,15}$/.test(value)) return Number(value);
+  throw usageError(`"${value}" is not an incident id; give a number from deadman incidents, or "latest"`);
+}

@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NO_RESTART_CODES } from '../../lib/exit-codes.ts';
+import { findExecutable } from '../../lib/io/executable.ts';
+import { deadmanBin, repoRoot, runProgram, tempDir } from '../helpers/cli.ts';
+
+const unitsDir = join(repoRoot, 'units');
+const shipped = readdirSync(unitsDir).filter((f) => /\.(service|timer)$/.test(f));
+
+test('units/ ships the template and its OnFailure= helper', () => {
+  assert.ok(shipped.includes('deadman@.service'));
+  assert.ok(shipped.includes('deadman-notify@.service'));
+});
+
+test('RestartPreventExitStatus= in every shipped service is the exit-code contract\'s list', () => {
+  for (const file of shipped.filter((f) => f.endsWith('.service'))) {
+    const text = readFileSync(join(unitsDir, file), 'utf8');
+    for (const line of text.split('\n').filter((l) => l.startsWith('RestartPreventExitStatus='))) {
+      assert.equal(line, `RestartPreventExitStatus=${NO_RESTART_CODES.join(' ')}`, file);
+    }
+  }
+  assert.match(readFileSync(join(unitsDir, 'deadman@.service'), 'utf8'), /^RestartPreventExitStatus=/m);
+});
+
+test('the template keeps the settings the docs promise', () => {
+  const text = readFileSync(join(unitsDir, 'deadman@.service'), 'utf8');
+  for (const line of ['Type=notify', 'NotifyAccess=main', 'Restart=on-failure', 'KillMode=control-group', 'StateDirectory=deadman',
+    'ExecStart=/usr/bin/deadman run --config /etc/deadman/%i.toml --name %i -- /etc/deadman/%i.sh', 'OnFailure=deadman-notify@%i.service']) {
+    assert.match(text, new RegExp(`^${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), line);
+  }
+  const seconds = (key: string) => Number(new RegExp(`^${key}=(\\d+)s$`, 'm').exec(text)?.[1]);
+  assert.ok(seconds('RestartSec') >= 1, 'RestartSec is not systemd\'s 100 ms');
+  assert.ok(seconds('TimeoutStopSec') > 10, 'TimeoutStopSec is above the default stop_grace of 10s');
+  assert.ok(seconds('WatchdogSec') > 0 && seconds('WatchdogSec') * 1000 < 30 * 60_000, 'WatchdogSec is far below the default inactivity');
+  const unitSection = text.slice(text.indexOf('[Unit]'), text.indexOf('[Service]'));
+  assert.match(unitSection, /^StartLimitIntervalSec=/m);
+  assert.match(unitSection, /^StartLimitBurst=/m);
+});
+
+test('every directive line of the template and its helper has a comment saying why', () => {
+  for (const file of ['deadman@.service', 'deadman-notify@.service']) {
+    const lines = readFileSync(join(unitsDir, file), 'utf8').split('\n');
+    const bare = lines.filter((line, i) => /^[A-Za-z]+=/.test(line) && !/^(Description|WantedBy|After|StartLimitBurst)=/.test(line)
+      && !(lines[i - 1] ?? '').startsWith('#'));
+    assert.deepEqual(bare, [], file);
+  }
+});
+
+test('systemd-analyze verify passes on every shipped unit', { skip: !findExecutable('systemd-analyze', process.env.PATH ?? '') && 'systemd-analyze is not installed' }, async (t) => {
+  // verify needs each ExecStart binary to exist: point /usr/bin/deadman at this checkout's entry.
+  const dir = tempDir(t);
+  const runtime = join(dir, 'runtime');
+  mkdirSync(runtime, { mode: 0o700 });
+  for (const file of shipped) writeFileSync(join(dir, file), readFileSync(join(unitsDir, file), 'utf8').replaceAll('/usr/bin/deadman', deadmanBin));
+  const result = await runProgram('systemd-analyze', ['verify', ...shipped.map((f) => join(dir, f))], { env: { ...process.env, XDG_RUNTIME_DIR: runtime } });
+  assert.equal(`${result.stdout}${result.stderr}`.trim(), '');
+  assert.equal(result.code, 0);
+});
