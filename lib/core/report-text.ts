@@ -40,7 +40,7 @@ function renderSignal(signal: NonNullable<IncidentReport['signal']>): string[] {
   const out = [`signal ${humanTime(signal.at)}: ${signal.kind} — ${clip(signal.message)}`];
   if (signal.target) out.push(`${INDENT}target: ${describeProcess(signal.target)}`);
   if (signal.processes.length > 0) {
-    out.push(`${INDENT}process tree at detection (start = clock ticks since boot; with the pid, the identity):`);
+    out.push(`${INDENT}process tree at detection (START: start time in clock ticks; with the pid, the identity):`);
     out.push(`${INDENT}${INDENT}${'PID'.padStart(7)} ${'PPID'.padStart(7)} ST ${'START'.padStart(10)} ${'CPU'.padStart(7)}  COMMAND`);
     for (const [depth, p] of treeOrder(signal.processes)) {
       const marker = signal.target && signal.target.pid === p.pid ? '  ◀ target' : '';

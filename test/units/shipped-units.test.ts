@@ -58,3 +58,16 @@ test('systemd-analyze verify passes on every shipped unit', { skip: !findExecuta
   assert.equal(`${result.stdout}${result.stderr}`.trim(), '');
   assert.equal(result.code, 0);
 });
+
+test('the example plist in contrib/ parses and has the keys launchd needs', async () => {
+  const file = join(repoRoot, 'contrib', 'com.example.deadman.plist');
+  const result = await runProgram('python3', ['-c', 'import json,plistlib,sys; print(json.dumps(plistlib.load(open(sys.argv[1],"rb"))))', file]);
+  assert.equal(result.code, 0, result.stderr);
+  const plist = JSON.parse(result.stdout) as Record<string, unknown>;
+  for (const key of ['Label', 'ProgramArguments', 'KeepAlive', 'ThrottleInterval', 'ProcessType', 'StandardOutPath', 'StandardErrorPath', 'WorkingDirectory', 'EnvironmentVariables']) {
+    assert.ok(key in plist, key);
+  }
+  assert.deepEqual(plist.KeepAlive, { SuccessfulExit: false });
+  const argv = plist.ProgramArguments as string[];
+  assert.deepEqual(argv.slice(argv.indexOf('--on-stall'), argv.indexOf('--on-stall') + 2), ['--on-stall', 'exit']);
+});
