@@ -1,4 +1,4 @@
-import { deadmanArgv, UNIT_NAME } from './unit-file.ts';
+import { checkServiceName, deadmanArgv, type ServiceCommand } from './service-command.ts';
 import type { UnitTimings } from './unit-timings.ts';
 import { usageError } from '../exit-codes.ts';
 
@@ -10,14 +10,7 @@ import { usageError } from '../exit-codes.ts';
  * docs/launchd.md for what was never run on a Mac).
  */
 
-export interface PlistSpec {
-  name: string;
-  nodePath: string;
-  deadmanEntry: string;
-  runArgs: readonly string[];
-  command: readonly string[];
-  workingDirectory: string;
-  environment: ReadonlyArray<readonly [string, string]>;
+export interface PlistSpec extends ServiceCommand {
   /** Directory for the stdout/stderr files (launchd does not create it: ~/Library/Logs exists). */
   logDir: string;
   timings: Pick<UnitTimings, 'restartMs' | 'stopTimeoutMs'>;
@@ -42,7 +35,7 @@ export function launchdRunArgs(runArgs: readonly string[]): string[] {
 }
 
 export function renderPlist(spec: PlistSpec): string {
-  if (!UNIT_NAME.test(spec.name)) throw usageError(`--name "${spec.name}" may use only letters, digits and _ . - (at most 100)`);
+  checkServiceName(spec.name);
   const argv = deadmanArgv({ ...spec, runArgs: launchdRunArgs(spec.runArgs) });
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
   const log = (suffix: string) => `${spec.logDir.replace(/\/+$/, '')}/deadman-${spec.name}${suffix}`;

@@ -2,6 +2,7 @@ import { formatSystemdSpan } from './duration.ts';
 import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, type QuoteResult } from './systemd-quote.ts';
 import { describeWatchdog, type RunTimingSettings, type UnitTimings } from './unit-timings.ts';
 import { NO_RESTART_CODES, usageError } from '../exit-codes.ts';
+import { checkServiceName, deadmanArgv, type ServiceCommand } from './service-command.ts';
 
 /**
  * A systemd service for one command under `deadman run`, as `deadman unit` prints it. Every
@@ -9,19 +10,8 @@ import { NO_RESTART_CODES, usageError } from '../exit-codes.ts';
  * so the operator can read and edit the result. Pure: the caller probes the machine.
  */
 
-export interface UnitSpec {
-  /** Becomes `deadman-<name>.service` and the run's `--name`. */
-  name: string;
+export interface UnitSpec extends ServiceCommand {
   scope: 'system' | 'user';
-  /** The Node binary that runs deadman (`process.execPath`). */
-  nodePath: string;
-  /** deadman's entry script (`…/bin/deadman.js`). */
-  deadmanEntry: string;
-  /** Options for `deadman run`, already as arguments (`--inactivity`, `10min`, …). */
-  runArgs: readonly string[];
-  command: readonly string[];
-  workingDirectory: string;
-  environment: ReadonlyArray<readonly [string, string]>;
   /** `User=` of a system unit; null in a user unit (the user manager's own user). */
   runAs: string | null;
   /** Whether the sd-notify addon loads here; without it deadman notifies through systemd-notify. */
@@ -30,20 +20,12 @@ export interface UnitSpec {
   timings: UnitTimings;
 }
 
-/** Unit names become file names and `--name`; `@` would turn the unit into a template instance. */
-export const UNIT_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
-
 export function unitFileName(name: string): string {
   return `deadman-${name}.service`;
 }
 
-/** The argv systemd (or launchd) starts: node, deadman, `run`, its options, `--`, the command. */
-export function deadmanArgv(spec: Pick<UnitSpec, 'nodePath' | 'deadmanEntry' | 'runArgs' | 'command' | 'name'>): string[] {
-  return [spec.nodePath, spec.deadmanEntry, 'run', '--name', spec.name, ...spec.runArgs, '--', ...spec.command];
-}
-
 export function renderUnit(spec: UnitSpec): string {
-  if (!UNIT_NAME.test(spec.name)) throw usageError(`--name "${spec.name}" may use only letters, digits and _ . - (at most 100)`);
+  checkServiceName(spec.name);
   const { timings } = spec;
   must(quoteCommandLine(spec.command), 'the command');
   const lines = [

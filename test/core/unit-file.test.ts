@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deadmanArgv, renderUnit, unitFileName, type UnitSpec } from '../../lib/core/unit-file.ts';
+import { renderUnit, unitFileName, type UnitSpec } from '../../lib/core/unit-file.ts';
 import { deriveTimings } from '../../lib/core/unit-timings.ts';
 import { NO_RESTART_CODES, DeadmanError, ExitCode } from '../../lib/exit-codes.ts';
 
@@ -100,9 +100,4 @@ test('specifiers in names and paths are escaped', () => {
   const d = directives(renderUnit(spec({ workingDirectory: '/srv/100%', environment: [['PATH', '/a b:/c$']] })));
   assert.deepEqual(d.get('WorkingDirectory'), ['/srv/100%%']);
   assert.deepEqual(d.get('Environment'), ['"PATH=/a b:/c$"']);
-});
-
-test('deadmanArgv puts deadman\'s own options before -- and the command after', () => {
-  assert.deepEqual(deadmanArgv({ nodePath: '/n', deadmanEntry: '/d.js', runArgs: ['--poll', '2s'], command: ['/x', '--poll'], name: 'x' }),
-    ['/n', '/d.js', 'run', '--name', 'x', '--poll', '2s', '--', '/x', '--poll']);
 });
