@@ -1,9 +1,12 @@
 import type { CommandModule } from 'yargs';
+import { runCommandModule } from './run.ts';
 import { configCommand } from './config.ts';
 import { checkCommand } from './check.ts';
+import { unitCommand } from './unit.ts';
+import { installCommand } from './install.ts';
 import { incidentsCommand } from './incidents.ts';
 import { reportCommand } from './report.ts';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: CommandModule<object, never>[] = [configCommand as never, checkCommand as never,
-  incidentsCommand as never, reportCommand as never];
+export const commands: CommandModule<object, never>[] = [runCommandModule as never, configCommand as never, checkCommand as never,
+  unitCommand as never, installCommand as never, incidentsCommand as never, reportCommand as never];

@@ -1,0 +1,101 @@
+import type { Config } from '../core/config.ts';
+import type { Adapter, AdapterName } from '../core/events.ts';
+import { findHungSubtree } from '../core/hung.ts';
+import { emptyProgress, updateProgress } from '../core/progress.ts';
+import { createAdapter, detectAdapter } from '../core/adapters/index.ts';
+import type { Logger } from '../io/log.ts';
+import type { Notifier } from '../io/notify.ts';
+import { createObserver } from '../io/observer.ts';
+import { stopOwnedTree, terminateSubtree } from '../io/kill.ts';
+import { evaluateClaim } from '../io/evidence.ts';
+import { portAccepts } from '../io/port-probe.ts';
+import { systemClock } from '../io/clock.ts';
+import type { Store } from '../io/store.ts';
+import { createEvidenceGate } from '../supervise/evidence-gate.ts';
+import type { RunRecords } from '../supervise/records.ts';
+import type { RunResult, RunSessionPorts, TreeControl } from '../supervise/run-session.ts';
+import { ReviveGuard, type Refusal } from './run-revive.ts';
+import type { Context } from './common.ts';
+
+/**
+ * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
+ * interrupted session), the adapter that reads its output, the owned-tree observer and killer,
+ * the evidence gate, and the revive marker kept up to date around it.
+ */
+
+export interface RunEdgesInput {
+  name: string;
+  command: string[];
+  config: Config;
+  context: Context;
+  store: Store;
+  records: RunRecords;
+  logger: Logger;
+  notifier: Notifier;
+  unit: string | null;
+}
+
+export type RunEdges =
+  | { refusal: Refusal }
+  | {
+    refusal: null;
+    argv: string[];
+    reviveOf: string | null;
+    startNote: string;
+    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'onSession' | 'evidence' | 'portAccepts'>;
+    finish(result: RunResult): void;
+  };
+
+export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
+  const { config, logger } = input;
+  const revive = await ReviveGuard.prepare(input);
+  if (revive.refusal !== null) return { refusal: revive.refusal };
+  const adapterName: AdapterName = revive.adapter ?? detectAdapter(input.command, config.adapter);
+  const adapter: Adapter = await createAdapter(adapterName, {
+    sessionPattern: config.generic.session_pattern, turnEndPattern: config.generic.turn_end_pattern,
+  });
+  const evidence = createEvidenceGate(config.evidence, {
+    evaluate: (claim, index) => evaluateClaim(claim, index, () => systemClock.wall()),
+    monotonic: () => systemClock.monotonic(),
+    records: input.records,
+  });
+  return {
+    refusal: null,
+    argv: revive.argv,
+    reviveOf: revive.sessionId,
+    startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
+    ports: {
+      makeTree: (rootPid) => makeTree(rootPid, config, adapterName !== 'generic', input.unit !== null),
+      adapter: () => adapter,
+      onSession: (id) => revive.sessionStarted(id, logger),
+      evidence,
+      portAccepts,
+    },
+    finish: (result) => revive.finish(result),
+  };
+}
+
+/** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */
+function makeTree(rootPid: number, config: Config, agent: boolean, underSystemd: boolean): TreeControl {
+  const monotonic = () => systemClock.monotonic();
+  const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic });
+  const guards = { selfPid: process.pid, parentPid: process.ppid };
+  const ignore = config.ignore.map((pattern) => new RegExp(pattern));
+  let progress = emptyProgress;
+  return {
+    observe() {
+      const observation = observer.observe();
+      progress = updateProgress(progress, observation);
+      return observation;
+    },
+    findHung: (observation, query) => findHungSubtree(observation, progress, {
+      hungTimeoutMs: config.hung_timeout, lastOutputAt: query.lastOutputAt, baseline: query.baseline,
+      ignore, openTools: query.openTools, requireOpenTool: agent,
+    }),
+    terminate: (finding) => terminateSubtree(finding, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
+    stopAll: async (signal, graceMs, abort) => {
+      await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });
+    },
+  };
+}
+

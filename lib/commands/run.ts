@@ -1,0 +1,138 @@
+import { parseArgs } from 'node:util';
+import { basename } from 'node:path';
+import type { CommandModule, Options } from 'yargs';
+import { DeadmanError, ExitCode, usageError } from '../exit-codes.ts';
+import { createLogger, type Logger } from '../io/log.ts';
+import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
+import { currentUnitName } from '../io/unit-name.ts';
+import { systemClock } from '../io/clock.ts';
+import { formatDuration } from '../core/duration.ts';
+import { RunRecords } from '../supervise/records.ts';
+import { runSession } from '../supervise/run-session.ts';
+import { flagsToConfig, RUN_OPTIONS } from './run-options.ts';
+import { loadContext, openStore } from './common.ts';
+import { buildRunEdges } from './run-edges.ts';
+import type { Refusal } from './run-revive.ts';
+import type { Notifier } from '../io/notify.ts';
+
+/**
+ * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
+ * process tree, adapter, markers, evidence) and hands them to the run session.
+ */
+
+type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string | string[] } & { config?: string };
+
+/** The lean parser: node:util parseArgs over the same option table yargs shows in --help. */
+export function parseRunArgs(argv: string[]): { values: RunValues; command: string[] } {
+  const separator = argv.indexOf('--');
+  const own = separator === -1 ? argv : argv.slice(0, separator);
+  const command = separator === -1 ? [] : argv.slice(separator + 1);
+  let values: RunValues;
+  try {
+    values = parseArgs({ args: own, options: { ...RUN_OPTIONS, config: { type: 'string' } }, strict: true, allowPositionals: false }).values as RunValues;
+  } catch (error) {
+    const message = (error as Error).message.split('. ')[0]!;
+    throw usageError(/positional/i.test(message) ? 'put the command after --: deadman run [options] -- <command…>' : message);
+  }
+  if (command.length === 0) throw usageError('no command given: deadman run [options] -- <command…>');
+  return { values, command };
+}
+
+export async function runFromArgv(argv: string[], logger: Logger = createLogger()): Promise<number> {
+  try {
+    const { values, command } = parseRunArgs(argv);
+    return await runCommand(values, command, logger);
+  } catch (error) {
+    if (error instanceof DeadmanError) {
+      logger.log('error', error.message);
+      return error.exitCode;
+    }
+    logger.log('error', `internal error: ${(error as Error)?.stack ?? String(error)}`);
+    return ExitCode.INTERNAL;
+  }
+}
+
+async function runCommand(values: RunValues, command: string[], logger: Logger): Promise<number> {
+  const { config: configPath, database, ...settings } = values;
+  const context = await loadContext({ config: configPath, database: database as string | undefined }, flagsToConfig(settings));
+  const { config } = context;
+  const systemd = readSystemdEnvironment();
+  const notifier = createNotifier(process.env, (message) => logger.log('warn', message));
+  let onStall = config.on_stall ?? (systemd.watchdogUsec ? 'withhold' : 'exit');
+  if (onStall === 'withhold' && systemd.watchdogUsec === null) {
+    logger.log('warn', 'on_stall = "withhold" needs a systemd watchdog (WatchdogSec=); using "exit" instead');
+    onStall = 'exit';
+  }
+  const unit = currentUnitName();
+  const name = config.name ?? (unit ? unit.replace(/\.service$/, '') : basename(command[0]!));
+  const store = openStore(context);
+  try {
+    store.prune(systemClock.wall(), config.retention.max_age, config.retention.max_runs);
+    const records = new RunRecords(store, () => systemClock.wall(), logger);
+    const edges = await buildRunEdges({ name, command, config, context, store, records, logger, notifier, unit });
+    if (edges.refusal) return refuse(edges.refusal, { name, command, unit, records, notifier, logger });
+    logger.log('info', [
+      `run ${name}`,
+      `database ${context.paths.database}`,
+      `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
+      `notify ${notifier.path}`,
+      systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
+      edges.startNote,
+    ].filter(Boolean).join(' · '));
+    records.startRun({
+      name, argv: edges.argv, cwd: process.cwd(), unit, invocationId: process.env.INVOCATION_ID ?? null,
+      pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
+    });
+    const result = await runSession({ argv: edges.argv, cwd: process.cwd(), env: process.env, config, onStall }, {
+      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec,
+    });
+    records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+    edges.finish(result);
+    logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
+    if (result.reraise) reraise(result.reraise, store);
+    return result.exitCode;
+  } finally {
+    store.close();
+  }
+}
+
+/** Starting would be wrong (budget spent, another live supervisor): record why and say so. */
+function refuse(
+  refusal: Refusal,
+  run: { name: string; command: string[]; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
+): number {
+  run.records.startRun({ name: run.name, argv: run.command, cwd: process.cwd(), unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null });
+  if (refusal.outcome === 'revive-exhausted') {
+    const incident = run.records.openIncident('HALT_AND_ESCALATE', refusal.reason, { processes: [], lastLines: [] });
+    run.records.move(incident, 'escalate', 'a person must look before the session is prompted again');
+  }
+  run.records.finishRun({ exitCode: refusal.exitCode, signal: null, outcome: refusal.outcome, reason: refusal.reason });
+  run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
+  run.logger.log('error', `${refusal.reason} (exit ${refusal.exitCode}${refusal.exitCode === ExitCode.DO_NOT_RESTART ? ': do not restart' : ''})`);
+  return refusal.exitCode;
+}
+
+/** Dies of the signal that stopped us, as an unwrapped command would (systemd counts SIGTERM as a clean stop). */
+function reraise(signal: NodeJS.Signals, store: { close(): void }): never {
+  store.close();
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  // The default action terminates us; if the signal is somehow blocked, exit the shell way.
+  process.exit(128 + 15);
+}
+
+const yargsOptions = Object.fromEntries(
+  Object.entries(RUN_OPTIONS).map(([flag, option]) => [flag, { type: option.type, describe: option.describe, ...('multiple' in option ? { array: true } : {}) } satisfies Options]),
+);
+
+/** yargs registration: `deadman run --help` lists the options; parsing itself is parseRunArgs. */
+export const runCommandModule: CommandModule = {
+  command: 'run [options] -- <command..>',
+  describe: 'run a command under supervision (the unit\'s ExecStart=)',
+  builder: (y) => y.options(yargsOptions),
+  handler: async (args) => {
+    const values = Object.fromEntries(Object.keys({ ...RUN_OPTIONS, config: 0 }).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
+    const command = [...((args.command as string[] | undefined) ?? []), ...((args['--'] as string[] | undefined) ?? [])].map(String);
+    process.exitCode = await runCommand(values as RunValues, command, createLogger());
+  },
+};

@@ -1,0 +1,84 @@
+import type { Claim } from '../core/config.ts';
+import { needsAttention, type Verdict } from '../core/evidence.ts';
+import type { EvidenceGate } from './run-session.ts';
+import type { RunRecords } from './records.ts';
+
+/**
+ * Evidence inside `deadman run`: `always` claims are re-checked every `interval`, and one that
+ * stays dead (or unknown: a check that cannot run is never taken as alive) for longer than its
+ * `grace` makes the run unhealthy; `on_exit` claims judge a run that exited 0.
+ */
+
+interface Watched {
+  claim: Claim;
+  index: number;
+  nextAt: number;
+  inFlight: boolean;
+  last: Verdict | null;
+  failingSince: number | null;
+  reported: boolean;
+}
+
+export interface EvidenceGateDeps {
+  evaluate(claim: Claim, index: number): Promise<Verdict>;
+  monotonic(): number;
+  records: RunRecords;
+  tickMs?: number;
+}
+
+export function createEvidenceGate(claims: readonly Claim[], deps: EvidenceGateDeps): EvidenceGate {
+  const watched: Watched[] = claims
+    .map((claim, index) => ({ claim, index }))
+    .filter(({ claim }) => claim.when === 'always')
+    .map(({ claim, index }) => ({ claim, index, nextAt: 0, inFlight: false, last: null, failingSince: null, reported: false }));
+  let timer: NodeJS.Timeout | null = null;
+
+  const failing = (w: Watched, now: number) => w.last !== null && needsAttention(w.last) && w.failingSince !== null && now - w.failingSince >= w.claim.grace;
+
+  const check = async (w: Watched, onDead: (message: string) => void) => {
+    w.inFlight = true;
+    const verdict = await deps.evaluate(w.claim, w.index);
+    w.inFlight = false;
+    const now = deps.monotonic();
+    w.nextAt = now + w.claim.interval;
+    if (w.last?.verdict !== verdict.verdict || w.last.reason !== verdict.reason) deps.records.evidence(verdict.claim, verdict.verdict, verdict.reason);
+    w.last = verdict;
+    w.failingSince = needsAttention(verdict) ? (w.failingSince ?? now) : null;
+    if (!needsAttention(verdict)) w.reported = false;
+    if (failing(w, now) && !w.reported) {
+      w.reported = true;
+      onDead(`evidence ${verdict.claim} ${verdict.verdict}: ${verdict.reason}`);
+    }
+  };
+
+  return {
+    start(onDead) {
+      if (watched.length === 0) return;
+      const tick = () => {
+        const now = deps.monotonic();
+        for (const w of watched) if (!w.inFlight && now >= w.nextAt) void check(w, onDead);
+      };
+      timer = setInterval(tick, deps.tickMs ?? 1000);
+      tick();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+    summary() {
+      const now = deps.monotonic();
+      const bad = watched.find((w) => failing(w, now));
+      return {
+        alive: watched.filter((w) => w.last?.verdict === 'alive').length,
+        total: watched.length,
+        failing: bad?.last ? `${bad.last.claim}: ${bad.last.reason}` : null,
+      };
+    },
+    async checkOnExit() {
+      const onExit = claims.map((claim, index) => ({ claim, index })).filter(({ claim }) => claim.when === 'on_exit');
+      const verdicts = await Promise.all(onExit.map(({ claim, index }) => deps.evaluate(claim, index)));
+      for (const v of verdicts) deps.records.evidence(v.claim, v.verdict, v.reason);
+      const bad = verdicts.filter(needsAttention);
+      return bad.length ? bad.map((v) => `${v.claim} ${v.verdict}: ${v.reason}`).join('; ') : null;
+    },
+  };
+}

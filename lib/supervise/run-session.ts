@@ -1,0 +1,239 @@
+import { constants } from 'node:os';
+import type { Config } from '../core/config.ts';
+import type { Adapter, Observation } from '../core/events.ts';
+import { LineSplitter } from '../core/lines.ts';
+import { isHealthy, statusLine, type RunSnapshot } from '../core/status-line.ts';
+import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
+import { spawnChild } from '../io/child.ts';
+import type { Clock } from '../io/clock.ts';
+import type { Logger } from '../io/log.ts';
+import type { Notifier } from '../io/notify.ts';
+import { passThrough } from '../io/passthrough.ts';
+import { OutputTracker } from './output.ts';
+import type { RunRecords } from './records.ts';
+import { Supervisor, type HungFinding, type HungQuery, type Stall, type TerminateResult } from './supervisor.ts';
+import { startWatchdog, statusSender } from './watchdog.ts';
+
+/**
+ * The life of one supervised command: spawn, pass output through, tick the supervisor, feed the
+ * watchdog while healthy, handle stop signals and stalls, and work out the exit code.
+ */
+
+export interface TreeControl {
+  observe(): Observation;
+  findHung(observation: Observation, query: HungQuery): HungFinding | null;
+  terminate(finding: HungFinding): Promise<TerminateResult>;
+  /** Forwards `signal` to the root's group, waits up to `graceMs` (less if aborted), then SIGKILLs every owned process. */
+  stopAll(signal: NodeJS.Signals, graceMs: number, abort: AbortSignal): Promise<void>;
+}
+
+export interface EvidenceGate {
+  /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */
+  start(onDead: (message: string) => void): void;
+  stop(): void;
+  summary(): { alive: number; total: number; failing: string | null };
+  /** Evaluates `on_exit` claims; null when all hold, else what failed. */
+  checkOnExit(): Promise<string | null>;
+}
+
+export interface RunSessionPorts {
+  clock: Clock;
+  notifier: Notifier;
+  logger: Logger;
+  records: RunRecords;
+  watchdogUsec: number | null;
+  makeTree(rootPid: number): TreeControl;
+  adapter(): Adapter;
+  onSession(sessionId: string): void;
+  evidence: EvidenceGate;
+  portAccepts(port: number): Promise<boolean>;
+}
+
+export interface RunPlan {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  config: Config;
+  onStall: 'withhold' | 'exit';
+}
+
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
+
+export interface RunResult {
+  exitCode: number;
+  /** Re-raise this signal on ourselves after cleanup, so the service manager sees a clean stop. */
+  reraise: NodeJS.Signals | null;
+  outcome: Outcome;
+  reason: string;
+  /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
+  clean: boolean;
+  sessionId: string | null;
+}
+
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
+export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise<RunResult> {
+  const { clock, notifier, logger, records, config } = { ...ports, config: plan.config };
+  const spawned = await spawnChild(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin });
+  if (!spawned.ok) {
+    logger.log('error', spawned.message);
+    return { exitCode: spawned.exitCode, reraise: null, outcome: 'spawn-failed', reason: spawned.message, clean: false, sessionId: null };
+  }
+  const child = spawned.child;
+  const startedAt = clock.monotonic();
+  const tree = ports.makeTree(child.pid);
+  const output = new OutputTracker(startedAt, ports.adapter, records, ports.onSession);
+  const stopController = new AbortController();
+  let stopSignal: NodeJS.Signals | null = null;
+  let stopping: Promise<void> | null = null;
+  let ready = !config.ready_pattern && !config.ready_port;
+  const readyPattern = config.ready_pattern ? new RegExp(config.ready_pattern) : null;
+
+  const stopTree = (signal: NodeJS.Signals) => {
+    stopping ??= tree.stopAll(signal, config.stop_grace, stopController.signal);
+    return stopping;
+  };
+
+  const supervisor = new Supervisor({
+    monotonic: () => clock.monotonic(),
+    observe: () => tree.observe(),
+    findHung: (o, q) => tree.findHung(o, q),
+    terminate: (t) => tree.terminate(t),
+    records,
+    logger,
+  }, {
+    autoRecover: config.auto_recover,
+    inactivityMs: config.inactivity,
+    timeoutMs: config.timeout,
+    verifyWindowMs: config.verify_window,
+    usesBaseline: ports.adapter().name !== 'generic',
+  }, output, startedAt, (stall: Stall) => {
+    records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
+    publishStatus();
+    if (stall.kind !== 'TIMEOUT' && plan.onStall === 'withhold') {
+      // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
+      notifier.send('WATCHDOG=trigger');
+      return;
+    }
+    void stopTree('SIGTERM');
+  });
+
+  const snapshot = (): RunSnapshot => ({
+    now: clock.monotonic(),
+    adapter: ports.adapter().name,
+    sessionId: output.state.sessionId,
+    lastOutputAt: output.state.lastOutputAt,
+    processCount: supervisor.processCount,
+    evidence: ports.evidence.summary(),
+    stall: supervisor.stall ? { message: supervisor.stall.message, action: supervisor.stall.kind === 'TIMEOUT' ? 'exit' : plan.onStall } : null,
+    awaitingApproval: supervisor.awaitingApproval,
+    recovering: supervisor.recovering,
+    loopOverdue: clock.monotonic() - supervisor.lastPollAt > 3 * config.poll + 2000,
+  });
+  const sendStatus = statusSender(notifier);
+  const publishStatus = () => sendStatus(statusLine(snapshot()), clock.monotonic());
+
+  const markReady = () => {
+    if (ready) return;
+    ready = true;
+    notifier.send('READY=1');
+  };
+  if (ready) notifier.send('READY=1');
+
+  const feed = (stream: 'stdout' | 'stderr', fd: number) => {
+    const splitter = new LineSplitter(config.max_line_bytes);
+    const handle = (lines: ReturnType<LineSplitter['push']>) => {
+      const now = clock.monotonic();
+      for (const line of lines) {
+        output.line(stream, line, now);
+        if (!ready && readyPattern?.test(line.text)) markReady();
+      }
+    };
+    const source = stream === 'stdout' ? child.stdout! : child.stderr!;
+    const pipe = passThrough(source, fd, (chunk) => handle(splitter.push(chunk)));
+    const closed = new Promise<void>((resolve) => source.once('close', () => {
+      handle(splitter.flush());
+      resolve();
+    }));
+    return { pipe, closed };
+  };
+  const streams = [feed('stdout', 1), feed('stderr', 2)];
+
+  let ticking = false;
+  const tick = async () => {
+    if (ticking) return;
+    ticking = true;
+    try {
+      await supervisor.tick();
+      if (!ready) {
+        if (config.ready_port && (await ports.portAccepts(config.ready_port))) markReady();
+        else if (clock.monotonic() - startedAt > config.ready_timeout) supervisor.escalateNew('NOT_READY', `not ready after ${Math.round(config.ready_timeout / 1000)}s`);
+      }
+      publishStatus();
+    } catch (error) {
+      logger.log('error', `supervision tick failed: ${(error as Error).message}`);
+    } finally {
+      ticking = false;
+    }
+  };
+  const pollTimer = setInterval(() => void tick(), config.poll);
+  void tick();
+  const stopWatchdog = startWatchdog(notifier, ports.watchdogUsec, () => ready && isHealthy(snapshot()));
+  ports.evidence.start((message) => supervisor.escalateNew('EVIDENCE_STALE', message));
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopSignal) {
+      logger.log('warn', `second ${signal}: killing the whole tree now`);
+      stopController.abort();
+      return;
+    }
+    stopSignal = signal;
+    logger.log('notice', `${signal}: stopping (grace ${Math.round(config.stop_grace / 1000)}s)`);
+    notifier.send('STOPPING=1');
+    void stopTree(signal);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  supervisor.rootExited(exit.code);
+  // Descendants that outlive the root would hold our pipes open and keep running unowned.
+  await stopTree('SIGTERM');
+  await Promise.all(streams.map((s) => s.closed));
+  await Promise.all(streams.map((s) => s.pipe.drained()));
+  clearInterval(pollTimer);
+  stopWatchdog();
+  ports.evidence.stop();
+  for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+
+  return conclude(exit, { stopSignal, stall: supervisor.stall, completed: ports.adapter().name === 'generic' || output.state.completed, sessionId: output.state.sessionId }, ports, publishStatus);
+}
+
+async function conclude(
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null },
+  ports: RunSessionPorts,
+  publishStatus: () => void,
+): Promise<RunResult> {
+  const base = { sessionId: seen.sessionId, clean: false, reraise: null };
+  const childCode = exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
+  if (seen.stopSignal) {
+    return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
+  }
+  if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
+  if (seen.stall) return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
+  if (childCode !== 0) {
+    return { ...base, exitCode: childCode, outcome: 'failed', reason: exit.signal ? `child killed by ${exit.signal}` : `child exited ${childCode}` };
+  }
+  const failing = await ports.evidence.checkOnExit();
+  if (failing) {
+    const incident = ports.records.openIncident('EVIDENCE_FAILED', failing, { processes: [], lastLines: [] });
+    ports.records.move(incident, 'escalate', 'the command exited 0 but its evidence did not hold');
+    ports.logger.log('error', `EVIDENCE_FAILED (green but dead): ${failing}`);
+    ports.notifier.send(`STATUS=GREEN BUT DEAD · ${failing}`);
+    return { ...base, exitCode: ExitCode.GREEN_BUT_DEAD, outcome: 'green-but-dead', reason: failing };
+  }
+  publishStatus();
+  return { ...base, exitCode: 0, clean: seen.completed, outcome: 'completed', reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
+}

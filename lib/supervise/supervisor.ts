@@ -1,0 +1,250 @@
+import type { Observation } from '../core/events.ts';
+import type { HungFinding } from '../core/hung.ts';
+import { processKey } from '../core/events.ts';
+import { treeShowsActivity } from '../core/activity.ts';
+import { detectInactivity } from '../core/inactivity.ts';
+import { decide, diagnose, type SignalKind } from '../core/policy.ts';
+import { verifyRecovery } from '../core/verify.ts';
+import { formatDuration } from '../core/duration.ts';
+import type { Logger } from '../io/log.ts';
+import type { OutputTracker } from './output.ts';
+import type { Incident, RunRecords } from './records.ts';
+import type { IncidentState } from '../core/incident.ts';
+
+/**
+ * One supervision tick: observe → detect → diagnose → policy → act → verify → record.
+ * The loop owns no OS code: the tree, the killer and the clock come in as ports, so the same
+ * logic runs under systemd, under launchd and in tests.
+ */
+
+export interface HungQuery {
+  now: number;
+  lastOutputAt: number;
+  openTools: Array<{ toolId: string; startedAt: number }>;
+  baseline: ReadonlySet<string>;
+}
+
+export type { HungFinding };
+
+export interface TerminateResult {
+  killed: number[];
+  survived: number[];
+  refused: string | null;
+}
+
+export interface SupervisorPorts {
+  monotonic(): number;
+  observe(): Observation;
+  findHung(observation: Observation, query: HungQuery): HungFinding | null;
+  terminate(finding: HungFinding): Promise<TerminateResult>;
+  records: RunRecords;
+  logger: Logger;
+}
+
+export interface SupervisorSettings {
+  autoRecover: boolean;
+  inactivityMs: number;
+  timeoutMs: number;
+  verifyWindowMs: number;
+  /** Agent adapters take a baseline of helpers (MCP servers) before the first tool call. */
+  usesBaseline: boolean;
+}
+
+export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'>;
+
+export interface Stall {
+  kind: StallKind;
+  message: string;
+  incident: Incident;
+}
+
+interface HungCase {
+  incident: Incident;
+  finding: HungFinding;
+  actedAt: number | null;
+}
+
+export class Supervisor {
+  private readonly ports: SupervisorPorts;
+  private readonly settings: SupervisorSettings;
+  private readonly output: OutputTracker;
+  private readonly startedAt: number;
+  private readonly onStall: (stall: Stall) => void;
+  private previous: Observation | null = null;
+  private baseline = new Set<string>();
+  private hung: HungCase | null = null;
+  lastTreeActivityAt: number;
+  lastPollAt: number;
+  processCount = 1;
+  stall: Stall | null = null;
+
+  constructor(ports: SupervisorPorts, settings: SupervisorSettings, output: OutputTracker, startedAt: number, onStall: (stall: Stall) => void) {
+    this.ports = ports;
+    this.settings = settings;
+    this.output = output;
+    this.startedAt = startedAt;
+    this.lastTreeActivityAt = startedAt;
+    this.lastPollAt = startedAt;
+    this.onStall = onStall;
+  }
+
+  get awaitingApproval(): string | null {
+    return this.hung?.incident.state === 'AWAITING_APPROVAL' ? describe(this.hung.finding) : null;
+  }
+
+  get recovering(): string | null {
+    const state = this.hung?.incident.state;
+    return state === 'RECOVERING' || state === 'VERIFYING' ? describe(this.hung!.finding) : null;
+  }
+
+  async tick(): Promise<void> {
+    const now = this.ports.monotonic();
+    const observation = this.ports.observe();
+    this.lastPollAt = now;
+    this.processCount = observation.processes.length;
+    if (this.previous && treeShowsActivity(this.previous, observation)) this.lastTreeActivityAt = now;
+    if (!this.previous || keysOf(this.previous).join() !== keysOf(observation).join()) this.ports.records.observation(observation.processes);
+    if (this.settings.usesBaseline && this.output.state.firstToolAt === null) {
+      this.baseline = new Set(observation.processes.filter((p) => p.pid !== observation.rootPid).map(processKey));
+    }
+    this.previous = observation;
+    if (this.stall) return;
+    await this.checkHung(observation, now);
+    this.checkInactivity(now);
+    this.checkTimeout(now);
+  }
+
+  private query(now: number): HungQuery {
+    const openTools = [...this.output.state.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt }));
+    return { now, lastOutputAt: this.output.state.lastOutputAt, openTools, baseline: this.baseline };
+  }
+
+  private async checkHung(observation: Observation, now: number): Promise<void> {
+    const current = this.hung;
+    if (!current) {
+      const finding = this.ports.findHung(observation, this.query(now));
+      if (finding) await this.openHung(finding);
+      return;
+    }
+    const { incident } = current;
+    if (incident.state === 'AWAITING_APPROVAL') {
+      if (!this.ports.findHung(observation, this.query(now))) {
+        this.ports.records.move(incident, 'condition_cleared', 'the hung subtree is gone or the work moved again');
+        this.hung = null;
+      }
+      return;
+    }
+    if (incident.state !== 'VERIFYING' || current.actedAt === null) return;
+    const targetGone = !observation.processes.some((p) => processKey(p) === processKey(current.finding.target));
+    const after = this.verify(current, now, targetGone, null);
+    if (after === 'RECOVERING') {
+      const fresh = this.ports.findHung(observation, this.query(now));
+      if (fresh) {
+        current.finding = fresh;
+        await this.act(current);
+      } else {
+        this.ports.records.move(incident, 'escalate', 'no fresh hung finding for a second attempt');
+      }
+    }
+    if (this.hung?.incident.state === 'ESCALATED') this.enterStall('HUNG_PROCESS', incident.message, incident);
+  }
+
+  /** Called when the root exits while a recovery is being verified. */
+  rootExited(code: number | null): void {
+    const current = this.hung;
+    if (current?.incident.state !== 'VERIFYING') return;
+    this.verify(current, this.ports.monotonic(), true, { code, completed: this.output.state.completed });
+  }
+
+  /** Judges a recovery in progress; returns the incident's state afterwards. */
+  private verify(current: HungCase, now: number, targetGone: boolean, rootExit: { code: number | null; completed: boolean } | null): IncidentState {
+    const verdict = verifyRecovery({
+      actedAt: current.actedAt!, now, windowMs: this.settings.verifyWindowMs, targetGone, lastOutputAt: this.output.state.lastOutputAt, rootExit,
+    });
+    if (verdict.verdict === 'PENDING') return current.incident.state;
+    this.ports.records.verification(current.incident, verdict.verdict, verdict.detail);
+    const event = verdict.verdict === 'RESOLVED' ? 'verified' : 'not_verified';
+    this.ports.records.move(current.incident, event, verdict.detail);
+    this.ports.logger.log(verdict.verdict === 'RESOLVED' ? 'notice' : 'warn', `incident ${current.incident.id} ${current.incident.state}: ${verdict.detail}`);
+    if (current.incident.state === 'RESOLVED') this.hung = null;
+    return current.incident.state;
+  }
+
+  private async openHung(finding: HungFinding): Promise<void> {
+    const records = this.ports.records;
+    const incident = records.openIncident('HUNG_PROCESS', finding.reason, {
+      processes: finding.subtree, lastLines: [...this.output.state.lastLines], target: finding.target,
+    });
+    const current: HungCase = { incident, finding, actedAt: null };
+    this.hung = current;
+    const diagnosis = diagnose('HUNG_PROCESS');
+    records.diagnosis(incident, diagnosis);
+    const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
+    records.decision(incident, decision);
+    this.ports.logger.log('warn', `HUNG_PROCESS: ${finding.reason}`);
+    if (decision.verdict === 'await_approval') {
+      records.move(incident, 'approval_required', decision.reason);
+      this.ports.logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}`);
+      return;
+    }
+    records.move(incident, 'recovery_allowed', decision.reason);
+    await this.act(current);
+  }
+
+  private async act(current: HungCase): Promise<void> {
+    const { incident, finding } = current;
+    incident.attempts += 1;
+    const result = await this.ports.terminate(finding);
+    const outcome = result.refused ? 'refused' : result.survived.length ? 'partial' : 'killed';
+    this.ports.records.action(incident, 'TERMINATE_DESCENDANT_PROCESS', finding.target, outcome, result);
+    if (result.refused) {
+      this.ports.records.move(incident, 'action_refused', result.refused);
+      this.enterStall('HUNG_PROCESS', `${incident.message}; kill refused: ${result.refused}`, incident);
+      return;
+    }
+    this.ports.logger.log('notice', `TERMINATE_DESCENDANT_PROCESS pid ${finding.target.pid}: killed [${result.killed.join(' ')}]${result.survived.length ? ` survived [${result.survived.join(' ')}]` : ''}`);
+    current.actedAt = this.ports.monotonic();
+    this.ports.records.move(incident, 'action_taken', `killed ${result.killed.length} process(es)`, result);
+  }
+
+  private checkInactivity(now: number): void {
+    const found = detectInactivity({
+      now, limitMs: this.settings.inactivityMs, lastOutputAt: this.output.state.lastOutputAt, lastTreeActivityAt: this.lastTreeActivityAt,
+    });
+    if (found) this.escalateNew('OUTPUT_INACTIVITY', found.message);
+  }
+
+  private checkTimeout(now: number): void {
+    if (this.settings.timeoutMs > 0 && now - this.startedAt >= this.settings.timeoutMs) {
+      this.escalateNew('TIMEOUT', `wall-time limit of ${formatDuration(this.settings.timeoutMs)} reached`);
+    }
+  }
+
+  /** A whole-run stall found outside the tick (evidence gone stale, server never ready). */
+  escalateNew(kind: StallKind, message: string): void {
+    if (this.stall) return;
+    const records = this.ports.records;
+    const incident = records.openIncident(kind, message, { processes: this.previous?.processes ?? [], lastLines: [...this.output.state.lastLines] });
+    const diagnosis = diagnose(kind);
+    records.diagnosis(incident, diagnosis);
+    records.decision(incident, decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover }));
+    records.move(incident, 'escalate', diagnosis.rationale);
+    this.enterStall(kind, message, incident);
+  }
+
+  private enterStall(kind: StallKind, message: string, incident: Incident): void {
+    if (this.stall) return;
+    this.stall = { kind, message, incident };
+    this.ports.logger.log('error', `${kind}: ${message}`);
+    this.onStall(this.stall);
+  }
+}
+
+function keysOf(observation: Observation): string[] {
+  return observation.processes.map(processKey).sort();
+}
+
+function describe(finding: HungFinding): string {
+  const t = finding.target;
+  return `hung: ${t.cmdline.join(' ') || t.comm} (pid ${t.pid}) idle ${formatDuration(finding.idleMs)}`;
+}

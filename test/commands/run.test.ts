@@ -1,0 +1,138 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
+import { query } from '../helpers/db.ts';
+
+const alive = (pid: number) => {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return state !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+function setup(t: { after(fn: () => void): void }) {
+  const dir = tempDir(t);
+  const database = join(dir, 'deadman.db');
+  const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '' };
+  return { dir, database, env, run: (args: string[], extra: object = {}) => runDeadman(['run', '--database', database, ...args], { env, cwd: dir, ...extra }) };
+}
+
+test('exit codes: passed through, 128+N for a signal, 127/126 when the command cannot start', async (t) => {
+  const { dir, run } = setup(t);
+  assert.equal((await run(['--', 'sh', '-c', 'exit 3'])).code, 3);
+  assert.equal((await run(['--', 'sh', '-c', 'kill -9 $$'])).code, 137);
+  const missing = await run(['--', 'no-such-binary-xyz']);
+  assert.equal(missing.code, 127);
+  assert.match(missing.stderr, /no-such-binary-xyz: command not found/);
+  assert.doesNotMatch(missing.stderr, /\n\s+at /);
+  const script = join(dir, 'not-executable.sh');
+  writeFileSync(script, '#!/bin/sh\necho hi\n');
+  chmodSync(script, 0o644);
+  assert.equal((await run(['--', script])).code, 126);
+});
+
+test('usage errors are one line and exit 64', async (t) => {
+  const { run } = setup(t);
+  for (const args of [['--frobnicate', '--', 'true'], [], ['true']]) {
+    const result = await run(args);
+    assert.equal(result.code, 64, `${args.join(' ')}: ${result.stderr}`);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+  }
+  const badDuration = await run(['--inactivity', '7 minutes', '--', 'true']);
+  assert.equal(badDuration.code, 78);
+  assert.match(badDuration.stderr, /--inactivity.*"7min"/);
+});
+
+test('the child gets /dev/null on stdin and no systemd variables', async (t) => {
+  const { run, env } = setup(t);
+  const result = await run(['--', 'sh', '-c', 'readlink /proc/self/fd/0; env'], {
+    env: { ...env, WATCHDOG_USEC: '1000000', WATCHDOG_PID: '1', LISTEN_FDS: '1', LISTEN_PID: '1', KEEP_ME: 'yes' },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.split('\n');
+  assert.equal(lines[0], '/dev/null');
+  assert.ok(lines.includes('KEEP_ME=yes'));
+  assert.ok(!lines.some((l) => /^(NOTIFY_SOCKET|WATCHDOG_USEC|WATCHDOG_PID|LISTEN_FDS|LISTEN_PID)=/.test(l)), result.stdout);
+});
+
+test('output passes through live, in order, unchanged', async (t) => {
+  const { database, env, dir } = setup(t);
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--', 'sh', '-c', 'echo first; printf "no newline"; sleep 2; echo; echo second >&2'], { env, cwd: dir });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  await waitFor(() => stdout.includes('first\nno newline'), 1500, 'the first line before the child exits');
+  assert.equal(child.exitCode, null);
+  const code = await new Promise((r) => child.on('close', r));
+  assert.equal(code, 0);
+  assert.equal(stdout, 'first\nno newline\n');
+});
+
+test('a silent, idle child is a stall: OUTPUT_INACTIVITY recorded, tree stopped, exit 75', async (t) => {
+  const { run, database } = setup(t);
+  const started = performance.now();
+  const result = await run(['--inactivity', '2s', '--poll', '200ms', '--stop-grace', '1s', '--', 'sh', '-c', 'echo hello; sleep 60']);
+  const elapsed = performance.now() - started;
+  assert.equal(result.code, 75, result.stderr);
+  assert.ok(elapsed < 2000 + 200 + 3000, `took ${elapsed.toFixed(0)} ms`);
+  const [incident] = query<{ kind: string; state: string; message: string }>(database, 'SELECT kind, state, message FROM incidents');
+  assert.equal(incident?.kind, 'OUTPUT_INACTIVITY');
+  assert.equal(incident?.state, 'ESCALATED');
+  assert.match(incident!.message, /^no output for 2s$/);
+  const [runRow] = query<{ outcome: string; exit_code: number }>(database, 'SELECT outcome, exit_code FROM runs');
+  assert.deepEqual({ ...runRow }, { outcome: 'stalled', exit_code: 75 });
+});
+
+test('a silent child that burns CPU or writes files is not a stall within 3x the limit', async (t) => {
+  const { run, dir } = setup(t);
+  const busy = await run(['--inactivity', '1s', '--poll', '200ms', '--', process.execPath, '-e', 'const end = Date.now() + 3500; while (Date.now() < end);']);
+  assert.equal(busy.code, 0, busy.stderr);
+  const writer = await run(['--inactivity', '1s', '--poll', '200ms', '--', process.execPath, '-e',
+    `const fs = require('fs'); let n = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x\\n'); if (++n === 35) clearInterval(t); }, 100);`]);
+  assert.equal(writer.code, 0, writer.stderr);
+});
+
+test('--timeout stops the run with exit 124 and records it', async (t) => {
+  const { run, database } = setup(t);
+  const result = await run(['--timeout', '1s', '--poll', '200ms', '--', 'sleep', '30']);
+  assert.equal(result.code, 124, result.stderr);
+  assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'timeout');
+  assert.equal(query<{ kind: string }>(database, 'SELECT kind FROM incidents')[0]?.kind, 'TIMEOUT');
+});
+
+test('SIGTERM stops the whole tree, escaped setsid grandchildren included, within the grace', async (t) => {
+  const { database, env, dir } = setup(t);
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--stop-grace', '2s', '--poll', '200ms', '--',
+    'sh', '-c', 'trap "" TERM; setsid sh -c "trap \\"\\" TERM; sleep 600" & echo $!; sleep 600'], { env, cwd: dir });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const grandchild = Number(await waitFor(() => stdout.match(/^(\d+)\n/)?.[1], 3000, 'the grandchild pid'));
+  await new Promise((r) => setTimeout(r, 500));
+  assert.ok(alive(grandchild));
+  const started = performance.now();
+  child.kill('SIGTERM');
+  const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+  const elapsed = performance.now() - started;
+  assert.equal(signal, 'SIGTERM', `deadman re-raises the stop signal (code ${code})`);
+  assert.ok(elapsed < 2000 + 1000, `stop took ${elapsed.toFixed(0)} ms`);
+  await waitFor(() => !alive(grandchild), 1000, 'the setsid grandchild to be gone');
+  assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'stopped');
+});
+
+test('a second signal during the grace skips straight to SIGKILL', async (t) => {
+  const { database, env, dir } = setup(t);
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--stop-grace', '30s', '--', 'sh', '-c', 'trap "" TERM INT; echo ready; sleep 600'], { env, cwd: dir });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  await waitFor(() => stdout.includes('ready'), 3000, 'the child');
+  const started = performance.now();
+  child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGINT');
+  await new Promise((r) => child.on('exit', r));
+  assert.ok(performance.now() - started < 3000, 'second signal should not wait for the 30s grace');
+});
