@@ -25,7 +25,7 @@ export interface NewMarker {
   adapter: AdapterName;
   argv: readonly string[];
   cwd: string;
-  owner: MarkerOwner;
+  owner: MarkerOwner | null;
   now: number;
 }
 
