@@ -1,0 +1,55 @@
+import type { CommandModule } from 'yargs';
+import { homedir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { usageError } from '../exit-codes.ts';
+import { installFile } from '../io/install-file.ts';
+import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './service-definition.ts';
+
+/**
+ * `deadman install [same options as unit] [--force] [--unit-dir DIR] -- <command…>`: writes
+ * what `deadman unit` prints to where the service manager reads it, and prints the one
+ * command that starts it. Starting is left to the operator: enabling a unit is their call.
+ */
+
+interface InstallArgs extends ServiceArgs {
+  force?: boolean;
+  'unit-dir'?: string;
+}
+
+export const installCommand: CommandModule<object, InstallArgs> = {
+  command: 'install',
+  describe: 'write the unit (or plist) of deadman unit into place and print how to start it',
+  builder: (y) => serviceOptions(y)
+    .option('force', { type: 'boolean', describe: 'replace an existing file' })
+    .option('unit-dir', { type: 'string', describe: 'write here instead of the standard directory' })
+    .usage('$0 install [--name N] [--user] [--launchd] [--force] [run options] -- <command…>'),
+  handler: async (args) => {
+    const service = await defineService(args);
+    const path = join(targetDirectory(args, service), service.fileName);
+    // --env may carry tokens: then only the owner (root, or the user's own manager) reads it.
+    const outcome = installFile(path, service.text, { replace: args.force === true, mode: service.holdsEnvironment ? 0o600 : 0o644 });
+    process.stdout.write(`${outcome} ${path}\n${nextSteps(service, path).map((line) => `${line}\n`).join('')}`);
+  },
+};
+
+function targetDirectory(args: InstallArgs, service: ServiceDefinition): string {
+  if (args['unit-dir']) return resolve(args['unit-dir']);
+  const home = process.env.HOME || homedir();
+  if (service.kind === 'launchd') return join(home, 'Library', 'LaunchAgents');
+  if (service.scope === 'user') return join(process.env.XDG_CONFIG_HOME || join(home, '.config'), 'systemd', 'user');
+  if (process.getuid?.() !== 0) {
+    throw usageError('a system unit goes to /etc/systemd/system, which needs root: run this with sudo, or pass --user for a unit of your own');
+  }
+  return '/etc/systemd/system';
+}
+
+function nextSteps(service: ServiceDefinition, path: string): string[] {
+  const unit = service.fileName;
+  if (service.kind === 'launchd') {
+    return [`start: launchctl bootstrap gui/$(id -u) ${path}`, `stop:  launchctl bootout gui/$(id -u) ${path}`];
+  }
+  const systemctl = service.scope === 'user' ? 'systemctl --user' : 'systemctl';
+  const steps = [`start: ${systemctl} daemon-reload && ${systemctl} enable --now ${unit}`, `watch: ${systemctl} status ${unit} · deadman incidents`];
+  if (service.scope === 'user') steps.push(`keep it running after you log out: loginctl enable-linger ${userInfo().username}`);
+  return steps;
+}

@@ -1,0 +1,155 @@
+import type { Argv } from 'yargs';
+import { userInfo } from 'node:os';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseDuration } from '../core/duration.ts';
+import { launchdRunArgs, plistFileName, renderPlist } from '../core/plist.ts';
+import { renderUnit, unitFileName } from '../core/unit-file.ts';
+import { deriveTimings } from '../core/unit-timings.ts';
+import { usageError } from '../exit-codes.ts';
+import { loadConfig } from '../io/config-file.ts';
+import { findExecutable } from '../io/executable.ts';
+import { probeAddon } from '../io/notify.ts';
+import type { CommonArgs } from './common.ts';
+import { flagsToConfig, RUN_OPTIONS, type RunOption } from './run-options.ts';
+
+/**
+ * What `deadman unit` prints and `deadman install` writes: one systemd unit or launchd plist
+ * for one command. This module gathers the facts from the machine (Node's path, deadman's
+ * entry, PATH, the user, whether the sd-notify addon loads, the effective config) and hands
+ * them to the pure renderers.
+ */
+
+export interface ServiceArgs extends CommonArgs {
+  name?: string;
+  user?: boolean;
+  launchd?: boolean;
+  watchdog?: string;
+  'restart-sec'?: string;
+  'run-as'?: string;
+  cwd?: string;
+  env?: string[];
+  '--'?: Array<string | number>;
+  [runOption: string]: unknown;
+}
+
+export interface ServiceDefinition {
+  kind: 'systemd' | 'launchd';
+  scope: 'system' | 'user';
+  fileName: string;
+  text: string;
+  /** Extra environment beyond PATH was given: the file may hold secrets. */
+  holdsEnvironment: boolean;
+}
+
+/** deadman's entry script, from dist/lib/commands/ back to the package root. */
+const DEADMAN_ENTRY = fileURLToPath(new URL('../../../bin/deadman.js', import.meta.url));
+
+export function serviceOptions<T>(y: Argv<T>): Argv<T> {
+  let built = y
+    .option('name', { type: 'string', describe: 'names the unit (deadman-NAME.service) and the run (default: config name, else the command\'s basename)' })
+    .option('user', { type: 'boolean', describe: 'a systemd --user unit (WantedBy=default.target, no User=)' })
+    .option('launchd', { type: 'boolean', describe: 'a launchd plist for macOS instead of a systemd unit' })
+    .option('watchdog', { type: 'string', describe: 'WatchdogSec= (default: a quarter of inactivity, 5s–60s)' })
+    .option('restart-sec', { type: 'string', describe: 'RestartSec= / ThrottleInterval (default 30s)' })
+    .option('run-as', { type: 'string', describe: 'User= of a system unit (default: $SUDO_USER, else the current user)' })
+    .option('cwd', { type: 'string', describe: 'working directory of the command (default: the current one)' })
+    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE for the command\'s environment (repeatable); PATH defaults to this shell\'s' });
+  for (const [flag, option] of Object.entries(RUN_OPTIONS) as Array<[string, RunOption]>) {
+    if (flag === 'name') continue;
+    built = built.option(flag, { type: option.type, array: option.multiple === true, describe: `deadman run: ${option.describe}` });
+  }
+  return built;
+}
+
+export async function defineService(args: ServiceArgs): Promise<ServiceDefinition> {
+  const command = (args['--'] ?? []).map(String);
+  if (command.length === 0) throw usageError('name the command after --, e.g. deadman unit --name review -- codex exec --json "…"');
+  const runFlags = runFlagValues(args);
+  const loaded = await loadConfig({ explicitPath: args.config, flags: flagsToConfig(runFlags) });
+  const cwd = resolve(args.cwd ?? process.cwd());
+  const env = process.env;
+  const name = args.name ?? loaded.config.name ?? defaultName(command[0]!);
+  const timings = deriveTimings(loaded.config, { watchdogMs: span(args.watchdog, '--watchdog'), restartMs: span(args['restart-sec'], '--restart-sec') });
+  const environment = [...new Map([...(env.PATH ? [['PATH', env.PATH] as const] : []), ...parseEnvAssignments(args.env ?? [])])];
+  const unitPath = environment.find(([key]) => key === 'PATH')?.[1] ?? '';
+  const shared = {
+    name,
+    nodePath: process.execPath,
+    deadmanEntry: DEADMAN_ENTRY,
+    runArgs: [...(loaded.file ? ['--config', loaded.file] : []), ...runArgsFrom(runFlags)],
+    command: [resolveProgram(command[0]!, cwd, unitPath), ...command.slice(1)],
+    workingDirectory: cwd,
+    environment,
+  };
+  const holdsEnvironment = (args.env ?? []).length > 0;
+  if (args.launchd) {
+    launchdRunArgs(shared.runArgs);
+    const logDir = resolve(env.HOME ?? userInfo().homedir, 'Library', 'Logs');
+    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment };
+  }
+  const scope = args.user ? 'user' : 'system';
+  const probe = probeAddon();
+  const text = renderUnit({
+    ...shared,
+    scope,
+    runAs: scope === 'user' ? null : args['run-as'] ?? env.SUDO_USER ?? userInfo().username,
+    notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
+    settings: loaded.config,
+    timings,
+  });
+  return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment };
+}
+
+/** The `deadman run` options the operator gave (kebab-case keys), nothing else. */
+function runFlagValues(args: ServiceArgs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const flag of Object.keys(RUN_OPTIONS)) {
+    if (flag !== 'name' && args[flag] !== undefined) out[flag] = args[flag];
+  }
+  return out;
+}
+
+/** Back to arguments for the unit's `deadman run`, in the option table's order. */
+function runArgsFrom(values: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [flag, value] of Object.entries(values)) {
+    if (value === true) out.push(`--${flag}`);
+    else if (Array.isArray(value)) for (const item of value) out.push(`--${flag}`, String(item));
+    else if (value !== false) out.push(`--${flag}`, String(value));
+  }
+  return out;
+}
+
+/** A service manager's PATH is not the shell's: the program is written with its absolute path. */
+function resolveProgram(program: string, cwd: string, path: string): string {
+  if (program.includes('/')) {
+    const absolute = isAbsolute(program) ? program : resolve(cwd, program);
+    if (!findExecutable(absolute, path)) throw usageError(`${absolute} is not an executable file; check the command after --`);
+    return absolute;
+  }
+  const found = findExecutable(program, path);
+  if (!found) throw usageError(`"${program}" was not found in PATH (${path || 'unset'}); give its absolute path after --`);
+  return found;
+}
+
+function defaultName(program: string): string {
+  const cleaned = basename(program).replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+/, '').slice(0, 100);
+  return cleaned || 'job';
+}
+
+function span(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  const parsed = parseDuration(text);
+  if (!parsed.ok) throw usageError(`${option} ${parsed.error}`);
+  if (parsed.ms === 0) throw usageError(`${option} must be above 0 (the unit needs a real watchdog and restart delay)`);
+  return parsed.ms;
+}
+
+function parseEnvAssignments(assignments: readonly string[]): Array<[string, string]> {
+  return assignments.map((assignment) => {
+    const eq = assignment.indexOf('=');
+    if (eq <= 0) throw usageError(`--env "${assignment}" must look like KEY=VALUE`);
+    return [assignment.slice(0, eq), assignment.slice(eq + 1)];
+  });
+}

@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExitCode, NO_RESTART_CODES } from '../../lib/exit-codes.ts';
+import { findExecutable } from '../../lib/io/executable.ts';
+import { NASTY_ARGS } from '../fixtures/nasty-args.ts';
+import { runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
+
+/** `systemd-analyze verify` on files in one directory; returns its complaints (empty = clean). */
+async function verify(dir: string, files: string[], user = false): Promise<string> {
+  const runtime = join(dir, 'runtime');
+  mkdirSync(runtime, { recursive: true, mode: 0o700 });
+  const result = await runProgram('systemd-analyze', [...(user ? ['--user'] : []), 'verify', ...files.map((f) => join(dir, f))], {
+    env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+  });
+  return `${result.code === 0 ? '' : `exit ${result.code}: `}${result.stdout}${result.stderr}`.trim();
+}
+
+const haveAnalyze = findExecutable('systemd-analyze', process.env.PATH ?? '') !== null;
+
+test('units generated for nasty argv verify cleanly with systemd-analyze', { skip: !haveAnalyze && 'systemd-analyze is not installed' }, async (t) => {
+  const dir = tempDir(t);
+  const files: string[] = [];
+  for (const [i, arg] of NASTY_ARGS.entries()) {
+    const result = await runDeadman(['unit', '--name', `nasty${i}`, '--inactivity', '5min', '--ignore', 'mcp .*%', '--', 'echo', arg, 'after'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    files.push(`deadman-nasty${i}.service`);
+    writeFileSync(join(dir, files.at(-1)!), result.stdout);
+  }
+  assert.equal(await verify(dir, files), '');
+});
+
+test('a --user unit verifies too, and a space in the working directory is fine', { skip: !haveAnalyze && 'systemd-analyze is not installed' }, async (t) => {
+  const dir = join(tempDir(t), 'dir with 100% spaces');
+  mkdirSync(dir);
+  const result = await runDeadman(['unit', '--user', '--name', 'mine', '--', 'sleep', '1'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^WorkingDirectory=.*dir with 100%% spaces$/m);
+  assert.match(result.stdout, /^WantedBy=default\.target$/m);
+  assert.doesNotMatch(result.stdout, /^User=/m);
+  writeFileSync(join(dir, 'deadman-mine.service'), result.stdout);
+  assert.equal(await verify(dir, ['deadman-mine.service'], true), '');
+});
+
+test('the generated unit writes absolute paths and the given run options', async () => {
+  const result = await runDeadman(['unit', '--name', 'abs', '--auto-recover', '--hung-timeout', '90s', '--ignore', 'a', '--ignore', 'b', '--watchdog', '2s', '--restart-sec', '1s', '--', 'sleep', '5']);
+  assert.equal(result.code, 0, result.stderr);
+  const execStart = /^ExecStart=(.*)$/m.exec(result.stdout)?.[1] ?? '';
+  assert.ok(execStart.startsWith(`${process.execPath} `), execStart);
+  assert.match(execStart, /\/bin\/deadman\.js run --name abs --auto-recover --hung-timeout 90s --ignore a --ignore b -- \/\S*sleep 5$/);
+  assert.match(result.stdout, /^WatchdogSec=2s$/m);
+  assert.match(result.stdout, /^RestartSec=1s$/m);
+  assert.match(result.stdout, new RegExp(`^RestartPreventExitStatus=${NO_RESTART_CODES.join(' ')}$`, 'm'));
+  assert.match(result.stdout, /^Environment=.*PATH=/m);
+});
+
+test('a config file found for the run is named explicitly in the unit', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, 'inactivity = "2min"\nstop_grace = "40s"\n');
+  const result = await runDeadman(['unit', '--config', config, '--', 'true']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`run --name true --config ${config} -- `));
+  assert.match(result.stdout, /^WatchdogSec=30s$/m, 'a quarter of the config\'s inactivity');
+  assert.match(result.stdout, /^TimeoutStopSec=60s$/m, 'above the config\'s stop_grace');
+});
+
+test('--launchd prints a plist that plistlib reads', async (t) => {
+  const result = await runDeadman(['unit', '--launchd', '--name', 'mac', '--', 'echo', 'a & <b>']);
+  assert.equal(result.code, 0, result.stderr);
+  const file = join(tempDir(t), 'mac.plist');
+  writeFileSync(file, result.stdout);
+  const parsed = await runProgram('python3', ['-c', 'import json,plistlib,sys; d=plistlib.load(open(sys.argv[1],"rb")); print(json.dumps(d["ProgramArguments"][-2:]), d["Label"], d["KeepAlive"]["SuccessfulExit"])', file]);
+  assert.equal(parsed.code, 0, parsed.stderr);
+  assert.match(parsed.stdout, /^\["\/\S*echo", "a & <b>"\] deadman\.mac False$/m);
+});
+
+test('bad requests fail with one line and the right exit code', async (t) => {
+  const dir = tempDir(t);
+  const cases: Array<[string[], number, RegExp]> = [
+    [['unit', '--', 'echo', 'two\nlines'], ExitCode.USAGE, /argument 2 .*line break/],
+    [['unit'], ExitCode.USAGE, /name the command after --/],
+    [['unit', '--', 'no-such-program-here'], ExitCode.USAGE, /not found in PATH/],
+    [['unit', '--', './missing.sh'], ExitCode.USAGE, /is not an executable file/],
+    [['unit', '--name', 'a@b', '--', 'true'], ExitCode.USAGE, /--name "a@b"/],
+    [['unit', '--name', 'a.b', '--', 'true', 'x'], 0, /./],
+    [['unit', '--inactivity', '5 parsecs', '--', 'true'], ExitCode.CONFIG, /inactivity/],
+    [['unit', '--watchdog', 'soon', '--', 'true'], ExitCode.USAGE, /--watchdog/],
+    [['unit', '--env', 'NOEQUALS', '--', 'true'], ExitCode.USAGE, /KEY=VALUE/],
+    [['unit', '--launchd', '--on-stall', 'withhold', '--', 'true'], ExitCode.USAGE, /launchd has none/],
+  ];
+  for (const [args, code, message] of cases) {
+    const result = await runDeadman(args, { cwd: dir });
+    assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`);
+    if (code === 0) continue;
+    assert.match(result.stderr, message, args.join(' '));
+    assert.equal(result.stderr.trim().split('\n').length, 1, `one line: ${result.stderr}`);
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  }
+});
