@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { DeadmanError, ExitCode, usageError } from '../exit-codes.ts';
 import { createLogger, type Logger } from '../io/log.ts';
@@ -69,6 +70,7 @@ async function runCommand(values: RunValues, command: string[], logger: Logger):
   try {
     store.prune(systemClock.wall(), config.retention.max_age, config.retention.max_runs);
     const records = new RunRecords(store, () => systemClock.wall(), logger);
+    records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
     const edges = await buildRunEdges({ name, command, config, context, store, records, logger, notifier, unit });
     if (edges.refusal) return refuse(edges.refusal, { name, command, unit, records, notifier, logger });
     logger.log('info', [

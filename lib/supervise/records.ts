@@ -72,6 +72,24 @@ export class RunRecords {
     }));
   }
 
+  /**
+   * Rows of earlier runs of this name that never got an end: their deadman died without
+   * recording one (watchdog SIGABRT after a withheld ping, SIGKILL, power loss). Closed now,
+   * keeping the outcome recorded at the stall when there was one.
+   */
+  closeOrphans(name: string, ownerAlive: (pid: number) => boolean): void {
+    this.safely('earlier runs', (s) => {
+      for (const row of s.all<{ id: number; pid: number; outcome: string | null }>('SELECT id, pid, outcome FROM runs WHERE name = ? AND ended_at IS NULL', name)) {
+        if (ownerAlive(row.pid)) continue;
+        s.update('runs', row.id, {
+          ended_at: this.wall(), outcome: row.outcome ?? 'lost',
+          signal: row.outcome === 'stalled' ? 'watchdog' : 'unknown',
+          reason: row.outcome === 'stalled' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
+        });
+      }
+    });
+  }
+
   update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string }): void {
     const id = this.runId;
     if (id !== null) this.safely('the run', (s) => s.update('runs', id, changes));
