@@ -19,8 +19,9 @@ import { waitFor } from './cli.ts';
  * that way share `/app.slice/<unit>` paths, so stopping a unit in one kills the same-named
  * unit of the other. Its own cgroup gives each manager a private tree that teardown empties.
  *
- * Unit output: this manager has no journald, so tests that want a unit's output should set
- * `StandardOutput=append:/some/file` in the unit.
+ * Output: there is no journal, so every unit's stdout/stderr goes to `manager.logPath` (a unit
+ * may still set `StandardOutput=append:/some/file` to get its output alone). The manager's own
+ * lines do not reach that file; to see why a unit stopped, poll `Result` (e.g. `watchdog`).
  */
 
 export type UnitProperties = Record<string, string>;
@@ -37,7 +38,7 @@ export interface UserManager {
   /** Where `writeUnit` puts unit files (`$XDG_CONFIG_HOME/systemd/user`). */
   readonly unitDir: string;
   readonly pid: number;
-  /** The manager's own stderr (systemd logs there without a journal). */
+  /** The units' stdout and stderr (DefaultStandardOutput=inherit), in start order. */
   readonly logPath: string;
   /** Writes a unit file and runs `daemon-reload`. */
   writeUnit(name: string, text: string): Promise<void>;
@@ -101,6 +102,8 @@ async function launch(): Promise<UserManager> {
   const configHome = join(base, 'config');
   const unitDir = join(configHome, 'systemd', 'user');
   mkdirSync(unitDir, { recursive: true });
+  // Units print into the manager's log too (there is no journal to send them to).
+  writeFileSync(join(configHome, 'systemd', 'user.conf'), '[Manager]\nDefaultStandardOutput=inherit\nDefaultStandardError=inherit\n');
   const logPath = join(base, 'manager.log');
   const env = managerEnvironment(base, runtimeDir, configHome);
   const log = openSync(logPath, 'a');
