@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deadmanBin, repoRoot, tempDir, waitFor } from '../helpers/cli.ts';
+import { startUserManager, type UserManager } from '../helpers/systemd.ts';
+
+/**
+ * The shipped template as an operator uses it, in a real user manager: deadman@NAME runs
+ * /etc/deadman/NAME.sh with /etc/deadman/NAME.toml, and when it gives up, OnFailure= runs
+ * deadman-notify@NAME. Paths are moved into a temp dir; /usr/bin/deadman becomes this
+ * checkout's entry run by this Node (its #!/usr/bin/env node could find an older Node).
+ */
+
+function installTemplates(manager: UserManager, etc: string): Promise<void[]> {
+  return Promise.all(['deadman@.service', 'deadman-notify@.service'].map((file) => {
+    const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
+      .replaceAll('/usr/bin/deadman', `${process.execPath} ${deadmanBin}`)
+      .replaceAll('/etc/deadman/', `${etc}/`);
+    return manager.writeUnit(file, text);
+  }));
+}
+
+function writeJob(etc: string, name: string, script: string): void {
+  writeFileSync(join(etc, `${name}.toml`), `database = "${join(etc, 'deadman.db')}"\ninactivity = "1min"\n`);
+  writeFileSync(join(etc, `${name}.sh`), `#!/bin/sh\n${script}\n`);
+  chmodSync(join(etc, `${name}.sh`), 0o755);
+}
+
+test('the deadman@ template under a real user manager', async (t) => {
+  const manager = await startUserManager(t);
+  if (!manager) return;
+  const etc = tempDir(t);
+  await installTemplates(manager, etc);
+
+  await t.test('deadman@NAME runs NAME.sh under NAME.toml and shows deadman\'s status', async () => {
+    writeJob(etc, 'ticker', 'exec sh -c \'while :; do echo tick; sleep 0.3; done\'');
+    assert.equal((await manager.systemctl('start', 'deadman@ticker.service')).code, 0);
+    await manager.waitFor('deadman@ticker.service', (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 10_000);
+    assert.match(await manager.status('deadman@ticker.service'), /Status: "ok · /);
+    assert.equal((await manager.systemctl('stop', 'deadman@ticker.service')).code, 0);
+  });
+
+  await t.test('an exit that must not be retried fails the unit, and OnFailure= prints the report', async () => {
+    writeJob(etc, 'broken', 'echo "no evidence"; exit 65');
+    await manager.systemctl('start', 'deadman@broken.service');
+    const props = await manager.waitFor('deadman@broken.service', (p) => p.ActiveState === 'failed', 10_000);
+    assert.equal(props.NRestarts, '0', 'RestartPreventExitStatus= kept systemd from retrying');
+    assert.equal(props.ExecMainStatus, '65');
+    await waitFor(() => readFileSync(manager.logPath, 'utf8').includes('no incidents recorded for runs named broken in'), 10_000, 'the report line of deadman-notify@broken');
+    const notify = await manager.show('deadman-notify@broken.service');
+    assert.equal(notify.Result, 'success', JSON.stringify(notify));
+  });
+});
