@@ -71,7 +71,7 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   const env = process.env;
   const name = args.name ?? loaded.config.name ?? defaultName(command[0]!);
   const timings = deriveTimings(loaded.config, { watchdogMs: span(args.watchdog, '--watchdog'), restartMs: span(args['restart-sec'], '--restart-sec') });
-  const environment = [...new Map([...(env.PATH ? [['PATH', env.PATH] as const] : []), ...parseEnvAssignments(args.env ?? [])])];
+  const environment = [...new Map([...carriedOver(env), ...parseEnvAssignments(args.env ?? [])])];
   const unitPath = environment.find(([key]) => key === 'PATH')?.[1] ?? '';
   const shared = {
     name,
@@ -89,7 +89,8 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
     return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment };
   }
   const scope = args.user ? 'user' : 'system';
-  const probe = probeAddon();
+  // A notify path forced here is carried into the unit, so NotifyAccess= must match it.
+  const probe = env.DEADMAN_NOTIFY === 'systemd-notify' ? { loaded: false as const, why: 'forced by DEADMAN_NOTIFY=systemd-notify' } : probeAddon();
   const text = renderUnit({
     ...shared,
     scope,
@@ -99,6 +100,14 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
     timings,
   });
   return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment };
+}
+
+/**
+ * The generating shell's PATH (so the command and what it starts resolve as they did there)
+ * and a forced notify path (`DEADMAN_NOTIFY`), which would otherwise be lost under a manager.
+ */
+function carriedOver(env: NodeJS.ProcessEnv): Array<[string, string]> {
+  return (['PATH', 'DEADMAN_NOTIFY'] as const).flatMap((key) => (env[key] ? [[key, env[key]] as [string, string]] : []));
 }
 
 /** The `deadman run` options the operator gave (kebab-case keys), nothing else. */

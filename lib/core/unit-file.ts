@@ -77,8 +77,8 @@ function notifyAccessLines(notify: UnitSpec['notify']): string[] {
     return ['# Only deadman\'s own PID is heard: the supervised command cannot feed the watchdog.', 'NotifyAccess=main'];
   }
   return [
-    `# "all" because the sd-notify addon cannot load here (${notify.why}): deadman then notifies`,
-    '# through systemd-notify, a different PID. Rebuild the addon (needs libsystemd-dev) for "main".',
+    `# "all": without the sd-notify addon (${notify.why}) deadman notifies through`,
+    '# systemd-notify, a different PID. Install or rebuild the addon (needs libsystemd-dev) to use "main".',
     'NotifyAccess=all',
   ];
 }
@@ -99,7 +99,7 @@ function identityLines(spec: UnitSpec): string[] {
 
 function environmentLines(environment: UnitSpec['environment']): string[] {
   if (environment.length === 0) return [];
-  const lines = ['# The generating shell\'s PATH (so the command and what it starts resolve as they did there) and --env.'];
+  const lines = ['# From the generating shell: PATH, so the command and what it starts resolve as they did there; then --env.'];
   for (const [key, value] of environment) lines.push(`Environment=${must(quoteEnvironmentAssignment(key, value), `environment variable ${key}`)}`);
   return lines;
 }

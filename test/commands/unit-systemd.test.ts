@@ -14,8 +14,8 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 
 const node = process.execPath;
 
-async function installUnit(manager: UserManager, dir: string, name: string, options: string[], command: string[]): Promise<string> {
-  const result = await runDeadman(['install', '--user', '--unit-dir', manager.unitDir, '--name', name, '--database', join(dir, 'deadman.db'), ...options, '--', ...command], { cwd: dir });
+async function installUnit(manager: UserManager, dir: string, name: string, options: string[], command: string[], env = process.env): Promise<string> {
+  const result = await runDeadman(['install', '--user', '--unit-dir', manager.unitDir, '--name', name, '--database', join(dir, 'deadman.db'), ...options, '--', ...command], { cwd: dir, env });
   assert.equal(result.code, 0, result.stderr);
   const reload = await manager.systemctl('daemon-reload');
   assert.equal(reload.code, 0, reload.stderr);
@@ -42,6 +42,18 @@ test('generated --user units under a real systemd user manager', async (t) => {
     assert.equal(props.NRestarts, '0', JSON.stringify(props));
     assert.equal(props.ActiveState, 'active');
     assert.match(await manager.status(unit), /Status: "ok · /);
+    assert.equal((await manager.systemctl('stop', unit)).code, 0);
+  });
+
+  await t.test('generated for the systemd-notify fallback, the unit says NotifyAccess=all and stays up', async () => {
+    const unit = await installUnit(manager, dir, 'fallback', ['--inactivity', '3s', '--watchdog', '2s', '--restart-sec', '1s'],
+      [node, '-e', 'setInterval(() => console.log("tick"), 300)'], { ...process.env, DEADMAN_NOTIFY: 'systemd-notify' });
+    assert.match(readFileSync(join(manager.unitDir, unit), 'utf8'), /^NotifyAccess=all$/m);
+    assert.equal((await manager.systemctl('start', unit)).code, 0, unitLog(manager));
+    await manager.waitFor(unit, (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 10_000);
+    await new Promise((r) => setTimeout(r, 5_000));
+    assert.equal((await manager.show(unit)).NRestarts, '0');
+    assert.match(readFileSync(manager.logPath, 'utf8'), /run fallback · .*notify systemd-notify/, 'the run used the fallback');
     assert.equal((await manager.systemctl('stop', unit)).code, 0);
   });
 

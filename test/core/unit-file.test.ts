@@ -80,7 +80,7 @@ test('root runs keep state in StateDirectory=, where root\'s report looks', () =
 test('NotifyAccess=all only when the addon cannot load, and the unit says why', () => {
   const text = renderUnit(spec({ notify: { addonLoaded: false, why: 'sd-notify is not installed' } }));
   assert.deepEqual(directives(text).get('NotifyAccess'), ['all']);
-  assert.match(text, /sd-notify addon cannot load here \(sd-notify is not installed\)/);
+  assert.match(text, /without the sd-notify addon \(sd-notify is not installed\) deadman notifies through/);
 });
 
 test('refuses bad names and unquotable arguments with a usage error naming the culprit', () => {
