@@ -1,0 +1,64 @@
+/**
+ * The lines a fake agent prints and records, in the real formats (codex-cli 0.169
+ * `exec --json` and its rollout; Claude Code 2.1.197 stream-json and its transcript), cut
+ * down to the fields deadman reads. One function per line kind; the fake agent strings
+ * them together.
+ */
+
+export interface ToolEnd {
+  exitCode: number;
+  output: string;
+}
+
+export const codexLines = {
+  threadStarted: (id: string) => ({ type: 'thread.started', thread_id: id }),
+  turnStarted: () => ({ type: 'turn.started' }),
+  commandStarted: (item: string, command: string) => ({
+    type: 'item.started', item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: '', exit_code: null, status: 'in_progress' },
+  }),
+  commandCompleted: (item: string, command: string, end: ToolEnd) => ({
+    type: 'item.completed',
+    item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: end.output, exit_code: end.exitCode, status: end.exitCode === 0 ? 'completed' : 'failed' },
+  }),
+  agentMessage: (item: string, text: string) => ({ type: 'item.completed', item: { id: item, type: 'agent_message', text } }),
+  turnCompleted: () => ({ type: 'turn.completed', usage: { input_tokens: 100, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
+};
+
+/** Rollout lines: `{timestamp, type, payload}`; `at` is wall-clock ms. */
+export const rolloutLines = {
+  sessionMeta: (at: number, id: string, cwd: string) => rollout(at, 'session_meta', { session_id: id, id, cwd, originator: 'codex_exec', cli_version: 'fake', source: 'exec', thread_source: 'user' }),
+  taskStarted: (at: number, turn: string) => rollout(at, 'event_msg', { type: 'task_started', turn_id: turn }),
+  turnContext: (at: number, turn: string, cwd: string, sandbox: string) => rollout(at, 'turn_context', { turn_id: turn, cwd, model: 'fake-model', sandbox_policy: { type: sandbox } }),
+  userMessage: (at: number, turn: string, text: string) => rollout(at, 'event_msg', { type: 'item_completed', turn_id: turn, item: { type: 'UserMessage', content: [{ type: 'text', text }] } }),
+  taskComplete: (at: number, turn: string, message: string) => rollout(at, 'event_msg', { type: 'task_complete', turn_id: turn, last_agent_message: message }),
+  turnAborted: (at: number, turn: string) => rollout(at, 'event_msg', { type: 'turn_aborted', turn_id: turn, reason: 'interrupted' }),
+};
+
+function rollout(at: number, type: string, payload: object) {
+  return { timestamp: new Date(at).toISOString(), type, payload };
+}
+
+export const claudeLines = {
+  init: (id: string, cwd: string) => ({ type: 'system', subtype: 'init', cwd, session_id: id, tools: ['Bash'], model: 'fake-model', permissionMode: 'default', claude_code_version: 'fake' }),
+  toolUse: (id: string, tool: string, command: string) => assistant(id, [{ type: 'tool_use', id: tool, name: 'Bash', input: { command, description: 'fake tool call' } }]),
+  taskStarted: (id: string, tool: string) => ({ type: 'system', subtype: 'task_started', task_id: `task_${tool}`, tool_use_id: tool, description: 'fake tool call', task_type: 'local_bash', session_id: id }),
+  toolResult: (id: string, tool: string, end: ToolEnd) => ({
+    type: 'user', session_id: id, parent_tool_use_id: null,
+    message: { role: 'user', content: [{ tool_use_id: tool, type: 'tool_result', content: end.exitCode === 0 ? end.output : `Exit code ${end.exitCode}\n${end.output}`, is_error: end.exitCode !== 0 }] },
+  }),
+  text: (id: string, text: string) => assistant(id, [{ type: 'text', text }]),
+  interrupted: (id: string) => ({ type: 'user', session_id: id, message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] } }),
+  result: (id: string, ok: boolean, text: string) => ({
+    type: 'result', subtype: ok ? 'success' : 'error_during_execution', is_error: !ok, num_turns: 2, result: text, session_id: id, total_cost_usd: 0,
+    usage: { input_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 20, output_tokens: 10 },
+  }),
+};
+
+function assistant(id: string, content: object[]) {
+  return { type: 'assistant', session_id: id, parent_tool_use_id: null, message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: 'fake-model', content } };
+}
+
+/** Transcript lines add the envelope Claude writes to `projects/<cwd>/<id>.jsonl`. */
+export function transcriptLine(line: { type: string; message?: object }, id: string, cwd: string, at: number, extra: object = {}) {
+  return { type: line.type, message: line.message, isSidechain: false, sessionId: id, cwd, timestamp: new Date(at).toISOString(), ...extra };
+}

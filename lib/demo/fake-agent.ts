@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+
+/**
+ * A small stand-in for Codex and Claude Code that speaks their real formats, for the demo and
+ * the tests (no model, no network):
+ *
+ *   fake-agent.js codex exec --json [-s MODE] [-C DIR] [flags] [resume <id>] "<prompt>"
+ *   fake-agent.js claude -p "<prompt>" [--resume <id>] --output-format stream-json --verbose
+ *
+ * $FAKE_AGENT_SCENARIO: complete (default; one `true` tool call, then the turn ends, exit 0),
+ * hang-tool (the tool `sleep 600` hangs; once it is killed the turn still completes), silent
+ * (after the opening lines: no output, no CPU, forever), crash (starts a tool, then SIGKILLs
+ * itself). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
+ * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
+ * gets a rollout / transcript file like the real ones. SIGINT aborts the turn as the real
+ * agents do (exit 1); SIGTERM is not handled (exit 143).
+ */
+
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30' };
+
+interface Invocation {
+  resumeId: string | null;
+  prompt: string;
+  cwd: string;
+  sandbox: string;
+}
+
+/** What one agent prints and records at each step of a turn. */
+interface Speaker {
+  start(): void;
+  toolStarted(command: string): void;
+  toolEnded(command: string, end: ToolEnd): void;
+  finish(text: string): void;
+  interrupted(): void;
+}
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const valueAfter = (args: string[], ...flags: string[]) => {
+  const at = args.findIndex((a) => flags.includes(a));
+  return at >= 0 ? args[at + 1] : undefined;
+};
+
+function newSessionId(): string {
+  const hex = Date.now().toString(16).padStart(12, '0') + '7' + randomBytes(10).toString('hex').slice(0, 19);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefined): Speaker {
+  const turn = newSessionId();
+  const existing = sessionDir ? readdirSync(sessionDir).find((name) => name.endsWith(`-${id}.jsonl`)) : undefined;
+  const file = sessionDir ? join(sessionDir, existing ?? `rollout-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`) : null;
+  const record = (line: object) => file && appendFileSync(file, `${JSON.stringify(line)}\n`);
+  return {
+    start() {
+      if (!existing) record(rolloutLines.sessionMeta(Date.now(), id, run.cwd));
+      record(rolloutLines.taskStarted(Date.now(), turn));
+      record(rolloutLines.turnContext(Date.now(), turn, run.cwd, run.sandbox));
+      record(rolloutLines.userMessage(Date.now(), turn, run.prompt));
+      print(codexLines.threadStarted(id));
+      print(codexLines.turnStarted());
+    },
+    toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
+    toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
+    finish(text) {
+      print(codexLines.agentMessage('item_2', text));
+      print(codexLines.turnCompleted());
+      record(rolloutLines.taskComplete(Date.now(), turn, text));
+    },
+    // Codex prints nothing on an interrupt; only the rollout tells.
+    interrupted: () => record(rolloutLines.turnAborted(Date.now(), turn)),
+  };
+}
+
+function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefined): Speaker {
+  const file = sessionDir ? join(sessionDir, `${id}.jsonl`) : null;
+  const record = (line: { type: string; message?: object }, extra: object = {}) =>
+    file && appendFileSync(file, `${JSON.stringify(transcriptLine(line, id, run.cwd, Date.now(), extra))}\n`);
+  const say = (line: { type: string; message?: object }) => {
+    print(line);
+    record(line);
+  };
+  return {
+    start() {
+      record({ type: 'user', message: { role: 'user', content: run.prompt } }, { permissionMode: 'default' });
+      print(claudeLines.init(id, run.cwd));
+    },
+    toolStarted(command) {
+      say(claudeLines.toolUse(id, 'toolu_1', command));
+      print(claudeLines.taskStarted(id, 'toolu_1'));
+    },
+    toolEnded: (_command, end) => say(claudeLines.toolResult(id, 'toolu_1', end)),
+    finish(text) {
+      say(claudeLines.text(id, text));
+      print(claudeLines.result(id, true, text));
+    },
+    interrupted() {
+      say(claudeLines.toolResult(id, 'toolu_1', { exitCode: 130, output: 'The user doesn\'t want to proceed with this tool use.' }));
+      say(claudeLines.interrupted(id));
+      print(claudeLines.result(id, false, ''));
+    },
+  };
+}
+
+function readInvocation(mode: 'codex' | 'claude', args: string[]): Invocation {
+  const cwd = valueAfter(args, '-C', '--cd') ?? process.cwd();
+  const sandbox = valueAfter(args, '-s', '--sandbox') ?? 'read-only';
+  if (mode === 'codex') {
+    if (args[0] !== 'exec' || !args.includes('--json')) fail('fake-agent: codex mode speaks only `exec --json`', 2);
+    const resumeAt = args.indexOf('resume');
+    return { resumeId: resumeAt >= 0 ? args[resumeAt + 1] ?? null : null, prompt: args.at(-1) ?? '', cwd, sandbox };
+  }
+  if (valueAfter(args, '--output-format') !== 'stream-json') fail('fake-agent: claude mode speaks only --output-format stream-json', 2);
+  if (!args.includes('--verbose')) fail('Error: When using --print, --output-format=stream-json requires --verbose', 1);
+  return { resumeId: valueAfter(args, '--resume', '-r') ?? null, prompt: valueAfter(args, '-p', '--print') ?? '', cwd, sandbox };
+}
+
+/** Runs a tool command as the real agents do: bash in its own session, stdin closed. */
+function runTool(command: string, env: NodeJS.ProcessEnv, cwd: string) {
+  const child = spawn('/bin/bash', ['-c', command], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
+  let output = '';
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-65536));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const ended = new Promise<ToolEnd>((resolve) => child.on('close', (code, signal) => {
+    resolve({ exitCode: code ?? 128 + (signal ? constants.signals[signal] : 0), output });
+  }));
+  const started = new Promise<void>((resolve) => child.on('spawn', resolve));
+  return { child, ended, started };
+}
+
+async function main(): Promise<void> {
+  const [mode, ...args] = process.argv.slice(2);
+  if (mode !== 'codex' && mode !== 'claude') fail('usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose', 2);
+  if (process.env.FAKE_AGENT_ARGV_LOG) appendFileSync(process.env.FAKE_AGENT_ARGV_LOG, `${JSON.stringify([mode, ...args])}\n`);
+  const scenario = (process.env.FAKE_AGENT_SCENARIO || 'complete') as Scenario;
+  if (!SCENARIOS.includes(scenario)) fail(`fake-agent: FAKE_AGENT_SCENARIO must be one of ${SCENARIOS.join(', ')}`, 2);
+  const run = readInvocation(mode, args);
+  const id = run.resumeId ?? (process.env.FAKE_AGENT_SESSION_ID || newSessionId());
+  const speaker = (mode === 'codex' ? codexSpeaker : claudeSpeaker)(id, run, process.env.FAKE_AGENT_SESSION_DIR);
+  const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
+
+  speaker.start();
+  let tool: ReturnType<typeof runTool> | null = null;
+  process.on('SIGINT', () => {
+    if (tool?.child.pid) process.kill(-tool.child.pid, 'SIGKILL');
+    speaker.interrupted();
+    process.exit(1);
+  });
+  if (scenario === 'silent') {
+    setInterval(() => {}, 2 ** 31 - 1);
+    return;
+  }
+  const command = TOOL_COMMAND[scenario];
+  speaker.toolStarted(command);
+  tool = runTool(command, toolEnv, run.cwd);
+  await tool.started;
+  if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
+  speaker.toolEnded(command, await tool.ended);
+  speaker.finish('done');
+}
+
+await main();

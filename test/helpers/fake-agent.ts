@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from './cli.ts';
+import { readProcStat } from '../../lib/io/process-identity.ts';
+
+export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
+
+export interface RunningAgent {
+  child: ChildProcess;
+  lines: string[];
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts the fake agent with stdin closed, collecting its stdout lines as they come. When the
+ * test ends, the agent and the tools of session `FAKE_AGENT_SESSION_ID` are killed.
+ */
+export function startFakeAgent(t: { after(fn: () => void): void }, args: string[], env: NodeJS.ProcessEnv): RunningAgent {
+  const child = spawn(process.execPath, [fakeAgent, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  t.after(() => {
+    child.kill('SIGKILL');
+    if (env.FAKE_AGENT_SESSION_ID) killToolsOf(env.FAKE_AGENT_SESSION_ID);
+  });
+  const lines: string[] = [];
+  let partial = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop()!;
+    lines.push(...parts);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return { child, lines, stderr: () => stderr, exited };
+}
+
+/** Live processes whose environment holds NAME=VALUE (how the real agents' tool processes can be told apart). */
+export function processesWithEnv(name: string, value: string): number[] {
+  const wanted = `${name}=${value}`;
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
+    try {
+      const stat = readProcStat(pid);
+      return stat !== null && stat.state !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Kills the tool processes the fake (or a real) agent started for this session. */
+export function killToolsOf(sessionId: string): void {
+  for (const name of ['CODEX_THREAD_ID', 'CLAUDE_CODE_SESSION_ID']) {
+    for (const pid of processesWithEnv(name, sessionId)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+export function argvLog(path: string): string[][] {
+  try {
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string[]);
+  } catch {
+    return [];
+  }
+}
