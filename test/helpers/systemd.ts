@@ -1,8 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './cli.ts';
+import { createPrivateCgroups, killCgroupTrees } from './cgroup-sandbox.ts';
 
 /**
  * A private systemd user manager for one test file, always stopped afterwards.
@@ -14,10 +15,8 @@ import { waitFor } from './cli.ts';
  *     await t.test('…', async () => { … manager.writeUnit('x.service', text) … });
  *   });
  *
- * The manager runs in its own sub-cgroup. A user manager started in the root cgroup moves
- * every process of that cgroup (PID 1 included) into `/init.scope`, and two managers started
- * that way share `/app.slice/<unit>` paths, so stopping a unit in one kills the same-named
- * unit of the other. Its own cgroup gives each manager a private tree that teardown empties.
+ * The manager runs in its own sub-cgroup (see cgroup-sandbox.ts for why), which teardown
+ * empties: nothing a test started outlives it.
  *
  * Output: there is no journal, so every unit's stdout/stderr goes to `manager.logPath` (a unit
  * may still set `StandardOutput=append:/some/file` to get its output alone). The manager's own
@@ -131,22 +130,6 @@ function managerEnvironment(home: string, runtimeDir: string, configHome: string
   return env;
 }
 
-/** One child cgroup of ours in every hierarchy systemd tracks processes in (v1 name=systemd, v2). */
-function createPrivateCgroups(): string[] {
-  const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n');
-  const pathIn = (prefix: string) => own.find((line) => line.startsWith(prefix))?.slice(prefix.length);
-  const leaf = `deadman-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const hierarchies: Array<[string, string | undefined]> = existsSync('/sys/fs/cgroup/cgroup.controllers')
-    ? [['/sys/fs/cgroup', pathIn('0::')]]
-    : [['/sys/fs/cgroup/systemd', own.find((l) => l.includes(':name=systemd:'))?.split(':name=systemd:')[1]], ['/sys/fs/cgroup/unified', pathIn('0::')]];
-  const dirs = hierarchies
-    .filter(([mount, path]) => path !== undefined && existsSync(join(mount, 'cgroup.procs')))
-    .map(([mount, path]) => join(mount, path!, leaf));
-  if (dirs.length === 0) throw new Error('no writable cgroup hierarchy found under /sys/fs/cgroup');
-  for (const dir of dirs) mkdirSync(dir);
-  return dirs;
-}
-
 async function waitForRunning(manager: UserManager, child: ChildProcess, logPath: string): Promise<void> {
   const describeLog = () => readFileSync(logPath, 'utf8').trim().split('\n').slice(-3).join(' | ') || 'no output';
   await waitFor(async () => {
@@ -229,49 +212,6 @@ export function parseProperties(text: string): UnitProperties {
     if (eq > 0) properties[line.slice(0, eq)] = line.slice(eq + 1);
   }
   return properties;
-}
-
-/** SIGKILLs whatever is still in the manager's cgroups, then removes them (deepest first). */
-function killCgroupTrees(roots: string[]): void {
-  for (const root of roots) {
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const dirs = cgroupDirs(root);
-      for (const dir of dirs) {
-        for (const pid of readPids(dir)) {
-          try {
-            process.kill(pid, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-      }
-      if (dirs.reverse().every(tryRemoveDir)) break;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
-    }
-  }
-}
-
-function cgroupDirs(root: string): string[] {
-  if (!existsSync(root)) return [];
-  const children = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory());
-  return [root, ...children.flatMap((d) => cgroupDirs(join(root, d.name)))];
-}
-
-function readPids(dir: string): number[] {
-  try {
-    return readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-function tryRemoveDir(dir: string): boolean {
-  try {
-    rmdirSync(dir);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
