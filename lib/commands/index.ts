@@ -6,7 +6,9 @@ import { unitCommand } from './unit.ts';
 import { installCommand } from './install.ts';
 import { incidentsCommand } from './incidents.ts';
 import { reportCommand } from './report.ts';
+import { reviveCommand } from './revive.ts';
+import { statusCommand } from './status.ts';
 
 /** Every registered command. Only commands that work are listed here. */
 export const commands: CommandModule<object, never>[] = [runCommandModule as never, configCommand as never, checkCommand as never,
-  unitCommand as never, installCommand as never, incidentsCommand as never, reportCommand as never];
+  unitCommand as never, installCommand as never, incidentsCommand as never, reportCommand as never, reviveCommand as never, statusCommand as never];

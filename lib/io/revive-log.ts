@@ -54,6 +54,36 @@ export async function outputShowsCompletion(lines: readonly string[], marker: Pi
   return completed;
 }
 
+export type StartCheck =
+  | { outcome: 'started'; sessionId: string }
+  | { outcome: 'session_mismatch'; sessionId: string }
+  | { outcome: 'exited'; exitCode: number }
+  | { outcome: 'unconfirmed' };
+
+/**
+ * Watches a detached resume's log until the agent names its session (the same one: started;
+ * another: a new session was opened instead), the process exits, or the time is up. The
+ * hook never waits longer than `timeoutMs`.
+ */
+export async function confirmStart(log: string, marker: Pick<Marker, 'adapter' | 'sessionId'>, exited: Promise<number>, timeoutMs: number, options: AdapterOptions = {}): Promise<StartCheck> {
+  const adapter = await createAdapter(marker.adapter, options);
+  let exitCode: number | null = null;
+  void exited.then((code) => (exitCode = code));
+  const deadline = performance.now() + timeoutMs;
+  let seen = 0;
+  for (;;) {
+    const lines = readTail(log) ?? [];
+    for (const line of lines.slice(seen)) {
+      const session = adapter.parseLine(line).events.find((e) => e.type === 'session');
+      if (session) return { outcome: session.sessionId === marker.sessionId ? 'started' : 'session_mismatch', sessionId: session.sessionId };
+    }
+    seen = lines.length;
+    if (exitCode !== null) return { outcome: 'exited', exitCode };
+    if (performance.now() >= deadline) return { outcome: 'unconfirmed' };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** A detached resume whose process has ended becomes completed or interrupted; anything else is returned as is. */
 export async function settleEndedResume(marker: Marker, now: number, options: AdapterOptions = {}): Promise<Marker> {
   if (marker.state !== 'running' || marker.detachedLog === null || isOwnerAlive(marker.owner)) return marker;

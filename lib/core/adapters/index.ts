@@ -6,6 +6,11 @@ import { splitProgram } from './program.ts';
 export type AdapterSetting = 'auto' | AdapterName;
 export type AdapterOptions = GenericOptions;
 
+/** The `[generic]` section of deadman.toml as adapter options. */
+export function adapterOptions(generic: { session_pattern?: string | undefined; turn_end_pattern?: string | undefined }): AdapterOptions {
+  return { sessionPattern: generic.session_pattern, turnEndPattern: generic.turn_end_pattern };
+}
+
 /**
  * Builds the named adapter. The agent parsers validate with zod, which costs tens of
  * milliseconds to load, so they are imported only when an agent is actually supervised:

@@ -1,0 +1,149 @@
+import type { CommandModule } from 'yargs';
+import { adapterOptions } from '../core/adapters/index.ts';
+import type { Config } from '../core/config.ts';
+import { markInterrupted, markExhausted, markRevived, type Marker } from '../core/marker.ts';
+import { planRevives, type KnownMarker, type PlannedRevive } from '../core/revive-plan.ts';
+import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive-text.ts';
+import { markerForSession, selectInterrupted } from '../core/session-files.ts';
+import { ExitCode } from '../exit-codes.ts';
+import { systemClock } from '../io/clock.ts';
+import { launchDetached } from '../io/detached.ts';
+import { createLogger, type Logger } from '../io/log.ts';
+import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/markers.ts';
+import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive-log.ts';
+import { findSessionFiles, sessionDirs } from '../io/session-files.ts';
+import { Store } from '../io/store.ts';
+import { RunRecords } from '../supervise/records.ts';
+import { databaseOption, loadContext, openStore, type CommonArgs, type Context } from './common.ts';
+
+/**
+ * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
+ * sessions (revive markers, plus the agents' session files when `revive.session_files` says
+ * so) and re-prompts each through its resume command.
+ *
+ * Resumes are launched DETACHED (own session, stdin /dev/null, output appended to
+ * `<state>/revive-logs/<name>-<time>.log`) and watched only until the agent names its
+ * session, exits, or `revive.start_timeout` passes: the hook never blocks on a long turn.
+ * Such a resume is not supervised; how it ended is read from its log the next time its
+ * marker is read. For supervision of every resumed turn, let `deadman run`'s inline revive
+ * restart the agent instead. Exits 69 (do not restart) when a budget is spent; in
+ * `ExecStartPost=` use the `-` prefix so that cannot fail the main service.
+ */
+
+interface ReviveArgs extends CommonArgs {
+  'dry-run'?: boolean;
+  json?: boolean;
+  name?: string;
+}
+
+export const reviveCommand: CommandModule<object, ReviveArgs> = {
+  command: 'revive',
+  describe: 'after a restart: re-prompt interrupted agent sessions (detached, bounded by revive.max_revives)',
+  builder: (y) => y
+    .option('dry-run', { type: 'boolean', describe: 'list what would be revived; change nothing, do not wait revive.delay' })
+    .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
+    .option('name', { type: 'string', describe: 'only the marker of this run name (session files are then not searched)' })
+    .option('database', databaseOption),
+  handler: async (args) => {
+    const context = await loadContext(args);
+    const logger = createLogger();
+    const dryRun = args['dry-run'] === true;
+    const { revive } = context.config;
+    if (!dryRun && revive.delay > 0) await new Promise((resolve) => setTimeout(resolve, revive.delay));
+    const now = systemClock.wall();
+    const markers = await knownMarkers(context, args.name, now, dryRun, logger);
+    const sessions = args.name === undefined ? interruptedSessions(context.config, now) : [];
+    const plan = planRevives(markers, sessions, {
+      now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
+    });
+    const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
+    process.stdout.write(args.json ? `${JSON.stringify(rows, null, 2)}\n` : renderReviveRows(rows, dryRun));
+    if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
+  },
+};
+
+/** The markers, damaged ones logged (one line each) and left out, ended detached resumes settled. */
+async function knownMarkers(context: Context, name: string | undefined, now: number, dryRun: boolean, logger: Logger): Promise<KnownMarker[]> {
+  const dir = context.paths.markerDir;
+  const reads = name === undefined ? await listMarkers(dir) : [await readMarker(dir, name)];
+  const known: KnownMarker[] = [];
+  for (const read of reads) {
+    if (read.status === 'problem') logger.log('warn', read.problem);
+    if (read.status !== 'ok') continue;
+    const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
+    if (marker !== read.marker && !dryRun) writeMarker(dir, marker);
+    known.push({ marker, ownerAlive: isOwnerAlive(marker.owner) });
+  }
+  return known;
+}
+
+function interruptedSessions(config: Config, now: number): Marker[] {
+  const { session_files: agents, max_age: maxAge } = config.revive;
+  if (agents.length === 0) return [];
+  const found = findSessionFiles(agents, sessionDirs(config.revive), now, maxAge);
+  return selectInterrupted(found, now, maxAge).map(({ finding }) => markerForSession(finding, now));
+}
+
+async function carryOut(plan: readonly PlannedRevive[], context: Context, logger: Logger): Promise<ReviveRow[]> {
+  let store: Store | null = null;
+  const database = () => (store ??= openStore(context));
+  try {
+    return await Promise.all(plan.map(async (step) => {
+      if (step.action === 'skip') return reviveRow(step);
+      if (step.action === 'exhausted') {
+        recordExhausted(step.marker, step.reason, context, database(), logger);
+        return reviveRow(step);
+      }
+      const outcome = await resume(step, context, logger);
+      database().insert('revives', {
+        name: step.marker.name, session_id: step.sessionId, at: systemClock.wall(), attempt: step.attempt, budget: step.budget,
+        source: step.source, argv: step.argv, outcome: outcome.outcome,
+      });
+      return reviveRow(step, outcome);
+    }));
+  } finally {
+    (store as Store | null)?.close();
+  }
+}
+
+/**
+ * Write-ahead: the marker is taken (count + 1, owner = this process) before the launch, so a
+ * crash in between cannot start the same session twice; then the owner becomes the agent.
+ */
+async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, context: Context, logger: Logger): Promise<{ outcome: string; log: string }> {
+  const dir = context.paths.markerDir;
+  const now = systemClock.wall();
+  const log = reviveLogPath(context.paths.stateDir, step.marker.name, now);
+  const taken = markRevived(step.marker, currentOwner(), now, log);
+  writeMarker(dir, taken);
+  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log });
+  if (!launch.ok) {
+    writeMarker(dir, markInterrupted(taken, `the resume could not start: ${launch.error}`, systemClock.wall()));
+    logger.log('error', `could not revive session ${step.sessionId} of ${step.marker.name}: ${launch.error}`);
+    return { outcome: `failed: ${launch.error}`, log };
+  }
+  const running = { ...taken, owner: { pid: launch.pid, startTime: launch.startTime } };
+  writeMarker(dir, running);
+  logger.log('notice', `revived session ${step.sessionId} (${step.attempt}/${step.budget}) — ${step.marker.name}, pid ${launch.pid}, output in ${log}`);
+  const check = await confirmStart(log, step.marker, launch.exited, context.config.revive.start_timeout, adapterOptions(context.config.generic));
+  if (check.outcome === 'session_mismatch') logger.log('warn', `asked to resume session ${step.sessionId} but the agent reports ${check.sessionId} (a new session was started)`);
+  if (check.outcome === 'exited') {
+    writeMarker(dir, await settleEndedResume(running, systemClock.wall(), adapterOptions(context.config.generic)));
+    return { outcome: `exited ${check.exitCode}`, log };
+  }
+  return { outcome: check.outcome, log };
+}
+
+/** Same records as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
+function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): void {
+  writeMarker(context.paths.markerDir, markExhausted(marker, reason, systemClock.wall()));
+  const records = new RunRecords(store, systemClock.wall, logger);
+  records.startRun({
+    name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, invocationId: process.env.INVOCATION_ID ?? null,
+    pid: process.pid, adapter: marker.adapter, reviveOf: marker.sessionId,
+  });
+  const incident = records.openIncident('HALT_AND_ESCALATE', reason, { processes: [], lastLines: [] });
+  records.move(incident, 'escalate', 'a person must look before the session is prompted again');
+  records.finishRun({ exitCode: ExitCode.DO_NOT_RESTART, signal: null, outcome: 'revive-exhausted', reason });
+  logger.log('error', `${marker.name}: ${reason}; not reviving session ${marker.sessionId} (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
+}

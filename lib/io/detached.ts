@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
+import { readProcStat } from './process-identity.ts';
+
+/**
+ * Starts a command that must outlive the process starting it: its own session (a hook's
+ * unit stopping does not signal it through the terminal or group), stdin /dev/null (Codex
+ * waits forever on an open stdin), stdout and stderr appended to a log file, no shell.
+ */
+
+export type Launch =
+  | { ok: true; child: ChildProcess; pid: number; startTime: number | null; exited: Promise<number> }
+  | { ok: false; error: string };
+
+/** Variables that belong to the starting process's own service, not to what it starts. */
+const SERVICE_VARIABLES = ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'LISTEN_FDS', 'LISTEN_PID', 'LISTEN_FDNAMES'];
+
+export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of SERVICE_VARIABLES) delete copy[name];
+  return copy;
+}
+
+export async function launchDetached(argv: readonly string[], options: { cwd: string; logPath: string; env?: NodeJS.ProcessEnv }): Promise<Launch> {
+  if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) return { ok: false, error: `working directory ${options.cwd} does not exist` };
+  let log: number;
+  try {
+    log = openSync(options.logPath, 'a', 0o600);
+  } catch (error) {
+    return { ok: false, error: `cannot open ${options.logPath}: ${(error as Error).message}` };
+  }
+  try {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, detached: true, stdio: ['ignore', log, log], env: options.env ?? childEnvironment() });
+    const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0))));
+    const started = await new Promise<true | string>((resolve) => {
+      child.once('spawn', () => resolve(true));
+      child.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? `${argv[0]} not found` : error.message));
+    });
+    if (started !== true) return { ok: false, error: started };
+    child.unref();
+    return { ok: true, child, pid: child.pid!, startTime: readProcStat(child.pid!)?.startTime ?? null, exited };
+  } finally {
+    closeSync(log);
+  }
+}
+

@@ -1,0 +1,156 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { markCompleted, markInterrupted, newMarker, withSessionId, type Marker } from '../../lib/core/marker.ts';
+import { currentOwner, markerPath, readMarker, writeMarker } from '../../lib/io/markers.ts';
+import { ExitCode } from '../../lib/exit-codes.ts';
+import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { query } from '../helpers/db.ts';
+import { argvLog, fakeAgent, killToolsOf } from '../helpers/fake-agent.ts';
+import { INTERRUPTED_FRESH, layOutSessions } from '../helpers/session-fixtures.ts';
+
+const ID = '01a23100-0000-7000-8000-0000000000aa';
+const MIN = 60_000;
+
+interface Setup {
+  dir: string;
+  config: string;
+  markers: string;
+  database: string;
+  argvLog: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function setup(t: { after(fn: () => void): void }, extraToml = ''): Setup {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, `state_dir = ${JSON.stringify(join(dir, 'state'))}\n[revive]\ndelay = "0"\nmax_age = "1h"\nstart_timeout = "10s"\n${extraToml}`);
+  const log = join(dir, 'argv.log');
+  return {
+    dir, config, markers: join(dir, 'state', 'markers'), database: join(dir, 'state', 'deadman.db'), argvLog: log,
+    env: { ...process.env, FAKE_AGENT_ARGV_LOG: log, HOME: dir, NOTIFY_SOCKET: '', DEADMAN_CONFIG: '' },
+  };
+}
+
+/** A codex run of the fake agent that was interrupted `ago` ms before now. */
+function interruptedCodex(s: Setup, name: string, ago = MIN, sessionId = ID): Marker {
+  const argv = [process.execPath, fakeAgent, 'codex', 'exec', '--json', '-s', 'workspace-write', '-C', s.dir, 'write the report'];
+  const started = withSessionId(newMarker({ name, adapter: 'codex', argv, cwd: s.dir, owner: { pid: 999_999, startTime: 1 }, now: Date.now() - ago }), sessionId, Date.now() - ago);
+  return markInterrupted(started, 'exit 137', Date.now() - ago);
+}
+
+const revive = (s: Setup, args: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+  runDeadman(['revive', '--config', s.config, ...args], { env: { ...s.env, ...env }, cwd: s.dir });
+
+test('--dry-run over Codex rollouts and Claude transcripts lists exactly the interrupted, fresh, root sessions', async (t) => {
+  const s = setup(t);
+  const dirs = layOutSessions(join(s.dir, 'agents'), Date.now());
+  writeFileSync(s.config, `${readFileSync(s.config, 'utf8')}session_files = ["codex", "claude"]\ncodex_home = ${JSON.stringify(dirs.codexHome)}\nclaude_config_dir = ${JSON.stringify(dirs.claudeConfigDir)}\n`);
+  const result = await revive(s, ['--dry-run', '--json']);
+  assert.equal(result.code, 0, result.stderr);
+  const rows = JSON.parse(result.stdout) as Array<{ action: string; sessionId: string; source: string; argv: string[] }>;
+  assert.deepEqual(rows.filter((r) => r.action === 'revive').map((r) => r.sessionId).sort(), [...INTERRUPTED_FRESH].sort());
+  assert.deepEqual(rows.map((r) => r.action), ['revive', 'revive', 'revive', 'revive'], 'nothing else is listed');
+  const codex = rows.find((r) => r.sessionId === '01a23013-d203-7e73-a729-ad3fd664d058')!;
+  assert.equal(codex.source, 'codex-session');
+  assert.deepEqual(codex.argv.slice(0, 11), ['codex', 'exec', '--json', '--skip-git-repo-check', '-s', 'workspace-write', '-m', 'gpt-5.1-codex', '-C', '/srv/exp/work', 'resume']);
+  assert.match(codex.argv.at(-1)!, /cut off by a process exit[\s\S]*The original task was:\nhang please$/);
+  assert.equal(existsSync(join(s.dir, 'state')), false, 'a dry run creates nothing');
+  const text = await revive(s, ['--dry-run']);
+  assert.equal(text.stdout.trim().split('\n').length, 4);
+  assert.match(text.stdout, /codex-01a23013-d203-7e73-a729-ad3fd664d058: would revive session 01a23013-d203-7e73-a729-ad3fd664d058 \(1\/5\) \(found in Codex session files\): codex exec --json/);
+});
+
+test('only the interrupted, fresh marker is revived; completed, stale, owned and damaged markers are not touched', async (t) => {
+  const s = setup(t);
+  t.after(() => killToolsOf(ID));
+  writeMarker(s.markers, interruptedCodex(s, 'agent'));
+  writeMarker(s.markers, markCompleted(interruptedCodex(s, 'done', MIN, `${ID}1`), Date.now()));
+  writeMarker(s.markers, interruptedCodex(s, 'stale', 2 * 60 * MIN, `${ID}2`));
+  writeMarker(s.markers, { ...interruptedCodex(s, 'owned', MIN, `${ID}3`), state: 'running', owner: currentOwner() });
+  writeFileSync(markerPath(s.markers, 'cut'), JSON.stringify(interruptedCodex(s, 'cut')).slice(0, 90));
+  const untouched = ['done', 'stale', 'owned', 'cut'].map((name) => readFileSync(markerPath(s.markers, name), 'utf8'));
+
+  const result = await revive(s);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(argvLog(s.argvLog), [['codex', 'exec', '--json', '-s', 'workspace-write', '-C', s.dir, 'resume', ID, argvLog(s.argvLog)[0]!.at(-1)!]]);
+  assert.match(argvLog(s.argvLog)[0]!.at(-1)!, /^Your previous run in this session was cut off by a process exit[\s\S]*\n\nThe original task was:\nwrite the report$/);
+  const warnings = result.stderr.split('\n').filter((line) => line.includes('revive marker'));
+  assert.equal(warnings.length, 1, result.stderr);
+  assert.match(warnings[0]!, /cut\.json is cut short or not JSON; not reviving "cut"/);
+  assert.match(result.stderr, new RegExp(`revived session ${ID} \\(1/5\\)`));
+  assert.deepEqual(['done', 'stale', 'owned', 'cut'].map((name) => readFileSync(markerPath(s.markers, name), 'utf8')), untouched);
+
+  const read = await readMarker(s.markers, 'agent');
+  assert.ok(read.status === 'ok');
+  assert.deepEqual([read.marker.state, read.marker.reviveCount, read.marker.sessionId], ['running', 1, ID]);
+  assert.notEqual(read.marker.owner?.pid, 999_999);
+  assert.ok(read.marker.detachedLog && existsSync(read.marker.detachedLog));
+  assert.deepEqual(query(s.database, 'SELECT name, session_id, attempt, budget, source, outcome FROM revives'), [
+    { name: 'agent', session_id: ID, attempt: 1, budget: 5, source: 'marker', outcome: 'started' },
+  ]);
+  const rows = JSON.parse((await revive(s, ['--dry-run', '--json'])).stdout) as Array<{ name: string; action: string; reason: string }>;
+  const agent = rows.find((r) => r.name === 'agent')!;
+  assert.deepEqual([agent.action, agent.reason], ['skip', 'the last run completed'], 'the resumed turn completed (read from its log), so it is not revived again');
+});
+
+test('six interruptions in a row: five revives, then DO_NOT_RESTART with an escalated incident', async (t) => {
+  const s = setup(t);
+  t.after(() => killToolsOf(ID));
+  writeMarker(s.markers, interruptedCodex(s, 'agent'));
+  const crash = { FAKE_AGENT_SCENARIO: 'crash' };
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const result = await revive(s, [], crash);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, new RegExp(`revived session ${ID} \\(${attempt}/5\\)`));
+  }
+  const refused = await revive(s, [], crash);
+  assert.equal(refused.code, ExitCode.DO_NOT_RESTART, refused.stderr);
+  assert.match(refused.stdout, /agent: stopped, revive budget spent/);
+  assert.equal(argvLog(s.argvLog).length, 5);
+  assert.ok(argvLog(s.argvLog).every((argv) => argv.includes('resume') && argv[argv.indexOf('resume') + 1] === ID));
+  const read = await readMarker(s.markers, 'agent');
+  assert.ok(read.status === 'ok');
+  assert.deepEqual([read.marker.state, read.marker.reviveCount], ['exhausted', 5]);
+  assert.deepEqual(query(s.database, `SELECT i.kind, i.state, r.name, r.outcome, r.exit_code FROM incidents i JOIN runs r ON r.id = i.run_id`), [
+    { kind: 'HALT_AND_ESCALATE', state: 'ESCALATED', name: 'agent', outcome: 'revive-exhausted', exit_code: ExitCode.DO_NOT_RESTART },
+  ]);
+  const again = await revive(s);
+  assert.equal(again.code, 0, 'an exhausted marker is left for a person; the hook does not fail again and again');
+});
+
+test('a completion in between resets the count', async (t) => {
+  const s = setup(t);
+  t.after(() => killToolsOf(ID));
+  writeMarker(s.markers, interruptedCodex(s, 'agent'));
+  for (let attempt = 1; attempt <= 3; attempt++) assert.equal((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).code, 0);
+  assert.match((await revive(s, [], { FAKE_AGENT_SCENARIO: 'complete' })).stderr, /\(4\/5\)/);
+  const after = await revive(s, ['--dry-run', '--json']);
+  assert.deepEqual(JSON.parse(after.stdout).map((r: { action: string; reason: string }) => [r.action, r.reason]), [['skip', 'the last run completed']]);
+  const read = await readMarker(s.markers, 'agent');
+  assert.ok(read.status === 'ok');
+  assert.equal(read.marker.reviveCount, 4, 'a dry run settles nothing on disk');
+  assert.equal((await revive(s)).code, 0);
+  const settled = await readMarker(s.markers, 'agent');
+  assert.ok(settled.status === 'ok');
+  assert.deepEqual([settled.marker.state, settled.marker.reviveCount], ['completed', 0]);
+  writeMarker(s.markers, markInterrupted(settled.marker, 'killed again', Date.now()));
+  assert.match((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).stderr, /\(1\/5\)/);
+});
+
+test('a resume that cannot start is recorded and counted; --name limits the hook to one marker', async (t) => {
+  const s = setup(t);
+  const missing = { ...interruptedCodex(s, 'gone'), cwd: join(s.dir, 'deleted') };
+  writeMarker(s.markers, missing);
+  writeMarker(s.markers, { ...interruptedCodex(s, 'other', MIN, `${ID}9`), argv: ['/nonexistent/codex', 'exec', '--json', 'x'] });
+  const one = await revive(s, ['--name', 'gone', '--json']);
+  assert.equal(one.code, 0, one.stderr);
+  const rows = JSON.parse(one.stdout) as Array<{ name: string; outcome: string }>;
+  assert.deepEqual(rows.map((r) => [r.name, r.outcome]), [['gone', `failed: working directory ${join(s.dir, 'deleted')} does not exist`]]);
+  const gone = await readMarker(s.markers, 'gone');
+  assert.ok(gone.status === 'ok');
+  assert.deepEqual([gone.marker.state, gone.marker.reviveCount], ['interrupted', 1]);
+  const all = JSON.parse((await revive(s, ['--json'])).stdout) as Array<{ name: string; outcome: string }>;
+  assert.deepEqual(all.find((r) => r.name === 'other')?.outcome, 'failed: /nonexistent/codex not found');
+});
