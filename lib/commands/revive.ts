@@ -10,6 +10,7 @@ import { systemClock } from '../io/clock.ts';
 import { launchDetached } from '../io/detached.ts';
 import { createLogger, type Logger } from '../io/log.ts';
 import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/markers.ts';
+import { lockMarkers } from '../io/marker-lock.ts';
 import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/session-files.ts';
 import { Store } from '../io/store.ts';
@@ -50,17 +51,32 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     const dryRun = args['dry-run'] === true;
     const { revive } = context.config;
     if (!dryRun && revive.delay > 0) await new Promise((resolve) => setTimeout(resolve, revive.delay));
-    const now = systemClock.wall();
-    const markers = await knownMarkers(context, args.name, now, dryRun, logger);
-    const sessions = args.name === undefined ? interruptedSessions(context.config, now) : [];
-    const plan = planRevives(markers, sessions, {
-      now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
-    });
-    const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
-    process.stdout.write(args.json ? `${JSON.stringify(rows, null, 2)}\n` : renderReviveRows(rows, dryRun));
-    if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
+    const release = dryRun ? () => {} : await lockMarkers(context.paths.markerDir, 2 * revive.start_timeout + 5_000);
+    if (release === null) {
+      logger.log('warn', `another deadman revive is working in ${context.paths.markerDir}; leaving the sessions to it`);
+      return;
+    }
+    try {
+      await reviveAll(args, context, logger, dryRun);
+    } finally {
+      release();
+    }
   },
 };
+
+/** Reads, decides and acts in one go, under the lock when it acts. */
+async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean): Promise<void> {
+  const { revive } = context.config;
+  const now = systemClock.wall();
+  const markers = await knownMarkers(context, args.name, now, dryRun, logger);
+  const sessions = args.name === undefined ? interruptedSessions(context.config, now) : [];
+  const plan = planRevives(markers, sessions, {
+    now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
+  });
+  const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
+  process.stdout.write(args.json ? `${JSON.stringify(rows, null, 2)}\n` : renderReviveRows(rows, dryRun));
+  if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
+}
 
 /** The markers, damaged ones logged (one line each) and left out, ended detached resumes settled. */
 async function knownMarkers(context: Context, name: string | undefined, now: number, dryRun: boolean, logger: Logger): Promise<KnownMarker[]> {

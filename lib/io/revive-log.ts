@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapter, type AdapterOptions } from '../core/adapters/index.ts';
 import { markCompleted, markInterrupted, type Marker } from '../core/marker.ts';
+import { systemClock } from './clock.ts';
 import { ensurePrivateDir } from './paths.ts';
 import { isOwnerAlive } from './markers.ts';
 
@@ -69,7 +70,7 @@ export async function confirmStart(log: string, marker: Pick<Marker, 'adapter' |
   const adapter = await createAdapter(marker.adapter, options);
   let exitCode: number | null = null;
   void exited.then((code) => (exitCode = code));
-  const deadline = performance.now() + timeoutMs;
+  const deadline = systemClock.monotonic() + timeoutMs;
   let seen = 0;
   for (;;) {
     const lines = readTail(log) ?? [];
@@ -79,7 +80,7 @@ export async function confirmStart(log: string, marker: Pick<Marker, 'adapter' |
     }
     seen = lines.length;
     if (exitCode !== null) return { outcome: 'exited', exitCode };
-    if (performance.now() >= deadline) return { outcome: 'unconfirmed' };
+    if (systemClock.monotonic() >= deadline) return { outcome: 'unconfirmed' };
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

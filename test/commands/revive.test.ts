@@ -139,6 +139,17 @@ test('a completion in between resets the count', async (t) => {
   assert.match((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).stderr, /\(1\/5\)/);
 });
 
+test('two hooks at once resume a session once', async (t) => {
+  const s = setup(t);
+  t.after(() => killToolsOf(ID));
+  writeMarker(s.markers, interruptedCodex(s, 'agent'));
+  const [a, b] = await Promise.all([revive(s, ['--json']), revive(s, ['--json'])]);
+  assert.deepEqual([a.code, b.code], [0, 0], a.stderr + b.stderr);
+  assert.equal(argvLog(s.argvLog).length, 1);
+  const actions = [a, b].flatMap((r) => (JSON.parse(r.stdout) as Array<{ action: string }>).map((row) => row.action)).sort();
+  assert.deepEqual(actions, ['revive', 'skip']);
+});
+
 test('a resume that cannot start is recorded and counted; --name limits the hook to one marker', async (t) => {
   const s = setup(t);
   const missing = { ...interruptedCodex(s, 'gone'), cwd: join(s.dir, 'deleted') };
