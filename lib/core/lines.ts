@@ -8,6 +8,8 @@ export interface Line {
   truncated: boolean;
 }
 
+const decoder = new TextDecoder();
+
 export class LineSplitter {
   private parts: Uint8Array[] = [];
   private held = 0;
@@ -49,7 +51,7 @@ export class LineSplitter {
   }
 
   private take(): Line {
-    const text = new TextDecoder().decode(concat(this.parts, this.held)).replace(/\r$/, '');
+    const text = decoder.decode(concat(this.parts, this.held)).replace(/\r$/, '');
     const line = { text, truncated: this.truncated };
     this.parts = [];
     this.held = 0;

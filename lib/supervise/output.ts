@@ -5,8 +5,10 @@ import type { RunRecords } from './records.ts';
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
  * its open tool calls, whether its turn completed, and the last lines (for incident evidence).
- * With an agent adapter only parsed events on stdout count as progress; with `generic` every
- * line on either stream does.
+ * With an agent adapter only parsed events on stdout count as progress, and each line is
+ * recorded with its events; with `generic` every byte of output on either stream counts, and
+ * lines are split only when something needs them (patterns, readiness) — the passthrough of a
+ * chatty build must not pay a database row per line.
  */
 export interface OutputState {
   lastOutputAt: number;
@@ -15,10 +17,10 @@ export interface OutputState {
   firstToolAt: number | null;
   completed: boolean;
   failed: string | null;
-  lastLines: string[];
 }
 
 const LAST_LINES = 20;
+const TAIL_BYTES = 16 * 1024;
 const RAW_EVENT_CHARS = 4096;
 
 export class OutputTracker {
@@ -26,24 +28,42 @@ export class OutputTracker {
   private readonly adapter: () => Adapter;
   private readonly records: RunRecords;
   private readonly onSession: (id: string) => void;
+  /** The latest chunks, just enough of them to hold TAIL_BYTES (kept by reference, not copied). */
+  private tail: Uint8Array[] = [];
+  private tailBytes = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, completed: false, failed: null, lastLines: [] };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, completed: false, failed: null };
     this.adapter = adapter;
     this.records = records;
     this.onSession = onSession;
   }
 
+  /** Every chunk of output, before any line splitting: keeps the tail for incident evidence. */
+  chunk(chunk: Uint8Array, now: number): void {
+    if (this.adapter().name === 'generic') this.state.lastOutputAt = now;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailBytes - this.tail[0]!.length >= TAIL_BYTES) this.tailBytes -= this.tail.shift()!.length;
+  }
+
+  /** The last lines of output (both streams, as they arrived), for incident evidence. */
+  lastLines(): string[] {
+    const bytes = Buffer.concat(this.tail);
+    const lines = new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES))).split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return lines.slice(-LAST_LINES).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
+  }
+
   /** Handles one complete line; returns whether it counted as progress. */
   line(stream: 'stdout' | 'stderr', line: Line, now: number): boolean {
     const s = this.state;
-    s.lastLines.push(line.text.length > 500 ? `${line.text.slice(0, 500)}…` : line.text);
-    if (s.lastLines.length > LAST_LINES) s.lastLines.shift();
     const adapter = this.adapter();
     const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
     const counts = adapter.name === 'generic' || parsed.recognized;
     if (counts) s.lastOutputAt = now;
     for (const event of parsed.events) this.apply(event, now);
+    if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
     const kind = parsed.events.map((e) => e.type).join(',') || (parsed.recognized ? 'event' : 'line');
     this.records.event(stream, kind, line.text.slice(0, RAW_EVENT_CHARS), line.truncated || line.text.length > RAW_EVENT_CHARS,
       parsed.events.length ? { events: parsed.events } : null);

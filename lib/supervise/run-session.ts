@@ -140,6 +140,8 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   };
   if (ready) notifier.send('READY=1');
 
+  const needsLines = ports.adapter().name !== 'generic' || readyPattern !== null
+    || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
     const handle = (lines: ReturnType<LineSplitter['push']>) => {
@@ -150,9 +152,12 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
       }
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
-    const pipe = passThrough(source, fd, (chunk) => handle(splitter.push(chunk)));
+    const pipe = passThrough(source, fd, (chunk) => {
+      output.chunk(chunk, clock.monotonic());
+      if (needsLines) handle(splitter.push(chunk));
+    });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
-      handle(splitter.flush());
+      if (needsLines) handle(splitter.flush());
       resolve();
     }));
     return { pipe, closed };

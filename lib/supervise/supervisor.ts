@@ -173,7 +173,7 @@ export class Supervisor {
   private async openHung(finding: HungFinding): Promise<void> {
     const records = this.ports.records;
     const incident = records.openIncident('HUNG_PROCESS', finding.reason, {
-      processes: finding.subtree, lastLines: [...this.output.state.lastLines], target: finding.target,
+      processes: finding.subtree, lastLines: this.output.lastLines(), target: finding.target,
     });
     const current: HungCase = { incident, finding, actedAt: null };
     this.hung = current;
@@ -224,7 +224,7 @@ export class Supervisor {
   escalateNew(kind: StallKind, message: string): void {
     if (this.stall) return;
     const records = this.ports.records;
-    const incident = records.openIncident(kind, message, { processes: this.previous?.processes ?? [], lastLines: [...this.output.state.lastLines] });
+    const incident = records.openIncident(kind, message, { processes: this.previous?.processes ?? [], lastLines: this.output.lastLines() });
     const diagnosis = diagnose(kind);
     records.diagnosis(incident, diagnosis);
     records.decision(incident, decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover }));
