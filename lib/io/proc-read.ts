@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import type { ProcessInfo } from '../core/events.ts';
+import { socketInode } from '../core/proc-net.ts';
+import { readProcStat } from './process-identity.ts';
+
+/**
+ * Reads of one Linux process under /proc. A process may exit between any two reads: every
+ * function here treats a vanished file as "gone" (null or empty), never as an error.
+ */
+
+/** A process as read from /proc, with its socket inodes still to be matched against /proc/net. */
+export interface LinuxProcess {
+  info: ProcessInfo;
+  socketInodes: string[];
+}
+
+export function readLinuxProcess(pid: number): LinuxProcess | null {
+  const stat = readProcStat(pid);
+  if (!stat) return null;
+  const { cpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
+  return {
+    info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: readCmdline(pid), cpuTicks, ioBytes: readIoBytes(pid), listening: false },
+    socketInodes: readSocketInodes(pid),
+  };
+}
+
+function readCmdline(pid: number): string[] {
+  const raw = readOrNull(`/proc/${pid}/cmdline`);
+  if (!raw) return [];
+  const parts = raw.split('\0');
+  if (parts.at(-1) === '') parts.pop();
+  return parts;
+}
+
+/** rchar + wchar: every byte read or written through any fd (pipes and sockets included). */
+function readIoBytes(pid: number): number | null {
+  const text = readOrNull(`/proc/${pid}/io`);
+  if (!text) return null;
+  const rchar = /^rchar: (\d+)$/m.exec(text)?.[1];
+  const wchar = /^wchar: (\d+)$/m.exec(text)?.[1];
+  return rchar !== undefined && wchar !== undefined ? Number(rchar) + Number(wchar) : null;
+}
+
+function readSocketInodes(pid: number): string[] {
+  const inodes: string[] = [];
+  for (const fd of listOrEmpty(`/proc/${pid}/fd`)) {
+    try {
+      const inode = socketInode(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (inode) inodes.push(inode);
+    } catch {
+      // fd closed since the listing
+    }
+  }
+  return inodes;
+}
+
+/** Whether this kernel has `/proc/<pid>/task/<tid>/children` (CONFIG_PROC_CHILDREN). */
+export function threadChildrenAvailable(): boolean {
+  return existsSync(`/proc/self/task/${process.pid}/children`);
+}
+
+/** Children of every thread: a child belongs to the thread that forked it, not to the main one. */
+export function readThreadChildren(pid: number): number[] {
+  const children: number[] = [];
+  for (const tid of listOrEmpty(`/proc/${pid}/task`)) {
+    const text = readOrNull(`/proc/${pid}/task/${tid}/children`);
+    if (text) for (const child of text.trim().split(' ')) if (child) children.push(Number(child));
+  }
+  return children;
+}
+
+/** Every pid on the host: the fallback walk's process table (cost grows with the host). */
+export function listAllPids(): number[] {
+  return listOrEmpty('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+}
+
+export function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function listOrEmpty(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
