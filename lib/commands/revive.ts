@@ -153,13 +153,9 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
 /** Same records as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
 function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): void {
   writeMarker(context.paths.markerDir, markExhausted(marker, reason, systemClock.wall()));
-  const records = new RunRecords(store, systemClock.wall, logger);
-  records.startRun({
-    name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, invocationId: process.env.INVOCATION_ID ?? null,
-    pid: process.pid, adapter: marker.adapter, reviveOf: marker.sessionId,
-  });
-  const incident = records.openIncident('HALT_AND_ESCALATE', reason, { processes: [], lastLines: [] });
-  records.move(incident, 'escalate', 'a person must look before the session is prompted again');
-  records.finishRun({ exitCode: ExitCode.DO_NOT_RESTART, signal: null, outcome: 'revive-exhausted', reason });
+  new RunRecords(store, systemClock.wall, logger).refusedRun(
+    { name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: marker.adapter, reviveOf: marker.sessionId },
+    { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason, halt: true },
+  );
   logger.log('error', `${marker.name}: ${reason}; not reviving session ${marker.sessionId} (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
 }

@@ -2,7 +2,7 @@ import type { Config } from '../core/config.ts';
 import type { Adapter, AdapterName } from '../core/events.ts';
 import { findHungSubtree } from '../core/hung.ts';
 import { emptyProgress, updateProgress } from '../core/progress.ts';
-import { createAdapter, detectAdapter } from '../core/adapters/index.ts';
+import { adapterOptions, createAdapter, detectAdapter } from '../core/adapters/index.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
 import { createObserver } from '../io/observer.ts';
@@ -51,9 +51,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
   const revive = await ReviveGuard.prepare(input);
   if (revive.refusal !== null) return { refusal: revive.refusal };
   const adapterName: AdapterName = revive.adapter ?? detectAdapter(input.command, config.adapter);
-  const adapter: Adapter = await createAdapter(adapterName, {
-    sessionPattern: config.generic.session_pattern, turnEndPattern: config.generic.turn_end_pattern,
-  });
+  const adapter: Adapter = await createAdapter(adapterName, adapterOptions(config.generic));
   const evidence = createEvidenceGate(config.evidence, {
     evaluate: (claim, index) => evaluateClaim(claim, index, () => systemClock.wall()),
     monotonic: () => systemClock.monotonic(),

@@ -3,10 +3,12 @@ import {
 } from '../core/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../core/resume-argv.ts';
 import type { AdapterName } from '../core/events.ts';
-import { detectAdapter } from '../core/adapters/index.ts';
+import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
 import { currentOwner, isOwnerAlive, readMarker, writeMarker } from '../io/markers.ts';
+import { lockMarkers } from '../io/marker-lock.ts';
+import { settleEndedResume } from '../io/revive-log.ts';
 import { systemClock } from '../io/clock.ts';
 import type { RunResult } from '../supervise/run-session.ts';
 import type { RunEdgesInput } from './run-edges.ts';
@@ -43,9 +45,16 @@ export class ReviveGuard {
     this.logger = input.logger;
   }
 
+  /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
   static async prepare(input: RunEdgesInput): Promise<ReviveGuard> {
     const guard = new ReviveGuard(input);
-    await guard.decide(input);
+    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout);
+    if (!release) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
+    try {
+      await guard.decide(input);
+    } finally {
+      release?.();
+    }
     return guard;
   }
 
@@ -53,8 +62,9 @@ export class ReviveGuard {
     const { config, name } = input;
     const read = await readMarker(this.markerDir, name);
     if (read.status === 'problem') this.logger.log('warn', read.problem);
-    const previous = read.status === 'ok' ? read.marker : null;
     const now = systemClock.wall();
+    // A resume launched detached by `deadman revive` may have finished since: settle it first.
+    const previous = read.status === 'ok' ? await settleEndedResume(read.marker, now, adapterOptions(config.generic)) : null;
     const decision = decideRevive(previous, {
       now, ownerAlive: isOwnerAlive(previous?.owner ?? null), maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command,
     });

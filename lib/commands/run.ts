@@ -103,12 +103,10 @@ function refuse(
   refusal: Refusal,
   run: { name: string; command: string[]; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
 ): number {
-  run.records.startRun({ name: run.name, argv: run.command, cwd: process.cwd(), unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null });
-  if (refusal.outcome === 'revive-exhausted') {
-    const incident = run.records.openIncident('HALT_AND_ESCALATE', refusal.reason, { processes: [], lastLines: [] });
-    run.records.move(incident, 'escalate', 'a person must look before the session is prompted again');
-  }
-  run.records.finishRun({ exitCode: refusal.exitCode, signal: null, outcome: refusal.outcome, reason: refusal.reason });
+  run.records.refusedRun(
+    { name: run.name, argv: run.command, cwd: process.cwd(), unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
+    { ...refusal, halt: refusal.outcome === 'revive-exhausted' },
+  );
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
   run.logger.log('error', `${refusal.reason} (exit ${refusal.exitCode}${refusal.exitCode === ExitCode.DO_NOT_RESTART ? ': do not restart' : ''})`);
   return refusal.exitCode;

@@ -90,6 +90,19 @@ export class RunRecords {
     });
   }
 
+  /**
+   * A run that was refused before it started (revive budget spent, another live supervisor):
+   * its row, and for a spent budget the HALT_AND_ESCALATE incident a person must look at.
+   */
+  refusedRun(row: RunRow, refusal: { exitCode: number; outcome: string; reason: string; halt: boolean }): void {
+    this.startRun(row);
+    if (refusal.halt) {
+      const incident = this.openIncident('HALT_AND_ESCALATE', refusal.reason, { processes: [], lastLines: [] });
+      this.move(incident, 'escalate', 'a person must look before the session is prompted again');
+    }
+    this.finishRun({ exitCode: refusal.exitCode, signal: null, outcome: refusal.outcome, reason: refusal.reason });
+  }
+
   update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string }): void {
     const id = this.runId;
     if (id !== null) this.safely('the run', (s) => s.update('runs', id, changes));
