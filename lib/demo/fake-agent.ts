@@ -18,7 +18,8 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * itself). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
- * gets a rollout / transcript file like the real ones. SIGINT aborts the turn as the real
+ * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
+ * shell command (e.g. the python/sleep seed of the hung-descendant issue). SIGINT aborts the turn as the real
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
@@ -163,7 +164,7 @@ async function main(): Promise<void> {
     setInterval(() => {}, 2 ** 31 - 1);
     return;
   }
-  const command = TOOL_COMMAND[scenario];
+  const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
   speaker.toolStarted(command);
   tool = runTool(command, toolEnv, run.cwd);
   await tool.started;

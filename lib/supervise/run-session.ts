@@ -164,10 +164,12 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   };
   const streams = [feed('stdout', 1), feed('stderr', 2)];
 
-  let ticking = false;
-  const tick = async () => {
-    if (ticking) return;
-    ticking = true;
+  let ticking: Promise<void> | null = null;
+  const tick = () => {
+    ticking ??= tickOnce().finally(() => (ticking = null));
+    return ticking;
+  };
+  const tickOnce = async () => {
     try {
       await supervisor.tick();
       if (!ready) {
@@ -177,8 +179,6 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
       publishStatus();
     } catch (error) {
       logger.log('error', `supervision tick failed: ${(error as Error).message}`);
-    } finally {
-      ticking = false;
     }
   };
   const pollTimer = setInterval(() => void tick(), config.poll);
@@ -202,6 +202,8 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  // A recovery may be in flight (the agent often exits right after its tool was killed).
+  await ticking;
   supervisor.rootExited(exit.code);
   // Descendants that outlive the root would hold our pipes open and keep running unowned.
   await stopTree('SIGTERM');
