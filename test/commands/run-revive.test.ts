@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deadmanBin, repoRoot, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
+import { query } from '../helpers/db.ts';
+
+const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
+
+function setup(t: { after(fn: () => void): void }) {
+  const dir = tempDir(t);
+  const argvLog = join(dir, 'argv.jsonl');
+  const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', FAKE_AGENT_ARGV_LOG: argvLog };
+  const command = [process.execPath, fakeAgent, 'codex', 'exec', '--json', '-s', 'workspace-write', '-C', dir, 'fix the flaky test'];
+  const args = (...extra: string[]) => ['run', '--name', 'fix-tests', '--adapter', 'codex', '--poll', '250ms', ...extra, '--', ...command];
+  const marker = () => JSON.parse(readFileSync(join(dir, 'state', 'markers', 'fix-tests.json'), 'utf8')) as { state: string; reviveCount: number; sessionId: string | null };
+  const argvs = () => (existsSync(argvLog) ? readFileSync(argvLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : []);
+  const database = join(dir, 'state', 'deadman.db');
+  return { dir, env, args, marker, argvs, database, run: (scenario: string) => runDeadman(args(), { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir }) };
+}
+
+test('kill -9 of deadman mid-run: the next run resumes the same session with the original flags', async (t) => {
+  const s = setup(t);
+  const first = spawn(process.execPath, [deadmanBin, ...s.args()], { env: { ...s.env, FAKE_AGENT_SCENARIO: 'silent' }, cwd: s.dir, stdio: 'ignore' });
+  const sessionId = await waitFor(() => existsSync(join(s.dir, 'state', 'markers', 'fix-tests.json')) && s.marker().sessionId, 5000, 'the session id in the marker');
+  const agentPid = Number(readFileSync(`/proc/${first.pid}/task/${first.pid}/children`, 'utf8').trim().split(' ')[0]);
+  process.kill(first.pid!, 'SIGKILL');
+  process.kill(agentPid, 'SIGKILL');
+  await new Promise((r) => first.on('exit', r));
+  assert.equal(s.marker().state, 'running', 'the marker outlives its owner');
+
+  const second = await s.run('crash');
+  assert.equal(second.code, 137, second.stderr);
+  assert.match(second.stderr, new RegExp(`revived session ${sessionId} \\(1/5\\)`));
+  const resumed = s.argvs().at(-1)!;
+  assert.deepEqual(resumed.slice(0, 9), ['codex', 'exec', '--json', '-s', 'workspace-write', '-C', s.dir, 'resume', sessionId]);
+  assert.match(resumed[9]!, /cut off[\s\S]*fix the flaky test/);
+  assert.equal(s.marker().reviveCount, 1);
+  assert.equal(s.marker().state, 'interrupted');
+});
+
+test('six crashes in a row: five revives, then exit 69 with an escalated incident; a completion resets the count', async (t) => {
+  const s = setup(t);
+  const codes: number[] = [];
+  for (let i = 0; i < 7; i++) codes.push((await s.run('crash')).code!);
+  assert.deepEqual(codes, [137, 137, 137, 137, 137, 137, 69]);
+  assert.equal(s.argvs().filter((argv) => argv.includes('resume')).length, 5);
+  assert.equal(s.marker().state, 'exhausted');
+  const [halt] = query<{ kind: string; state: string }>(s.database, "SELECT kind, state FROM incidents WHERE kind = 'HALT_AND_ESCALATE'");
+  assert.deepEqual({ ...halt }, { kind: 'HALT_AND_ESCALATE', state: 'ESCALATED' });
+  assert.equal(query(s.database, 'SELECT id FROM revives').length, 5);
+
+  // An exhausted marker is a person's to restart: the next start is fresh, and a completion resets.
+  assert.equal((await s.run('crash')).code, 137);
+  assert.equal((await s.run('complete')).code, 0);
+  assert.equal(s.marker().state, 'completed');
+  assert.equal(s.marker().reviveCount, 0);
+  assert.equal((await s.run('crash')).code, 137);
+  assert.equal((await s.run('crash')).code, 137);
+  assert.equal(s.marker().reviveCount, 1, 'after a completion the budget starts over: this revive is 1 of 5 again');
+  assert.match(readFileSync(join(s.dir, 'argv.jsonl'), 'utf8').trim().split('\n').at(-1)!, /"resume"/);
+});
