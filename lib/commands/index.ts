@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { runCommandModule } from './run.ts';
 import { configCommand } from './config.ts';
+import { demoCommand } from './demo.ts';
 import { checkCommand } from './check.ts';
 import { unitCommand } from './unit.ts';
 import { installCommand } from './install.ts';
@@ -10,5 +11,5 @@ import { reviveCommand } from './revive.ts';
 import { statusCommand } from './status.ts';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: CommandModule<object, never>[] = [runCommandModule as never, configCommand as never, checkCommand as never,
+export const commands: CommandModule<object, never>[] = [runCommandModule as never, demoCommand as never, configCommand as never, checkCommand as never,
   unitCommand as never, installCommand as never, incidentsCommand as never, reportCommand as never, reviveCommand as never, statusCommand as never];

@@ -194,6 +194,8 @@ export class Supervisor {
   private async act(current: HungCase): Promise<void> {
     const { incident, finding } = current;
     incident.attempts += 1;
+    // Output from the moment the first signal goes out counts as the work moving again.
+    const actedAt = this.ports.monotonic();
     const result = await this.ports.terminate(finding);
     const outcome = result.refused ? 'refused' : result.survived.length ? 'partial' : 'killed';
     this.ports.records.action(incident, 'TERMINATE_DESCENDANT_PROCESS', finding.target, outcome, result);
@@ -203,7 +205,7 @@ export class Supervisor {
       return;
     }
     this.ports.logger.log('notice', `TERMINATE_DESCENDANT_PROCESS pid ${finding.target.pid}: killed [${result.killed.join(' ')}]${result.survived.length ? ` survived [${result.survived.join(' ')}]` : ''}`);
-    current.actedAt = this.ports.monotonic();
+    current.actedAt = actedAt;
     this.ports.records.move(incident, 'action_taken', `killed ${result.killed.length} process(es)`, result);
   }
 

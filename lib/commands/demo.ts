@@ -1,0 +1,94 @@
+import type { CommandModule } from 'yargs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatDuration } from '../core/duration.ts';
+import { renderIncidentList } from '../core/report-text.ts';
+import { demoScenarios, type Scenario } from '../demo/scenarios.ts';
+import { runBounded } from '../io/bounded-run.ts';
+import { systemClock } from '../io/clock.ts';
+import { listIncidents } from '../io/incident-records.ts';
+import { Store } from '../io/store.ts';
+import { databaseOption, type CommonArgs } from './common.ts';
+
+/**
+ * `deadman demo`: four real stalls, offline, in about 15 s — each a real `deadman run` of a
+ * fake agent or a shell job, in a temporary state directory (kept, so its reports can be read).
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+export const demoCommand: CommandModule<object, CommonArgs> = {
+  command: 'demo',
+  describe: 'show deadman catching four kinds of stall, for real and offline (about 15 s)',
+  builder: (y) => y.option('database', databaseOption),
+  handler: async (args) => {
+    const dir = mkdtempSync(join(tmpdir(), 'deadman-demo-'));
+    const database = args.database ?? join(dir, 'deadman.db');
+    const paths = {
+      deadman: [process.execPath, join(here, '..', '..', '..', 'bin', 'deadman.js')],
+      fakeAgent: [process.execPath, join(here, '..', 'demo', 'fake-agent.js')],
+      dir,
+      database,
+    };
+    const argvLog = join(dir, 'agent-argv.jsonl');
+    // Not the caller's systemd unit, config or state: the demo's runs are its own.
+    const { NOTIFY_SOCKET: _socket, WATCHDOG_USEC: _usec, WATCHDOG_PID: _pid, ...inherited } = process.env;
+    const env = { ...inherited, STATE_DIRECTORY: join(dir, 'state'), DEADMAN_CONFIG: '', FAKE_AGENT_ARGV_LOG: argvLog };
+    out('deadman demo — real stalls, caught and handled (offline: fake agents, no API key)');
+    out(`state in ${dir}`);
+    const scenarios = demoScenarios(paths);
+    const started = systemClock.monotonic();
+    for (const [index, scenario] of scenarios.entries()) {
+      out();
+      out(`${index + 1}/${scenarios.length}  ${scenario.title}`);
+      out(`     ${scenario.story}`);
+      await runScenario(scenario, { env, dir, argvLog });
+      for (const line of explain(scenario, database, argvLog)) out(`     ${line}`);
+    }
+    out();
+    out(`done in ${formatDuration(systemClock.monotonic() - started)}. Incidents recorded:`);
+    const store = new Store(database);
+    try {
+      out(renderIncidentList(listIncidents(store), systemClock.wall()).trimEnd().replace(/^/gm, '  '));
+    } finally {
+      store.close();
+    }
+    out(`read one: deadman report latest --database ${database}`);
+  },
+};
+
+async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; dir: string; argvLog: string }): Promise<void> {
+  if (scenario.config) writeFileSync(scenario.config.file, scenario.config.text);
+  for (const step of scenario.steps) {
+    out(`     $ ${step.shown}`);
+    const outcome = await runBounded({ argv: step.argv, cwd: ctx.dir, env: { ...ctx.env, ...step.env }, timeoutMs: 30_000 });
+    const code = outcome.kind === 'exited' ? outcome.code : outcome.kind;
+    const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving)/.test(l)) : [];
+    for (const line of said) out(`     ${line}`);
+    out(`     → exit ${code}`);
+  }
+}
+
+/** One or two lines on what the database and the fake agent show happened. */
+function explain(scenario: Scenario, database: string, argvLog: string): string[] {
+  const store = new Store(database);
+  try {
+    const name = scenario.steps[0]!.argv[scenario.steps[0]!.argv.indexOf('--name') + 1]!;
+    const incident = store.get<{ id: number; kind: string; state: string }>(
+      'SELECT i.id, i.kind, i.state FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.id DESC LIMIT 1', name);
+    const action = incident ? store.get<{ detail: { killed: number[] } }>('SELECT detail FROM actions WHERE incident_id = ?', incident.id) : undefined;
+    const lines: string[] = [];
+    if (incident) lines.push(`incident #${incident.id} ${incident.kind} → ${incident.state}`);
+    if (action) lines.push(`killed pids ${action.detail.killed.join(', ')}; the agent got a failed tool result and finished its turn`);
+    if (scenario.steps.length > 1 && existsSync(argvLog)) {
+      const resumed = readFileSync(argvLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).findLast((a) => a.includes('resume'));
+      if (resumed) lines.push(`resumed with: ${resumed.slice(0, resumed.indexOf('resume') + 2).join(' ')} "${resumed.at(-1)!.split('\n')[0]}…"`);
+    }
+    return lines;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The demo's scenarios: each one a real `deadman run` (or two) against a fake agent or a shell
+ * job, chosen to show one failure deadman exists for. Plain data; `deadman demo` runs them.
+ */
+
+export interface DemoPaths {
+  /** `node bin/deadman.js`, as argv. */
+  deadman: string[];
+  /** `node dist/lib/demo/fake-agent.js`, as argv. */
+  fakeAgent: string[];
+  dir: string;
+  database: string;
+}
+
+export interface DemoStep {
+  /** What a person would type (shown), with the fake agent called by its part. */
+  shown: string;
+  argv: string[];
+  env?: Record<string, string>;
+}
+
+export interface Scenario {
+  title: string;
+  story: string;
+  steps: DemoStep[];
+  /** Config file text written before the steps, when the scenario needs one. */
+  config?: { file: string; text: string };
+}
+
+const SEED_TOOL = `python3 -c 'import subprocess; raise SystemExit(subprocess.Popen(["sleep","600"]).wait())'`;
+
+export function demoScenarios(p: DemoPaths): Scenario[] {
+  const run = (...args: string[]) => [...p.deadman, 'run', '--database', p.database, ...args];
+  const codex = (...args: string[]) => [...p.fakeAgent, 'codex', 'exec', '--json', ...args];
+  const exportDir = `${p.dir}/out/export`;
+  const config = `${p.dir}/export.toml`;
+  return [
+    {
+      title: 'A tool call hangs',
+      story: 'The agent runs a test command whose child never returns; the agent waits forever.',
+      steps: [{
+        shown: 'deadman run --auto-recover --hung-timeout 2s -- codex exec --json "fix the tests"',
+        argv: run('--name', 'hung-tool', '--adapter', 'codex', '--auto-recover', '--hung-timeout', '2s', '--kill-grace', '1s', '--poll', '250ms', '--', ...codex('fix the tests')),
+        env: { FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL: SEED_TOOL },
+      }],
+    },
+    {
+      title: 'Green but dead',
+      story: 'A nightly export exits 0 and leaves an empty CSV: every dashboard says green.',
+      config: {
+        file: config,
+        text: `[[evidence]]\nname = "export"\nkind = "file"\nroot = "${exportDir}"\nglob = "${exportDir}/*.csv"\nnon_empty = true\nmax_age = "6h"\n`,
+      },
+      steps: [{
+        shown: `deadman run --config export.toml -- sh -c ': > out/export/export-today.csv'`,
+        argv: run('--name', 'nightly-export', '--config', config, '--', 'sh', '-c', `mkdir -p ${exportDir} && : > ${exportDir}/export-today.csv`),
+      }],
+    },
+    {
+      title: 'The host dies mid-turn',
+      story: 'The agent is killed in the middle of a tool call (OOM, reboot, watchdog); its session is intact.',
+      steps: [
+        {
+          shown: 'deadman run --name migrate -- codex exec --json -s workspace-write "migrate the schema"',
+          argv: run('--name', 'migrate', '--adapter', 'codex', '--', ...codex('-s', 'workspace-write', 'migrate the schema')),
+          env: { FAKE_AGENT_SCENARIO: 'crash' },
+        },
+        {
+          shown: 'deadman run --name migrate -- codex exec --json -s workspace-write "migrate the schema"   # after the restart',
+          argv: run('--name', 'migrate', '--adapter', 'codex', '--', ...codex('-s', 'workspace-write', 'migrate the schema')),
+          env: { FAKE_AGENT_SCENARIO: 'complete' },
+        },
+      ],
+    },
+    {
+      title: 'Silence',
+      story: 'The agent stops talking and nothing in its process tree moves.',
+      steps: [{
+        shown: 'deadman run --inactivity 2s -- codex exec --json "refactor the parser"',
+        argv: run('--name', 'silent', '--adapter', 'codex', '--inactivity', '2s', '--poll', '250ms', '--stop-grace', '1s', '--', ...codex('refactor the parser')),
+        env: { FAKE_AGENT_SCENARIO: 'silent' },
+      }],
+    },
+  ];
+}
