@@ -2,8 +2,8 @@ import type { ProcessInfo } from '../core/events.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../core/owned-tree.ts';
 import { findUnitCgroup, readCgroupPids } from './cgroup.ts';
 import { readProcStat } from './process-identity.ts';
-import { listAllPids, readLinuxProcess, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
-import { markListening } from './proc-sockets.ts';
+import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
+import { ListeningSockets } from './proc-sockets.ts';
 
 export interface LinuxObserverOptions {
   /** The supervised child: the root of the owned tree. */
@@ -33,6 +33,8 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const rootStartTime = readProcStat(rootPid)?.startTime;
   const scanAll = options.forceProcScan === true || !threadChildrenAvailable();
   const memory = new OwnershipMemory();
+  const reader = new LinuxProcessReader(monotonic);
+  const sockets = new ListeningSockets(monotonic);
   let last: ProcessInfo[] = [];
 
   function walk(seeds: Seed[]): ProcessInfo[] {
@@ -41,14 +43,14 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     const found = walkOwnedTree(
       seeds,
       (pid) => {
-        const p = readLinuxProcess(pid);
+        const p = reader.read(pid);
         if (p) read.set(pid, p);
         return p?.info ?? null;
       },
       childrenOf,
       cgroup ? withOtherChildrenOfSelf(childrenOf) : neverOwned,
     );
-    markListening(found.map((info) => read.get(info.pid)!));
+    sockets.mark(found.map((info) => read.get(info.pid)!));
     memory.remember(found);
     return found;
   }
@@ -75,6 +77,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
       const cgroupSeeds: Seed[] = cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : [];
       last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds]);
       memory.keepOnly(last);
+      reader.keepOnly(last);
       return { at, rootPid, processes: last };
     },
     isOwned(p: ProcessIdentity) {

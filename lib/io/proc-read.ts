@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import type { ProcessInfo } from '../core/events.ts';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { processKey, type ProcessInfo } from '../core/events.ts';
+import type { ProcessIdentity } from '../core/owned-tree.ts';
 import { socketInode } from '../core/proc-net.ts';
 import { readProcStat } from './process-identity.ts';
 
@@ -14,14 +15,63 @@ export interface LinuxProcess {
   socketInodes: string[];
 }
 
-export function readLinuxProcess(pid: number): LinuxProcess | null {
-  const stat = readProcStat(pid);
-  if (!stat) return null;
-  const { cpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
-  return {
-    info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: readCmdline(pid), cpuTicks, ioBytes: readIoBytes(pid), listening: false },
-    socketInodes: readSocketInodes(pid),
-  };
+/** Re-read the command line and fds of a known process at least this often. */
+const DETAILS_REFRESH_MS = 10_000;
+
+interface Details {
+  comm: string;
+  cmdline: string[];
+  fdCount: number;
+  socketInodes: string[];
+  readAt: number;
+}
+
+/**
+ * Reads processes poll after poll. stat and io change all the time and are read every poll;
+ * the command line and the socket fds rarely change, so they are read again only after an
+ * exec (the name changed), when the number of open fds changed (the size of /proc/<pid>/fd
+ * counts them on Linux 6.2+; where it reads 0 they are read every poll), or after
+ * DETAILS_REFRESH_MS. Listing and resolving every fd is the most expensive part of a poll.
+ */
+export class LinuxProcessReader {
+  #details = new Map<string, Details>();
+
+  constructor(private readonly monotonic: () => number) {}
+
+  read(pid: number): LinuxProcess | null {
+    const stat = readProcStat(pid);
+    if (!stat) return null;
+    const { cpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
+    const details = this.#detailsOf(pid, processKey(stat), comm);
+    return {
+      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, ioBytes: readIoBytes(pid), listening: false },
+      socketInodes: details.socketInodes,
+    };
+  }
+
+  /** Forgets the processes not in `alive` (gone since). */
+  keepOnly(alive: Iterable<ProcessIdentity>): void {
+    const keep = new Set([...alive].map(processKey));
+    for (const key of this.#details.keys()) if (!keep.has(key)) this.#details.delete(key);
+  }
+
+  #detailsOf(pid: number, key: string, comm: string): Details {
+    const now = this.monotonic();
+    const fdCount = countFds(pid);
+    const known = this.#details.get(key);
+    if (known && known.comm === comm && fdCount > 0 && known.fdCount === fdCount && now - known.readAt < DETAILS_REFRESH_MS) return known;
+    const fresh = { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now };
+    this.#details.set(key, fresh);
+    return fresh;
+  }
+}
+
+function countFds(pid: number): number {
+  try {
+    return statSync(`/proc/${pid}/fd`).size;
+  } catch {
+    return 0;
+  }
 }
 
 function readCmdline(pid: number): string[] {

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listeningInodes, socketInode } from '../../lib/core/proc-net.ts';
+import { parseSocketTable, socketInode, type SocketTable } from '../../lib/core/proc-net.ts';
+
+const listeningInodes = (table: SocketTable, text: string) => [...parseSocketTable(table, text)].filter(([, listening]) => listening).map(([inode]) => inode);
 
 const TCP = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
    0: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1161 1 000000005da4c674 100 0 0 10 0
@@ -22,6 +24,11 @@ test('finds listening TCP, bound UDP and accepting unix sockets only', () => {
   assert.deepEqual(listeningInodes('tcp6', TCP), ['1161']);
   assert.deepEqual(listeningInodes('udp', UDP), ['3333']);
   assert.deepEqual(listeningInodes('unix', UNIX), ['5555', '7777']);
+});
+
+test('lists every socket, servers or not, so a new inode is looked up once', () => {
+  assert.deepEqual([...parseSocketTable('tcp', TCP)], [['1161', true], ['2222', false]]);
+  assert.deepEqual([...parseSocketTable('unix', UNIX)].map(([inode]) => inode), ['5555', '6666', '7777']);
 });
 
 test('skips garbage, truncated and huge lines', () => {

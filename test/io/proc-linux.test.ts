@@ -79,6 +79,21 @@ test('marks a TCP listener, and only it, as listening', async (t) => {
   assert.equal(clientProcess?.listening, false, 'a connected client socket is not a server');
 });
 
+test('notices a process that starts listening or execs after it was first seen', async (t) => {
+  const late = `setTimeout(() => require('net').createServer().listen(0, '127.0.0.1', () => console.log('listening')), 300); setInterval(() => {}, 1e6)`;
+  const tree = startTree(t, process.execPath, ['-e', late]);
+  const observer = observerOf(tree.pid);
+  assert.equal(observer.observe().processes[0]?.listening, false);
+  assert.equal(await tree.nextLine(), 'listening');
+  assert.equal(observer.observe().processes[0]?.listening, true, 'the new fd made it look again');
+
+  const execing = startTree(t, '/bin/sh', ['-c', 'read line; exec sleep 600'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const shell = observerOf(execing.pid);
+  assert.deepEqual(shell.observe().processes[0]?.cmdline, ['/bin/sh', '-c', 'read line; exec sleep 600']);
+  execing.child.stdin!.end('go\n');
+  await waitFor(() => shell.observe().processes[0]?.cmdline.join(' ') === 'sleep 600', 5_000, 'the new command line');
+});
+
 test('counts I/O bytes and CPU ticks of a working process', async (t) => {
   const tree = startTree(t, '/bin/sh', ['-c', 'yes > /dev/null']);
   const observer = observerOf(tree.pid);
