@@ -7,7 +7,6 @@ import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
 import { createObserver } from '../io/observer.ts';
 import { stopOwnedTree, terminateSubtree } from '../io/kill.ts';
-import { evaluateClaim } from '../io/evidence.ts';
 import { portAccepts } from '../io/port-probe.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Store } from '../io/store.ts';
@@ -26,6 +25,7 @@ import type { Context } from './common.ts';
 export interface RunEdgesInput {
   name: string;
   command: string[];
+  cwd: string;
   config: Config;
   context: Context;
   store: Store;
@@ -53,7 +53,11 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
   const adapterName: AdapterName = revive.adapter ?? detectAdapter(input.command, config.adapter);
   const adapter: Adapter = await createAdapter(adapterName, adapterOptions(config.generic));
   const evidence = createEvidenceGate(config.evidence, {
-    evaluate: (claim, index) => evaluateClaim(claim, index, () => systemClock.wall()),
+    evaluate: async (claim, index) => {
+      // Loaded on the first check: its node:http/https cost ~30 ms of start-up that a run without claims never needs.
+      const { evaluateClaim } = await import('../io/evidence.ts');
+      return evaluateClaim(claim, index, () => systemClock.wall());
+    },
     monotonic: () => systemClock.monotonic(),
     records: input.records,
   });

@@ -90,7 +90,7 @@ export class ReviveGuard {
       this.logger.log('notice', this.note);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('info', `not reviving "${name}": ${decision.reason}`);
-      this.save(newMarker({ name, adapter: detectAdapter(input.command, config.adapter), argv: input.command, cwd: process.cwd(), owner: currentOwner(), now }));
+      this.save(newMarker({ name, adapter: detectAdapter(input.command, config.adapter), argv: input.command, cwd: input.cwd, owner: currentOwner(), now }));
     }
     this.heartbeat = setInterval(() => this.marker && this.save(touchMarker(this.marker, systemClock.wall())), HEARTBEAT_MS);
     this.heartbeat.unref();

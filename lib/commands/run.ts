@@ -23,7 +23,7 @@ import type { Notifier } from '../io/notify.ts';
 
 type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string | string[] } & { config?: string };
 
-/** The lean parser: node:util parseArgs over the same option table yargs shows in --help. */
+/** The lean parser: node:util parseArgs over the same option table yargs shows in --help. The command may also come from the config. */
 export function parseRunArgs(argv: string[]): { values: RunValues; command: string[] } {
   const separator = argv.indexOf('--');
   const own = separator === -1 ? argv : argv.slice(0, separator);
@@ -35,7 +35,6 @@ export function parseRunArgs(argv: string[]): { values: RunValues; command: stri
     const message = (error as Error).message.split('. ')[0]!;
     throw usageError(/positional/i.test(message) ? 'put the command after --: deadman run [options] -- <command…>' : message);
   }
-  if (command.length === 0) throw usageError('no command given: deadman run [options] -- <command…>');
   return { values, command };
 }
 
@@ -53,10 +52,14 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
   }
 }
 
-async function runCommand(values: RunValues, command: string[], logger: Logger): Promise<number> {
+async function runCommand(values: RunValues, commandLine: string[], logger: Logger): Promise<number> {
   const { config: configPath, database, ...settings } = values;
+  let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined }, flagsToConfig(settings));
   const { config } = context;
+  if (command.length === 0) command = config.command ?? [];
+  if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
+  const cwd = config.cwd ?? process.cwd();
   const systemd = readSystemdEnvironment();
   const notifier = createNotifier(process.env, (message) => logger.log('warn', message));
   let onStall = config.on_stall ?? (systemd.watchdogUsec ? 'withhold' : 'exit');
@@ -71,8 +74,8 @@ async function runCommand(values: RunValues, command: string[], logger: Logger):
     store.prune(systemClock.wall(), config.retention.max_age, config.retention.max_runs);
     const records = new RunRecords(store, () => systemClock.wall(), logger);
     records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-    const edges = await buildRunEdges({ name, command, config, context, store, records, logger, notifier, unit });
-    if (edges.refusal) return refuse(edges.refusal, { name, command, unit, records, notifier, logger });
+    const edges = await buildRunEdges({ name, command, cwd, config, context, store, records, logger, notifier, unit });
+    if (edges.refusal) return refuse(edges.refusal, { name, command, cwd, unit, records, notifier, logger });
     logger.log('info', [
       `run ${name}`,
       `database ${context.paths.database}`,
@@ -82,10 +85,10 @@ async function runCommand(values: RunValues, command: string[], logger: Logger):
       edges.startNote,
     ].filter(Boolean).join(' · '));
     records.startRun({
-      name, argv: edges.argv, cwd: process.cwd(), unit, invocationId: process.env.INVOCATION_ID ?? null,
+      name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
-    const result = await runSession({ argv: edges.argv, cwd: process.cwd(), env: process.env, config, onStall }, {
+    const result = await runSession({ argv: edges.argv, cwd, env: process.env, config, onStall }, {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
@@ -101,10 +104,10 @@ async function runCommand(values: RunValues, command: string[], logger: Logger):
 /** Starting would be wrong (budget spent, another live supervisor): record why and say so. */
 function refuse(
   refusal: Refusal,
-  run: { name: string; command: string[]; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
+  run: { name: string; command: string[]; cwd: string; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
 ): number {
   run.records.refusedRun(
-    { name: run.name, argv: run.command, cwd: process.cwd(), unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
+    { name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
     { ...refusal, halt: refusal.outcome === 'revive-exhausted' },
   );
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
@@ -127,7 +130,7 @@ const yargsOptions = Object.fromEntries(
 
 /** yargs registration: `deadman run --help` lists the options; parsing itself is parseRunArgs. */
 export const runCommandModule: CommandModule = {
-  command: 'run [options] -- <command..>',
+  command: 'run [options] [-- <command..>]',
   describe: 'run a command under supervision (the unit\'s ExecStart=)',
   builder: (y) => y.options(yargsOptions),
   handler: async (args) => {

@@ -86,6 +86,9 @@ export const jobSchema = z.strictObject({
 
 export const configSchema = z.strictObject({
   name: name.optional(),
+  /** The command `deadman run` starts when none is given after `--` (the template unit's way). */
+  command: argv.optional(),
+  cwd: absolutePath.optional(),
   database: z.string().optional(),
   state_dir: absolutePath.optional(),
   auto_recover: z.boolean().default(D.auto_recover),

@@ -136,3 +136,14 @@ test('a second signal during the grace skips straight to SIGKILL', async (t) => 
   await new Promise((r) => child.on('exit', r));
   assert.ok(performance.now() - started < 3000, 'second signal should not wait for the 30s grace');
 });
+
+test('the command and its working directory may come from the config (the template unit\'s way)', async (t) => {
+  const { dir, run } = setup(t);
+  const config = join(dir, 'job.toml');
+  writeFileSync(config, `command = ["sh", "-c", "pwd; echo \\"$0 a%b $HOME\\""]\ncwd = "/tmp"\n`);
+  const result = await run(['--config', config]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^\/tmp\nsh a%b \//);
+  const overridden = await run(['--config', config, '--', 'sh', '-c', 'echo flag wins']);
+  assert.equal(overridden.stdout, 'flag wins\n');
+});

@@ -27,7 +27,7 @@ test('RestartPreventExitStatus= in every shipped service is the exit-code contra
 test('the template keeps the settings the docs promise', () => {
   const text = readFileSync(join(unitsDir, 'deadman@.service'), 'utf8');
   for (const line of ['Type=notify', 'NotifyAccess=main', 'Restart=on-failure', 'KillMode=control-group', 'StateDirectory=deadman',
-    'ExecStart=/usr/bin/deadman run --config /etc/deadman/%i.toml --name %i -- /etc/deadman/%i.sh', 'OnFailure=deadman-notify@%i.service']) {
+    'ExecStart=/usr/bin/deadman run --config /etc/deadman/%i.toml --name %i', 'OnFailure=deadman-notify@%i.service']) {
     assert.match(text, new RegExp(`^${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'), line);
   }
   const seconds = (key: string) => Number(new RegExp(`^${key}=(\\d+)s$`, 'm').exec(text)?.[1]);

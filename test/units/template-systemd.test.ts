@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, tempDir, waitFor } from '../helpers/cli.ts';
 import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 
 /**
  * The shipped template as an operator uses it, in a real user manager: deadman@NAME runs
- * /etc/deadman/NAME.sh with /etc/deadman/NAME.toml, and when it gives up, OnFailure= runs
+ * the command of /etc/deadman/NAME.toml with its settings, and when it gives up, OnFailure= runs
  * deadman-notify@NAME. Paths are moved into a temp dir; /usr/bin/deadman becomes this
  * checkout's entry run by this Node (its #!/usr/bin/env node could find an older Node).
  */
@@ -22,9 +22,8 @@ function installTemplates(manager: UserManager, etc: string): Promise<void[]> {
 }
 
 function writeJob(etc: string, name: string, script: string): void {
-  writeFileSync(join(etc, `${name}.toml`), `database = "${join(etc, 'deadman.db')}"\ninactivity = "1min"\n`);
-  writeFileSync(join(etc, `${name}.sh`), `#!/bin/sh\n${script}\n`);
-  chmodSync(join(etc, `${name}.sh`), 0o755);
+  const command = JSON.stringify(['sh', '-c', script]);
+  writeFileSync(join(etc, `${name}.toml`), `command = ${command}\ncwd = "${etc}"\ndatabase = "${join(etc, 'deadman.db')}"\ninactivity = "1min"\n`);
 }
 
 test('the deadman@ template under a real user manager', async (t) => {
@@ -33,7 +32,7 @@ test('the deadman@ template under a real user manager', async (t) => {
   const etc = tempDir(t);
   await installTemplates(manager, etc);
 
-  await t.test('deadman@NAME runs NAME.sh under NAME.toml and shows deadman\'s status', async () => {
+  await t.test('deadman@NAME runs the command of NAME.toml and shows deadman\'s status', async () => {
     writeJob(etc, 'ticker', 'exec sh -c \'while :; do echo tick; sleep 0.3; done\'');
     assert.equal((await manager.systemctl('start', 'deadman@ticker.service')).code, 0);
     await manager.waitFor('deadman@ticker.service', (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 10_000);
