@@ -12,7 +12,9 @@ import { checkSignalTarget, type SignalGuards } from '../core/signal-target.ts';
  * to the root's group like a terminal would; its SIGKILL sweep is per pid again.
  */
 
-const POLL_MS = 25;
+/** How often exits are checked: one read per member, or a whole-tree poll (a `ps -A` on macOS). */
+const MEMBER_POLL_MS = 50;
+const TREE_POLL_MS = 100;
 /** How long SIGKILLed processes get to disappear before they are reported as survivors. */
 const KILL_CONFIRM_MS = 2_000;
 
@@ -59,11 +61,11 @@ export async function terminateSubtree(finding: { target: ProcessIdentity; subtr
     }
   };
   send('SIGTERM');
-  await waitUntil(() => members.alive().length === 0, options.graceMs, monotonic);
+  await waitUntil(() => members.alive().length === 0, options.graceMs, MEMBER_POLL_MS, monotonic);
   if (members.alive().length > 0) {
     for (const p of members.alive()) members.add(observer.listSubtree(p));
     send('SIGKILL');
-    await waitUntil(() => members.alive().length === 0, KILL_CONFIRM_MS, monotonic);
+    await waitUntil(() => members.alive().length === 0, KILL_CONFIRM_MS, MEMBER_POLL_MS, monotonic);
   }
   const alive = new Set(members.alive().map((p) => p.pid));
   return { killed: members.all().filter((p) => !alive.has(p.pid)).map((p) => p.pid), survived: [...alive], refused: null, skipped };
@@ -106,7 +108,7 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
     return processes;
   };
   forwardToRootGroup(remaining(), rootPid, signal, observer, guards);
-  await waitUntil(() => remaining().length === 0, options.graceMs, monotonic, options.abort);
+  await waitUntil(() => remaining().length === 0, options.graceMs, TREE_POLL_MS, monotonic, options.abort);
   const signalled = new Set<string>();
   await waitUntil(() => {
     const left = remaining();
@@ -115,7 +117,7 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
       signalled.add(processKey(p));
     }
     return left.length === 0;
-  }, KILL_CONFIRM_MS, monotonic);
+  }, KILL_CONFIRM_MS, TREE_POLL_MS, monotonic);
   const survivors = new Set(observer.known().map(processKey));
   const pidsWhere = (keep: (key: string) => boolean) => [...seen].filter(([key]) => keep(key)).map(([, p]) => p.pid);
   return {
@@ -192,12 +194,12 @@ class Members {
   }
 }
 
-/** Polls `done` until it holds or `ms` passed (or `abort` fired); true when it held. */
-export async function waitUntil(done: () => boolean, ms: number, monotonic: () => number, abort?: AbortSignal): Promise<boolean> {
+/** Polls `done` every `everyMs` until it holds or `ms` passed (or `abort` fired); true when it held. */
+async function waitUntil(done: () => boolean, ms: number, everyMs: number, monotonic: () => number, abort?: AbortSignal): Promise<boolean> {
   const deadline = monotonic() + ms;
   while (!done()) {
     if (monotonic() >= deadline || abort?.aborted) return false;
-    await delay(Math.min(POLL_MS, Math.max(1, deadline - monotonic())), undefined, { signal: abort }).catch(() => undefined);
+    await delay(Math.min(everyMs, Math.max(1, deadline - monotonic())), undefined, { signal: abort }).catch(() => undefined);
   }
   return true;
 }
