@@ -125,12 +125,15 @@ test('a stop resolves early when the tree exits, and a second signal cuts the gr
   assert.deepEqual(result.survived, []);
 });
 
+const fakeAgent = new URL('../../lib/demo/fake-agent.js', import.meta.url).pathname;
+const SEED = `python3 -c 'import subprocess; raise SystemExit(subprocess.Popen(["sleep","600"]).wait())'`;
+
 test('the seed scenario: the hung python/sleep subtree is found and killed, the agent carries on (also below `timeout`)', async (t) => {
   const HUNG_TIMEOUT_MS = 1_500;
   const POLL_MS = 200;
   for (const wrapper of [[], ['timeout', '120']]) {
-    const argv = [...wrapper, process.execPath, nodeFixture('fake-agent')];
-    const agent = startTree(t, argv[0]!, argv.slice(1));
+    const argv = [...wrapper, process.execPath, fakeAgent, 'codex', 'exec', '--json', 'fix the tests'];
+    const agent = startTree(t, argv[0]!, argv.slice(1), { env: { ...process.env, FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL: SEED } });
     const observer = observerOf(agent.pid);
     const events = [await agent.nextLine(), await agent.nextLine(), await agent.nextLine()].map((line) => JSON.parse(line));
     assert.deepEqual(events.map((e) => e.type), ['thread.started', 'turn.started', 'item.started']);
@@ -159,7 +162,8 @@ test('the seed scenario: the hung python/sleep subtree is found and killed, the 
     const completed = JSON.parse(await agent.nextLine());
     assert.equal(completed.type, 'item.completed');
     assert.notEqual(completed.item.exit_code, 0);
-    assert.equal(JSON.parse(await agent.nextLine()).type, 'turn.completed');
+    let last = JSON.parse(await agent.nextLine());
+    while (last.type !== 'turn.completed') last = JSON.parse(await agent.nextLine());
     assert.deepEqual(await exited, [0, null], 'the agent survived and exited 0');
   }
 });
