@@ -1,6 +1,6 @@
 import { mkdirSync, chmodSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Where deadman keeps its database and revive markers. */
 export interface StatePaths {
@@ -46,8 +46,16 @@ export function configCandidates(ctx: PathContext, cwd: string): string[] {
   return [join(cwd, 'deadman.toml'), userOrSystem];
 }
 
-/** Creates a private directory (0700) for state that may hold prompts and command lines. */
+/**
+ * Creates a private directory (0700, whatever the umask) for state that may hold prompts and
+ * command lines. Directories that already exist are left as they are: `--database
+ * /srv/data/x.db` must never change the mode of /srv/data.
+ */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  const firstCreated = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (firstCreated === undefined) return;
+  for (let created = dir; created.length >= firstCreated.length; created = dirname(created)) {
+    chmodSync(created, 0o700);
+    if (created === firstCreated) break;
+  }
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { deadmanBin, runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 
 /** Each bad config and a fragment its problem line must contain. */
 const CORPUS: Array<[string, string | Buffer, RegExp]> = [
@@ -64,16 +64,18 @@ test('a directory, an unreadable file and a missing file are config errors too',
   const unreadable = join(dir, 'secret.toml');
   writeFileSync(unreadable, 'poll = "1s"\n');
   chmodSync(unreadable, 0o000);
-  // root reads anything: only assert the permission case when it really is unreadable
-  if (process.getuid?.() !== 0) cases.push([unreadable, /permission denied/]);
   for (const [path, expected] of cases) {
     const result = await runDeadman(['config', 'check', '--config', path]);
     assert.equal(result.code, 78, path);
     assert.match(result.stdout, expected);
   }
-  const asNobody = await runDeadman(['config', 'check', '--config', unreadable], { uid: 65534, gid: 65534, env: { ...process.env, HOME: dir } });
-  assert.equal(asNobody.code, 78, asNobody.stdout + asNobody.stderr);
-  assert.match(asNobody.stdout + asNobody.stderr, /permission denied|cannot be read/);
+  // root reads anything: drop the capabilities that let it, so mode 000 applies to it too.
+  const args = [deadmanBin, 'config', 'check', '--config', unreadable];
+  const denied = process.getuid?.() === 0
+    ? await runProgram('setpriv', ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, ...args])
+    : await runProgram(process.execPath, args);
+  assert.equal(denied.code, 78, denied.stdout + denied.stderr);
+  assert.match(denied.stdout, /secret\.toml: cannot be read \(permission denied\)/);
 });
 
 test('config check reports the resolved paths, systemd and the notify path', async (t) => {

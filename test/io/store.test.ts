@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Store } from '../../lib/io/store.ts';
@@ -91,4 +91,14 @@ test('events are bounded per run and retention drops old finished runs with thei
   assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM events')?.n, 0);
   assert.deepEqual(store.all<{ name: string }>('SELECT name FROM runs').map((r) => r.name), ['fresh']);
   store.close();
+});
+
+test('an existing directory of the database keeps its mode; a created one is private', (t) => {
+  const dir = tempDir(t);
+  chmodSync(dir, 0o755);
+  new Store(join(dir, 'deadman.db')).close();
+  assert.equal(statSync(dir).mode & 0o777, 0o755, 'the operator\'s directory was not touched');
+  new Store(join(dir, 'a', 'b', 'deadman.db')).close();
+  assert.equal(statSync(join(dir, 'a')).mode & 0o777, 0o700);
+  assert.equal(statSync(join(dir, 'a', 'b')).mode & 0o777, 0o700);
 });
