@@ -110,7 +110,8 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   }, output, startedAt, (stall: Stall) => {
     records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     publishStatus();
-    if (stall.kind !== 'TIMEOUT' && plan.onStall === 'withhold') {
+    // Before READY=1 systemd runs no watchdog for us, so withholding would change nothing.
+    if (stall.kind !== 'TIMEOUT' && plan.onStall === 'withhold' && ready) {
       // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
       notifier.send('WATCHDOG=trigger');
       return;
@@ -125,7 +126,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     lastOutputAt: output.state.lastOutputAt,
     processCount: supervisor.processCount,
     evidence: ports.evidence.summary(),
-    stall: supervisor.stall ? { message: supervisor.stall.message, action: supervisor.stall.kind === 'TIMEOUT' ? 'exit' : plan.onStall } : null,
+    stall: supervisor.stall ? { message: supervisor.stall.message, action: supervisor.stall.kind === 'TIMEOUT' || !ready ? 'exit' : plan.onStall } : null,
     awaitingApproval: supervisor.awaitingApproval,
     recovering: supervisor.recovering,
     loopOverdue: clock.monotonic() - supervisor.lastPollAt > 3 * config.poll + 2000,

@@ -114,3 +114,27 @@ test('systemctl stop leaves no process of the tree alive, setsid grandchildren i
   const props = await manager.show('stopme.service', ['Result', 'ActiveState']);
   assert.equal(props.Result, 'success', 'deadman re-raised SIGTERM: a clean stop');
 });
+
+test('READY=1 waits for --ready-pattern or --ready-port; never ready within --ready-timeout is a stall (exit 75)', async (t) => {
+  const manager = await startUserManager(t);
+  if (!manager) return;
+  const dir = tempDir(t);
+  const port = 20000 + (process.pid % 20000);
+  const units: Array<[string, TestUnit]> = [
+    ['pattern.service', { runArgs: ['--ready-pattern', 'listening on \\d+', '--poll', '200ms'], command: ['sh', '-c', 'echo booting; sleep 2; echo listening on 8080; exec sleep 600'], env: { STATE_DIRECTORY: join(dir, 'a') } }],
+    ['port.service', { runArgs: ['--ready-port', String(port), '--poll', '200ms'], command: ['sh', '-c', `sleep 2; exec python3 -m http.server --bind 127.0.0.1 ${port}`], env: { STATE_DIRECTORY: join(dir, 'b') } }],
+    ['never.service', { runArgs: ['--ready-pattern', 'never printed', '--ready-timeout', '2s', '--poll', '200ms'], command: ['sh', '-c', 'echo booting; exec sleep 600'], env: { STATE_DIRECTORY: join(dir, 'c') }, extra: ['Restart=no'] }],
+  ];
+  const started = performance.now();
+  for (const [name, spec] of units) {
+    await manager.writeUnit(name, deadmanUnit(spec));
+    assert.equal((await manager.systemctl('start', '--no-block', name)).code, 0);
+  }
+  await new Promise((r) => setTimeout(r, 1000));
+  for (const name of ['pattern.service', 'port.service']) assert.equal((await manager.show(name)).ActiveState, 'activating', `${name} not ready yet`);
+  for (const name of ['pattern.service', 'port.service']) await manager.waitFor(name, (p) => p.ActiveState === 'active', 6000);
+  assert.ok(performance.now() - started > 1900, 'READY=1 came only after the pattern / the port');
+  const never = await manager.waitFor('never.service', (p) => p.ActiveState === 'failed' || p.ActiveState === 'inactive', 8000, ['ActiveState', 'ExecMainStatus']);
+  assert.equal(never.ExecMainStatus, '75');
+  assert.equal(query<{ kind: string }>(join(dir, 'c', 'deadman.db'), 'SELECT kind FROM incidents')[0]?.kind, 'NOT_READY');
+});
