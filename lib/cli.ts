@@ -1,7 +1,7 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
-import { DeadmanError, ExitCode } from './exit-codes.ts';
-import { createLogger } from './io/log.ts';
+import { ExitCode } from './exit-codes.ts';
+import { createLogger, logFailure } from './io/log.ts';
 import { commands } from './commands/index.ts';
 
 /**
@@ -19,12 +19,7 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     await parser.parseAsync();
   } catch (error) {
-    if (error instanceof DeadmanError) {
-      logger.log('error', error.message);
-      return error.exitCode;
-    }
-    logger.log('error', `internal error: ${(error as Error)?.stack ?? String(error)}`);
-    return ExitCode.INTERNAL;
+    return logFailure(logger, error);
   }
   if (usageFailure !== null) {
     logger.log('error', `${oneLine(usageFailure)} (see deadman --help)`);

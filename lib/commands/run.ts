@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
-import { DeadmanError, ExitCode, usageError } from '../exit-codes.ts';
-import { createLogger, type Logger } from '../io/log.ts';
+import { ExitCode, usageError } from '../exit-codes.ts';
+import { createLogger, logFailure, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/unit-name.ts';
 import { systemClock } from '../io/clock.ts';
@@ -43,12 +43,7 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
     const { values, command } = parseRunArgs(argv);
     return await runCommand(values, command, logger);
   } catch (error) {
-    if (error instanceof DeadmanError) {
-      logger.log('error', error.message);
-      return error.exitCode;
-    }
-    logger.log('error', `internal error: ${(error as Error)?.stack ?? String(error)}`);
-    return ExitCode.INTERNAL;
+    return logFailure(logger, error);
   }
 }
 

@@ -1,3 +1,5 @@
+import { DeadmanError, ExitCode } from '../exit-codes.ts';
+
 /**
  * deadman's own lines on stderr. When stderr is the journal ($JOURNAL_STREAM names it), each
  * line carries a sd-daemon(3) `<N>` priority prefix so journald files it at the right level;
@@ -40,4 +42,17 @@ export function createLogger(write: (text: string) => void = (t) => process.stde
       write(lines.map((line) => (journal ? `<${PRIORITY[level]}>deadman: ${line}` : `deadman: ${line}`)).join('\n') + '\n');
     },
   };
+}
+
+/**
+ * The last word on a failed command: a DeadmanError is one line and its own exit code; anything
+ * else is a bug, reported with its stack (the one place a stack trace is right) as exit 70.
+ */
+export function logFailure(logger: Logger, error: unknown): number {
+  if (error instanceof DeadmanError) {
+    logger.log('error', error.message);
+    return error.exitCode;
+  }
+  logger.log('error', `internal error: ${(error as Error)?.stack ?? String(error)}`);
+  return ExitCode.INTERNAL;
 }
