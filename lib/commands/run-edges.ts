@@ -2,7 +2,7 @@ import type { Config } from '../core/config.ts';
 import type { Adapter, AdapterName } from '../core/events.ts';
 import { findHungSubtree } from '../core/hung.ts';
 import { emptyProgress, updateProgress } from '../core/progress.ts';
-import { adapterOptions, createAdapter, detectAdapter } from '../core/adapters/index.ts';
+import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
 import { createObserver } from '../io/observer.ts';
@@ -42,7 +42,7 @@ export type RunEdges =
     argv: string[];
     reviveOf: string | null;
     startNote: string;
-    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'onSession' | 'evidence' | 'portAccepts'>;
+    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts'>;
     finish(result: RunResult): void;
   };
 
@@ -51,7 +51,14 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
   const revive = await ReviveGuard.prepare(input);
   if (revive.refusal !== null) return { refusal: revive.refusal };
   const adapterName: AdapterName = revive.adapter ?? detectAdapter(input.command, config.adapter);
-  const adapter: Adapter = await createAdapter(adapterName, adapterOptions(config.generic));
+  let adapter: Adapter = await createAdapter(adapterName, adapterOptions(config.generic));
+  const sniff = config.adapter === 'auto' && adapterName === 'generic' && revive.adapter === null
+    ? async (firstLine: string) => {
+      const found = sniffAdapter(firstLine);
+      if (found) adapter = await createAdapter(found, adapterOptions(config.generic));
+      return found !== null;
+    }
+    : undefined;
   const evidence = createEvidenceGate(config.evidence, {
     evaluate: async (claim, index) => {
       // Loaded on the first check: its node:http/https cost ~30 ms of start-up that a run without claims never needs.
@@ -67,9 +74,13 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
     reviveOf: revive.sessionId,
     startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid) => makeTree(rootPid, config, adapterName !== 'generic', input.unit !== null),
+      makeTree: (rootPid) => makeTree(rootPid, config, () => adapter.name !== 'generic', input.unit !== null),
       adapter: () => adapter,
-      onSession: (id) => revive.sessionStarted(id, logger),
+      ...(sniff ? { sniff } : {}),
+      onSession: (id) => {
+        input.records.update({ session_id: id, adapter: adapter.name });
+        revive.sessionStarted(id, logger);
+      },
       evidence,
       portAccepts,
     },
@@ -78,7 +89,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
 }
 
 /** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */
-function makeTree(rootPid: number, config: Config, agent: boolean, underSystemd: boolean): TreeControl {
+function makeTree(rootPid: number, config: Config, agent: () => boolean, underSystemd: boolean): TreeControl {
   const monotonic = () => systemClock.monotonic();
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
@@ -92,7 +103,7 @@ function makeTree(rootPid: number, config: Config, agent: boolean, underSystemd:
     },
     findHung: (observation, query) => findHungSubtree(observation, progress, {
       hungTimeoutMs: config.hung_timeout, lastOutputAt: query.lastOutputAt, baseline: query.baseline,
-      ignore, openTools: query.openTools, requireOpenTool: agent,
+      ignore, openTools: query.openTools, requireOpenTool: agent(),
     }),
     terminate: (finding) => terminateSubtree(finding, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
     stopAll: async (signal, graceMs, abort) => {

@@ -44,6 +44,8 @@ export interface RunSessionPorts {
   watchdogUsec: number | null;
   makeTree(rootPid: number): TreeControl;
   adapter(): Adapter;
+  /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
+  sniff?: (firstLine: string) => Promise<boolean>;
   onSession(sessionId: string): void;
   evidence: EvidenceGate;
   portAccepts(port: number): Promise<boolean>;
@@ -106,7 +108,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     inactivityMs: config.inactivity,
     timeoutMs: config.timeout,
     verifyWindowMs: config.verify_window,
-    usesBaseline: ports.adapter().name !== 'generic',
+    usesBaseline: () => ports.adapter().name !== 'generic',
   }, output, startedAt, (stall: Stall) => {
     records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     publishStatus();
@@ -141,13 +143,20 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   };
   if (ready) notifier.send('READY=1');
 
-  const needsLines = ports.adapter().name !== 'generic' || readyPattern !== null
-    || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
+  // With `adapter = "auto"` and a command line that named no agent, the first stdout line may
+  // still reveal one (a wrapper script around codex): that line is handed to `sniff`.
+  let sniffing = ports.sniff !== undefined;
+  const linesWanted = readyPattern !== null || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
+  const needsLines = () => sniffing || linesWanted || ports.adapter().name !== 'generic';
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
     const handle = (lines: ReturnType<LineSplitter['push']>) => {
       const now = clock.monotonic();
       for (const line of lines) {
+        if (sniffing && stream === 'stdout') {
+          sniffing = false;
+          void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
+        }
         output.line(stream, line, now);
         if (!ready && readyPattern?.test(line.text)) markReady();
       }
@@ -155,10 +164,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
     const pipe = passThrough(source, fd, (chunk) => {
       output.chunk(chunk, clock.monotonic());
-      if (needsLines) handle(splitter.push(chunk));
+      if (needsLines()) handle(splitter.push(chunk));
     });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
-      if (needsLines) handle(splitter.flush());
+      if (needsLines()) handle(splitter.flush());
       resolve();
     }));
     return { pipe, closed };

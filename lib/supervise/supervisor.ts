@@ -47,7 +47,7 @@ export interface SupervisorSettings {
   timeoutMs: number;
   verifyWindowMs: number;
   /** Agent adapters take a baseline of helpers (MCP servers) before the first tool call. */
-  usesBaseline: boolean;
+  usesBaseline: () => boolean;
 }
 
 export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'>;
@@ -104,7 +104,7 @@ export class Supervisor {
     this.processCount = observation.processes.length;
     if (this.previous && treeShowsActivity(this.previous, observation)) this.lastTreeActivityAt = now;
     if (!this.previous || keysOf(this.previous).join() !== keysOf(observation).join()) this.ports.records.observation(observation.processes);
-    if (this.settings.usesBaseline && this.output.state.firstToolAt === null) {
+    if (this.settings.usesBaseline() && this.output.state.firstToolAt === null) {
       this.baseline = new Set(observation.processes.filter((p) => p.pid !== observation.rootPid).map(processKey));
     }
     this.previous = observation;

@@ -61,3 +61,14 @@ test('six crashes in a row: five revives, then exit 69 with an escalated inciden
   assert.equal(s.marker().reviveCount, 1, 'after a completion the budget starts over: this revive is 1 of 5 again');
   assert.match(readFileSync(join(s.dir, 'argv.jsonl'), 'utf8').trim().split('\n').at(-1)!, /"resume"/);
 });
+
+test('adapter auto: an agent behind a wrapper script is recognised from its first event', async (t) => {
+  const dir = tempDir(t);
+  const database = join(dir, 'deadman.db');
+  const result = await runDeadman(['run', '--database', database, '--', 'sh', '-c', `exec "${process.execPath}" "${fakeAgent}" codex exec --json "wrapped"`],
+    { env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SESSION_ID: '01a23013-27f3-73e2-b3cb-86b68ffb84d0' }, cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const [run] = query<{ session_id: string; adapter: string }>(database, 'SELECT session_id, adapter FROM runs');
+  assert.deepEqual({ ...run }, { session_id: '01a23013-27f3-73e2-b3cb-86b68ffb84d0', adapter: 'codex' });
+  assert.ok(query<{ kind: string }>(database, 'SELECT kind FROM events').some((e) => e.kind.includes('turn_completed')));
+});
