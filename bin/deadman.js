@@ -20,12 +20,12 @@ process.on('warning', (warning) => {
 });
 
 // A reader that goes away (`deadman incidents | head`) is not an error worth a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-}
+// Only stderr here: touching process.stdout makes fd 1 non-blocking, and `deadman run` copies
+// the child's output to fd 1 itself (lib/io/passthrough.ts); the CLI guards stdout (lib/cli.ts).
+process.stderr.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 module.enableCompileCache?.();
 

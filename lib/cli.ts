@@ -10,6 +10,11 @@ import { commands } from './commands/index.ts';
  */
 export async function runCli(argv: string[]): Promise<number> {
   const logger = createLogger();
+  // `deadman incidents | head`: the reader leaving early is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   let usageFailure: string | null = null;
   const parser = buildParser(yargs(argv))
     .fail((message, error) => {

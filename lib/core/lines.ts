@@ -45,7 +45,8 @@ export class LineSplitter {
     if (bytes.length > room) this.truncated = true;
     const kept = bytes.length > room ? bytes.subarray(0, Math.max(0, room)) : bytes;
     if (kept.length > 0) {
-      this.parts.push(kept.slice());
+      // A copy, never a view: the caller may free the chunk as soon as push() returns.
+      this.parts.push(new Uint8Array(kept));
       this.held += kept.length;
     }
   }

@@ -17,6 +17,7 @@ export interface Passthrough {
   drained(): Promise<void>;
 }
 
+/** `onChunk` must not keep the chunk: it is freed once written. */
 export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffer) => void, highWaterBytes = 4 * 1024 * 1024): Passthrough {
   let queue: Buffer[] = [];
   let queued = 0;
@@ -43,6 +44,7 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
     writeAll(fd, batch, (written) => {
       writing = false;
       queued -= written;
+      for (const chunk of batch) release(chunk);
       if (queued <= highWaterBytes / 2 && source.isPaused()) source.resume();
       pump();
     }, () => {
@@ -58,7 +60,10 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
 
   source.on('data', (chunk: Buffer) => {
     onChunk(chunk);
-    if (broken) return;
+    if (broken) {
+      release(chunk);
+      return;
+    }
     queue.push(chunk);
     queued += chunk.length;
     if (queued > highWaterBytes) source.pause();
@@ -104,4 +109,20 @@ function dropWritten(buffers: Buffer[], written: number): Buffer[] {
   const rest = buffers.slice(index);
   if (rest.length > 0 && skip > 0) rest[0] = rest[0]!.subarray(skip);
   return rest;
+}
+
+/**
+ * Frees a chunk's memory now instead of at V8's next collection: the pipe hands us a fresh
+ * 64 KiB buffer per read, and V8 lets about 64 MiB of them pile up before it collects, which
+ * would make deadman's RSS grow with the child's throughput. Safe only because no one keeps a
+ * chunk after `onChunk` returns (consumers copy what they keep); buffers that share their
+ * memory with others, or cannot be detached, are left to the collector.
+ */
+function release(chunk: Buffer): void {
+  if (chunk.byteOffset !== 0 || chunk.buffer.byteLength !== chunk.length) return;
+  try {
+    (chunk.buffer as ArrayBuffer).transfer(0);
+  } catch {
+    // not detachable: the collector will have it
+  }
 }

@@ -28,9 +28,10 @@ export class OutputTracker {
   private readonly adapter: () => Adapter;
   private readonly records: RunRecords;
   private readonly onSession: (id: string) => void;
-  /** The latest chunks, just enough of them to hold TAIL_BYTES (kept by reference, not copied). */
-  private tail: Uint8Array[] = [];
-  private tailBytes = 0;
+  /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
+  private readonly tail = new Uint8Array(TAIL_BYTES);
+  private tailEnd = 0;
+  private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
     this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, completed: false, failed: null };
@@ -42,15 +43,21 @@ export class OutputTracker {
   /** Every chunk of output, before any line splitting: keeps the tail for incident evidence. */
   chunk(chunk: Uint8Array, now: number): void {
     if (this.adapter().name === 'generic') this.state.lastOutputAt = now;
-    this.tail.push(chunk);
-    this.tailBytes += chunk.length;
-    while (this.tailBytes - this.tail[0]!.length >= TAIL_BYTES) this.tailBytes -= this.tail.shift()!.length;
+    const bytes = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES));
+    const first = Math.min(bytes.length, TAIL_BYTES - this.tailEnd);
+    this.tail.set(bytes.subarray(0, first), this.tailEnd);
+    this.tail.set(bytes.subarray(first), 0);
+    this.tailEnd = (this.tailEnd + bytes.length) % TAIL_BYTES;
+    this.tailFilled = Math.min(TAIL_BYTES, this.tailFilled + bytes.length);
   }
 
   /** The last lines of output (both streams, as they arrived), for incident evidence. */
   lastLines(): string[] {
-    const bytes = Buffer.concat(this.tail);
-    const lines = new TextDecoder().decode(bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES))).split('\n');
+    const start = (this.tailEnd - this.tailFilled + TAIL_BYTES) % TAIL_BYTES;
+    const ordered = start + this.tailFilled <= TAIL_BYTES
+      ? this.tail.subarray(start, start + this.tailFilled)
+      : Buffer.concat([this.tail.subarray(start), this.tail.subarray(0, this.tailEnd)]);
+    const lines = new TextDecoder().decode(ordered).split('\n');
     if (lines.at(-1) === '') lines.pop();
     return lines.slice(-LAST_LINES).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
   }
