@@ -13,7 +13,7 @@ import { Store } from '../io/store.ts';
 import { databaseOption, type CommonArgs } from './common.ts';
 
 /**
- * `deadman demo`: four real stalls, offline, in about 15 s — each a real `deadman run` of a
+ * `deadman demo`: four real stalls, offline, in under 10 s — each a real `deadman run` of a
  * fake agent or a shell job, in a temporary state directory (kept, so its reports can be read).
  */
 
@@ -22,7 +22,7 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 
 export const demoCommand: CommandModule<object, CommonArgs> = {
   command: 'demo',
-  describe: 'show deadman catching four kinds of stall, for real and offline (about 15 s)',
+  describe: 'show deadman catching four kinds of stall, for real and offline (under 10 s)',
   builder: (y) => y.option('database', databaseOption),
   handler: async (args) => {
     const dir = mkdtempSync(join(tmpdir(), 'deadman-demo-'));
