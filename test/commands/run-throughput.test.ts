@@ -18,7 +18,7 @@ test('1 GiB through stdout arrives byte-identical, and deadman\'s peak RSS stays
   for (let i = 0; i < REPEAT; i++) expected.update(block);
 
   const child = spawn(process.execPath, [deadmanBin, 'run', '--database', join(dir, 'deadman.db'), '--',
-    'sh', '-c', `for i in $(seq ${REPEAT}); do cat ${file}; done`], { env: { ...process.env, NOTIFY_SOCKET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    'sh', '-c', `for i in $(seq ${REPEAT}); do cat ${file}; done`], { env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
   const received = createHash('sha256');
   let bytes = 0;
   child.stdout.on('data', (chunk: Buffer) => {

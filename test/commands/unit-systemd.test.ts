@@ -15,7 +15,7 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 const node = process.execPath;
 
 async function installUnit(manager: UserManager, dir: string, name: string, options: string[], command: string[], env = process.env): Promise<string> {
-  const result = await runDeadman(['install', '--user', '--unit-dir', manager.unitDir, '--name', name, '--database', join(dir, 'deadman.db'), ...options, '--', ...command], { cwd: dir, env });
+  const result = await runDeadman(['install', '--user', '--unit-dir', manager.unitDir, '--name', name, '--database', join(dir, 'deadman.db'), '--env', `STATE_DIRECTORY=${join(dir, 'state')}`, ...options, '--', ...command], { cwd: dir, env });
   assert.equal(result.code, 0, result.stderr);
   const reload = await manager.systemctl('daemon-reload');
   assert.equal(reload.code, 0, reload.stderr);
