@@ -138,3 +138,18 @@ test('READY=1 waits for --ready-pattern or --ready-port; never ready within --re
   assert.equal(never.ExecMainStatus, '75');
   assert.equal(query<{ kind: string }>(join(dir, 'c', 'deadman.db'), 'SELECT kind FROM incidents')[0]?.kind, 'NOT_READY');
 });
+
+test('the watchdog guards the guard: a frozen deadman stops pinging and systemd restarts it', async (t) => {
+  const manager = await startUserManager(t);
+  if (!manager) return;
+  const dir = tempDir(t);
+  await startUnit(manager, 'frozen.service', {
+    runArgs: ['--poll', '200ms'], command: ['sh', '-c', 'while :; do echo tick; sleep 0.5; done'], env: { STATE_DIRECTORY: dir }, extra: ['TimeoutAbortSec=2s'],
+  });
+  const { MainPID } = await manager.waitFor('frozen.service', (p) => p.ActiveState === 'active', 5000);
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.equal((await manager.show('frozen.service')).NRestarts, '0', 'healthy while deadman runs');
+  process.kill(Number(MainPID), 'SIGSTOP'); // deadman's event loop can no longer run: no pings
+  const props = await manager.waitFor('frozen.service', (p) => Number(p.NRestarts) >= 1, 2000 + 2000 + 4000, ['NRestarts', 'Result', 'MainPID']);
+  assert.notEqual(props.MainPID, MainPID);
+});
