@@ -42,7 +42,7 @@ export type RunEdges =
     argv: string[];
     reviveOf: string | null;
     startNote: string;
-    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts'>;
+    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts' | 'consult'>;
     finish(result: RunResult): void;
   };
 
@@ -83,9 +83,14 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
       },
       evidence,
       portAccepts,
+      consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout) : undefined,
     },
     finish: (result) => revive.finish(result),
   };
+}
+
+function consultWith(command: string[], timeoutMs: number) {
+  return async (incident: object) => (await import('../io/diagnostician.ts')).askDiagnostician(command, timeoutMs, incident);
 }
 
 /** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */

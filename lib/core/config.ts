@@ -122,6 +122,10 @@ export const configSchema = z.strictObject({
     codex_home: absolutePath.optional(),
     claude_config_dir: absolutePath.optional(),
   }).default(() => structuredClone(D.revive)),
+  diagnose: z.strictObject({
+    command: argv.optional(),
+    timeout: duration.default(D.diagnose.timeout),
+  }).default(() => ({ ...D.diagnose })),
   retention: z.strictObject({
     max_age: duration.default(D.retention.max_age),
     max_runs: z.number().int().min(1).default(D.retention.max_runs),

@@ -25,6 +25,9 @@ export const DEFAULT_CONFIG = {
     start_timeout: 30_000,
     session_files: [] as Array<'codex' | 'claude'>,
   },
+  diagnose: {
+    timeout: 30_000,
+  } as { command?: string[]; timeout: number },
   retention: {
     max_age: 30 * 86_400_000,
     max_runs: 1000,

@@ -45,6 +45,9 @@ export type PolicyDecision =
   | { verdict: 'await_approval'; action: RecoveryAction; reason: string };
 
 export function decide(input: PolicyInput): PolicyDecision {
+  if (input.recommended === 'REPORT') {
+    return { verdict: 'await_approval', action: input.recommended, reason: 'the diagnosis advises leaving it to a person' };
+  }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };
   }

@@ -17,6 +17,8 @@ export interface BoundedRunOptions {
   /** Bytes kept per stream; longer output keeps its first and last halves. */
   maxOutputBytes?: number;
   killGraceMs?: number;
+  /** Written to the command's stdin (then closed); without it stdin is /dev/null. */
+  input?: string;
 }
 
 /** After the leader exits, how long background processes may hold its pipes open before we stop reading. */
@@ -31,15 +33,18 @@ export function runBounded(options: BoundedRunOptions): Promise<CommandOutcome> 
   const stdout = new BoundedCapture(options.maxOutputBytes ?? 64 * 1024);
   const stderr = new BoundedCapture(options.maxOutputBytes ?? 64 * 1024);
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+    // A command that does not read all of its input closes the pipe early: not an error.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input);
     const started = performance.now();
     let timedOut = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     const timers: NodeJS.Timeout[] = [];
     const finish = (outcome: CommandOutcome) => {
       for (const timer of timers) clearTimeout(timer);
-      child.stdout.destroy();
-      child.stderr.destroy();
+      child.stdout!.destroy();
+      child.stderr!.destroy();
       resolve(outcome);
     };
     const settle = () => {
@@ -49,8 +54,8 @@ export function runBounded(options: BoundedRunOptions): Promise<CommandOutcome> 
       else if (exit.signal !== null) finish({ kind: 'signaled', signal: exit.signal, ...output });
       else finish({ kind: 'exited', code: exit.code ?? 0, ...output });
     };
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) finish({ kind: 'not-started', error: describeSpawnError(error) });
     });

@@ -153,8 +153,8 @@ export class RunRecords {
     return true;
   }
 
-  diagnosis(incident: Incident, diagnosis: Diagnosis): void {
-    this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source: 'rules', action: diagnosis.action, rationale: diagnosis.rationale }));
+  diagnosis(incident: Incident, diagnosis: Diagnosis, source: 'rules' | 'external'): void {
+    this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale }));
   }
 
   decision(incident: Incident, decision: PolicyDecision): void {

@@ -13,6 +13,7 @@ import { OutputTracker } from './output.ts';
 import type { RunRecords } from './records.ts';
 import { Supervisor, type HungFinding, type HungQuery, type Stall, type TerminateResult } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
+import type { Consult } from './diagnose-incident.ts';
 
 /**
  * The life of one supervised command: spawn, pass output through, tick the supervisor, feed the
@@ -49,6 +50,7 @@ export interface RunSessionPorts {
   onSession(sessionId: string): void;
   evidence: EvidenceGate;
   portAccepts(port: number): Promise<boolean>;
+  consult?: Consult | undefined;
 }
 
 export interface RunPlan {
@@ -90,6 +92,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   let stopping: Promise<void> | null = null;
   let ready = !config.ready_pattern && !config.ready_port;
   const readyPattern = config.ready_pattern ? new RegExp(config.ready_pattern) : null;
+  // A tick may wait on a recovery (kill grace) or the diagnostician; longer than all of that
+  // together means the supervision itself is stuck, and the watchdog is withheld.
+  const tickBudget = 3 * config.poll + config.kill_grace + config.diagnose.timeout + 10_000;
+  let tickStartedAt = startedAt;
 
   const stopTree = (signal: NodeJS.Signals) => {
     stopping ??= tree.stopAll(signal, config.stop_grace, stopController.signal);
@@ -103,6 +109,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     terminate: (t) => tree.terminate(t),
     records,
     logger,
+    consult: ports.consult,
   }, {
     autoRecover: config.auto_recover,
     inactivityMs: config.inactivity,
@@ -131,7 +138,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     stall: supervisor.stall ? { message: supervisor.stall.message, action: supervisor.stall.kind === 'TIMEOUT' || !ready ? 'exit' : plan.onStall } : null,
     awaitingApproval: supervisor.awaitingApproval,
     recovering: supervisor.recovering,
-    loopOverdue: clock.monotonic() - supervisor.lastPollAt > 3 * config.poll + 2000,
+    loopOverdue: clock.monotonic() - tickStartedAt > tickBudget,
   });
   const sendStatus = statusSender(notifier);
   const publishStatus = () => sendStatus(statusLine(snapshot()), clock.monotonic());
@@ -176,6 +183,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
 
   let ticking: Promise<void> | null = null;
   const tick = () => {
+    if (!ticking) tickStartedAt = clock.monotonic();
     ticking ??= tickOnce().finally(() => (ticking = null));
     return ticking;
   };

@@ -9,6 +9,7 @@ import { formatDuration } from '../core/duration.ts';
 import type { Logger } from '../io/log.ts';
 import type { OutputTracker } from './output.ts';
 import type { Incident, RunRecords } from './records.ts';
+import { diagnoseIncident, type Consult } from './diagnose-incident.ts';
 import type { IncidentState } from '../core/incident.ts';
 
 /**
@@ -39,6 +40,8 @@ export interface SupervisorPorts {
   terminate(finding: HungFinding): Promise<TerminateResult>;
   records: RunRecords;
   logger: Logger;
+  /** The external diagnostician, when one is configured. */
+  consult?: Consult | undefined;
 }
 
 export interface SupervisorSettings {
@@ -74,7 +77,6 @@ export class Supervisor {
   private baseline = new Set<string>();
   private hung: HungCase | null = null;
   lastTreeActivityAt: number;
-  lastPollAt: number;
   processCount = 1;
   stall: Stall | null = null;
 
@@ -84,7 +86,6 @@ export class Supervisor {
     this.output = output;
     this.startedAt = startedAt;
     this.lastTreeActivityAt = startedAt;
-    this.lastPollAt = startedAt;
     this.onStall = onStall;
   }
 
@@ -100,7 +101,6 @@ export class Supervisor {
   async tick(): Promise<void> {
     const now = this.ports.monotonic();
     const observation = this.ports.observe();
-    this.lastPollAt = now;
     this.processCount = observation.processes.length;
     if (this.previous && treeShowsActivity(this.previous, observation)) this.lastTreeActivityAt = now;
     if (!this.previous || keysOf(this.previous).join() !== keysOf(observation).join()) this.ports.records.observation(observation.processes);
@@ -177,8 +177,9 @@ export class Supervisor {
     });
     const current: HungCase = { incident, finding, actedAt: null };
     this.hung = current;
-    const diagnosis = diagnose('HUNG_PROCESS');
-    records.diagnosis(incident, diagnosis);
+    const diagnosis = await diagnoseIncident('HUNG_PROCESS', incident, {
+      target: finding.target, subtree: finding.subtree, idleMs: finding.idleMs, lastLines: this.output.lastLines(),
+    }, { records, logger: this.ports.logger, consult: this.ports.consult });
     const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
     records.decision(incident, decision);
     this.ports.logger.log('warn', `HUNG_PROCESS: ${finding.reason}`);
@@ -228,7 +229,7 @@ export class Supervisor {
     const records = this.ports.records;
     const incident = records.openIncident(kind, message, { processes: this.previous?.processes ?? [], lastLines: this.output.lastLines() });
     const diagnosis = diagnose(kind);
-    records.diagnosis(incident, diagnosis);
+    records.diagnosis(incident, diagnosis, 'rules');
     records.decision(incident, decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover }));
     records.move(incident, 'escalate', diagnosis.rationale);
     this.enterStall(kind, message, incident);
