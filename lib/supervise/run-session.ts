@@ -1,9 +1,7 @@
-import { constants } from 'node:os';
 import type { Config } from '../core/config.ts';
 import type { Adapter, Observation } from '../core/events.ts';
 import { LineSplitter } from '../core/lines.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status-line.ts';
-import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
 import { spawnChild } from '../io/child.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
@@ -13,6 +11,7 @@ import { OutputTracker } from './output.ts';
 import type { RunRecords } from './records.ts';
 import { Supervisor, type HungFinding, type HungQuery, type Stall, type TerminateResult } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
+import { conclude } from './outcome.ts';
 import type { Consult } from './diagnose-incident.ts';
 
 /**
@@ -233,32 +232,4 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
 
   return conclude(exit, { stopSignal, stall: supervisor.stall, completed: ports.adapter().name === 'generic' || output.state.completed, sessionId: output.state.sessionId }, ports, publishStatus);
-}
-
-async function conclude(
-  exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null },
-  ports: RunSessionPorts,
-  publishStatus: () => void,
-): Promise<RunResult> {
-  const base = { sessionId: seen.sessionId, clean: false, reraise: null };
-  const childCode = exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
-  if (seen.stopSignal) {
-    return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
-  }
-  if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
-  if (seen.stall) return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
-  if (childCode !== 0) {
-    return { ...base, exitCode: childCode, outcome: 'failed', reason: exit.signal ? `child killed by ${exit.signal}` : `child exited ${childCode}` };
-  }
-  const failing = await ports.evidence.checkOnExit();
-  if (failing) {
-    const incident = ports.records.openIncident('EVIDENCE_FAILED', failing, { processes: [], lastLines: [] });
-    ports.records.move(incident, 'escalate', 'the command exited 0 but its evidence did not hold');
-    ports.logger.log('error', `EVIDENCE_FAILED (green but dead): ${failing}`);
-    ports.notifier.send(`STATUS=GREEN BUT DEAD · ${failing}`);
-    return { ...base, exitCode: ExitCode.GREEN_BUT_DEAD, outcome: 'green-but-dead', reason: failing };
-  }
-  publishStatus();
-  return { ...base, exitCode: 0, clean: seen.completed, outcome: 'completed', reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
 }

@@ -1,0 +1,37 @@
+import { constants } from 'node:os';
+import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
+import type { RunResult, RunSessionPorts } from './run-session.ts';
+import type { Stall } from './supervisor.ts';
+
+/**
+ * How a run ended, in order of precedence: deadman was stopped by a signal; it stopped a stall
+ * or hit --timeout; the child failed; the child exited 0 but its evidence did not hold (green
+ * but dead); or it completed. Only the last, with the agent's completion event, is clean.
+ */
+export async function conclude(
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null },
+  ports: RunSessionPorts,
+  publishStatus: () => void,
+): Promise<RunResult> {
+  const base = { sessionId: seen.sessionId, clean: false, reraise: null };
+  const childCode = exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
+  if (seen.stopSignal) {
+    return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
+  }
+  if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
+  if (seen.stall) return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
+  if (childCode !== 0) {
+    return { ...base, exitCode: childCode, outcome: 'failed', reason: exit.signal ? `child killed by ${exit.signal}` : `child exited ${childCode}` };
+  }
+  const failing = await ports.evidence.checkOnExit();
+  if (failing) {
+    const incident = ports.records.openIncident('EVIDENCE_FAILED', failing, { processes: [], lastLines: [] });
+    ports.records.move(incident, 'escalate', 'the command exited 0 but its evidence did not hold');
+    ports.logger.log('error', `EVIDENCE_FAILED (green but dead): ${failing}`);
+    ports.notifier.send(`STATUS=GREEN BUT DEAD · ${failing}`);
+    return { ...base, exitCode: ExitCode.GREEN_BUT_DEAD, outcome: 'green-but-dead', reason: failing };
+  }
+  publishStatus();
+  return { ...base, exitCode: 0, clean: seen.completed, outcome: 'completed', reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
+}
