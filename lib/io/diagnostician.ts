@@ -1,4 +1,4 @@
-import type { ParsedDiagnosis } from '../core/diagnosis.ts';
+import type { ParsedDiagnosis } from '../core/diagnosis-schema.ts';
 import { runBounded } from './bounded-run.ts';
 
 /**
@@ -12,6 +12,6 @@ export async function askDiagnostician(command: readonly string[], timeoutMs: nu
   if (outcome.kind === 'timed-out') return { ok: false, problem: `gave no answer within ${Math.round(timeoutMs / 1000)}s` };
   if (outcome.kind === 'signaled') return { ok: false, problem: `was killed by ${outcome.signal}` };
   if (outcome.code !== 0) return { ok: false, problem: `exited ${outcome.code}` };
-  const { parseDiagnosis } = await import('../core/diagnosis.ts');
+  const { parseDiagnosis } = await import('../core/diagnosis-schema.ts');
   return parseDiagnosis(outcome.stdout);
 }

@@ -1,4 +1,5 @@
-import { consultsDiagnostician, reconcile, type ParsedDiagnosis } from '../core/diagnosis.ts';
+import { consultsDiagnostician, reconcile } from '../core/diagnosis.ts';
+import type { ParsedDiagnosis } from '../core/diagnosis-schema.ts';
 import { diagnose, type Diagnosis, type SignalKind } from '../core/policy.ts';
 import type { Logger } from '../io/log.ts';
 import type { Incident, RunRecords } from './records.ts';
