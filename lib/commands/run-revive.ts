@@ -6,7 +6,7 @@ import type { AdapterName } from '../core/events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
-import { currentOwner, isOwnerAlive, readMarker, writeMarker } from '../io/markers.ts';
+import { currentOwner, isOwnerAlive, markerIsCompleted, readMarker, writeMarker, type MarkerRead } from '../io/markers.ts';
 import { lockMarkers } from '../io/marker-lock.ts';
 import { settleEndedResume } from '../io/revive-log.ts';
 import { systemClock } from '../io/clock.ts';
@@ -60,7 +60,7 @@ export class ReviveGuard {
 
   private async decide(input: RunEdgesInput): Promise<void> {
     const { config, name } = input;
-    const read = await readMarker(this.markerDir, name);
+    const read: MarkerRead = markerIsCompleted(this.markerDir, name) ? { status: 'missing', name } : await readMarker(this.markerDir, name);
     if (read.status === 'problem') this.logger.log('warn', read.problem);
     const now = systemClock.wall();
     // A resume launched detached by `deadman revive` may have finished since: settle it first.

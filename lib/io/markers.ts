@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Marker, MarkerOwner } from '../core/marker.ts';
+import { MARKER_VERSION, type Marker, type MarkerOwner } from '../core/marker.ts';
 import { ensurePrivateDir } from './paths.ts';
 import { isSameProcessAlive, ownStartTime } from './process-identity.ts';
 
@@ -47,6 +47,20 @@ export function writeMarker(markerDir: string, marker: Marker): void {
     fsyncSync(dir);
   } finally {
     closeSync(dir);
+  }
+}
+
+/**
+ * True when this name's marker is a completed one of this version: nothing to revive, and the
+ * next run replaces it. Checked before `readMarker` so that a job run again and again does not
+ * load the marker schema (zod) at every start; any other marker is read and validated in full.
+ */
+export function markerIsCompleted(markerDir: string, name: string): boolean {
+  try {
+    const value = JSON.parse(readFileSync(markerPath(markerDir, name), 'utf8')) as { version?: unknown; name?: unknown; state?: unknown };
+    return value.version === MARKER_VERSION && value.name === name && value.state === 'completed';
+  } catch {
+    return false;
   }
 }
 
