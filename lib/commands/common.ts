@@ -3,6 +3,7 @@ import type { Config } from '../core/config.ts';
 import { loadConfig, type LoadedConfig } from '../io/config-file.ts';
 import { currentPathContext, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store.ts';
+import { systemClock } from '../io/clock.ts';
 
 /** The `--database FILE` option, for every command that touches the database. */
 export const databaseOption = {
@@ -30,9 +31,14 @@ export function resolvePaths(config: Config, databaseFlag?: string): StatePaths 
   return statePaths(stateDir, databaseFlag ?? config.database);
 }
 
-export function openStore(context: Context): Store {
-  return new Store(context.paths.database, {
-    eventsPerRun: context.config.retention.events_per_run,
-    observationsPerRun: context.config.retention.observations_per_run,
-  });
+/**
+ * Opens the database with the configured bounds, and applies retention: every command that
+ * records (run, check, revive) keeps the file from growing without bound, whichever of them a
+ * host happens to use.
+ */
+export function openStore(context: Context, options: { retain?: boolean } = {}): Store {
+  const { retention } = context.config;
+  const store = new Store(context.paths.database, { eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run });
+  if (options.retain !== false) store.prune(systemClock.wall(), retention.max_age, retention.max_runs);
+  return store;
 }

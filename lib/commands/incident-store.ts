@@ -9,5 +9,5 @@ import { loadContext, openStore, type CommonArgs } from './common.ts';
 export async function openExistingStore(args: CommonArgs): Promise<{ store: Store | null; database: string }> {
   const context = await loadContext(args);
   const database = context.paths.database;
-  return { store: existsSync(database) ? openStore(context) : null, database };
+  return { store: existsSync(database) ? openStore(context, { retain: false }) : null, database };
 }

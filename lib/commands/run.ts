@@ -66,7 +66,6 @@ async function runCommand(values: RunValues, commandLine: string[], logger: Logg
   const name = config.name ?? (unit ? unit.replace(/\.service$/, '') : basename(command[0]!));
   const store = openStore(context);
   try {
-    store.prune(systemClock.wall(), config.retention.max_age, config.retention.max_runs);
     const records = new RunRecords(store, () => systemClock.wall(), logger);
     records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
     const edges = await buildRunEdges({ name, command, cwd, config, context, store, records, logger, notifier, unit });
