@@ -19,14 +19,6 @@ process.on('warning', (warning) => {
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 
-// A reader that goes away (`deadman incidents | head`) is not an error worth a stack trace.
-// Only stderr here: touching process.stdout makes fd 1 non-blocking, and `deadman run` copies
-// the child's output to fd 1 itself (lib/io/passthrough.ts); the CLI guards stdout (lib/cli.ts).
-process.stderr.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
-
 module.enableCompileCache?.();
 
 const { main } = await import('../dist/lib/main.js');

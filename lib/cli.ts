@@ -1,7 +1,7 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { ExitCode } from './exit-codes.ts';
-import { createLogger, logFailure } from './io/log.ts';
+import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
 import { commands } from './commands/index.ts';
 
 /**
@@ -10,11 +10,7 @@ import { commands } from './commands/index.ts';
  */
 export async function runCli(argv: string[]): Promise<number> {
   const logger = createLogger();
-  // `deadman incidents | head`: the reader leaving early is not an error worth a stack trace.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+  exitQuietlyOnEpipe(process.stdout);
   let usageFailure: string | null = null;
   const parser = buildParser(yargs(argv))
     .fail((message, error) => {

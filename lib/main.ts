@@ -1,9 +1,12 @@
+import { exitQuietlyOnEpipe } from './io/log.ts';
+
 /**
  * Dispatch between the two argument parsers. `deadman run …` (the hot path under systemd) is
  * parsed by node:util's parseArgs from the same option table yargs uses, so a supervised
  * start does not pay for loading yargs; everything else, and `run --help`, goes through yargs.
  */
 export async function main(argv: string[]): Promise<void> {
+  exitQuietlyOnEpipe(process.stderr);
   if (argv[0] === 'run' && !wantsHelp(argv)) {
     const { runFromArgv } = await import('./commands/run.ts');
     process.exitCode = await runFromArgv(argv.slice(1));

@@ -56,3 +56,15 @@ export function logFailure(logger: Logger, error: unknown): number {
   logger.log('error', `internal error: ${(error as Error)?.stack ?? String(error)}`);
   return ExitCode.INTERNAL;
 }
+
+/**
+ * A reader that goes away (`deadman incidents | head`) is not an error worth a stack trace.
+ * Guard only the streams a path writes through: touching process.stdout makes fd 1
+ * non-blocking, and `deadman run` copies the child's output to fd 1 itself.
+ */
+export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
