@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { claimSchema, type Job } from '../lib/core/config.ts';
-import { evaluateJobs } from '../lib/io/evidence.ts';
+import { claimSchema, type Job } from '../lib/core/config/config.ts';
+import { evaluateJobs } from '../lib/io/evidence/evidence.ts';
 
 /**
  * `deadman check` over 1,000 jobs × 3 file claims must finish in under 2 s. Builds a tree of

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { findHungSubtree } from '../lib/core/hung.ts';
-import { emptyProgress, updateProgress } from '../lib/core/progress.ts';
+import { findHungSubtree } from '../lib/core/detect/hung.ts';
+import { emptyProgress, updateProgress } from '../lib/core/detect/process-progress.ts';
 import { systemClock } from '../lib/io/clock.ts';
-import { createLinuxObserver } from '../lib/io/proc-linux.ts';
+import { createLinuxObserver } from '../lib/io/process/proc-linux.ts';
 
 /**
  * What one poll of the owned tree costs on Linux, with 10, 100 and 1,000 owned processes

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
-import { parseProcStat } from '../lib/core/proc-stat.ts';
+import { parseProcStat } from '../lib/core/process/proc-stat.ts';
 
 /**
  * What `deadman run` costs the work it wraps, measured on the real CLI as a unit runs it

@@ -1,11 +1,11 @@
 import { userInfo } from 'node:os';
-import type { Job } from '../core/config.ts';
-import { indented, jobBlock, rerunLine, rerunResult } from '../core/check-report.ts';
-import { needsAttention, type CommandOutcome, type JobVerdict } from '../core/evidence.ts';
+import type { Job } from '../core/config/config.ts';
+import { indented, jobBlock, rerunLine, rerunResult } from '../core/evidence/check-report.ts';
+import { needsAttention, type CommandOutcome, type JobVerdict } from '../core/evidence/evidence.ts';
 import { currentOperator, openTerminalPrompt, type TerminalPrompt } from '../io/approval.ts';
-import { runBounded } from '../io/bounded-run.ts';
+import { runBounded } from '../io/process/bounded-run.ts';
 import { systemClock } from '../io/clock.ts';
-import type { Store } from '../io/store.ts';
+import type { Store } from '../io/store/store.ts';
 
 /**
  * `deadman check --fix` for one dead job: ask, record the decision (who, when), and only when

@@ -1,13 +1,13 @@
 import type { CommandModule } from 'yargs';
-import type { Config, Job } from '../core/config.ts';
-import { checkDocument, jobBlock } from '../core/check-report.ts';
-import { needsAttention, summarize, type JobVerdict } from '../core/evidence.ts';
+import type { Config, Job } from '../core/config/config.ts';
+import { checkDocument, jobBlock } from '../core/evidence/check-report.ts';
+import { needsAttention, summarize, type JobVerdict } from '../core/evidence/evidence.ts';
 import { configError, ExitCode, usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { evaluateJobs } from '../io/evidence.ts';
-import type { Store } from '../io/store.ts';
+import { evaluateJobs } from '../io/evidence/evidence.ts';
+import type { Store } from '../io/store/store.ts';
 import { fixJob, type FixSession } from './check-fix.ts';
-import { databaseOption, loadContext, openStore, type CommonArgs } from './common.ts';
+import { databaseOption, loadContext, openStore, type CommonArgs } from './command-context.ts';
 
 /**
  * `deadman check [JOB…]`: audits the scheduled jobs of `[jobs.NAME]` by the evidence they should

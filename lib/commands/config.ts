@@ -1,8 +1,8 @@
 import type { CommandModule } from 'yargs';
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
-import { discoverConfigFile } from '../io/config-file.ts';
+import { discoverConfigFile } from '../io/config/config-file.ts';
 import { createNotifier, probeAddon, readSystemdEnvironment } from '../io/notify.ts';
-import { databaseOption, loadContext, type CommonArgs } from './common.ts';
+import { databaseOption, loadContext, type CommonArgs } from './command-context.ts';
 
 const check: CommandModule<object, CommonArgs> = {
   command: 'check',
@@ -46,7 +46,7 @@ const schema: CommandModule<object, CommonArgs> = {
   describe: 'print the JSON Schema of deadman.toml (for editors)',
   handler: async () => {
     const { z } = await import('zod');
-    const { configSchema } = await import('../core/config.ts');
+    const { configSchema } = await import('../core/config/config.ts');
     const jsonSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
     process.stdout.write(`${JSON.stringify({ title: 'deadman.toml', ...jsonSchema }, null, 2)}\n`);
   },

@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatDuration } from '../core/duration.ts';
-import { renderIncidentList } from '../core/report-text.ts';
+import { formatDuration } from '../core/config/duration.ts';
+import { renderIncidentList } from '../core/incident/report-text.ts';
 import { demoScenarios, type Scenario } from '../demo/scenarios.ts';
-import { runBounded } from '../io/bounded-run.ts';
+import { runBounded } from '../io/process/bounded-run.ts';
 import { systemClock } from '../io/clock.ts';
-import { listIncidents } from '../io/incident-records.ts';
-import { Store } from '../io/store.ts';
-import { databaseOption, type CommonArgs } from './common.ts';
+import { listIncidents } from '../io/store/incident-records.ts';
+import { Store } from '../io/store/store.ts';
+import { databaseOption, type CommonArgs } from './command-context.ts';
 
 /**
  * `deadman demo`: four real stalls, offline, in under 10 s — each a real `deadman run` of a

@@ -1,11 +1,11 @@
 import type { CommandModule } from 'yargs';
-import { parseDuration } from '../core/duration.ts';
-import { incidentListJson, renderIncidentList } from '../core/report-text.ts';
+import { parseDuration } from '../core/config/duration.ts';
+import { incidentListJson, renderIncidentList } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { listIncidents } from '../io/incident-records.ts';
-import { databaseOption, type CommonArgs } from './common.ts';
-import { openExistingStore } from './incident-store.ts';
+import { listIncidents } from '../io/store/incident-records.ts';
+import { databaseOption, type CommonArgs } from './command-context.ts';
+import { openExistingStore } from './open-existing-store.ts';
 
 /** `deadman incidents [--since DUR] [--name N] [--json]`: one line per incident, oldest first. */
 

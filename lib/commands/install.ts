@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from '../exit-codes.ts';
-import { installFile } from '../io/install-file.ts';
+import { installFile } from '../io/units/install-file.ts';
 import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './service-definition.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
-import { buildReport } from '../core/report.ts';
-import { renderReportText } from '../core/report-text.ts';
+import { buildReport } from '../core/incident/report.ts';
+import { renderReportText } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
-import { latestIncidentId, loadIncidentRows } from '../io/incident-records.ts';
-import { databaseOption, type CommonArgs } from './common.ts';
-import { openExistingStore } from './incident-store.ts';
+import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
+import { databaseOption, type CommonArgs } from './command-context.ts';
+import { openExistingStore } from './open-existing-store.ts';
 
 /**
  * `deadman report <id|latest> [--name N] [--json]`: one incident in full. Also what

@@ -1,21 +1,21 @@
 import type { CommandModule } from 'yargs';
 import { adapterOptions } from '../core/adapters/index.ts';
-import type { Config } from '../core/config.ts';
-import { markInterrupted, markExhausted, markRevived, type Marker } from '../core/marker.ts';
-import { planRevives, type KnownMarker, type PlannedRevive } from '../core/revive-plan.ts';
-import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive-text.ts';
-import { markerForSession, selectInterrupted } from '../core/session-files.ts';
+import type { Config } from '../core/config/config.ts';
+import { markInterrupted, markExhausted, markRevived, type Marker } from '../core/revive/marker.ts';
+import { planRevives, type KnownMarker, type PlannedRevive } from '../core/revive/revive-plan.ts';
+import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revive-text.ts';
+import { markerForSession, selectInterrupted } from '../core/revive/session-files.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { launchDetached } from '../io/detached.ts';
+import { launchDetached } from '../io/process/detached.ts';
 import { createLogger, type Logger } from '../io/log.ts';
-import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/markers.ts';
-import { lockMarkers } from '../io/marker-lock.ts';
-import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive-log.ts';
-import { findSessionFiles, sessionDirs } from '../io/session-files.ts';
-import { Store } from '../io/store.ts';
+import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/revive/markers.ts';
+import { lockMarkers } from '../io/revive/marker-lock.ts';
+import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/revive-log.ts';
+import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
+import { Store } from '../io/store/store.ts';
 import { RunRecords } from '../supervise/records.ts';
-import { databaseOption, loadContext, openStore, type CommonArgs, type Context } from './common.ts';
+import { databaseOption, loadContext, openStore, type CommonArgs, type Context } from './command-context.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted

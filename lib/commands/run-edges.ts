@@ -1,20 +1,20 @@
-import type { Config } from '../core/config.ts';
-import type { Adapter, AdapterName } from '../core/events.ts';
-import { findHungSubtree } from '../core/hung.ts';
-import { emptyProgress, updateProgress } from '../core/progress.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Adapter, AdapterName } from '../core/process/events.ts';
+import { findHungSubtree } from '../core/detect/hung.ts';
+import { emptyProgress, updateProgress } from '../core/detect/process-progress.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
-import { createObserver } from '../io/observer.ts';
-import { stopOwnedTree, terminateSubtree } from '../io/kill.ts';
-import { portAccepts } from '../io/port-probe.ts';
+import { createObserver } from '../io/process/observer.ts';
+import { stopOwnedTree, terminateSubtree } from '../io/process/kill.ts';
+import { portAccepts } from '../io/process/port-probe.ts';
 import { systemClock } from '../io/clock.ts';
-import type { Store } from '../io/store.ts';
+import type { Store } from '../io/store/store.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunRecords } from '../supervise/records.ts';
 import type { RunResult, RunSessionPorts, TreeControl } from '../supervise/run-session.ts';
 import { ReviveGuard, type Refusal } from './run-revive.ts';
-import type { Context } from './common.ts';
+import type { Context } from './command-context.ts';
 
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
@@ -62,7 +62,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
   const evidence = createEvidenceGate(config.evidence, {
     evaluate: async (claim, index) => {
       // Loaded on the first check: its node:http/https cost ~30 ms of start-up that a run without claims never needs.
-      const { evaluateClaim } = await import('../io/evidence.ts');
+      const { evaluateClaim } = await import('../io/evidence/evidence.ts');
       return evaluateClaim(claim, index, () => systemClock.wall());
     },
     monotonic: () => systemClock.monotonic(),
@@ -90,7 +90,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
 }
 
 function consultWith(command: string[], timeoutMs: number) {
-  return async (incident: object) => (await import('../io/diagnostician.ts')).askDiagnostician(command, timeoutMs, incident);
+  return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, incident);
 }
 
 /** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */

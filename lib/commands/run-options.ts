@@ -1,4 +1,4 @@
-import type { Config } from '../core/config.ts';
+import type { Config } from '../core/config/config.ts';
 
 /**
  * The options of `deadman run`, defined once: yargs builds `--help` from this table and the

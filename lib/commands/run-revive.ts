@@ -1,14 +1,14 @@
 import {
   decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
-} from '../core/marker.ts';
-import { buildResumeArgv, reviveMessage } from '../core/resume-argv.ts';
-import type { AdapterName } from '../core/events.ts';
+} from '../core/revive/marker.ts';
+import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
+import type { AdapterName } from '../core/process/events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
-import { currentOwner, isOwnerAlive, markerIsCompleted, readMarker, writeMarker, type MarkerRead } from '../io/markers.ts';
-import { lockMarkers } from '../io/marker-lock.ts';
-import { settleEndedResume } from '../io/revive-log.ts';
+import { currentOwner, isOwnerAlive, markerIsCompleted, readMarker, writeMarker, type MarkerRead } from '../io/revive/markers.ts';
+import { lockMarkers } from '../io/revive/marker-lock.ts';
+import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { systemClock } from '../io/clock.ts';
 import type { RunResult } from '../supervise/run-session.ts';
 import type { RunEdgesInput } from './run-edges.ts';

@@ -2,15 +2,15 @@ import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDuration } from '../core/duration.ts';
-import { launchdRunArgs, plistFileName, renderPlist } from '../core/plist.ts';
-import { renderUnit, unitFileName } from '../core/unit-file.ts';
-import { deriveTimings } from '../core/unit-timings.ts';
+import { parseDuration } from '../core/config/duration.ts';
+import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
+import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
+import { deriveTimings } from '../core/units/unit-timings.ts';
 import { usageError } from '../exit-codes.ts';
-import { loadConfig } from '../io/config-file.ts';
-import { findExecutable } from '../io/executable.ts';
+import { loadConfig } from '../io/config/config-file.ts';
+import { findExecutable } from '../io/units/executable.ts';
 import { probeAddon } from '../io/notify.ts';
-import type { CommonArgs } from './common.ts';
+import type { CommonArgs } from './command-context.ts';
 import { flagsToConfig, RUN_OPTIONS, type RunOption } from './run-options.ts';
 
 /**

@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
-import { renderStatus, statusRows, type StatusIncident, type StatusMarker, type StatusRun } from '../core/status-rows.ts';
+import { renderStatus, statusRows, type StatusIncident, type StatusMarker, type StatusRun } from '../core/status/run-status-rows.ts';
 import { systemClock } from '../io/clock.ts';
-import { listIncidents } from '../io/incident-records.ts';
-import { isOwnerAlive, listMarkers } from '../io/markers.ts';
-import { databaseOption, loadContext, type CommonArgs } from './common.ts';
-import { openExistingStore } from './incident-store.ts';
+import { listIncidents } from '../io/store/incident-records.ts';
+import { isOwnerAlive, listMarkers } from '../io/revive/markers.ts';
+import { databaseOption, loadContext, type CommonArgs } from './command-context.ts';
+import { openExistingStore } from './open-existing-store.ts';
 
 /** `deadman status [--json]`: one line per run name — state, session, age, revives, open incident. */
 

@@ -1,6 +1,6 @@
-import { consultsDiagnostician, reconcile } from '../core/diagnosis.ts';
-import type { ParsedDiagnosis } from '../core/diagnosis-schema.ts';
-import { diagnose, type Diagnosis, type SignalKind } from '../core/policy.ts';
+import { consultsDiagnostician, reconcile } from '../core/incident/diagnosis.ts';
+import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
+import { diagnose, type Diagnosis, type SignalKind } from '../core/incident/policy.ts';
 import type { Logger } from '../io/log.ts';
 import type { Incident, RunRecords } from './records.ts';
 

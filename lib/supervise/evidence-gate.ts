@@ -1,5 +1,5 @@
-import type { Claim } from '../core/config.ts';
-import { needsAttention, type Verdict } from '../core/evidence.ts';
+import type { Claim } from '../core/config/config.ts';
+import { needsAttention, type Verdict } from '../core/evidence/evidence.ts';
 import type { EvidenceGate } from './run-session.ts';
 import type { RunRecords } from './records.ts';
 

@@ -1,5 +1,5 @@
-import type { Adapter, AgentEvent } from '../core/events.ts';
-import type { Line } from '../core/lines.ts';
+import type { Adapter, AgentEvent } from '../core/process/events.ts';
+import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { Store } from '../io/store.ts';
+import type { Store } from '../io/store/store.ts';
 import type { Logger } from '../io/log.ts';
-import type { ProcessInfo } from '../core/events.ts';
-import { transition, type IncidentEvent, type IncidentState } from '../core/incident.ts';
-import type { Diagnosis, PolicyDecision, SignalKind } from '../core/policy.ts';
+import type { ProcessInfo } from '../core/process/events.ts';
+import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
+import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
 
 /**
  * What one run leaves in the database: its row, its events, and its incidents with every

@@ -1,8 +1,8 @@
-import type { Config } from '../core/config.ts';
-import type { Adapter, Observation } from '../core/events.ts';
-import { LineSplitter } from '../core/lines.ts';
-import { isHealthy, statusLine, type RunSnapshot } from '../core/status-line.ts';
-import { spawnChild } from '../io/child.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Adapter, Observation } from '../core/process/events.ts';
+import { LineSplitter } from '../core/adapters/lines.ts';
+import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
+import { spawnChild } from '../io/process/child.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';

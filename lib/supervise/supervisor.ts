@@ -1,16 +1,16 @@
-import type { Observation } from '../core/events.ts';
-import type { HungFinding } from '../core/hung.ts';
-import { processKey } from '../core/events.ts';
-import { treeShowsActivity } from '../core/activity.ts';
-import { detectInactivity } from '../core/inactivity.ts';
-import { decide, diagnose, type SignalKind } from '../core/policy.ts';
-import { verifyRecovery } from '../core/verify.ts';
-import { formatDuration } from '../core/duration.ts';
+import type { Observation } from '../core/process/events.ts';
+import type { HungFinding } from '../core/detect/hung.ts';
+import { processKey } from '../core/process/events.ts';
+import { treeShowsActivity } from '../core/detect/tree-activity.ts';
+import { detectInactivity } from '../core/detect/inactivity.ts';
+import { decide, diagnose, type SignalKind } from '../core/incident/policy.ts';
+import { verifyRecovery } from '../core/incident/verify.ts';
+import { formatDuration } from '../core/config/duration.ts';
 import type { Logger } from '../io/log.ts';
 import type { OutputTracker } from './output.ts';
 import type { Incident, RunRecords } from './records.ts';
 import { diagnoseIncident, type Consult } from './diagnose-incident.ts';
-import type { IncidentState } from '../core/incident.ts';
+import type { IncidentState } from '../core/incident/incident.ts';
 
 /**
  * One supervision tick: observe → detect → diagnose → policy → act → verify → record.

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Store } from '../../lib/io/store.ts';
+import { Store } from '../../lib/io/store/store.ts';
 import { deadmanBin, runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 
 interface Setup {

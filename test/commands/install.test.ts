@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode } from '../../lib/exit-codes.ts';
-import { findExecutable } from '../../lib/io/executable.ts';
+import { findExecutable } from '../../lib/io/units/executable.ts';
 import { deadmanBin, runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 
 test('install writes the unit, refuses to overwrite it, and replaces it with --force', async (t) => {

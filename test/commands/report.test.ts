@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode } from '../../lib/exit-codes.ts';
-import { Store } from '../../lib/io/store.ts';
+import { Store } from '../../lib/io/store/store.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 
 const T0 = Date.UTC(2025, 0, 15, 8, 50, 12);

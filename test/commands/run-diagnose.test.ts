@@ -4,9 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { reconcile } from '../../lib/core/diagnosis.ts';
-import { parseDiagnosis } from '../../lib/core/diagnosis-schema.ts';
-import { diagnose } from '../../lib/core/policy.ts';
+import { reconcile } from '../../lib/core/incident/diagnosis.ts';
+import { parseDiagnosis } from '../../lib/core/incident/diagnosis-schema.ts';
+import { diagnose } from '../../lib/core/incident/policy.ts';
 
 const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 

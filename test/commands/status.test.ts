@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markCompleted, markInterrupted, newMarker, withSessionId } from '../../lib/core/marker.ts';
-import { currentOwner, markerPath, writeMarker } from '../../lib/io/markers.ts';
-import { Store } from '../../lib/io/store.ts';
+import { markCompleted, markInterrupted, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
+import { currentOwner, markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
+import { Store } from '../../lib/io/store/store.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 
 function setup(t: { after(fn: () => void): void }) {

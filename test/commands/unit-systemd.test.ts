@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Store } from '../../lib/io/store.ts';
+import { Store } from '../../lib/io/store/store.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, NO_RESTART_CODES } from '../../lib/exit-codes.ts';
-import { findExecutable } from '../../lib/io/executable.ts';
+import { findExecutable } from '../../lib/io/units/executable.ts';
 import { NASTY_ARGS } from '../fixtures/nasty-args.ts';
 import { runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { knownKeysAt } from '../../lib/core/config.ts';
+import { knownKeysAt } from '../../lib/core/config/config.ts';
 import { repoRoot, runDeadman } from '../helpers/cli.ts';
 
 const example = readFileSync(join(repoRoot, 'deadman.toml.example'), 'utf8');

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapter } from '../../lib/core/adapters/index.ts';
-import { readClaudeTranscript, readCodexRollout } from '../../lib/core/session-files.ts';
-import { readProcStat } from '../../lib/io/process-identity.ts';
+import { readClaudeTranscript, readCodexRollout } from '../../lib/core/revive/session-files.ts';
+import { readProcStat } from '../../lib/io/process/process-identity.ts';
 import { tempDir, waitFor } from '../helpers/cli.ts';
 import { argvLog, processesWithEnv, startFakeAgent } from '../helpers/fake-agent.ts';
 

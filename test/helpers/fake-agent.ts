@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './cli.ts';
-import { readProcStat } from '../../lib/io/process-identity.ts';
+import { readProcStat } from '../../lib/io/process/process-identity.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { join } from 'node:path';
-import { isSameProcessAlive, readProcStat } from '../../lib/io/process-identity.ts';
+import { isSameProcessAlive, readProcStat } from '../../lib/io/process/process-identity.ts';
 import { repoRoot } from './cli.ts';
 
 /** Fixture programs: shell scripts from the source tree, node ones compiled next to this file. */

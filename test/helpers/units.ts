@@ -1,4 +1,4 @@
-import { quoteCommandLine, quoteEnvironmentAssignment } from '../../lib/core/systemd-quote.ts';
+import { quoteCommandLine, quoteEnvironmentAssignment } from '../../lib/core/units/systemd-quote.ts';
 import { deadmanBin } from './cli.ts';
 
 export interface TestUnit {

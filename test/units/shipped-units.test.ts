@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NO_RESTART_CODES } from '../../lib/exit-codes.ts';
-import { findExecutable } from '../../lib/io/executable.ts';
+import { findExecutable } from '../../lib/io/units/executable.ts';
 import { deadmanBin, repoRoot, runProgram, tempDir } from '../helpers/cli.ts';
 
 const unitsDir = join(repoRoot, 'units');

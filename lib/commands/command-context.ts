@@ -1,0 +1,44 @@
+import type { Options } from 'yargs';
+import type { Config } from '../core/config/config.ts';
+import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
+import { currentPathContext, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
+import { Store } from '../io/store/store.ts';
+import { systemClock } from '../io/clock.ts';
+
+/** The `--database FILE` option, for every command that touches the database. */
+export const databaseOption = {
+  type: 'string',
+  describe: 'SQLite database (default: <state dir>/deadman.db)',
+} as const satisfies Options;
+
+export interface CommonArgs {
+  config?: string | undefined;
+  database?: string | undefined;
+}
+
+export interface Context extends LoadedConfig {
+  paths: StatePaths;
+}
+
+/** Loads the config (flags merged over the file) and resolves where state lives. */
+export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}): Promise<Context> {
+  const loaded = await loadConfig({ explicitPath: args.config, flags });
+  return { ...loaded, paths: resolvePaths(loaded.config, args.database) };
+}
+
+export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {
+  const stateDir = resolveStateDir(currentPathContext(), config.state_dir);
+  return statePaths(stateDir, databaseFlag ?? config.database);
+}
+
+/**
+ * Opens the database with the configured bounds, and applies retention: every command that
+ * records (run, check, revive) keeps the file from growing without bound, whichever of them a
+ * host happens to use.
+ */
+export function openStore(context: Context, options: { retain?: boolean } = {}): Store {
+  const { retention } = context.config;
+  const store = new Store(context.paths.database, { eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run });
+  if (options.retain !== false) store.prune(systemClock.wall(), retention.max_age, retention.max_runs);
+  return store;
+}

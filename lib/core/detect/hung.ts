@@ -1,0 +1,146 @@
+import { formatDuration } from '../config/duration.ts';
+import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
+import type { ProgressState } from './process-progress.ts';
+
+/**
+ * HUNG_PROCESS: a subtree of the owned tree that made no progress for `hungTimeoutMs` — no CPU
+ * time or I/O bytes anywhere in it, no process added or removed in it — while the root printed
+ * nothing. Pure: the caller folds observations with `updateProgress` and passes the times.
+ *
+ * Where the target is: climb from each idle leaf through parents in the same process group or
+ * session, never into the root's own group (the agent lives there, even below a wrapper such
+ * as `timeout`) and never to the root. Agents start each tool command as a session leader, so
+ * the climb ends at that leader: the tool command as a whole. The whole subtree of that target
+ * must be idle; a busy process anywhere in it means the command is working, and deadman does
+ * not kill part of a working command.
+ */
+
+export interface OpenTool {
+  toolId: string;
+  /** Monotonic ms at which the adapter saw the tool call start. */
+  startedAt: number;
+}
+
+export interface HungOptions {
+  hungTimeoutMs: number;
+  /** Monotonic ms of the root's last output line or event. */
+  lastOutputAt: number;
+  /** Keys of processes present before the first tool call: MCP servers, helpers. */
+  baseline: ReadonlySet<string>;
+  ignore: readonly RegExp[];
+  openTools: readonly OpenTool[];
+  /** With an agent adapter, a target needs an open tool call that it belongs to. */
+  requireOpenTool: boolean;
+}
+
+export interface HungFinding {
+  target: ProcessInfo;
+  /** The target and all its descendants, parents before children. */
+  subtree: ProcessInfo[];
+  idleMs: number;
+  /** The open tool call the target was started under, if any. */
+  toolId: string | null;
+  reason: string;
+}
+
+/**
+ * A process first seen up to this long before its tool call's event still belongs to it: the
+ * agent spawns the command, then prints the event, and a poll can fall in between.
+ */
+export const TOOL_START_SLACK_MS = 2_000;
+
+export function findHungSubtree(observation: Observation, progress: ProgressState, options: HungOptions): HungFinding | null {
+  const now = observation.at;
+  if (now - options.lastOutputAt < options.hungTimeoutMs) return null;
+  if (options.requireOpenTool && options.openTools.length === 0) return null;
+  const tree = new Tree(observation);
+  const findings = [...new Set(tree.leaves().flatMap((leaf) => tree.commandTop(leaf) ?? []))]
+    .map((top) => judge(top, tree, progress, options, now))
+    .filter((f): f is HungFinding => f !== null)
+    .filter((f) => f.toolId !== null || !options.requireOpenTool);
+  findings.sort((a, b) => Number(b.toolId !== null) - Number(a.toolId !== null) || b.idleMs - a.idleMs || a.target.pid - b.target.pid);
+  return findings[0] ?? null;
+}
+
+function judge(target: ProcessInfo, tree: Tree, progress: ProgressState, options: HungOptions, now: number): HungFinding | null {
+  const subtree = tree.subtree(target);
+  if (subtree.some((p) => p.listening || options.baseline.has(processKey(p)))) return null;
+  if (subtree.some((p) => options.ignore.some((re) => re.test(p.cmdline.join(' ') || p.comm)))) return null;
+  const targetProgress = progress.processes.get(processKey(target));
+  if (!targetProgress) return null;
+  let lastActivity = Math.max(options.lastOutputAt, targetProgress.lastMembershipChangeAt);
+  for (const p of subtree) lastActivity = Math.max(lastActivity, progress.processes.get(processKey(p))?.lastProgressAt ?? now);
+  const idleMs = now - lastActivity;
+  if (idleMs < options.hungTimeoutMs) return null;
+  const tool = toolOf(targetProgress.firstSeenAt, options.openTools);
+  return { target, subtree, idleMs, toolId: tool?.toolId ?? null, reason: explain(target, subtree, idleMs, tool, now) };
+}
+
+/** The latest open tool call that started before the target appeared (within the slack). */
+function toolOf(firstSeenAt: number, openTools: readonly OpenTool[]): OpenTool | null {
+  const before = openTools.filter((t) => t.startedAt <= firstSeenAt + TOOL_START_SLACK_MS);
+  return before.sort((a, b) => b.startedAt - a.startedAt)[0] ?? null;
+}
+
+function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, tool: OpenTool | null, now: number): string {
+  const command = target.cmdline.join(' ') || target.comm;
+  const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command;
+  const leader = target.sid === target.pid ? ', session leader' : target.pgid === target.pid ? ', group leader' : '';
+  const others = subtree.length - 1;
+  const below = others === 0 ? '' : ` and ${others} descendant${others === 1 ? '' : 's'}`;
+  const call = tool ? `; open tool call ${tool.toolId} since ${formatDuration(now - tool.startedAt)}` : '';
+  return `${shown} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: no CPU or I/O, no process started or ended, no output from the root${call}`;
+}
+
+/** One observation as a tree, with the climbing rules. */
+class Tree {
+  readonly #byPid: Map<number, ProcessInfo>;
+  readonly #children = new Map<number, ProcessInfo[]>();
+  readonly #rootPgid: number;
+
+  constructor(private readonly observation: Observation) {
+    this.#byPid = new Map(observation.processes.map((p) => [p.pid, p]));
+    for (const p of observation.processes) {
+      if (p.pid === observation.rootPid || !this.#byPid.has(p.ppid)) continue;
+      const siblings = this.#children.get(p.ppid);
+      if (siblings) siblings.push(p);
+      else this.#children.set(p.ppid, [p]);
+    }
+    // The root is started as the leader of its own group; if it is gone, its pid names the group.
+    this.#rootPgid = this.#byPid.get(observation.rootPid)?.pgid ?? observation.rootPid;
+  }
+
+  leaves(): ProcessInfo[] {
+    return this.observation.processes.filter((p) => !this.#children.has(p.pid) && this.#eligible(p));
+  }
+
+  /** The highest process reachable from `leaf` within its group or session, or null if none is eligible. */
+  commandTop(leaf: ProcessInfo): ProcessInfo | null {
+    if (!this.#eligible(leaf)) return null;
+    let top = leaf;
+    const seen = new Set([leaf.pid]);
+    for (let parent = this.#byPid.get(top.ppid); parent && !seen.has(parent.pid); parent = this.#byPid.get(top.ppid)) {
+      if (!this.#eligible(parent) || (parent.pgid !== top.pgid && parent.sid !== top.sid)) break;
+      seen.add(parent.pid);
+      top = parent;
+    }
+    return top;
+  }
+
+  subtree(top: ProcessInfo): ProcessInfo[] {
+    const result = [top];
+    const seen = new Set([top.pid]);
+    for (let i = 0; i < result.length; i++) {
+      for (const child of this.#children.get(result[i]!.pid) ?? []) {
+        if (seen.has(child.pid)) continue;
+        seen.add(child.pid);
+        result.push(child);
+      }
+    }
+    return result;
+  }
+
+  #eligible(p: ProcessInfo): boolean {
+    return p.pid !== this.observation.rootPid && p.pgid !== this.#rootPgid;
+  }
+}

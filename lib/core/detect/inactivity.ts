@@ -1,0 +1,21 @@
+import { formatDuration } from '../config/duration.ts';
+
+/**
+ * OUTPUT_INACTIVITY: nothing on stdout/stderr (or, with an agent adapter, no parsed event) and
+ * no visible work in the owned tree (CPU, I/O, processes coming and going) for `limitMs`.
+ * The message counts from the last output: `no output for 30m 0s`.
+ */
+export interface InactivityInput {
+  now: number;
+  limitMs: number;
+  lastOutputAt: number;
+  lastTreeActivityAt: number;
+}
+
+export function detectInactivity(input: InactivityInput): { message: string; silentForMs: number } | null {
+  if (input.limitMs <= 0) return null;
+  const lastProgress = Math.max(input.lastOutputAt, input.lastTreeActivityAt);
+  if (input.now - lastProgress < input.limitMs) return null;
+  const silentForMs = input.now - input.lastOutputAt;
+  return { message: `no output for ${formatDuration(silentForMs)}`, silentForMs };
+}

@@ -1,0 +1,56 @@
+import { formatDuration } from '../config/duration.ts';
+import { needsAttention, type CommandOutcome, type JobVerdict, type Summary } from './evidence.ts';
+
+/**
+ * What `deadman check` prints: a block per job that needs attention, one quiet line per healthy
+ * job with -v, and the summary; or one JSON document. Pure: the command writes the lines.
+ */
+
+const INDENT = ' '.repeat(7);
+const LABEL = { dead: 'DEAD   ', unknown: 'UNKNOWN ', alive: 'alive  ' } as const;
+
+/**
+ * `DEAD   nightly-export` / `       export-2026-09-10.csv is 0 bytes` /
+ * `       fix: /bin/nightly-export   (needs approval)`. A healthy job gets its one quiet line;
+ * the caller decides whether to print it. Only dead jobs offer their rerun: when the check
+ * itself failed (unknown), rerunning the job is not known to help.
+ */
+export function jobBlock(result: JobVerdict, rerun: readonly string[] | null): string[] {
+  const lines = [`${LABEL[result.verdict]}${result.job}`];
+  for (const claim of result.claims) if (needsAttention(claim)) lines.push(`${INDENT}${claim.reason}`);
+  if (result.verdict === 'dead' && rerun !== null) lines.push(`${INDENT}fix: ${displayArgv(rerun)}   (needs approval)`);
+  return lines;
+}
+
+/** The indented line that reports a rerun: how it ended and how long it took. */
+export function rerunLine(outcome: CommandOutcome, elapsedMs: number): string {
+  const took = `after ${formatDuration(elapsedMs)}`;
+  switch (outcome.kind) {
+    case 'exited': return `${INDENT}rerun exited ${outcome.code} ${took}`;
+    case 'signaled': return `${INDENT}rerun was killed by ${outcome.signal} ${took}`;
+    case 'timed-out': return `${INDENT}rerun timed out ${took} and was stopped`;
+    case 'not-started': return `${INDENT}rerun could not start: ${outcome.error}`;
+  }
+}
+
+/** One word for the `actions.result` column. */
+export function rerunResult(outcome: CommandOutcome): string {
+  return outcome.kind === 'exited' ? `exit ${outcome.code}` : outcome.kind;
+}
+
+export function indented(text: string): string {
+  return `${INDENT}${text}`;
+}
+
+/** The `--json` document: the summary and every job with its claims and rerun argv. */
+export function checkDocument(results: readonly JobVerdict[], summary: Summary, reruns: Readonly<Record<string, readonly string[]>>) {
+  return {
+    summary: { checked: summary.checked, dead: summary.dead, unknown: summary.unknown, alive: summary.alive, needs_attention: summary.needsAttention },
+    jobs: results.map((r) => ({ job: r.job, verdict: r.verdict, rerun: reruns[r.job] ?? null, claims: r.claims })),
+  };
+}
+
+/** An argv as a person would type it: words with shell-special characters in single quotes. */
+export function displayArgv(argv: readonly string[]): string {
+  return argv.map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
+}

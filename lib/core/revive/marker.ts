@@ -1,0 +1,113 @@
+import type { AdapterName } from '../process/events.ts';
+import { formatAge, formatDuration } from '../config/duration.ts';
+import type { Marker, MarkerOwner } from './marker-schema.ts';
+import { readCommandLine, unresumableReason } from './resume-argv.ts';
+
+/**
+ * The life of a revive marker, as pure functions over plain data with time passed in:
+ *
+ *   fresh start ──▶ running ──clean completion──▶ completed (revive count back to 0)
+ *                     │  ▲
+ *    process exit,    │  │ revived (count + 1)
+ *    crash, reboot    ▼  │
+ *                  interrupted ──count reached max_revives──▶ exhausted (do not restart)
+ *
+ * A `running` marker whose owner is dead is an interruption nobody got to record.
+ */
+
+export type { Marker, MarkerOwner } from './marker-schema.ts';
+
+/** Bumped when the marker's shape changes; a marker of another version is not revived. */
+export const MARKER_VERSION = 1;
+
+export interface NewMarker {
+  name: string;
+  adapter: AdapterName;
+  argv: readonly string[];
+  cwd: string;
+  owner: MarkerOwner | null;
+  now: number;
+}
+
+/** The marker written before a fresh (not resumed) start. */
+export function newMarker(input: NewMarker): Marker {
+  const { resumeFlags, task } = readCommandLine(input.adapter, input.argv);
+  return {
+    version: MARKER_VERSION, name: input.name, adapter: input.adapter, sessionId: null,
+    argv: [...input.argv], cwd: input.cwd, resumeFlags, task,
+    startedAt: input.now, updatedAt: input.now, state: 'running', reason: null,
+    reviveCount: 0, owner: input.owner, detachedLog: null,
+  };
+}
+
+/** Taken over by a resume: one more revive used, a new owner, and (when detached) its log. */
+export function markRevived(marker: Marker, owner: MarkerOwner, now: number, detachedLog: string | null = null): Marker {
+  const reviveCount = marker.reviveCount + 1;
+  return { ...marker, state: 'running', owner, detachedLog, reviveCount, updatedAt: now, reason: `revive ${reviveCount} of an interrupted session` };
+}
+
+export function withSessionId(marker: Marker, sessionId: string, now: number): Marker {
+  return { ...marker, sessionId, updatedAt: now };
+}
+
+/** A warning when a resumed run reports another session than the one it was asked to resume. */
+export function sessionMismatch(marker: Marker, reported: string): string | null {
+  if (marker.reviveCount === 0 || marker.sessionId === null || marker.sessionId === reported) return null;
+  return `asked to resume session ${marker.sessionId} but the agent reports ${reported} (a new session was started)`;
+}
+
+/** Refreshes the age; a long run should do this now and then so a late crash is still "recent". */
+export function touchMarker(marker: Marker, now: number): Marker {
+  return { ...marker, updatedAt: now };
+}
+
+/** Completion event + exit 0 + evidence holding: the budget starts over. */
+export function markCompleted(marker: Marker, now: number): Marker {
+  return { ...marker, state: 'completed', reason: 'completed', reviveCount: 0, updatedAt: now };
+}
+
+export function markInterrupted(marker: Marker, reason: string, now: number): Marker {
+  return { ...marker, state: 'interrupted', reason, updatedAt: now };
+}
+
+export function markExhausted(marker: Marker, reason: string, now: number): Marker {
+  return { ...marker, state: 'exhausted', reason, updatedAt: now };
+}
+
+export interface ReviveSettings {
+  /** Wall-clock milliseconds. */
+  now: number;
+  ownerAlive: boolean;
+  /** `revive.max_age`; 0 means no age limit. */
+  maxAgeMs: number;
+  /** `revive.max_revives`; 0 turns reviving off. */
+  maxRevives: number;
+  /** `revive.command`, when configured. */
+  template?: readonly string[] | undefined;
+}
+
+export type ReviveDecision =
+  | { revive: true; sessionId: string; attempt: number; budget: number }
+  /** fresh: start the original command; owned: another live process has it, touch nothing; exhausted: exit DO_NOT_RESTART. */
+  | { revive: false; outcome: 'fresh' | 'owned' | 'exhausted'; reason: string };
+
+export function decideRevive(marker: Marker | null, settings: ReviveSettings): ReviveDecision {
+  const fresh = (reason: string): ReviveDecision => ({ revive: false, outcome: 'fresh', reason });
+  if (marker === null) return fresh('no marker: first run');
+  if (marker.state === 'running' && settings.ownerAlive) {
+    return { revive: false, outcome: 'owned', reason: `owned by live process ${marker.owner?.pid}` };
+  }
+  if (marker.state === 'completed') return fresh('the last run completed');
+  if (marker.state === 'exhausted') return fresh('the revive budget was spent earlier; starting over');
+  if (settings.maxRevives === 0) return fresh('reviving is off (revive.max_revives = 0)');
+  const unresumable = unresumableReason(marker, settings.template);
+  if (unresumable !== null) return fresh(unresumable);
+  const age = settings.now - marker.updatedAt;
+  if (settings.maxAgeMs > 0 && age > settings.maxAgeMs) {
+    return fresh(`interrupted ${formatAge(age)} ago, longer than revive.max_age (${formatDuration(settings.maxAgeMs)})`);
+  }
+  if (marker.reviveCount >= settings.maxRevives) {
+    return { revive: false, outcome: 'exhausted', reason: `revive budget spent: ${marker.reviveCount} of ${settings.maxRevives} revives without a clean completion` };
+  }
+  return { revive: true, sessionId: marker.sessionId!, attempt: marker.reviveCount + 1, budget: settings.maxRevives };
+}

@@ -1,0 +1,75 @@
+import type { AdapterName } from '../process/events.ts';
+import type { Marker } from './marker-schema.ts';
+import { codexResumeArgv, readCodexCommand } from '../adapters/codex-command.ts';
+import { claudeResumeArgv, readClaudeCommand } from '../adapters/claude-command.ts';
+
+/**
+ * The command that re-prompts an interrupted session: the agent's own resume syntax built
+ * from the original command line, or the `revive.command` template. Arguments are always
+ * a list handed to exec, never a shell string.
+ */
+
+export const DEFAULT_REVIVE_MESSAGE = [
+  'Your previous run in this session was cut off by a process exit (a crash, a restart or a watchdog), not by anything you decided.',
+  'Continue the interrupted task from where it stopped.',
+  'Tool calls that were cut off mid-way have unknown outcomes: inspect their effects (files, processes, output) before retrying any of them.',
+].join(' ');
+
+/** Session ids go into a command line: letters, digits, `-` and `_` only, not starting with `-`. */
+export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** A single argument may hold at most 128 KiB on Linux (MAX_ARG_STRLEN); keep the task well below. */
+const MAX_TASK_CHARS = 32 * 1024;
+
+export interface CommandLineFacts {
+  resumeFlags: string[];
+  task: string | null;
+}
+
+/** What a resume must repeat from the original command line, and the original prompt. */
+export function readCommandLine(adapter: AdapterName, argv: readonly string[]): CommandLineFacts {
+  const command = adapter === 'codex' ? readCodexCommand(argv) : adapter === 'claude' ? readClaudeCommand(argv) : null;
+  return command ? { resumeFlags: command.resumeFlags, task: command.task } : { resumeFlags: [], task: null };
+}
+
+/** Why this marker's session cannot be resumed (null when it can). */
+export function unresumableReason(marker: Marker, template?: readonly string[]): string | null {
+  if (marker.sessionId === null) return 'no session id was recorded before it stopped';
+  if (!SESSION_ID.test(marker.sessionId)) return `session id ${JSON.stringify(marker.sessionId.slice(0, 140))} is not a plain id (letters, digits, - and _)`;
+  if (template) return null;
+  if (marker.adapter === 'generic') return 'a generic command has no resume syntax; set revive.command';
+  if (marker.adapter === 'codex' && readCodexCommand(marker.argv) === null) return 'the Codex command line has no "exec" to resume';
+  return null;
+}
+
+export interface ResumeOptions {
+  message: string;
+  /** `revive.command`: `{session_id}`, `{message}` and `{cwd}` are replaced inside each argument. */
+  template?: readonly string[] | undefined;
+}
+
+/** The resume command line. Call only when `unresumableReason` is null; throws otherwise. */
+export function buildResumeArgv(marker: Marker, options: ResumeOptions): string[] {
+  const problem = unresumableReason(marker, options.template);
+  if (problem !== null) throw new Error(`cannot resume ${marker.name}: ${problem}`);
+  const sessionId = marker.sessionId!;
+  if (options.template) return fillTemplate(options.template, { session_id: sessionId, message: options.message, cwd: marker.cwd });
+  if (marker.adapter === 'codex') return codexResumeArgv(readCodexCommand(marker.argv)!.prefix, marker.resumeFlags, sessionId, options.message);
+  return claudeResumeArgv(readClaudeCommand(marker.argv).program, marker.resumeFlags, sessionId, options.message);
+}
+
+function fillTemplate(template: readonly string[], values: Record<'session_id' | 'message' | 'cwd', string>): string[] {
+  // One pass with a function: a value that itself contains "{cwd}" is not expanded again.
+  return template.map((arg) => arg.replace(/\{(session_id|message|cwd)\}/g, (_, key: keyof typeof values) => values[key]));
+}
+
+/**
+ * The revive prompt: the configured message or the default, plus the original task (a bare
+ * "continue" tends to be ignored by agents). A message with `{task}` places it itself.
+ */
+export function reviveMessage(task: string | null, configured?: string): string {
+  const base = configured ?? DEFAULT_REVIVE_MESSAGE;
+  const shown = task === null ? null : task.length > MAX_TASK_CHARS ? `${task.slice(0, MAX_TASK_CHARS)}\n[… cut; the full task is earlier in this session]` : task;
+  if (base.includes('{task}')) return base.replaceAll('{task}', () => shown ?? '(see the start of this session)');
+  return shown === null ? base : `${base}\n\nThe original task was:\n${shown}`;
+}

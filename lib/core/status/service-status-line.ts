@@ -1,0 +1,47 @@
+import { formatDuration } from '../config/duration.ts';
+
+/**
+ * The one human sentence systemd shows as `Status:`; also decides whether the run is healthy
+ * enough to feed the watchdog. Pure.
+ */
+export interface RunSnapshot {
+  now: number;
+  adapter: string;
+  sessionId: string | null;
+  lastOutputAt: number;
+  processCount: number;
+  evidence: { alive: number; total: number; failing: string | null };
+  /** An incident that makes the run unhealthy (stall, evidence beyond grace, timeout). */
+  stall: { message: string; action: 'withhold' | 'exit' } | null;
+  /** A hung descendant waiting for approval (reported, but not by itself unhealthy). */
+  awaitingApproval: string | null;
+  recovering: string | null;
+  /** The supervision loop's own poll is overdue: deadman itself may be wedged. */
+  loopOverdue: boolean;
+}
+
+export function isHealthy(s: RunSnapshot): boolean {
+  return s.stall === null && !s.loopOverdue && s.evidence.failing === null;
+}
+
+export function statusLine(s: RunSnapshot): string {
+  if (s.stall) {
+    const what = s.stall.action === 'withhold' ? 'withholding watchdog' : 'stopping the run (exit 75)';
+    return `STALLED · ${s.stall.message} · ${what}`;
+  }
+  if (s.evidence.failing) return `EVIDENCE · ${s.evidence.failing} · withholding watchdog`;
+  if (s.loopOverdue) return 'DEGRADED · supervision loop overdue · withholding watchdog';
+  const parts: string[] = [];
+  if (s.awaitingApproval) parts.push(`AWAITING APPROVAL · ${s.awaitingApproval}`);
+  else if (s.recovering) parts.push(`RECOVERING · ${s.recovering}`);
+  else parts.push('ok');
+  if (s.sessionId) parts.push(`${s.adapter} session ${shortId(s.sessionId)}`);
+  parts.push(`last ${s.adapter === 'generic' ? 'output' : 'event'} ${formatDuration(Math.max(0, s.now - s.lastOutputAt))} ago`);
+  parts.push(`${s.processCount} proc${s.processCount === 1 ? '' : 's'}`);
+  if (s.evidence.total > 0) parts.push(`evidence ${s.evidence.alive}/${s.evidence.total}`);
+  return parts.join(' · ');
+}
+
+function shortId(id: string): string {
+  return id.length > 8 ? `${id.slice(0, 8)}…` : id;
+}

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../../core/config/config.ts';
+import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
+import { formatProblems, phraseIssue } from '../../core/config/config-problems.ts';
+import { configError } from '../../exit-codes.ts';
+import { configCandidates, currentPathContext, type PathContext } from '../paths.ts';
+
+export interface LoadedConfig {
+  /** The file that was read, or null when the built-in defaults apply. */
+  file: string | null;
+  config: Config;
+}
+
+export interface LoadOptions {
+  /** `--config FILE`. */
+  explicitPath?: string | undefined;
+  /** Settings given as flags, keyed like the file (`hung_timeout`); they win over the file. */
+  flags?: Record<string, unknown>;
+  cwd?: string;
+  ctx?: PathContext;
+}
+
+/** Finds the config file by the documented discovery order; null means built-in defaults. */
+export function discoverConfigFile(options: LoadOptions): string | null {
+  const ctx = options.ctx ?? currentPathContext();
+  const cwd = options.cwd ?? process.cwd();
+  if (options.explicitPath) return resolve(cwd, options.explicitPath);
+  if (ctx.env.DEADMAN_CONFIG) return resolve(cwd, ctx.env.DEADMAN_CONFIG);
+  return configCandidates(ctx, cwd).find((candidate) => existsSync(candidate)) ?? null;
+}
+
+/**
+ * Reads, parses and validates the configuration. Throws a config error (exit 78) whose
+ * message holds one line per problem. With no file and no flags it returns the defaults
+ * without loading the TOML parser or zod, which keeps `deadman run` quick to start.
+ */
+export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
+  const file = discoverConfigFile(options);
+  const flags = options.flags ?? {};
+  if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config };
+  const raw = file === null ? {} : await parseTomlFile(file);
+  const merged = { ...raw, ...flags };
+  const { configSchema, knownKeysAt } = await import('../../core/config/config.ts');
+  const result = configSchema.safeParse(merged, { error: (issue) => phraseIssue(issue as never) });
+  if (!result.success) {
+    const lines = formatProblems(result.error.issues as never, merged, {
+      file: file ?? 'command line',
+      flagKeys: new Set(Object.keys(flags)),
+    }, knownKeysAt);
+    throw configError(lines.join('\n'));
+  }
+  return { file, config: result.data };
+}
+
+async function parseTomlFile(file: string): Promise<Record<string, unknown>> {
+  const text = readConfigText(file);
+  const { default: toml } = await import('@iarna/toml');
+  try {
+    return toml.parse(text) as Record<string, unknown>;
+  } catch (error) {
+    const e = error as Error & { line?: number; col?: number };
+    const reason = e.message.split(' at row ')[0]!.split('\n')[0];
+    const position = e.line === undefined ? '' : `:${e.line + 1}:${(e.col ?? 0) + 1}`;
+    throw configError(`${file}${position}: TOML syntax error: ${reason}; fix the syntax at that position`);
+  }
+}
+
+function readConfigText(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = {
+      ENOENT: 'does not exist; check --config or $DEADMAN_CONFIG',
+      EISDIR: 'is a directory, not a config file; point --config at a .toml file',
+      EACCES: 'cannot be read (permission denied); make it readable by the user deadman runs as',
+    }[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`;
+    throw configError(`${file}: ${why}`);
+  }
+  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
+    throw configError(`${file}: is empty; add settings (see deadman.toml.example) or remove the file to use the defaults`);
+  }
+  const text = bytes.toString('utf8');
+  if (bytes.includes(0) || text.includes('\uFFFD')) {
+    throw configError(`${file}: is not UTF-8 text (binary data); it must be a TOML file`);
+  }
+  return text;
+}

@@ -1,0 +1,165 @@
+import { open, realpath, stat } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../../core/config/config.ts';
+import {
+  chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp,
+  type Candidate, type FileSample, type HttpOutcome, type JobVerdict, type Verdict,
+} from '../../core/evidence/evidence.ts';
+import { checkLexicalScope } from '../../core/evidence/path-scope.ts';
+import { runBounded } from '../process/bounded-run.ts';
+import { expandGlob, GlobTooLargeError } from './glob.ts';
+
+/**
+ * Evaluates evidence claims for real: files (stat, realpath, bounded reads), commands (argv with
+ * a timeout) and HTTP GETs. Every failure of the check itself becomes an `unknown` verdict with
+ * the reason; nothing here throws for a claim. Nothing is cached: each call looks afresh.
+ */
+
+/** Bytes read from each end of a large file for `min_lines` / `contains`; smaller files are read whole. */
+export const SAMPLE_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 256 * 1024;
+const DEFAULT_CONCURRENCY = 32;
+
+/** `now` returns wall-clock milliseconds (file ages are measured against it). */
+export async function evaluateClaim(claim: Claim, index: number, now: () => number): Promise<Verdict> {
+  const name = claimName(claim, index);
+  try {
+    switch (claim.kind) {
+      case 'file': return await evaluateFile(claim, name, now);
+      case 'command': return judgeCommand(claim, name, await runCommandClaim(claim));
+      case 'http': return judgeHttp(claim, name, await getUrl(claim));
+    }
+  } catch (error) {
+    return { claim: name, kind: claim.kind, verdict: 'unknown', reason: `check failed: ${describeError(error)}` };
+  }
+}
+
+/** Evaluates claims with at most `concurrency` checks in flight; verdicts keep the claims' order. */
+export async function evaluateClaims(claims: readonly Claim[], now: () => number, concurrency = DEFAULT_CONCURRENCY): Promise<Verdict[]> {
+  return mapBounded(claims, concurrency, (claim, index) => evaluateClaim(claim, index, now));
+}
+
+/** Evaluates every claim of the given jobs through one bounded pool; results keep the jobs' order. */
+export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>, now: () => number, concurrency = DEFAULT_CONCURRENCY): Promise<JobVerdict[]> {
+  const work = jobs.flatMap(([, job]) => job.evidence.map((claim, index) => ({ claim, index })));
+  const verdicts = await mapBounded(work, concurrency, (item) => evaluateClaim(item.claim, item.index, now));
+  let offset = 0;
+  return jobs.map(([name, job]) => {
+    const claims = verdicts.slice(offset, (offset += job.evidence.length));
+    return { job: name, verdict: combinedState(claims), claims };
+  });
+}
+
+async function evaluateFile(claim: FileClaim, name: string, now: () => number): Promise<Verdict> {
+  const written = claim.path ?? claim.glob!;
+  const lexical = checkLexicalScope(claim.root, written);
+  if (!lexical.inside) return { claim: name, kind: 'file', verdict: 'dead', reason: lexical.reason };
+  const resolvedRoot = await realpath(claim.root).catch(() => claim.root);
+  const paths = claim.path !== undefined ? [claim.path] : await expandGlob(written);
+  const candidates = await Promise.all(paths.map(inspect));
+  const choice = chooseEvidence(claim, candidates, resolvedRoot);
+  const wantsSample = claim.min_lines !== undefined || claim.contains !== undefined;
+  const sample = choice.file && wantsSample ? await readSample(choice.file.resolved) : null;
+  return judgeFile(claim, name, choice, sample, now());
+}
+
+async function inspect(path: string): Promise<Candidate> {
+  try {
+    const resolved = await realpath(path);
+    const info = await stat(resolved);
+    return { path, state: 'present', resolved, isFile: info.isFile(), size: info.size, mtimeMs: info.mtimeMs };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { path, state: 'missing' };
+    return { path, state: 'error', error: ERRNO_WORDS[code ?? ''] ?? code ?? describeError(error) };
+  }
+}
+
+/** The whole file when it is at most two samples long, else its first and last SAMPLE_BYTES. */
+async function readSample(path: string): Promise<FileSample> {
+  const handle = await open(path, 'r');
+  try {
+    const read = async (position: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      return buffer.toString('utf8', 0, bytesRead);
+    };
+    const { size } = await handle.stat();
+    if (size <= 2 * SAMPLE_BYTES) return { head: await read(0, size), tail: null };
+    return { head: await read(0, SAMPLE_BYTES), tail: await read(size - SAMPLE_BYTES, SAMPLE_BYTES) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function runCommandClaim(claim: CommandClaim) {
+  return runBounded({ argv: claim.command, cwd: claim.cwd, timeoutMs: claim.timeout });
+}
+
+/**
+ * One GET through node:http(s) rather than fetch: fetch refuses "bad ports" (6000, 6667, …)
+ * that local health endpoints may use, and follows redirects. The body is read up to a bound.
+ */
+function getUrl(claim: HttpClaim): Promise<HttpOutcome> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const url = new URL(claim.url);
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (outcome: HttpOutcome) => {
+      clearTimeout(timer);
+      request.destroy();
+      resolve(outcome);
+    };
+    const request = send(url, { method: 'GET', agent: false, headers: { 'user-agent': 'deadman-check' } }, (response) => {
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      const done = () => settle({ kind: 'response', status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - bytes));
+        bytes += chunk.length;
+        if (bytes >= MAX_BODY_BYTES) done();
+      });
+      response.on('end', done);
+      // A body cut off mid-way is a failed check, not a response to judge by its first half.
+      response.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
+    });
+    request.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
+    if (claim.timeout > 0) {
+      timer = setTimeout(() => settle({ kind: 'timed-out', afterMs: Math.round(performance.now() - started) }), claim.timeout);
+    }
+    request.end();
+  });
+}
+
+const ERRNO_WORDS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'too many levels of symbolic links',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EHOSTUNREACH: 'host unreachable',
+};
+
+/** A one-line cause, in errno words where known. */
+function describeError(error: unknown): string {
+  if (error instanceof GlobTooLargeError) return error.message;
+  const err = error as NodeJS.ErrnoException;
+  if (err.code !== undefined) {
+    const words = ERRNO_WORDS[err.code] ?? err.code;
+    return err.syscall && err.path ? `${words} (${err.syscall} ${err.path})` : words;
+  }
+  return (err.message ?? String(error)).split('\n')[0]!;
+}
+
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!, index);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

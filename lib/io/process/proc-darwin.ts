@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import type { ProcessInfo } from '../../core/process/events.ts';
+import { indexChildren, OwnershipMemory, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
+import { parseLsofPids, parsePsOutput, PS_COLUMNS } from '../../core/process/ps-darwin.ts';
+
+export interface DarwinObserverOptions {
+  rootPid: number;
+  selfPid?: number;
+  monotonic: () => number;
+}
+
+/**
+ * Observes the owned tree on macOS with one `ps -A` per poll (macOS has no /proc and no
+ * cgroups: ownership is the PID chain plus the memory of every process seen in it). `ps -A`
+ * lists the whole host, so here a poll's cost grows with the host's processes. Listening
+ * sockets come from `lsof`, which is slow, so it runs only when the owned set changed or
+ * LISTEN_RECHECK_MS passed. Runs on Linux too (procps `ps` prints the same columns), which is
+ * how its tests run.
+ */
+const LISTEN_RECHECK_MS = 10_000;
+const COMMAND_TIMEOUT_MS = 5_000;
+
+export function createDarwinObserver(options: DarwinObserverOptions): TreeObserver {
+  const { rootPid, monotonic } = options;
+  const selfPid = options.selfPid ?? process.pid;
+  const initial = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
+  const neverOwned = new Set([0, 1, ...ancestorsIn(initial, selfPid)]);
+  const rootStartTime = initial.get(rootPid)?.startTime;
+  const memory = new OwnershipMemory();
+  const listening = new ListeningCache(monotonic);
+  let last: ProcessInfo[] = [];
+
+  function walk(seeds: Seed[]): ProcessInfo[] {
+    const table = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
+    const children = indexChildren(table.values());
+    const found = walkOwnedTree(seeds, (pid) => table.get(pid) ?? null, (pid) => children.get(pid) ?? [], neverOwned);
+    const listeners = listening.pidsAmong(found.map((p) => p.pid));
+    for (const p of found) p.listening = listeners.has(p.pid);
+    memory.remember(found);
+    return found;
+  }
+
+  return {
+    observe() {
+      const at = monotonic();
+      const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
+      last = walk([...rootSeed, ...memory.seeds()]);
+      memory.keepOnly(last);
+      return { at, rootPid, processes: last };
+    },
+    isOwned: (p) => memory.has(p),
+    known: () => last,
+    readProcess: (pid) => tableOf(runPs(['-p', String(pid), '-o', PS_COLUMNS])).get(pid) ?? null,
+    listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
+  };
+}
+
+class ListeningCache {
+  #checkedPids = '';
+  #checkedAt = -Infinity;
+  #listeners = new Set<number>();
+
+  constructor(private readonly monotonic: () => number) {}
+
+  pidsAmong(pids: number[]): Set<number> {
+    const key = [...pids].sort((a, b) => a - b).join(',');
+    const now = this.monotonic();
+    if (key !== this.#checkedPids || now - this.#checkedAt >= LISTEN_RECHECK_MS) {
+      this.#listeners = new Set(pids.length === 0 ? [] : parseLsofPids(runLsof(key)));
+      this.#checkedPids = key;
+      this.#checkedAt = now;
+    }
+    return this.#listeners;
+  }
+}
+
+function runPs(args: readonly string[]): string {
+  return runTolerant('ps', args);
+}
+
+/** Listening TCP sockets and bound UDP sockets of these pids only (`-a` ANDs the selections). */
+function runLsof(pidList: string): string {
+  return runTolerant('lsof', ['-nP', '-a', '-p', pidList, '-iTCP', '-sTCP:LISTEN', '-Fp']) + runTolerant('lsof', ['-nP', '-a', '-p', pidList, '-iUDP', '-Fp']);
+}
+
+/** ps and lsof exit 1 when nothing matched; what they printed is still the answer. */
+function runTolerant(file: string, args: readonly string[]): string {
+  try {
+    return execFileSync(file, args, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (error) {
+    const stdout = (error as { stdout?: unknown }).stdout;
+    return typeof stdout === 'string' ? stdout : '';
+  }
+}
+
+function tableOf(psOutput: string): Map<number, ProcessInfo> {
+  return new Map(parsePsOutput(psOutput).map((p) => [p.pid, p]));
+}
+
+function ancestorsIn(table: Map<number, ProcessInfo>, pid: number): number[] {
+  const chain: number[] = [];
+  for (let current = table.get(pid); current && current.pid > 1 && !chain.includes(current.pid); current = table.get(current.ppid)) {
+    chain.push(current.pid);
+  }
+  return chain.length > 0 ? chain : [pid];
+}

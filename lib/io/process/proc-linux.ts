@@ -1,0 +1,109 @@
+import type { ProcessInfo } from '../../core/process/events.ts';
+import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
+import { findUnitCgroup, readCgroupPids } from './cgroup.ts';
+import { readProcStat } from './process-identity.ts';
+import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
+import { ListeningSockets } from './proc-sockets.ts';
+
+export interface LinuxObserverOptions {
+  /** The supervised child: the root of the owned tree. */
+  rootPid: number;
+  /** deadman's own pid (default: this process); it and its ancestors are never owned. */
+  selfPid?: number;
+  /** Also own the members of deadman's systemd service cgroup (see cgroup.ts for when it applies). */
+  useCgroup: boolean;
+  monotonic: () => number;
+  /** Walk by a scan of every /proc/<pid>/stat even where `children` files exist (tests, benchmark). */
+  forceProcScan?: boolean;
+}
+
+/**
+ * Observes the owned tree through /proc. A poll walks down from the root, from every process
+ * remembered from earlier polls (still alive with the same start time: reparenting loses the
+ * chain, not the ownership) and from the unit cgroup's members, reading each thread's
+ * `children` file, so its cost grows with the owned processes, not with the host. Kernels
+ * without `children` files get a full /proc scan by ppid instead.
+ */
+export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver {
+  const { rootPid, monotonic } = options;
+  const selfPid = options.selfPid ?? process.pid;
+  const selfParent = readProcStat(selfPid)?.ppid ?? 0;
+  const neverOwned = new Set([0, 1, ...ancestorsOf(selfPid)]);
+  const cgroup = options.useCgroup ? findUnitCgroup(selfPid, selfParent) : null;
+  const rootStartTime = readProcStat(rootPid)?.startTime;
+  const scanAll = options.forceProcScan === true || !threadChildrenAvailable();
+  const memory = new OwnershipMemory();
+  const reader = new LinuxProcessReader(monotonic);
+  const sockets = new ListeningSockets(monotonic);
+  let last: ProcessInfo[] = [];
+
+  function walk(seeds: Seed[]): ProcessInfo[] {
+    const childrenOf = scanAll ? childrenFromScan() : readThreadChildren;
+    const read = new Map<number, LinuxProcess>();
+    const found = walkOwnedTree(
+      seeds,
+      (pid) => {
+        const p = reader.read(pid);
+        if (p) read.set(pid, p);
+        return p?.info ?? null;
+      },
+      childrenOf,
+      cgroup ? withOtherChildrenOfSelf(childrenOf) : neverOwned,
+    );
+    sockets.mark(found.map((info) => read.get(info.pid)!));
+    memory.remember(found);
+    return found;
+  }
+
+  /**
+   * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify) sit next
+   * to the supervised tree; they are deadman's work, not the run's.
+   */
+  function withOtherChildrenOfSelf(childrenOf: (pid: number) => Iterable<number>): Set<number> {
+    const excluded = new Set(neverOwned);
+    const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
+    for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+      if (excluded.has(pid)) continue;
+      excluded.add(pid);
+      pending.push(...childrenOf(pid));
+    }
+    return excluded;
+  }
+
+  return {
+    observe() {
+      const at = monotonic();
+      const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
+      const cgroupSeeds: Seed[] = cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : [];
+      last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds]);
+      memory.keepOnly(last);
+      reader.keepOnly(last);
+      return { at, rootPid, processes: last };
+    },
+    isOwned(p: ProcessIdentity) {
+      if (memory.has(p)) return true;
+      if (!cgroup || !readCgroupPids(cgroup).includes(p.pid)) return false;
+      return !withOtherChildrenOfSelf(scanAll ? childrenFromScan() : readThreadChildren).has(p.pid);
+    },
+    known: () => last,
+    readProcess: readProcStat,
+    listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
+  };
+}
+
+/** deadman, its parent, and so on up to init. */
+function ancestorsOf(pid: number): number[] {
+  const chain: number[] = [];
+  for (let current: number | undefined = pid; current !== undefined && current > 1 && !chain.includes(current); ) {
+    chain.push(current);
+    current = readProcStat(current)?.ppid;
+  }
+  return chain;
+}
+
+/** The fallback: one pass over every /proc/<pid>/stat, indexed by parent. */
+function childrenFromScan(): (pid: number) => number[] {
+  const rows = listAllPids().flatMap((pid) => readProcStat(pid) ?? []);
+  const index = indexChildren(rows);
+  return (pid) => index.get(pid) ?? [];
+}

@@ -1,0 +1,65 @@
+import { readlinkSync } from 'node:fs';
+import { parseSocketTable, SOCKET_TABLES } from '../../core/process/proc-net.ts';
+import type { LinuxProcess } from './proc-read.ts';
+import { readOrNull } from './proc-read.ts';
+
+/**
+ * Marks the owned processes that hold a listening socket. The socket tables list every socket
+ * of a network namespace and /proc/net/tcp alone takes milliseconds to read, while nearly every
+ * process holds sockets (Node gives its children socketpairs as stdio pipes). So a socket's
+ * state is looked up once, when its inode is first seen, cheapest table first and only until
+ * every new inode is found; all of them are looked up again every REFRESH_MS, for the rare
+ * socket that starts listening after it was first seen. Tables are read through a process
+ * of the right namespace (`/proc/<pid>/net/…`), so a server in a sandbox's private network
+ * namespace counts too.
+ */
+const REFRESH_MS = 60_000;
+
+export class ListeningSockets {
+  #listening = new Map<string, boolean>();
+  #refreshedAt = -Infinity;
+
+  constructor(private readonly monotonic: () => number) {}
+
+  mark(processes: LinuxProcess[]): void {
+    const withSockets = processes.filter((p) => p.socketInodes.length > 0);
+    const now = this.monotonic();
+    const refresh = now - this.#refreshedAt >= REFRESH_MS;
+    const unknown = withSockets.filter((p) => refresh || p.socketInodes.some((inode) => !this.#listening.has(inode)));
+    if (unknown.length > 0) this.#lookUp(unknown, refresh);
+    if (refresh) this.#refreshedAt = now;
+    for (const p of withSockets) p.info.listening = p.socketInodes.some((inode) => this.#listening.get(inode) === true);
+  }
+
+  #lookUp(processes: LinuxProcess[], refresh: boolean): void {
+    const byNamespace = new Map<string, { reader: number; inodes: Set<string> }>();
+    for (const p of processes) {
+      const namespace = networkNamespace(p.info.pid);
+      if (namespace === null) continue;
+      const group = byNamespace.get(namespace) ?? { reader: p.info.pid, inodes: new Set<string>() };
+      for (const inode of p.socketInodes) if (refresh || !this.#listening.has(inode)) group.inodes.add(inode);
+      byNamespace.set(namespace, group);
+    }
+    if (refresh) this.#listening.clear();
+    for (const { reader, inodes } of byNamespace.values()) {
+      for (const table of SOCKET_TABLES) {
+        if (inodes.size === 0) break;
+        const text = readOrNull(`/proc/${reader}/net/${table}`);
+        if (!text) continue;
+        for (const [inode, listening] of parseSocketTable(table, text)) {
+          if (inodes.delete(inode)) this.#listening.set(inode, listening);
+        }
+      }
+      // Not in any table (closed meanwhile, or a family we do not read): not a server.
+      for (const inode of inodes) this.#listening.set(inode, false);
+    }
+  }
+}
+
+function networkNamespace(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/net`);
+  } catch {
+    return null;
+  }
+}

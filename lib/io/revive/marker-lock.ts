@@ -1,0 +1,71 @@
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { systemClock } from '../clock.ts';
+import { currentOwner, isOwnerAlive } from './markers.ts';
+import { ensurePrivateDir } from '../paths.ts';
+
+/**
+ * One reviver at a time over a marker directory. Two hooks (the ExecStartPost of two
+ * instances sharing /var/lib/deadman, or a boot-time oneshot beside a restarting unit) that
+ * both read an interrupted marker before either took it would both resume the session. The
+ * lock is a file created exclusively, holding its owner's pid and start time; a lock whose
+ * owner died is broken. Whoever holds it reads, decides and takes markers in one go.
+ */
+
+export type Release = () => void;
+
+const LOCK = '.revive.lock';
+/** A lock file that stays unreadable this long was left half-written by a crash. */
+const UNREADABLE_GRACE_MS = 5_000;
+
+export async function lockMarkers(markerDir: string, timeoutMs: number): Promise<Release | null> {
+  ensurePrivateDir(markerDir);
+  const path = join(markerDir, LOCK);
+  const owner = currentOwner();
+  const deadline = systemClock.monotonic() + timeoutMs;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, JSON.stringify(owner));
+      closeSync(fd);
+      return () => releaseIfMine(path, owner.pid);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (isStale(path)) {
+      unlinkQuietly(path);
+      continue;
+    }
+    if (systemClock.monotonic() >= deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function lockOwner(path: string): { pid: number; startTime: number | null } | null {
+  try {
+    const owner = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; startTime?: unknown };
+    return typeof owner.pid === 'number' ? { pid: owner.pid, startTime: typeof owner.startTime === 'number' ? owner.startTime : null } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The owner died, or the file stayed unreadable past the grace (a write cut by a crash). */
+function isStale(path: string): boolean {
+  const owner = lockOwner(path);
+  if (owner !== null) return !isOwnerAlive(owner);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined || systemClock.wall() - stat.mtimeMs > UNREADABLE_GRACE_MS;
+}
+
+function releaseIfMine(path: string, pid: number): void {
+  if (lockOwner(path)?.pid === pid) unlinkQuietly(path);
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}

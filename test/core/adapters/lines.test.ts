@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LineSplitter } from '../../../lib/core/adapters/lines.ts';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+test('splits across chunk boundaries and keeps the unterminated tail for flush', () => {
+  const s = new LineSplitter(1024);
+  assert.deepEqual(s.push(bytes('a\nb')), [{ text: 'a', truncated: false }]);
+  assert.deepEqual(s.push(bytes('c\r\n\nd')), [{ text: 'bc', truncated: false }, { text: '', truncated: false }]);
+  assert.deepEqual(s.flush(), [{ text: 'd', truncated: false }]);
+  assert.deepEqual(s.flush(), []);
+});
+
+test('a 10 MB line is cut at the limit and flagged, never held whole', () => {
+  const s = new LineSplitter(1024 * 1024);
+  const chunk = new Uint8Array(64 * 1024).fill(120);
+  for (let i = 0; i < 160; i++) assert.deepEqual(s.push(chunk), []);
+  const [line] = s.push(bytes('\nnext\n'));
+  assert.equal(line!.truncated, true);
+  assert.equal(line!.text.length, 1024 * 1024);
+  assert.deepEqual(s.push(bytes('ok\n')), [{ text: 'ok', truncated: false }]);
+});
+
+test('binary garbage and split UTF-8 never throw', () => {
+  const s = new LineSplitter(16);
+  const euro = bytes('€\n');
+  s.push(euro.subarray(0, 1));
+  assert.deepEqual(s.push(euro.subarray(1)), [{ text: '€', truncated: false }]);
+  const lines = s.push(new Uint8Array([0, 255, 254, 10]));
+  assert.equal(lines.length, 1);
+});

@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { processKey, type Observation, type ProcessInfo } from '../../../lib/core/process/events.ts';
+import { findHungSubtree, type HungOptions } from '../../../lib/core/detect/hung.ts';
+import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
+
+// Synthetic trees, one poll a second, hung_timeout 3 s: no clock, no sleeping.
+type Proc = Partial<ProcessInfo> & Pick<ProcessInfo, 'pid' | 'ppid'>;
+const proc = (p: Proc): ProcessInfo => ({
+  pgid: p.pid, sid: p.pid, startTime: p.pid * 10, state: 'S', comm: 'x', cmdline: [`proc-${p.pid}`], cpuTicks: 0, ioBytes: 0, listening: false, ...p,
+});
+
+// The seed scenario: agent (root 100) → python3 (tool session leader 200) → sleep 600 (201).
+const agent = proc({ pid: 100, ppid: 1, cmdline: ['node', 'fake-agent.js'] });
+const python = proc({ pid: 200, ppid: 100, cmdline: ['python3', '-c', 'import subprocess…'] });
+const sleep = proc({ pid: 201, ppid: 200, pgid: 200, sid: 200, cmdline: ['sleep', '600'] });
+
+const TOOL = { toolId: 'item_1', startedAt: 0 };
+const options = (overrides: Partial<HungOptions> = {}): HungOptions => ({
+  hungTimeoutMs: 3_000, lastOutputAt: 0, baseline: new Set(), ignore: [], openTools: [TOOL], requireOpenTool: true, ...overrides,
+});
+
+/** Folds one observation per second; `at(t)` gives the processes seen at t ms. */
+function detect(until: number, at: (t: number) => ProcessInfo[], opts = options(), rootPid = 100) {
+  let progress = emptyProgress;
+  let last: Observation = { at: 0, rootPid, processes: [] };
+  for (let t = 0; t <= until; t += 1_000) {
+    last = { at: t, rootPid, processes: at(t) };
+    progress = updateProgress(progress, last);
+  }
+  return findHungSubtree(last, progress, opts);
+}
+
+const seed = () => [agent, python, sleep];
+
+test('finds the idle tool command: its session leader, with the subtree, under the open call', () => {
+  const finding = detect(5_000, seed);
+  assert.ok(finding);
+  assert.equal(finding.target.pid, 200);
+  assert.deepEqual(finding.subtree.map((p) => p.pid), [200, 201]);
+  assert.equal(finding.idleMs, 5_000);
+  assert.equal(finding.toolId, 'item_1');
+  assert.match(finding.reason, /python3 -c .* \(pid 200, session leader\) and 1 descendant idle for 5s: .*open tool call item_1 since 5s/);
+});
+
+test('nothing is hung before hung_timeout, or while the root prints', () => {
+  assert.equal(detect(2_000, seed), null);
+  assert.equal(detect(5_000, seed, options({ lastOutputAt: 3_000 })), null);
+  assert.ok(detect(6_000, seed, options({ lastOutputAt: 3_000 })));
+});
+
+test('progress anywhere in the subtree keeps it alive', () => {
+  const cases: Array<[string, (t: number) => ProcessInfo[]]> = [
+    ['CPU-busy leaf', (t) => [agent, python, { ...sleep, cpuTicks: t / 10 }]],
+    ['CPU-busy session leader', (t) => [agent, { ...python, cpuTicks: t / 10 }, sleep]],
+    ['I/O from a leaf (a file writer)', (t) => [agent, python, { ...sleep, ioBytes: t }]],
+    ['a child appearing at 4 s', (t) => (t >= 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed())],
+    ['a child ending at 4 s', (t) => (t < 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed())],
+    ['a child reparented away at 4 s', (t) => [agent, python, { ...sleep, ppid: t >= 4_000 ? 1 : 200 }]],
+    ['a busy sibling of the idle leaf', (t) => [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200, cpuTicks: t })]],
+  ];
+  for (const [what, at] of cases) assert.equal(detect(5_000, at), null, what);
+});
+
+test('servers, baseline helpers and ignored commands are never targets', () => {
+  const listening = () => [agent, python, { ...sleep, listening: true }];
+  assert.equal(detect(10_000, listening), null, 'listening socket');
+  assert.equal(detect(10_000, seed, options({ ignore: [/^sleep 600$/] })), null, 'ignore pattern on a member');
+  assert.equal(detect(10_000, seed, options({ ignore: [/^python3 -c/] })), null, 'ignore pattern on the target');
+  assert.ok(detect(10_000, seed, options({ ignore: [/^npm /] })), 'a non-matching pattern changes nothing');
+
+  const helper = proc({ pid: 150, ppid: 100, cmdline: ['mcp-server'] });
+  const withHelper = () => [agent, helper];
+  const generic = { requireOpenTool: false, openTools: [] };
+  assert.equal(detect(10_000, withHelper, options({ ...generic, baseline: new Set([processKey(helper)]) })), null, 'baseline helper');
+  assert.equal(detect(10_000, withHelper, options(generic))?.target.pid, 150, 'the same helper outside the baseline');
+});
+
+test('an agent adapter needs an open tool call the target was started under', () => {
+  assert.equal(detect(10_000, seed, options({ openTools: [] })), null, 'no open call');
+  assert.equal(detect(10_000, seed, options({ openTools: [{ toolId: 'item_9', startedAt: 8_000 }] })), null, 'started long before the call');
+  assert.equal(detect(10_000, seed, options({ openTools: [{ toolId: 'item_9', startedAt: 1_500 }] }))?.toolId, 'item_9', 'within the slack');
+  const generic = detect(10_000, seed, options({ openTools: [], requireOpenTool: false }));
+  assert.equal(generic?.target.pid, 200, 'generic adapter: no call needed');
+  assert.equal(generic?.toolId, null);
+});
+
+test('a process started under the open call is preferred to an older idle one', () => {
+  const leftover = proc({ pid: 150, ppid: 100, cmdline: ['sleep', '900'] });
+  const at = (t: number) => (t >= 3_000 ? [agent, leftover, python, sleep] : [agent, leftover]);
+  const opts = options({ requireOpenTool: false, openTools: [{ toolId: 'item_2', startedAt: 3_000 }] });
+  const finding = detect(8_000, at, opts);
+  assert.equal(finding?.target.pid, 200, 'newer, less idle, but under the call');
+  assert.equal(finding?.toolId, 'item_2');
+  assert.equal(detect(8_000, () => [agent, leftover], { ...opts, requireOpenTool: true }), null);
+});
+
+test('the climb stops at the root and at the agent group, also below a wrapper root', () => {
+  // timeout (root 90, group 90) → agent (100, group 90) → tool in the agent's session but its own group.
+  const wrapper = proc({ pid: 90, ppid: 1, cmdline: ['timeout', '3600', 'codex'] });
+  const wrappedAgent = { ...agent, ppid: 90, pgid: 90, sid: 90 };
+  const tool = { ...python, sid: 90 };
+  const toolChild = { ...sleep, sid: 90 };
+  const finding = detect(5_000, () => [wrapper, wrappedAgent, tool, toolChild], options(), 90);
+  assert.equal(finding?.target.pid, 200, 'climbed from sleep to its group leader, not into the agent group');
+  // A helper in the agent's own group (codex's node wrapper, an MCP child) is never a target.
+  const sameGroup = proc({ pid: 110, ppid: 100, pgid: 100, sid: 100 });
+  assert.equal(detect(10_000, () => [agent, sameGroup], options({ requireOpenTool: false, openTools: [] })), null);
+  // The root alone, idle, is never a target.
+  assert.equal(detect(10_000, () => [agent], options({ requireOpenTool: false, openTools: [] })), null);
+});
+
+test('climbs within a session: a job-control shell gives the command its own group (Claude Code)', () => {
+  const bash = proc({ pid: 200, ppid: 100, cmdline: ['/bin/bash', '-c', 'source snapshot && eval sleep 600'] });
+  const jobSleep = proc({ pid: 201, ppid: 200, pgid: 201, sid: 200, cmdline: ['sleep', '600'] });
+  const finding = detect(5_000, () => [agent, bash, jobSleep]);
+  assert.equal(finding?.target.pid, 200);
+  assert.deepEqual(finding?.subtree.map((p) => p.pid), [200, 201]);
+});
+
+test('a child that set up its own session below the tool is a separate command', () => {
+  const daemon = proc({ pid: 202, ppid: 201, cmdline: ['sleep', '700'] });
+  const finding = detect(5_000, (t) => [agent, python, { ...sleep, cpuTicks: t }, daemon]);
+  assert.equal(finding?.target.pid, 202, 'the busy sleep protects its group, not the idle daemon below it');
+});
+
+test('survives garbage trees: cycles, missing parents, duplicate pids', () => {
+  const a = proc({ pid: 300, ppid: 301, pgid: 300, sid: 300 });
+  const b = proc({ pid: 301, ppid: 300, pgid: 300, sid: 300 });
+  const orphan = proc({ pid: 400, ppid: 999 });
+  const finding = detect(10_000, () => [agent, a, b, orphan, orphan], options({ requireOpenTool: false, openTools: [] }));
+  assert.equal(finding?.target.pid, 400, 'the cycle has no leaf; the orphan is its own command');
+});

@@ -1,0 +1,112 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, newMarker, sessionMismatch, withSessionId,
+  type Marker, type ReviveSettings,
+} from '../../../lib/core/revive/marker.ts';
+import { parseMarker } from '../../../lib/core/revive/marker-schema.ts';
+
+const T0 = Date.UTC(2026, 11, 1, 8, 0, 0);
+const MIN = 60_000;
+const owner = { pid: 4242, startTime: 99 };
+const codexArgv = ['/usr/bin/codex', 'exec', '--json', '-s', 'workspace-write', '-C', '/repo', 'fix the tests'];
+
+function interrupted(changes: Partial<Marker> = {}): Marker {
+  const started = withSessionId(newMarker({ name: 'agent', adapter: 'codex', argv: codexArgv, cwd: '/repo', owner, now: T0 }), '01a23013-27f3-73e2-b3cb-86b68ffb84d0', T0 + 1000);
+  return { ...markInterrupted(started, 'exit 143', T0 + 2000), ...changes };
+}
+
+const settings = (changes: Partial<ReviveSettings> = {}): ReviveSettings => ({
+  now: T0 + 10 * MIN, ownerAlive: false, maxAgeMs: 60 * MIN, maxRevives: 5, ...changes,
+});
+
+test('a fresh marker records the command line, what a resume repeats, and its owner', () => {
+  const marker = newMarker({ name: 'agent', adapter: 'codex', argv: codexArgv, cwd: '/repo', owner, now: T0 });
+  assert.deepEqual(marker, {
+    version: 1, name: 'agent', adapter: 'codex', sessionId: null, argv: codexArgv, cwd: '/repo',
+    resumeFlags: ['--json', '-s', 'workspace-write', '-C', '/repo'], task: 'fix the tests',
+    startedAt: T0, updatedAt: T0, state: 'running', reason: null, reviveCount: 0, owner, detachedLog: null,
+  });
+  const text = JSON.stringify(marker);
+  assert.deepEqual(parseMarker(text), { ok: true, marker });
+});
+
+test('decideRevive: each way a marker is or is not revived', () => {
+  const cases: Array<[string, Marker | null, Partial<ReviveSettings>, string]> = [
+    ['no marker', null, {}, 'fresh'],
+    ['interrupted, fresh, with a session', interrupted(), {}, 'revive'],
+    ['running with a dead owner', interrupted({ state: 'running' }), {}, 'revive'],
+    ['running with a live owner', interrupted({ state: 'running' }), { ownerAlive: true }, 'owned'],
+    ['interrupted: a live pid does not matter', interrupted(), { ownerAlive: true }, 'revive'],
+    ['completed', markCompleted(interrupted(), T0), {}, 'fresh'],
+    ['exhausted earlier: a manual restart starts over', markExhausted(interrupted(), 'spent', T0), {}, 'fresh'],
+    ['no session id', interrupted({ sessionId: null }), {}, 'fresh'],
+    ['session id that could be a flag', interrupted({ sessionId: '--yolo' }), {}, 'fresh'],
+    ['session id with a space', interrupted({ sessionId: 'a b' }), {}, 'fresh'],
+    ['older than max_age', interrupted(), { now: T0 + 2000 + 61 * MIN }, 'fresh'],
+    ['exactly max_age', interrupted(), { now: T0 + 2000 + 60 * MIN }, 'revive'],
+    ['max_age off', interrupted(), { now: T0 + 30 * 86_400_000, maxAgeMs: 0 }, 'revive'],
+    ['budget: 4 of 5 used', interrupted({ reviveCount: 4 }), {}, 'revive'],
+    ['budget: 5 of 5 used', interrupted({ reviveCount: 5 }), {}, 'exhausted'],
+    ['reviving off', interrupted(), { maxRevives: 0 }, 'fresh'],
+    ['generic without revive.command', interrupted({ adapter: 'generic' }), {}, 'fresh'],
+    ['generic with revive.command', interrupted({ adapter: 'generic' }), { template: ['agent', '--resume', '{session_id}'] }, 'revive'],
+    ['codex without exec', interrupted({ argv: ['codex', 'resume'] }), {}, 'fresh'],
+  ];
+  for (const [what, marker, changes, expected] of cases) {
+    const decision = decideRevive(marker, settings(changes));
+    assert.equal(decision.revive ? 'revive' : decision.outcome, expected, `${what}: ${JSON.stringify(decision)}`);
+  }
+  assert.deepEqual(decideRevive(interrupted({ reviveCount: 1 }), settings()), {
+    revive: true, sessionId: '01a23013-27f3-73e2-b3cb-86b68ffb84d0', attempt: 2, budget: 5,
+  });
+  const old = decideRevive(interrupted(), settings({ now: T0 + 3 * 60 * MIN }));
+  assert.ok(!old.revive && old.reason === 'interrupted 2 hours ago, longer than revive.max_age (1h 0m 0s)', JSON.stringify(old));
+});
+
+test('six interruptions in a row: five revives, then exhausted; a completion resets the count', () => {
+  let marker = interrupted();
+  const outcomes: string[] = [];
+  for (let crash = 1; crash <= 6; crash++) {
+    const decision = decideRevive(marker, settings());
+    outcomes.push(decision.revive ? `revive ${decision.attempt}/${decision.budget}` : decision.outcome);
+    if (!decision.revive) break;
+    marker = markInterrupted(markRevived(marker, { pid: 5000 + crash, startTime: crash }, T0 + 3000), 'killed', T0 + 4000);
+  }
+  assert.deepEqual(outcomes, ['revive 1/5', 'revive 2/5', 'revive 3/5', 'revive 4/5', 'revive 5/5', 'exhausted']);
+  assert.equal(marker.reviveCount, 5);
+
+  const completed = markCompleted(markRevived(interrupted({ reviveCount: 3 }), owner, T0), T0);
+  assert.equal(completed.reviveCount, 0);
+  const next = markInterrupted(completed, 'killed', T0 + 3000);
+  assert.deepEqual(decideRevive(next, settings()), { revive: true, sessionId: next.sessionId!, attempt: 1, budget: 5 });
+});
+
+test('a resumed run that reports another session is flagged', () => {
+  const revived = markRevived(interrupted(), owner, T0);
+  assert.equal(sessionMismatch(revived, revived.sessionId!), null);
+  assert.match(sessionMismatch(revived, 'ffff')!, /asked to resume session 01a23013.* but the agent reports ffff/);
+  assert.equal(sessionMismatch(newMarker({ name: 'x', adapter: 'codex', argv: codexArgv, cwd: '/', owner, now: T0 }), 'ffff'), null, 'a fresh run has nothing to compare');
+});
+
+test('parseMarker: cut, garbage, wrong version and bad fields are one-line problems', () => {
+  const good = JSON.stringify(interrupted());
+  const cases: Array<[string, RegExp]> = [
+    [good.slice(0, Math.floor(good.length / 2)), /cut short or not JSON/],
+    ['', /is empty/],
+    ['\u0000\u0000garbage', /cut short or not JSON/],
+    ['null', /version undefined/],
+    ['[1,2]', /version undefined/],
+    [JSON.stringify({ ...interrupted(), version: 2 }), /has version 2, this deadman reads version 1/],
+    [JSON.stringify({ ...interrupted(), reviveCount: -1 }), /bad "reviveCount"/],
+    [JSON.stringify({ ...interrupted(), argv: [] }), /bad "argv"/],
+    [JSON.stringify({ ...interrupted(), state: 'sleeping' }), /bad "state"/],
+    [JSON.stringify({ ...interrupted(), name: '../etc' }), /bad "name"/],
+  ];
+  for (const [text, problem] of cases) {
+    const parsed = parseMarker(text);
+    assert.ok(!parsed.ok, text.slice(0, 40));
+    assert.match(parsed.problem, problem);
+    assert.ok(!parsed.problem.includes('\n'));
+  }
+});

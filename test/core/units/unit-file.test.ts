@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderUnit, unitFileName, type UnitSpec } from '../../../lib/core/units/unit-file.ts';
+import { deriveTimings } from '../../../lib/core/units/unit-timings.ts';
+import { NO_RESTART_CODES, DeadmanError, ExitCode } from '../../../lib/exit-codes.ts';
+
+const settings = { inactivity: 10 * 60_000, stop_grace: 10_000, ready_timeout: 90_000 };
+
+function spec(overrides: Partial<UnitSpec> = {}): UnitSpec {
+  return {
+    name: 'review',
+    scope: 'system',
+    nodePath: '/opt/node/bin/node',
+    deadmanEntry: '/opt/deadman/bin/deadman.js',
+    runArgs: ['--inactivity', '10min'],
+    command: ['/usr/bin/codex', 'exec', '--json', 'fix 100% of "it"'],
+    workingDirectory: '/srv/repo',
+    environment: [['PATH', '/usr/bin:/bin']],
+    runAs: 'agent',
+    notify: { addonLoaded: true },
+    settings,
+    timings: deriveTimings(settings),
+    ...overrides,
+  };
+}
+
+function directives(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const match = /^([A-Za-z]+)=(.*)$/.exec(line);
+    if (match) out.set(match[1]!, [...(out.get(match[1]!) ?? []), match[2]!]);
+  }
+  return out;
+}
+
+test('a system unit carries every setting the watchdog contract needs', () => {
+  const text = renderUnit(spec());
+  const d = directives(text);
+  assert.equal(unitFileName('review'), 'deadman-review.service');
+  assert.deepEqual(d.get('Type'), ['notify']);
+  assert.deepEqual(d.get('NotifyAccess'), ['main']);
+  assert.deepEqual(d.get('WatchdogSec'), ['60s']);
+  assert.deepEqual(d.get('Restart'), ['on-failure']);
+  assert.deepEqual(d.get('RestartSec'), ['30s']);
+  assert.deepEqual(d.get('RestartPreventExitStatus'), [NO_RESTART_CODES.join(' ')]);
+  assert.deepEqual(d.get('KillMode'), ['control-group']);
+  assert.deepEqual(d.get('TimeoutStopSec'), ['30s']);
+  assert.deepEqual(d.get('User'), ['agent']);
+  assert.equal(d.get('StateDirectory'), undefined, 'a non-root user keeps the database in their own home');
+  assert.deepEqual(d.get('WantedBy'), ['multi-user.target']);
+  assert.deepEqual(d.get('WorkingDirectory'), ['/srv/repo']);
+  assert.deepEqual(d.get('ExecStart'), [
+    '/opt/node/bin/node /opt/deadman/bin/deadman.js run --name review --inactivity 10min -- /usr/bin/codex exec --json "fix 100%% of \\"it\\""',
+  ]);
+  assert.ok(text.indexOf('StartLimitBurst') < text.indexOf('[Service]'), 'start limits belong in [Unit]');
+});
+
+test('every directive is explained by a comment above it or its group', () => {
+  const lines = renderUnit(spec()).split('\n');
+  const unexplained = lines.filter((line, i) => {
+    if (!/^[A-Za-z]+=/.test(line) || /^(Description|SyslogIdentifier|WantedBy|Wants|After|StartLimitBurst)=/.test(line)) return false;
+    const previous = lines[i - 1] ?? '';
+    return !previous.startsWith('#') && !/^[A-Za-z]+=/.test(previous);
+  });
+  assert.deepEqual(unexplained, []);
+});
+
+test('a user unit has no User= and starts with the user\'s session', () => {
+  const d = directives(renderUnit(spec({ scope: 'user', runAs: null })));
+  assert.equal(d.get('User'), undefined);
+  assert.equal(d.get('StateDirectory'), undefined);
+  assert.equal(d.get('Wants'), undefined, 'network-online.target does not exist in a user manager');
+  assert.deepEqual(d.get('WantedBy'), ['default.target']);
+});
+
+test('root runs keep state in StateDirectory=, where root\'s report looks', () => {
+  assert.deepEqual(directives(renderUnit(spec({ runAs: 'root' }))).get('StateDirectory'), ['deadman']);
+});
+
+test('NotifyAccess=all only when the addon cannot load, and the unit says why', () => {
+  const text = renderUnit(spec({ notify: { addonLoaded: false, why: 'sd-notify is not installed' } }));
+  assert.deepEqual(directives(text).get('NotifyAccess'), ['all']);
+  assert.match(text, /without the sd-notify addon \(sd-notify is not installed\) deadman notifies through/);
+});
+
+test('refuses bad names and unquotable arguments with a usage error naming the culprit', () => {
+  const cases: Array<[Partial<UnitSpec>, RegExp]> = [
+    [{ name: 'a@b' }, /--name "a@b"/],
+    [{ name: '' }, /--name/],
+    [{ command: ['/bin/echo', 'multi\nline'] }, /the command: argument 2 .*line break/],
+    [{ workingDirectory: '/srv/a\nb' }, /working directory/],
+    [{ environment: [['BAD-NAME', 'x']] }, /BAD-NAME/],
+  ];
+  for (const [override, message] of cases) {
+    assert.throws(() => renderUnit(spec(override)), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && message.test(error.message));
+  }
+});
+
+test('specifiers in names and paths are escaped', () => {
+  const d = directives(renderUnit(spec({ workingDirectory: '/srv/100%', environment: [['PATH', '/a b:/c$']] })));
+  assert.deepEqual(d.get('WorkingDirectory'), ['/srv/100%%']);
+  assert.deepEqual(d.get('Environment'), ['"PATH=/a b:/c$"']);
+});

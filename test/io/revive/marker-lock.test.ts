@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lockMarkers } from '../../../lib/io/revive/marker-lock.ts';
+import { tempDir } from '../../helpers/cli.ts';
+
+test('one holder at a time; released, it can be taken again', async (t) => {
+  const dir = tempDir(t);
+  const release = await lockMarkers(dir, 100);
+  assert.ok(release);
+  const started = performance.now();
+  assert.equal(await lockMarkers(dir, 200), null, 'held by a live process');
+  assert.ok(performance.now() - started >= 190, 'waited for it');
+  release();
+  assert.equal(existsSync(join(dir, '.revive.lock')), false);
+  const again = await lockMarkers(dir, 100);
+  assert.ok(again);
+  again();
+});
+
+test('a lock left by a dead process, or half-written long ago, is broken; a fresh unreadable one is waited for', async (t) => {
+  const dir = tempDir(t);
+  const lock = join(dir, '.revive.lock');
+  const dead = spawnSync('true').pid!;
+  writeFileSync(lock, JSON.stringify({ pid: dead, startTime: 1 }));
+  const first = await lockMarkers(dir, 100);
+  assert.ok(first, 'dead owner');
+  first();
+  writeFileSync(lock, '{"pid":');
+  assert.equal(await lockMarkers(dir, 150), null, 'just written: maybe still being written');
+  utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+  const second = await lockMarkers(dir, 100);
+  assert.ok(second, 'cut by a crash long ago');
+  second();
+});

@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Store } from '../../../lib/io/store/store.ts';
+import { SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
+import { DeadmanError } from '../../../lib/exit-codes.ts';
+import { runProgram, tempDir } from '../../helpers/cli.ts';
+
+const run = (store: Store, name = 'job') =>
+  store.insert('runs', { name, argv: ['a', 'b c'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
+
+test('migrates an empty file, reopens it, and keeps rows (0600, WAL)', (t) => {
+  const path = join(tempDir(t), 'sub', 'deadman.db');
+  const store = new Store(path);
+  const id = run(store);
+  store.close();
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  assert.equal(statSync(join(path, '..')).mode & 0o777, 0o700);
+  const again = new Store(path);
+  assert.deepEqual(again.get<{ argv: string[] }>('SELECT argv FROM runs WHERE id = ?', id)?.argv, ['a', 'b c']);
+  assert.equal(again.get<{ user_version: number }>('PRAGMA user_version')?.user_version, SCHEMA_VERSION);
+  assert.equal(again.get<{ journal_mode: string }>('PRAGMA journal_mode')?.journal_mode, 'wal');
+  again.close();
+});
+
+test('a second process holding a write lock makes us wait, not fail', async (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  new Store(path).close();
+  const holder = `
+    const { DatabaseSync } = require('node:sqlite');
+    const db = new DatabaseSync(${JSON.stringify(path)});
+    db.exec('BEGIN IMMEDIATE');
+    db.exec("INSERT INTO runs (name, argv, cwd, pid, adapter, started_at) VALUES ('other', '[]', '/', 2, 'generic', 1)");
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, 700);`;
+  const child = runProgram(process.execPath, ['-e', holder]);
+  await new Promise((r) => setTimeout(r, 400));
+  const store = new Store(path, { busyTimeoutMs: 5000 });
+  const started = performance.now();
+  run(store, 'mine');
+  const waited = performance.now() - started;
+  const result = await child;
+  assert.match(result.stdout, /locked/);
+  assert.ok(waited > 50, `insert should have waited for the lock (waited ${waited.toFixed(0)} ms)`);
+  assert.deepEqual(store.all<{ name: string }>('SELECT name FROM runs ORDER BY id').map((r) => r.name), ['other', 'mine']);
+  store.close();
+});
+
+test('a database from a newer deadman is refused and left untouched', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const db = new DatabaseSync(path);
+  db.exec(`CREATE TABLE future (x); PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  const before = readFileSync(path);
+  assert.throws(() => new Store(path), (error: unknown) => error instanceof DeadmanError && /newer than this deadman understands/.test(error.message) && !error.message.includes('\n'));
+  assert.deepEqual(readFileSync(path), before);
+});
+
+test('a corrupt or foreign file is refused and left untouched', (t) => {
+  const dir = tempDir(t);
+  const foreign = join(dir, 'notes.db');
+  writeFileSync(foreign, 'these are my notes, not a database\n');
+  assert.throws(() => new Store(foreign), /database is unusable \(not an SQLite database\)/);
+  assert.equal(readFileSync(foreign, 'utf8'), 'these are my notes, not a database\n');
+
+  const damaged = join(dir, 'damaged.db');
+  const good = new Store(damaged);
+  for (let i = 0; i < 200; i++) run(good, `r${i}`);
+  good.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  good.close();
+  const bytes = readFileSync(damaged);
+  bytes.fill(0x5a, 100, bytes.length);
+  writeFileSync(damaged, bytes);
+  assert.throws(() => new Store(damaged), (error: unknown) => error instanceof DeadmanError && /unusable/.test(error.message));
+  assert.deepEqual(readFileSync(damaged), bytes);
+});
+
+test('events are bounded per run and retention drops old finished runs with their rows', (t) => {
+  const store = new Store(join(tempDir(t), 'deadman.db'), { eventsPerRun: 50 });
+  const id = run(store);
+  for (let i = 0; i < 500; i++) store.recordEvent(id, { at: i, stream: 'stdout', kind: 'line', raw: `line ${i}` });
+  const kept = store.all<{ raw: string }>('SELECT raw FROM events WHERE run_id = ? ORDER BY id', id);
+  assert.ok(kept.length <= 55 && kept.length >= 50, `kept ${kept.length}`);
+  assert.equal(kept.at(-1)?.raw, 'line 499');
+  store.update('runs', id, { ended_at: 1000 });
+  const fresh = run(store, 'fresh');
+  store.update('runs', fresh, { ended_at: 10_000_000 });
+  assert.equal(store.prune(10_000_000, 5_000_000, 100), 1);
+  assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM events')?.n, 0);
+  assert.deepEqual(store.all<{ name: string }>('SELECT name FROM runs').map((r) => r.name), ['fresh']);
+  store.close();
+});
+
+test('an existing directory of the database keeps its mode; a created one is private', (t) => {
+  const dir = tempDir(t);
+  chmodSync(dir, 0o755);
+  new Store(join(dir, 'deadman.db')).close();
+  assert.equal(statSync(dir).mode & 0o777, 0o755, 'the operator\'s directory was not touched');
+  new Store(join(dir, 'a', 'b', 'deadman.db')).close();
+  assert.equal(statSync(join(dir, 'a')).mode & 0o777, 0o700);
+  assert.equal(statSync(join(dir, 'a', 'b')).mode & 0o777, 0o700);
+});
