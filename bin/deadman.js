@@ -4,11 +4,10 @@ import module from 'node:module';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
-  process.stderr.write(
-    `deadman: needs Node.js >= 22.13 for node:sqlite (this is ${process.version} at ${process.execPath}); ` +
-      'run it through npx/npm in its checkout (which uses the pinned Node) or install a newer Node\n',
-  );
-  process.exit(70);
+  const { suggestNode } = await import('./find-node.js');
+  process.stderr.write(`deadman: needs Node.js >= 22.13 for node:sqlite, this is ${process.version} at ${process.execPath}; ${suggestNode()}\n`);
+  // EX_CONFIG: the unit lists it in RestartPreventExitStatus=, so a wrong Node is not a crash loop.
+  process.exit(78);
 }
 
 // node:sqlite still reports itself as experimental on some supported releases; that notice is
