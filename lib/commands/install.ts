@@ -3,6 +3,7 @@ import { homedir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { usageError } from '../exit-codes.ts';
 import { installFile } from '../io/units/install-file.ts';
+import { ensurePrivateDir } from '../io/paths.ts';
 import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './service-definition.ts';
 
 /**
@@ -27,6 +28,8 @@ export const installCommand: CommandModule<object, InstallArgs> = {
     const service = await defineService(args);
     const path = join(targetDirectory(args, service), service.fileName);
     // --env may carry tokens: then only the owner (root, or the user's own manager) reads it.
+    // ReadWritePaths= names them, and systemd refuses to start a unit whose listed path is missing.
+    for (const dir of service.writablePaths) ensurePrivateDir(dir);
     const outcome = installFile(path, service.text, { replace: args.force === true, mode: service.holdsEnvironment ? 0o600 : 0o644 });
     process.stdout.write(`${outcome} ${path}\n${nextSteps(service, path).map((line) => `${line}\n`).join('')}`);
   },

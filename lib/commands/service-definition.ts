@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../core/config/duration.ts';
 import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
@@ -10,6 +10,7 @@ import { usageError } from '../exit-codes.ts';
 import { loadConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
 import { probeAddon } from '../io/notify.ts';
+import { currentPathContext, resolveStateDir } from '../io/paths.ts';
 import type { CommonArgs } from './command-context.ts';
 import { flagsToConfig, RUN_OPTIONS, type RunOption } from './run-options.ts';
 
@@ -40,6 +41,8 @@ export interface ServiceDefinition {
   text: string;
   /** Extra environment beyond PATH was given: the file may hold secrets. */
   holdsEnvironment: boolean;
+  /** ReadWritePaths= of a systemd unit: each must exist before the unit starts. */
+  writablePaths: string[];
 }
 
 /** deadman's entry script, from dist/lib/commands/ back to the package root. */
@@ -86,11 +89,12 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   if (args.launchd) {
     launchdRunArgs(shared.runArgs);
     const logDir = resolve(env.HOME ?? userInfo().homedir, 'Library', 'Logs');
-    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment };
+    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [] };
   }
   const scope = args.user ? 'user' : 'system';
   // A notify path forced here is carried into the unit, so NotifyAccess= must match it.
   const probe = env.DEADMAN_NOTIFY === 'systemd-notify' ? { loaded: false as const, why: 'forced by DEADMAN_NOTIFY=systemd-notify' } : probeAddon();
+  const writable = writablePaths(cwd, args.database ?? loaded.config.database, stateDirOutsideHome(scope, loaded.config.state_dir), environment);
   const text = renderUnit({
     ...shared,
     scope,
@@ -98,8 +102,9 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
     notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
     settings: loaded.config,
     timings,
+    writablePaths: writable,
   });
-  return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment };
+  return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment, writablePaths: writable };
 }
 
 /**
@@ -108,6 +113,22 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
  */
 function carriedOver(env: NodeJS.ProcessEnv): Array<[string, string]> {
   return (['PATH', 'DEADMAN_NOTIFY'] as const).flatMap((key) => (env[key] ? [[key, env[key]] as [string, string]] : []));
+}
+
+/**
+ * The state directory when neither HOME nor StateDirectory= holds it: a configured one, or root's
+ * /var/lib/deadman in a user unit (a system unit's StateDirectory=deadman makes that one).
+ */
+function stateDirOutsideHome(scope: 'system' | 'user', configured: string | undefined): string | undefined {
+  if (configured) return configured;
+  const context = currentPathContext();
+  return scope === 'user' && context.isRoot ? resolveStateDir(context) : undefined;
+}
+
+/** Where the job writes besides HOME, for ReadWritePaths=: its cwd and deadman's records when they are elsewhere. */
+function writablePaths(cwd: string, database: string | undefined, stateDir: string | undefined, environment: Array<[string, string]>): string[] {
+  const stateFromEnv = environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
+  return [cwd, ...(database ? [dirname(resolve(cwd, database))] : []), ...[stateDir, stateFromEnv].flatMap((dir) => (dir ? [resolve(cwd, dir)] : []))];
 }
 
 /** The `deadman run` options the operator gave (kebab-case keys), nothing else. */

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './cli.ts';
 import { createPrivateCgroups, killCgroupTrees } from './cgroup-sandbox.ts';
@@ -94,7 +94,9 @@ async function launch(): Promise<UserManager> {
   // systemd --user refuses to run unless the host looks booted with systemd.
   mkdirSync('/run/systemd/system', { recursive: true });
   const cgroups = createPrivateCgroups();
-  const base = mkdtempSync(join(tmpdir(), 'deadman-systemd-'));
+  // The manager's HOME and XDG_RUNTIME_DIR, outside /tmp as real ones are: a unit with
+  // PrivateTmp= must still reach its HOME and the manager's notify socket.
+  const base = mkdtempSync(join(homedir(), '.deadman-systemd-'));
   const runtimeDir = join(base, 'runtime');
   mkdirSync(runtimeDir, { mode: 0o700 });
   chmodSync(runtimeDir, 0o700);

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NO_RESTART_CODES } from '../../lib/exit-codes.ts';
 import { findExecutable } from '../../lib/io/units/executable.ts';
+import { hardeningLines } from '../../lib/core/units/hardening.ts';
 import { deadmanBin, repoRoot, runProgram, tempDir } from '../helpers/cli.ts';
 
 const unitsDir = join(repoRoot, 'units');
@@ -37,6 +38,15 @@ test('the template keeps the settings the docs promise', () => {
   const unitSection = text.slice(text.indexOf('[Unit]'), text.indexOf('[Service]'));
   assert.match(unitSection, /^StartLimitIntervalSec=/m);
   assert.match(unitSection, /^StartLimitBurst=/m);
+});
+
+test('the template is sandboxed like a generated unit, but for what only a generated one knows', () => {
+  const directives = (lines: string[]) => lines.filter((l) => /^[A-Za-z]+=/.test(l));
+  const template = directives(readFileSync(join(unitsDir, 'deadman@.service'), 'utf8').split('\n'));
+  const generated = directives(hardeningLines({ writablePaths: ['/srv/work'], startedPaths: ['/usr/bin/deadman'], runAs: 'root' }));
+  const onlyGenerated = /^(ProtectSystem|ReadWritePaths)=/;
+  assert.deepEqual(generated.filter((l) => !onlyGenerated.test(l)).filter((l) => !template.includes(l)), []);
+  assert.ok(template.includes('ProtectSystem=full'), 'the template cannot know the working directory that strict would need');
 });
 
 test('every directive line of the template and its helper has a comment saying why', () => {

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { deadmanBin, repoRoot, tempDir, waitFor } from '../helpers/cli.ts';
+import { deadmanBin, repoRoot, waitFor } from '../helpers/cli.ts';
 import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 
 /**
@@ -12,11 +13,15 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
  * checkout's entry run by this Node (its #!/usr/bin/env node could find an older Node).
  */
 
+/** A checkout under /tmp (not where an installed deadman lives) would vanish behind PrivateTmp=. */
+const checkoutInTmp = [process.execPath, deadmanBin].some((path) => /^\/(var\/)?tmp\//.test(path));
+
 function installTemplates(manager: UserManager, etc: string): Promise<void[]> {
   return Promise.all(['deadman@.service', 'deadman-notify@.service'].map((file) => {
     const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
       .replaceAll('/usr/bin/deadman', `${process.execPath} ${deadmanBin}`)
-      .replaceAll('/etc/deadman/', `${etc}/`);
+      .replaceAll('/etc/deadman/', `${etc}/`)
+      .replace(/^PrivateTmp=yes$/m, checkoutInTmp ? 'PrivateTmp=no' : 'PrivateTmp=yes');
     return manager.writeUnit(file, text);
   }));
 }
@@ -29,7 +34,9 @@ function writeJob(etc: string, name: string, script: string): void {
 test('the deadman@ template under a real user manager', async (t) => {
   const manager = await startUserManager(t);
   if (!manager) return;
-  const etc = tempDir(t);
+  // Like /etc/deadman, outside /tmp: the unit has a /tmp of its own.
+  const etc = mkdtempSync(join(homedir(), '.deadman-etc-'));
+  t.after(() => rmSync(etc, { recursive: true, force: true }));
   await installTemplates(manager, etc);
 
   await t.test('deadman@NAME runs the command of NAME.toml and shows deadman\'s status', async () => {

@@ -33,6 +33,11 @@ export function quoteEnvironmentAssignment(key: string, value: string): QuoteRes
   return quoteWord(`${key}=${value}`, false);
 }
 
+/** One path of a path list such as `ReadWritePaths=` (same word syntax, no `$` expansion). */
+export function quotePath(value: string): QuoteResult {
+  return quoteWord(value, false);
+}
+
 /** A whole `ExecStart=` value: every argument quoted, joined with spaces. */
 export function quoteCommandLine(argv: readonly string[]): QuoteResult {
   const words: string[] = [];

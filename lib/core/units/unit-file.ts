@@ -3,6 +3,7 @@ import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, type Qu
 import { describeWatchdog, type RunTimingSettings, type UnitTimings } from './unit-timings.ts';
 import { NO_RESTART_CODES, usageError } from '../../exit-codes.ts';
 import { checkServiceName, deadmanArgv, type ServiceCommand } from './service-command.ts';
+import { hardeningLines } from './hardening.ts';
 
 /**
  * A systemd service for one command under `deadman run`, as `deadman unit` prints it. Every
@@ -18,6 +19,8 @@ export interface UnitSpec extends ServiceCommand {
   notify: { addonLoaded: true } | { addonLoaded: false; why: string };
   settings: RunTimingSettings;
   timings: UnitTimings;
+  /** What the job writes besides HOME: working directory, database and state directories. */
+  writablePaths: readonly string[];
 }
 
 export function unitFileName(name: string): string {
@@ -60,6 +63,7 @@ export function renderUnit(spec: UnitSpec): string {
     'KillMode=control-group',
     `SyslogIdentifier=deadman-${spec.name}`,
     ...identityLines(spec),
+    ...hardeningLines({ writablePaths: spec.writablePaths, startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''], runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root' }),
     '# Where the command was generated, so relative paths in it mean the same.',
     `WorkingDirectory=${must(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,
     ...environmentLines(spec.environment),

@@ -20,6 +20,7 @@ function spec(overrides: Partial<UnitSpec> = {}): UnitSpec {
     notify: { addonLoaded: true },
     settings,
     timings: deriveTimings(settings),
+    writablePaths: ['/srv/repo'],
     ...overrides,
   };
 }
@@ -100,4 +101,26 @@ test('specifiers in names and paths are escaped', () => {
   const d = directives(renderUnit(spec({ workingDirectory: '/srv/100%', environment: [['PATH', '/a b:/c$']] })));
   assert.deepEqual(d.get('WorkingDirectory'), ['/srv/100%%']);
   assert.deepEqual(d.get('Environment'), ['"PATH=/a b:/c$"']);
+});
+
+test('generated units are sandboxed, writing only HOME, the work and the records', () => {
+  const d = directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/srv/state', '/srv/repo'] })));
+  assert.deepEqual(d.get('ProtectSystem'), ['strict']);
+  assert.deepEqual(d.get('ReadWritePaths'), ['%h /srv/repo /srv/state']);
+  assert.deepEqual(d.get('NoNewPrivileges'), ['yes']);
+  assert.deepEqual(d.get('PrivateTmp'), ['yes']);
+  assert.equal(d.get('MemoryDenyWriteExecute'), undefined, 'Node needs writable executable memory for its JIT');
+  assert.equal(d.get('RestrictNamespaces'), undefined, 'agent sandboxes create namespaces');
+  assert.deepEqual(d.get('CapabilityBoundingSet'), [''], 'User=agent needs no capabilities');
+  assert.equal(directives(renderUnit(spec({ runAs: 'root' }))).get('CapabilityBoundingSet'), undefined);
+  assert.equal(directives(renderUnit(spec({ scope: 'user', runAs: null }))).get('CapabilityBoundingSet'), undefined);
+});
+
+test('work or records under /tmp keep the shared /tmp; an unlistable path is a usage error', () => {
+  assert.equal(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('PrivateTmp'), undefined);
+  assert.equal(directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/var/tmp/db'] }))).get('PrivateTmp'), undefined);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), ['%h /srv/100%%']);
+  assert.equal(directives(renderUnit(spec({ nodePath: '/tmp/clone/node_modules/node/bin/node' }))).get('PrivateTmp'), undefined, 'deadman itself must stay reachable');
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['%h "/srv/my repo"']);
+  assert.throws(() => renderUnit(spec({ writablePaths: ['/srv/a\nb'] })), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && /ReadWritePaths/.test(error.message));
 });
