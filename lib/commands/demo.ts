@@ -5,12 +5,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatDuration } from '../core/config/duration.ts';
 import { renderIncidentList } from '../core/incident/report-text.ts';
-import { demoScenarios, type Scenario } from '../demo/scenarios.ts';
+import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.ts';
 import { runBounded } from '../io/process/bounded-run.ts';
 import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
 import { databaseOption, type CommonArgs } from './command-context.ts';
+import { ExitCode } from '../exit-codes.ts';
 
 /**
  * `deadman demo`: four real stalls, offline, in under 10 s — each a real `deadman run` of a
@@ -41,12 +42,16 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
     out(`state in ${dir}`);
     const scenarios = demoScenarios(paths);
     const started = systemClock.monotonic();
+    const missed: string[] = [];
     for (const [index, scenario] of scenarios.entries()) {
       out();
       out(`${index + 1}/${scenarios.length}  ${scenario.title}`);
       out(`     ${scenario.story}`);
-      await runScenario(scenario, { env, dir, argvLog });
-      for (const line of explain(scenario, database, argvLog)) out(`     ${line}`);
+      const exitCode = await runScenario(scenario, { env, dir, argvLog });
+      const { lines, incident } = explain(scenario, database, argvLog);
+      for (const line of lines) out(`     ${line}`);
+      const miss = judgeScenario(scenario, exitCode, incident);
+      if (miss) missed.push(miss);
     }
     out();
     out(`done in ${formatDuration(systemClock.monotonic() - started)}. Incidents recorded:`);
@@ -57,11 +62,16 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
       store.close();
     }
     out(`read one: deadman report latest --database ${database}`);
+    // A demo that did not show what it promises must not look like a success.
+    for (const line of missed) process.stderr.write(`deadman demo: ${line}\n`);
+    if (missed.length > 0) process.exitCode = ExitCode.INTERNAL;
   },
 };
 
-async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; dir: string; argvLog: string }): Promise<void> {
+/** Runs the steps in order; returns how the last one ended. */
+async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; dir: string; argvLog: string }): Promise<number | string> {
   if (scenario.config) writeFileSync(scenario.config.file, scenario.config.text);
+  let last: number | string = 'not run';
   for (const step of scenario.steps) {
     out(`     $ ${step.shown}`);
     const outcome = await runBounded({ argv: step.argv, cwd: ctx.dir, env: { ...ctx.env, ...step.env }, timeoutMs: 30_000 });
@@ -69,11 +79,13 @@ async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; di
     const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving)/.test(l)) : [];
     for (const line of said) out(`     ${line}`);
     out(`     → exit ${code}`);
+    last = code;
   }
+  return last;
 }
 
-/** One or two lines on what the database and the fake agent show happened. */
-function explain(scenario: Scenario, database: string, argvLog: string): string[] {
+/** One or two lines on what the database and the fake agent show happened, and the newest incident. */
+function explain(scenario: Scenario, database: string, argvLog: string): { lines: string[]; incident: string | null } {
   const store = new Store(database);
   try {
     const name = scenario.steps[0]!.argv[scenario.steps[0]!.argv.indexOf('--name') + 1]!;
@@ -87,7 +99,7 @@ function explain(scenario: Scenario, database: string, argvLog: string): string[
       const resumed = readFileSync(argvLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).findLast((a) => a.includes('resume'));
       if (resumed) lines.push(`resumed with: ${resumed.slice(0, resumed.indexOf('resume') + 2).join(' ')} "${resumed.at(-1)!.split('\n')[0]}…"`);
     }
-    return lines;
+    return { lines, incident: incident ? `${incident.kind} → ${incident.state}` : null };
   } finally {
     store.close();
   }

@@ -19,15 +19,24 @@ export interface DemoStep {
   env?: Record<string, string>;
 }
 
+/** What the last step must end with, so a demo that did not show its stall says so and fails. */
+export interface ScenarioExpectation {
+  exitCode: number;
+  /** The run's newest incident, as `KIND → STATE`; null when the scenario records none. */
+  incident: string | null;
+}
+
 export interface Scenario {
   title: string;
   story: string;
   steps: DemoStep[];
+  expect: ScenarioExpectation;
   /** Config file text written before the steps, when the scenario needs one. */
   config?: { file: string; text: string };
 }
 
-const SEED_TOOL = `python3 -c 'import subprocess; raise SystemExit(subprocess.Popen(["sleep","600"]).wait())'`;
+/** A test command waiting on a child that never returns: a two-level subtree, needing nothing but sh. */
+const HUNG_TOOL = `sh -c 'sleep 600 & wait $!'`;
 
 export function demoScenarios(p: DemoPaths): Scenario[] {
   const run = (...args: string[]) => [...p.deadman, 'run', '--database', p.database, ...args];
@@ -41,8 +50,9 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
       steps: [{
         shown: 'deadman run --auto-recover --hung-timeout 2s -- codex exec --json "fix the tests"',
         argv: run('--name', 'hung-tool', '--adapter', 'codex', '--auto-recover', '--hung-timeout', '2s', '--kill-grace', '1s', '--poll', '250ms', '--', ...codex('fix the tests')),
-        env: { FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL: SEED_TOOL },
+        env: { FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL: HUNG_TOOL },
       }],
+      expect: { exitCode: 0, incident: 'HUNG_PROCESS → RESOLVED' },
     },
     {
       title: 'Green but dead',
@@ -55,6 +65,7 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
         shown: `deadman run --config export.toml -- sh -c ': > out/export/export-today.csv'`,
         argv: run('--name', 'nightly-export', '--config', config, '--', 'sh', '-c', `mkdir -p ${exportDir} && : > ${exportDir}/export-today.csv`),
       }],
+      expect: { exitCode: 65, incident: 'EVIDENCE_FAILED → ESCALATED' },
     },
     {
       title: 'The host dies mid-turn',
@@ -71,6 +82,7 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
           env: { FAKE_AGENT_SCENARIO: 'complete' },
         },
       ],
+      expect: { exitCode: 0, incident: null },
     },
     {
       title: 'Silence',
@@ -80,6 +92,15 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
         argv: run('--name', 'silent', '--adapter', 'codex', '--inactivity', '2s', '--poll', '250ms', '--stop-grace', '1s', '--', ...codex('refactor the parser')),
         env: { FAKE_AGENT_SCENARIO: 'silent' },
       }],
+      expect: { exitCode: 75, incident: 'OUTPUT_INACTIVITY → ESCALATED' },
     },
   ];
+}
+
+/** Null when the scenario showed what it promises, else one line on what happened instead. */
+export function judgeScenario(scenario: Pick<Scenario, 'title' | 'expect'>, exitCode: number | string, incident: string | null): string | null {
+  const { expect } = scenario;
+  if (exitCode === expect.exitCode && incident === expect.incident) return null;
+  const describe = (code: number | string, found: string | null) => `exit ${code} and ${found ?? 'no incident'}`;
+  return `${scenario.title}: expected ${describe(expect.exitCode, expect.incident)}, got ${describe(exitCode, incident)}`;
 }
