@@ -30,6 +30,7 @@ const regex = z.string().superRefine((value, ctx) => {
 
 const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' });
 const argv = z.array(z.string()).min(1, { message: 'needs at least the program to run' });
+const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' });
 const name = z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/, { message: 'may use only letters, digits and _ . @ - (at most 100)' });
 
 const claimCommon = {
@@ -126,6 +127,14 @@ export const configSchema = z.strictObject({
     command: argv.optional(),
     timeout: duration.default(D.diagnose.timeout),
   }).default(() => ({ ...D.diagnose })),
+  notify: z.strictObject({
+    webhook: z.array(httpUrl).default(() => []),
+    healthchecks: httpUrl.optional(),
+    ntfy: httpUrl.optional(),
+    command: argv.optional(),
+    timeout: duration.default(D.notify.timeout),
+    min_interval: duration.default(D.notify.min_interval),
+  }).default(() => structuredClone(D.notify)),
   retention: z.strictObject({
     max_age: duration.default(D.retention.max_age),
     max_runs: z.number().int().min(1).default(D.retention.max_runs),

@@ -28,6 +28,11 @@ export const DEFAULT_CONFIG = {
   diagnose: {
     timeout: 30_000,
   } as { command?: string[]; timeout: number },
+  notify: {
+    webhook: [] as string[],
+    timeout: 5_000,
+    min_interval: 5 * 60_000,
+  } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number },
   retention: {
     max_age: 30 * 86_400_000,
     max_runs: 1000,

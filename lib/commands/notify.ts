@@ -1,0 +1,87 @@
+import type { CommandModule } from 'yargs';
+import { hostname } from 'node:os';
+import { ALERT_EVENTS, alertAllowed, alertKey, alertSummary, buildAlertRequests, type Alert, type AlertEvent } from '../core/alerts/alert.ts';
+import { ExitCode, usageError } from '../exit-codes.ts';
+import { alertLogPath, readAlertLog, writeAlertLog } from '../io/alerts/alert-log.ts';
+import { sendAlerts } from '../io/alerts/send-alerts.ts';
+import { systemClock } from '../io/clock.ts';
+import { ensurePrivateDir } from '../io/paths.ts';
+import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
+import { databaseOption, loadContext, type CommonArgs } from './command-context.ts';
+import { openExistingStore } from './open-existing-store.ts';
+
+/**
+ * `deadman notify <start|success|fail|incident> --name N [--exit-code N]`: tells the sinks of
+ * `[notify]`. The units' OnFailure= runs it; under systemd ≥ 251 the failed unit's exit status
+ * comes from $MONITOR_EXIT_STATUS. A failed sink makes the exit 1, so a broken alert path
+ * shows in `systemctl --failed` instead of going unnoticed.
+ */
+
+interface NotifyArgs extends CommonArgs {
+  event: AlertEvent;
+  name?: string;
+  'exit-code'?: number;
+}
+
+export const notifyCommand: CommandModule<object, NotifyArgs> = {
+  command: 'notify <event>',
+  describe: 'send an alert (start, success, fail, incident) to the sinks of [notify]',
+  builder: (y) => y
+    .positional('event', { choices: ALERT_EVENTS, demandOption: true, describe: 'what happened' })
+    .option('name', { type: 'string', describe: 'the run (unit instance) it is about; fail and incident name its latest incident' })
+    .option('exit-code', { type: 'number', describe: 'the exit code of a fail (default: $MONITOR_EXIT_STATUS from OnFailure=)' })
+    .option('database', databaseOption),
+  handler: async (args) => {
+    if (!args.name) throw usageError('name the run: deadman notify fail --name NAME');
+    const context = await loadContext(args);
+    const settings = context.config.notify;
+    const alert: Alert = {
+      event: args.event,
+      name: args.name,
+      host: hostname(),
+      at: new Date(systemClock.wall()).toISOString(),
+      exit_code: args['exit-code'] ?? exitStatusFromMonitor(process.env.MONITOR_EXIT_STATUS),
+      incident: args.event === 'fail' || args.event === 'incident' ? await latestIncident(args, args.name) : null,
+    };
+    const requests = buildAlertRequests(alert, settings);
+    if (requests.length === 0) {
+      process.stdout.write(`no sinks in [notify]: nothing sent (${alertSummary(alert)})\n`);
+      return;
+    }
+    const logPath = alertLogPath(context.paths.stateDir);
+    const log = readAlertLog(logPath);
+    if (!alertAllowed(log, alert, systemClock.wall(), settings.min_interval)) {
+      process.stdout.write(`skipped: ${alertKey(alert)} went out less than min_interval ago\n`);
+      return;
+    }
+    const results = await sendAlerts(requests, settings.timeout);
+    for (const result of results) process.stdout.write(`${result.ok ? 'sent' : 'FAILED'} ${result.sink}: ${result.detail}\n`);
+    rememberSent(logPath, context.paths.stateDir, { ...log, [alertKey(alert)]: systemClock.wall() });
+    if (results.some((r) => !r.ok)) process.exitCode = ExitCode.ATTENTION;
+  },
+};
+
+function exitStatusFromMonitor(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,3}$/.test(value) ? Number(value) : null;
+}
+
+async function latestIncident(args: CommonArgs, name: string): Promise<Alert['incident']> {
+  const { store } = await openExistingStore(args);
+  if (!store) return null;
+  try {
+    const id = latestIncidentId(store, name);
+    const rows = id === null ? null : loadIncidentRows(store, id);
+    return rows ? { id: rows.incident.id, kind: rows.incident.kind, state: rows.incident.state, message: rows.incident.message } : null;
+  } finally {
+    store.close();
+  }
+}
+
+function rememberSent(logPath: string, stateDir: string, log: Record<string, number>): void {
+  try {
+    ensurePrivateDir(stateDir);
+    writeAlertLog(logPath, log);
+  } catch (error) {
+    process.stderr.write(`deadman: cannot record when alerts went out in ${logPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); min_interval cannot hold\n`);
+  }
+}

@@ -1,0 +1,29 @@
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Writes a whole file so that a reader never sees half of it, even across a crash: a temp file
+ * in the same directory, fsync, rename over the old one, fsync the directory. The temp name
+ * starts with `.<name>.` and ends in `.tmp`, so leftovers of a SIGKILL are recognisable.
+ */
+export function writeFileAtomically(path: string, text: string, mode: number): void {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  const dirFd = openSync(dir, 'r');
+  try {
+    fsyncSync(dirFd);
+  } finally {
+    closeSync(dirFd);
+  }
+}

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runDeadman, tempDir } from '../helpers/cli.ts';
+
+interface Received { path: string; headers: IncomingMessage['headers']; body: string }
+
+/** A loopback server that records every request; `/hang` never answers. */
+async function loopback(t: { after(fn: () => void): void }): Promise<{ url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body });
+      if (request.url !== '/hang') response.end('OK');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.closeAllConnections());
+  t.after(() => server.close());
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, received };
+}
+
+function writeConfig(dir: string, url: string, extra = ''): string {
+  const file = join(dir, 'deadman.toml');
+  writeFileSync(file, `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\nntfy = "${url}/topic"\ncommand = ["/bin/sh", "-c", "cat > ${join(dir, 'command-input.json')}"]\ntimeout = "2s"\n${extra}`);
+  return file;
+}
+
+test('a fail reaches every sink with the exit code, in each sink\'s shape', async (t) => {
+  const dir = tempDir(t);
+  const server = await loopback(t);
+  const config = writeConfig(dir, server.url);
+  const run = await runDeadman(['notify', 'fail', '--name', 'review', '--config', config, '--database', join(dir, 'deadman.db')], { env: { ...process.env, MONITOR_EXIT_STATUS: '3', STATE_DIRECTORY: dir } });
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  const byPath = new Map(server.received.map((r) => [r.path, r]));
+  const hook = JSON.parse(byPath.get('/hook')!.body) as { event: string; name: string; exit_code: number; at: string };
+  assert.deepEqual([hook.event, hook.name, hook.exit_code], ['fail', 'review', 3]);
+  assert.match(hook.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.match(byPath.get('/ping/abc/3')!.body, /review .*fail · exit 3/);
+  assert.equal(byPath.get('/topic')!.headers.priority, 'high');
+  assert.equal((JSON.parse(readFileSync(join(dir, 'command-input.json'), 'utf8')) as { exit_code: number }).exit_code, 3);
+  assert.match(run.stdout, /^sent webhook: .*answered 200$/m);
+});
+
+test('a sink that never answers costs its timeout, fails the command, and the others are still sent', async (t) => {
+  const dir = tempDir(t);
+  const server = await loopback(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, `[notify]\nwebhook = ["${server.url}/hang", "${server.url}/hook"]\ntimeout = "1s"\n`);
+  const started = performance.now();
+  const run = await runDeadman(['notify', 'start', '--name', 'review', '--config', config], { env: { ...process.env, STATE_DIRECTORY: dir } });
+  const elapsed = performance.now() - started;
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(run.stdout, /^FAILED webhook: .*\/hang: no answer within 1000 ms$/m);
+  assert.match(run.stdout, /^sent webhook: .*\/hook answered 200$/m);
+  assert.ok(elapsed < 10_000, `took ${elapsed.toFixed(0)} ms`);
+});
+
+test('an incident alert names the run\'s latest incident and is not repeated within min_interval', async (t) => {
+  const dir = tempDir(t);
+  const server = await loopback(t);
+  const config = writeConfig(dir, server.url, 'min_interval = "1h"\n');
+  const env = { ...process.env, STATE_DIRECTORY: dir };
+  const database = join(dir, 'deadman.db');
+  const stalled = await runDeadman(['run', '--name', 'review', '--database', database, '--inactivity', '1s', '--poll', '100ms', '--stop-grace', '1s', '--', 'sleep', '30'], { env });
+  assert.equal(stalled.code, 75, stalled.stderr);
+  const first = await runDeadman(['notify', 'incident', '--name', 'review', '--config', config, '--database', database], { env });
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const hook = JSON.parse(server.received.find((r) => r.path === '/hook')!.body) as { incident: { kind: string; state: string } };
+  assert.deepEqual([hook.incident.kind, hook.incident.state], ['OUTPUT_INACTIVITY', 'ESCALATED']);
+  const sent = server.received.length;
+  const second = await runDeadman(['notify', 'incident', '--name', 'review', '--config', config, '--database', database], { env });
+  assert.equal(second.code, 0);
+  assert.match(second.stdout, /^skipped: review\/incident went out less than min_interval ago$/m);
+  assert.equal(server.received.length, sent);
+});
+
+test('no sinks: nothing is sent and that is said; a bad sink URL is a config error', async (t) => {
+  const dir = tempDir(t);
+  const none = await runDeadman(['notify', 'success', '--name', 'review'], { env: { ...process.env, STATE_DIRECTORY: dir, DEADMAN_CONFIG: '' }, cwd: dir });
+  assert.equal(none.code, 0, none.stderr);
+  assert.match(none.stdout, /^no sinks in \[notify\]: nothing sent/);
+  const config = join(dir, 'bad.toml');
+  writeFileSync(config, '[notify]\nwebhook = ["ftp://x"]\n');
+  const bad = await runDeadman(['notify', 'success', '--name', 'review', '--config', config]);
+  assert.equal(bad.code, 78, bad.stderr);
+  assert.match(bad.stderr, /notify\.webhook.*http/);
+});
