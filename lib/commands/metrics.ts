@@ -1,0 +1,35 @@
+import type { CommandModule } from 'yargs';
+import { renderPrometheus } from '../core/metrics/prometheus.ts';
+import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
+import { systemClock } from '../io/clock.ts';
+import { loadRunFacts } from '../io/store/run-facts.ts';
+import { databaseOption, type CommonArgs } from './command-context.ts';
+import { openExistingStore } from './open-existing-store.ts';
+
+/**
+ * `deadman metrics [--json]`: every run name's health, incidents, revives and kills in the
+ * Prometheus text format, for a scrape or for node_exporter's textfile collector
+ * (`deadman metrics > …/deadman.prom.tmp && mv …` from a timer). Reads; never creates a database.
+ */
+
+interface MetricsArgs extends CommonArgs {
+  json?: boolean;
+}
+
+export const metricsCommand: CommandModule<object, MetricsArgs> = {
+  command: 'metrics',
+  describe: 'print every run\'s health, incidents, revives and kills as Prometheus text (or --json)',
+  builder: (y) => y.option('json', { type: 'boolean', describe: 'the same facts as JSON (snake_case)' }).option('database', databaseOption),
+  handler: async (args) => {
+    const { store } = await openExistingStore(args);
+    const facts = store ? loadRunFacts(store, systemClock.wall()) : [];
+    store?.close();
+    if (args.json) {
+      const rows = facts.map((f) => ({ name: f.name, healthy: f.healthy, running: f.running, last_output_age_seconds: f.lastOutputAgeSeconds,
+        last_exit_code: f.lastExitCode, open_incidents: f.openIncidents, revives: f.revives, kills: f.kills, stalls: f.stalls }));
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(renderPrometheus(runMetricFamilies(facts)));
+  },
+};
