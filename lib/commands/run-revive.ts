@@ -84,9 +84,7 @@ export class ReviveGuard {
       this.sessionId = decision.sessionId;
       this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
       this.save(markRevived(previous, currentOwner(), now));
-      input.store.insert('revives', {
-        name, session_id: decision.sessionId, at: now, attempt: decision.attempt, budget: decision.budget, source: 'inline', argv: this.argv, outcome: 'started',
-      });
+      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv });
       this.logger.log('notice', this.note);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('info', `not reviving "${name}": ${decision.reason}`);

@@ -6,6 +6,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { Store } from '../../../lib/io/store/store.ts';
 import { SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
 import { DeadmanError } from '../../../lib/exit-codes.ts';
+import { StoreError } from '../../../lib/io/store/store-errors.ts';
+import { createRedactor, REDACTED } from '../../../lib/core/redact/redact.ts';
 import { runProgram, tempDir } from '../../helpers/cli.ts';
 
 const run = (store: Store, name = 'job') =>
@@ -58,11 +60,11 @@ test('a database from a newer deadman is refused and left untouched', (t) => {
   assert.deepEqual(readFileSync(path), before);
 });
 
-test('a corrupt or foreign file is refused and left untouched', (t) => {
+test('a corrupt or foreign file is refused and left untouched (moving a damaged one aside is the run\'s choice)', (t) => {
   const dir = tempDir(t);
   const foreign = join(dir, 'notes.db');
   writeFileSync(foreign, 'these are my notes, not a database\n');
-  assert.throws(() => new Store(foreign), /database is unusable \(not an SQLite database\)/);
+  assert.throws(() => new Store(foreign), (error: unknown) => error instanceof StoreError && error.problem === 'foreign' && /not an SQLite database/.test(error.message));
   assert.equal(readFileSync(foreign, 'utf8'), 'these are my notes, not a database\n');
 
   const damaged = join(dir, 'damaged.db');
@@ -73,7 +75,7 @@ test('a corrupt or foreign file is refused and left untouched', (t) => {
   const bytes = readFileSync(damaged);
   bytes.fill(0x5a, 100, bytes.length);
   writeFileSync(damaged, bytes);
-  assert.throws(() => new Store(damaged), (error: unknown) => error instanceof DeadmanError && /unusable/.test(error.message));
+  assert.throws(() => new Store(damaged), (error: unknown) => error instanceof StoreError && error.problem === 'corrupt' && /damaged/.test(error.message));
   assert.deepEqual(readFileSync(damaged), bytes);
 });
 
@@ -101,4 +103,27 @@ test('an existing directory of the database keeps its mode; a created one is pri
   new Store(join(dir, 'a', 'b', 'deadman.db')).close();
   assert.equal(statSync(join(dir, 'a')).mode & 0o777, 0o700);
   assert.equal(statSync(join(dir, 'a', 'b')).mode & 0o777, 0o700);
+});
+
+test('every value written is redacted first, in inserts and updates, JSON columns included', (t) => {
+  const store = new Store(join(tempDir(t), 'deadman.db'), { redactor: createRedactor({ env: { DEPLOY_TOKEN: 'planted-token-value' } }) });
+  const id = store.insert('runs', { name: 'job', argv: ['curl', '-u', 'me:planted-token-value', 'https://me:hunter22@host/x'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
+  store.update('runs', id, { reason: 'failed: password=hunter22' });
+  const row = store.get<{ argv: string[]; reason: string }>('SELECT argv, reason FROM runs WHERE id = ?', id)!;
+  assert.deepEqual(row.argv, ['curl', '-u', `me:${REDACTED}`, `https://me:${REDACTED}@host/x`]);
+  assert.equal(row.reason, `failed: password=${REDACTED}`);
+  store.close();
+});
+
+test('a read-only store reads without migrating or changing the mode of the file', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const writer = new Store(path);
+  run(writer);
+  writer.close();
+  chmodSync(path, 0o640);
+  const reader = new Store(path, { readOnly: true });
+  assert.equal(reader.all('SELECT id FROM runs').length, 1);
+  assert.throws(() => reader.insert('runs', { name: 'x', argv: [], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 }), /readonly/);
+  reader.close();
+  assert.equal(statSync(path).mode & 0o777, 0o640);
 });
