@@ -48,8 +48,13 @@ export class ReviveGuard {
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
   static async prepare(input: RunEdgesInput): Promise<ReviveGuard> {
     const guard = new ReviveGuard(input);
-    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout);
-    if (!release) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
+    // A marker directory that cannot be written (read-only, full, not creatable) costs the
+    // lock, not the run: the work is what must not stop.
+    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
+      input.logger.log('warn', `could not take the marker lock in ${guard.markerDir} (${error.message}); deciding without it`);
+      return undefined;
+    });
+    if (release === null) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
     try {
       await guard.decide(input);
     } finally {
