@@ -150,7 +150,7 @@ export class RunRecords {
     const open = s.get<{ id: number; state: string }>(
       `SELECT i.id, i.state FROM incidents i JOIN runs r ON r.id = i.run_id
         WHERE r.name = ? AND i.fingerprint = ? AND i.state <> 'RESOLVED' ORDER BY i.id DESC LIMIT 1`,
-      this.run!.row.name, fingerprint,
+      s.redacted(this.run!.row.name), s.redacted(fingerprint),
     );
     if (!open) return null;
     s.insert('incident_recurrences', { incident_id: open.id, run_id: runId, at, message });

@@ -38,7 +38,7 @@ test('planted secrets appear nowhere: database, report, incidents, status, journ
   // The root prints everything, then runs a tool that hangs with secrets in its argv; once
   // deadman kills that tool the root finishes.
   const script = `printf '%s\\n' "$PLANTED_TEXT"; echo "$MY_SERVICE_TOKEN"; setsid sh -c 'sleep 30; true' hung-tool "--password=${PLANTED.pairPassword}" "${PLANTED.anthropic}" "https://u:${PLANTED.urlPassword}@h/x"; echo done`;
-  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', JOURNAL_STREAM: '', PLANTED_TEXT, MY_SERVICE_TOKEN: PLANTED.envSecret };
+  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', JOURNAL_STREAM: '', PWD: dir, PLANTED_TEXT, MY_SERVICE_TOKEN: PLANTED.envSecret };
   const run = await runDeadman(['run', '--config', config, '--database', database, '--adapter', 'generic', '--auto-recover', '--hung-timeout', '1s',
     '--inactivity', '20s', '--poll', '200ms', '--stop-grace', '1s', '--', 'sh', '-c', script, 'root', `token=${PLANTED.github}`, PLANTED.openai],
   { env, cwd: dir });
@@ -61,4 +61,6 @@ test('planted secrets appear nowhere: database, report, incidents, status, journ
   ];
   assert.deepEqual(found, []);
   assert.match(everyTable(database), /\[REDACTED\]/);
+  // Only secrets go: the run's directory (also $PWD) and command are still there to read.
+  assert.ok(everyTable(database).includes(`"cwd":${JSON.stringify(dir)}`), 'the cwd was kept');
 });

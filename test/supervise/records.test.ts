@@ -5,6 +5,7 @@ import { Store } from '../../lib/io/store/store.ts';
 import { RecordingStore } from '../../lib/io/store/recording-store.ts';
 import { RunRecords, type RunRow } from '../../lib/supervise/records.ts';
 import { tempDir } from '../helpers/cli.ts';
+import { createRedactor } from '../../lib/core/redact/redact.ts';
 
 const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, adapter: 'generic', reviveOf: null });
 const idle = (seconds: number) => `no output and an idle process tree for ${seconds}s`;
@@ -69,5 +70,24 @@ test('rows written while the store was down follow once it is back: the run row 
   const store = new Store(path, { readOnly: true });
   assert.deepEqual(store.all('SELECT name, session_id FROM runs'), [{ name: 'late', session_id: 'abc' }]);
   assert.deepEqual(store.all('SELECT raw FROM events'), [{ raw: 'hello' }]);
+  store.close();
+});
+
+test('a hung tool with a secret in its argv still recurs: the fingerprint is compared as stored (redacted)', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const target = { pid: 10, ppid: 1, pgid: 10, sid: 10, startTime: 1, state: 'S', comm: 'curl', cmdline: ['curl', '-H', 'Authorization: Bearer abcdefgh12345678'], cpuTicks: 0, ioBytes: 0, listening: false };
+  const hung = (at: number) => {
+    const open = () => new Store(path, { redactor: createRedactor() });
+    const sink = new RecordingStore({ path, open, logger: { log: () => {} }, wall: () => at, monotonic: () => 0 });
+    const records = new RunRecords(sink, () => at);
+    records.startRun(row('hung'));
+    const incident = records.openIncident('HUNG_PROCESS', `curl (pid ${at}) idle`, { processes: [target], lastLines: [], target: { ...target, pid: at } });
+    records.move(incident, 'approval_required', 'auto_recover is off');
+    sink.close();
+    return incident.id;
+  };
+  assert.equal(hung(1), hung(2));
+  const store = new Store(path, { readOnly: true });
+  assert.doesNotMatch(JSON.stringify(store.all('SELECT fingerprint FROM incidents')), /abcdefgh12345678/);
   store.close();
 });

@@ -20,13 +20,16 @@ export interface RedactorInput {
   patterns?: readonly string[];
 }
 
-/** `…KEY`, `…TOKEN`, `…SECRET`, `…PASSWORD` (and a few spellings): names whose values are secrets. */
-const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?|AUTH)$/i;
+/**
+ * `…KEY`, `…TOKEN`, `…SECRET`, `…PASSWORD` (and a few spellings): names whose values are
+ * secrets. Not `PWD`/`OLDPWD`: those are directories, and hiding them would hide every path.
+ */
+const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|(?:^|_)PASS|CREDENTIALS?|AUTH)$/i;
 /** Shorter values ("1", "true", "yes") would hide ordinary words everywhere. */
 const MIN_ENV_SECRET = 6;
 
 /** A key that names a secret, as a whole word at the end of the name (not `max_tokens`). */
-const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|pwd|token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth)`;
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|token|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth)`;
 
 /** Each known shape, with what to keep around the secret ($1… groups). */
 const SHAPES: ReadonlyArray<{ pattern: RegExp; keep?: [before: string, after: string] }> = [

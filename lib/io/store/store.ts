@@ -99,6 +99,11 @@ export class Store {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** A value as this store would write it: for comparing with stored (redacted) columns. */
+  redacted(text: string): string {
+    return this.redact(text) as string;
+  }
+
   /** A reader of a database no run has migrated yet may find a newer table missing. */
   hasTable(name: string): boolean {
     return this.get('SELECT 1 AS found FROM sqlite_master WHERE type = ? AND name = ?', 'table', name) !== undefined;

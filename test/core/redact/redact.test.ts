@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createRedactor, REDACTED } from '../../../lib/core/redact/redact.ts';
 import { PLANTED, PLANTED_TEXT } from '../../helpers/planted-secrets.ts';
 
-const redactor = createRedactor({ env: { MY_SERVICE_TOKEN: PLANTED.envSecret, PATH: '/usr/bin', DEBUG_PASS: '1' } });
+const redactor = createRedactor({ env: { MY_SERVICE_TOKEN: PLANTED.envSecret, PATH: '/usr/bin', DEBUG_PASS: '1', PWD: '/srv/work/repo', OLDPWD: '/srv/work' } });
 
 test('hides every planted shape', () => {
   const out = redactor.text(PLANTED_TEXT);
@@ -18,7 +18,7 @@ test('keeps what is around a secret, so the text still says what was there', () 
 });
 
 test('leaves ordinary text alone: counts of tokens, short env values, plain URLs', () => {
-  for (const text of ['{"input_tokens":1200,"output_tokens":40}', 'max_tokens=100', 'https://example.com/a:b', 'risk-free task', 'PASS 1 of 3']) {
+  for (const text of ['{"input_tokens":1200,"output_tokens":40}', 'max_tokens=100', 'https://example.com/a:b', 'risk-free task', 'PASS 1 of 3', 'cwd /srv/work/repo, pwd=/srv/work']) {
     assert.equal(redactor.text(text), text);
   }
 });

@@ -8,7 +8,8 @@ import { SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
 import { DeadmanError } from '../../../lib/exit-codes.ts';
 import { StoreError } from '../../../lib/io/store/store-errors.ts';
 import { createRedactor, REDACTED } from '../../../lib/core/redact/redact.ts';
-import { runProgram, tempDir } from '../../helpers/cli.ts';
+import { spawn } from 'node:child_process';
+import { tempDir } from '../../helpers/cli.ts';
 
 const run = (store: Store, name = 'job') =>
   store.insert('runs', { name, argv: ['a', 'b c'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
@@ -37,14 +38,15 @@ test('a second process holding a write lock makes us wait, not fail', async (t) 
     db.exec("INSERT INTO runs (name, argv, cwd, pid, adapter, started_at) VALUES ('other', '[]', '/', 2, 'generic', 1)");
     process.stdout.write('locked\\n');
     setTimeout(() => { db.exec('COMMIT'); db.close(); }, 700);`;
-  const child = runProgram(process.execPath, ['-e', holder]);
-  await new Promise((r) => setTimeout(r, 400));
+  // Handshake, not a fixed sleep: the insert starts only once the other process holds the lock.
+  const child = spawn(process.execPath, ['-e', holder], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   const store = new Store(path, { busyTimeoutMs: 5000 });
   const started = performance.now();
   run(store, 'mine');
   const waited = performance.now() - started;
-  const result = await child;
-  assert.match(result.stdout, /locked/);
+  await exited;
   assert.ok(waited > 50, `insert should have waited for the lock (waited ${waited.toFixed(0)} ms)`);
   assert.deepEqual(store.all<{ name: string }>('SELECT name FROM runs ORDER BY id').map((r) => r.name), ['other', 'mine']);
   store.close();
