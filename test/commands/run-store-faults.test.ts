@@ -95,3 +95,21 @@ test('a state directory that cannot be created does not stop the work', async (t
   assert.equal(lines(result.stderr, /^deadman: not recording /).length, 1, result.stderr);
   assert.match(result.stderr, /cannot create or write the state directory .*file\/state \(ENOTDIR\); create it writable/);
 });
+
+test('readers of a damaged database: status shows the markers with one line, report and incidents exit 74 in one line', async (t) => {
+  const s = setup(t);
+  assert.equal((await s.deadman(['run', '--', ...CHILD])).code, 7);
+  const bytes = readFileSync(s.database);
+  bytes.fill(0x5a, 100);
+  writeFileSync(s.database, bytes);
+  const status = await s.deadman(['status', '--json']);
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(JSON.parse(status.stdout).length, 1, 'the marker still shows the run');
+  assert.equal(lines(status.stderr, /database is damaged .*; showing the markers only$/).length, 1, status.stderr);
+  for (const args of [['report', 'latest'], ['incidents']]) {
+    const result = await s.deadman(args);
+    assert.equal(result.code, 74, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, /damaged .*the next deadman run moves it aside/);
+  }
+});
