@@ -18,6 +18,10 @@ export const ExitCode = {
   DO_NOT_RESTART: 69,
   /** A bug or an unexpected failure inside deadman itself (EX_SOFTWARE). */
   INTERNAL: 70,
+  /** The state directory (or the database's directory) cannot be created or written (EX_CANTCREAT). */
+  CANT_CREATE: 73,
+  /** The database cannot be read: damaged, not SQLite, or from a newer deadman (EX_IOERR). */
+  IO_ERROR: 74,
   /** deadman stopped a stalled run and wants to be restarted; the revive marker stays (EX_TEMPFAIL). */
   STALLED_RESTART: 75,
   /** The configuration (file or flags) is invalid (EX_CONFIG). */

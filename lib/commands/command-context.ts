@@ -4,6 +4,7 @@ import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { currentPathContext, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store/store.ts';
 import { systemClock } from '../io/clock.ts';
+import { createRedactor, type Redactor } from '../core/redact/redact.ts';
 
 /** The `--database FILE` option, for every command that touches the database. */
 export const databaseOption = {
@@ -32,13 +33,25 @@ export function resolvePaths(config: Config, databaseFlag?: string): StatePaths 
 }
 
 /**
- * Opens the database with the configured bounds, and applies retention: every command that
- * records (run, check, revive) keeps the file from growing without bound, whichever of them a
- * host happens to use.
+ * The redactor for everything a command stores or prints: the configured extra patterns, and
+ * the environment deadman passes to the work (its secret-looking values are hidden wherever
+ * they turn up).
  */
-export function openStore(context: Context, options: { retain?: boolean } = {}): Store {
+export function redactorFor(config: Config, env: NodeJS.ProcessEnv = process.env): Redactor {
+  return createRedactor({ env, patterns: config.redact.patterns });
+}
+
+/**
+ * Opens the database with the configured bounds, redacting every row written, and applies
+ * retention: every command that records (run, check, revive) keeps the file from growing
+ * without bound, whichever of them a host happens to use.
+ */
+export function openStore(context: Context, options: { retain?: boolean; busyTimeoutMs?: number } = {}): Store {
   const { retention } = context.config;
-  const store = new Store(context.paths.database, { eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run });
+  const store = new Store(context.paths.database, {
+    eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run,
+    redactor: redactorFor(context.config), busyTimeoutMs: options.busyTimeoutMs,
+  });
   if (options.retain !== false) store.prune(systemClock.wall(), retention.max_age, retention.max_runs);
   return store;
 }

@@ -4,8 +4,8 @@ import { incidentListJson, renderIncidentList } from '../core/incident/report-te
 import { usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
-import { databaseOption, type CommonArgs } from './command-context.ts';
-import { openExistingStore } from './open-existing-store.ts';
+import { databaseOption, redactorFor, type CommonArgs } from './command-context.ts';
+import { openExistingStore, readRows } from './open-existing-store.ts';
 
 /** `deadman incidents [--since DUR] [--name N] [--json]`: one line per incident, oldest first. */
 
@@ -26,9 +26,10 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
   handler: async (args) => {
     const now = systemClock.wall();
     const since = args.since === undefined ? undefined : now - sinceSpan(args.since);
-    const { store } = await openExistingStore(args);
+    const { store, database, context } = await openExistingStore(args);
+    const redactor = redactorFor(context.config);
     try {
-      const rows = store ? listIncidents(store, { since, name: args.name }) : [];
+      const rows = redactor.value(readRows(database, () => (store ? listIncidents(store, { since, name: args.name }) : [])));
       process.stdout.write(args.json ? `${JSON.stringify(incidentListJson(rows), null, 2)}\n` : renderIncidentList(rows, now));
     } finally {
       store?.close();

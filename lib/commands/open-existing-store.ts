@@ -1,13 +1,35 @@
 import { existsSync } from 'node:fs';
-import type { Store } from '../io/store/store.ts';
-import { loadContext, openStore, type CommonArgs } from './command-context.ts';
+import { Store } from '../io/store/store.ts';
+import { storeError, StoreError } from '../io/store/store-errors.ts';
+import { loadContext, type CommonArgs, type Context } from './command-context.ts';
 
 /**
- * Opens the database for the read-only commands (`incidents`, `report`) without creating
- * one: on a machine where nothing ran yet, "no incidents" is the answer, not a new file.
+ * Opens the database read-only for the commands that only read (`status`, `incidents`,
+ * `report`): nothing is created, migrated or chmodded, so they work on a read-only file
+ * system, and on a machine where nothing ran yet "no incidents" is the answer, not a new file.
+ * A database that cannot be read is one line (exit 74), never a stack trace.
  */
-export async function openExistingStore(args: CommonArgs): Promise<{ store: Store | null; database: string }> {
-  const context = await loadContext(args);
+export async function openExistingStore(args: CommonArgs, loaded?: Context): Promise<{ store: Store | null; database: string; context: Context }> {
+  const context = loaded ?? await loadContext(args);
   const database = context.paths.database;
-  return { store: existsSync(database) ? openStore(context, { retain: false }) : null, database };
+  try {
+    return { store: existsSync(database) ? new Store(database, { readOnly: true }) : null, database, context };
+  } catch (error) {
+    throw unreadable(database, error);
+  }
+}
+
+/** Runs the reads of one command; a database that fails part-way (damaged pages) is one line, exit 74. */
+export function readRows<T>(database: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw unreadable(database, error);
+  }
+}
+
+function unreadable(database: string, error: unknown): StoreError {
+  const problem = storeError(database, error);
+  if (problem.problem !== 'corrupt') return problem;
+  return new StoreError(`${problem.message}; the next deadman run moves it aside and starts a fresh one, or move it aside yourself`, 'corrupt');
 }

@@ -3,8 +3,8 @@ import { buildReport } from '../core/incident/report.ts';
 import { renderReportText } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { databaseOption, type CommonArgs } from './command-context.ts';
-import { openExistingStore } from './open-existing-store.ts';
+import { databaseOption, redactorFor, type CommonArgs } from './command-context.ts';
+import { openExistingStore, readRows } from './open-existing-store.ts';
 
 /**
  * `deadman report <id|latest> [--name N] [--json]`: one incident in full. Also what
@@ -28,14 +28,18 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     .option('database', databaseOption),
   handler: async (args) => {
     const wanted = parseIncidentArg(args.incident);
-    const { store, database } = await openExistingStore(args);
+    const { store, database, context } = await openExistingStore(args);
+    const redactor = redactorFor(context.config);
     try {
-      const id = store === null ? null : wanted === 'latest' ? latestIncidentId(store, args.name) : wanted;
-      const rows = store === null || id === null ? null : loadIncidentRows(store, id);
+      const rows = readRows(database, () => {
+        const id = store === null ? null : wanted === 'latest' ? latestIncidentId(store, args.name) : wanted;
+        return store === null || id === null ? null : loadIncidentRows(store, id);
+      });
       if (rows === null && wanted !== 'latest') throw usageError(`no incident #${wanted} in ${database}; list them with deadman incidents`);
-      const out = rows === null ? null : buildReport(rows);
+      // Rows are stored redacted; this also hides what newer patterns know and older runs kept.
+      const out = rows === null ? null : redactor.value(buildReport(rows));
       if (args.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-      else process.stdout.write(out ? renderReportText(out) : `no incidents recorded${args.name ? ` for runs named ${args.name}` : ''} in ${database}\n`);
+      else process.stdout.write(out ? redactor.text(renderReportText(out)) : `no incidents recorded${args.name ? ` for runs named ${args.name}` : ''} in ${database}\n`);
     } finally {
       store?.close();
     }

@@ -8,14 +8,16 @@ import { markerForSession, selectInterrupted } from '../core/revive/session-file
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { launchDetached } from '../io/process/detached.ts';
-import { createLogger, type Logger } from '../io/log.ts';
+import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
 import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/revive/markers.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
 import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
+import { sinkOver } from '../io/store/recording-store.ts';
 import { RunRecords } from '../supervise/records.ts';
-import { databaseOption, loadContext, openStore, type CommonArgs, type Context } from './command-context.ts';
+import { databaseOption, loadContext, openStore, redactorFor, type CommonArgs, type Context } from './command-context.ts';
+import type { Redactor } from '../core/redact/redact.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
@@ -47,7 +49,9 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     .option('database', databaseOption),
   handler: async (args) => {
     const context = await loadContext(args);
-    const logger = createLogger();
+    // The argv it prints and journals carries the prompt: kept verbatim in the marker, never shown so.
+    const redactor = redactorFor(context.config);
+    const logger = redactedLogger(createLogger(), redactor.text);
     const dryRun = args['dry-run'] === true;
     const { revive } = context.config;
     if (!dryRun && revive.delay > 0) await new Promise((resolve) => setTimeout(resolve, revive.delay));
@@ -57,7 +61,7 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
       return;
     }
     try {
-      await reviveAll(args, context, logger, dryRun);
+      await reviveAll(args, context, logger, dryRun, redactor);
     } finally {
       release();
     }
@@ -65,7 +69,7 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
 };
 
 /** Reads, decides and acts in one go, under the lock when it acts. */
-async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean): Promise<void> {
+async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean, redactor: Redactor): Promise<void> {
   const { revive } = context.config;
   const now = systemClock.wall();
   const markers = await knownMarkers(context, args.name, now, dryRun, logger);
@@ -74,7 +78,7 @@ async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dry
     now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
   });
   const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
-  process.stdout.write(args.json ? `${JSON.stringify(rows, null, 2)}\n` : renderReviveRows(rows, dryRun));
+  process.stdout.write(args.json ? `${JSON.stringify(redactor.value(rows), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
 
@@ -153,7 +157,7 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
 /** Same records as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
 function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): void {
   writeMarker(context.paths.markerDir, markExhausted(marker, reason, systemClock.wall()));
-  new RunRecords(store, systemClock.wall, logger).refusedRun(
+  new RunRecords(sinkOver(store, logger), systemClock.wall).refusedRun(
     { name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: marker.adapter, reviveOf: marker.sessionId },
     { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason, halt: true },
   );

@@ -9,7 +9,7 @@ import { createObserver } from '../io/process/observer.ts';
 import { stopOwnedTree, terminateSubtree } from '../io/process/kill.ts';
 import { portAccepts } from '../io/process/port-probe.ts';
 import { systemClock } from '../io/clock.ts';
-import type { Store } from '../io/store/store.ts';
+import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunRecords } from '../supervise/records.ts';
 import type { RunResult, RunSessionPorts, TreeControl } from '../supervise/run-session.ts';
@@ -28,8 +28,9 @@ export interface RunEdgesInput {
   cwd: string;
   config: Config;
   context: Context;
-  store: Store;
   records: RunRecords;
+  /** What the diagnostician is shown passes through it: the incident's lines and argv are the work's. */
+  redactor: Redactor;
   logger: Logger;
   notifier: Notifier;
   unit: string | null;
@@ -83,14 +84,14 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
       },
       evidence,
       portAccepts,
-      consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout) : undefined,
+      consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout, input.redactor) : undefined,
     },
     finish: (result) => revive.finish(result),
   };
 }
 
-function consultWith(command: string[], timeoutMs: number) {
-  return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, incident);
+function consultWith(command: string[], timeoutMs: number, redactor: Redactor) {
+  return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, redactor.value(incident));
 }
 
 /** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */

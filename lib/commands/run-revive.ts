@@ -48,8 +48,13 @@ export class ReviveGuard {
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
   static async prepare(input: RunEdgesInput): Promise<ReviveGuard> {
     const guard = new ReviveGuard(input);
-    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout);
-    if (!release) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
+    // A marker directory that cannot be written (read-only, full, not creatable) costs the
+    // lock, not the run: the work is what must not stop.
+    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
+      input.logger.log('warn', `could not take the marker lock in ${guard.markerDir} (${error.message}); deciding without it`);
+      return undefined;
+    });
+    if (release === null) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
     try {
       await guard.decide(input);
     } finally {
@@ -84,9 +89,7 @@ export class ReviveGuard {
       this.sessionId = decision.sessionId;
       this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
       this.save(markRevived(previous, currentOwner(), now));
-      input.store.insert('revives', {
-        name, session_id: decision.sessionId, at: now, attempt: decision.attempt, budget: decision.budget, source: 'inline', argv: this.argv, outcome: 'started',
-      });
+      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv });
       this.logger.log('notice', this.note);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('info', `not reviving "${name}": ${decision.reason}`);

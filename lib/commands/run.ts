@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { ExitCode, usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, type Logger } from '../io/log.ts';
+import { createLogger, logFailure, redactedLogger, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { systemClock } from '../io/clock.ts';
@@ -11,7 +11,8 @@ import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
 import { flagsToConfig, RUN_OPTIONS } from './run-options.ts';
-import { loadContext, openStore } from './command-context.ts';
+import { loadContext, openStore, redactorFor } from './command-context.ts';
+import { RecordingStore } from '../io/store/recording-store.ts';
 import { buildRunEdges } from './run-edges.ts';
 import type { Refusal } from './run-revive.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -47,11 +48,16 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
   }
 }
 
-async function runCommand(values: RunValues, commandLine: string[], logger: Logger): Promise<number> {
+/** A run's writes wait at most this long on a lock held elsewhere: the event loop also feeds the watchdog. */
+const RUN_BUSY_TIMEOUT_MS = 2_000;
+
+async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
   const { config: configPath, database, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined }, flagsToConfig(settings));
   const { config } = context;
+  const redactor = redactorFor(config, process.env);
+  const logger = redactedLogger(unredactedLogger, redactor.text);
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
@@ -64,15 +70,18 @@ async function runCommand(values: RunValues, commandLine: string[], logger: Logg
   }
   const unit = currentUnitName();
   const name = config.name ?? (unit ? unit.replace(/\.service$/, '') : basename(command[0]!));
-  const store = openStore(context);
+  const store = new RecordingStore({
+    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
+    wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
+  });
   try {
-    const records = new RunRecords(store, () => systemClock.wall(), logger);
+    const records = new RunRecords(store, () => systemClock.wall());
     records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-    const edges = await buildRunEdges({ name, command, cwd, config, context, store, records, logger, notifier, unit });
+    const edges = await buildRunEdges({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
     if (edges.refusal) return refuse(edges.refusal, { name, command, cwd, unit, records, notifier, logger });
     logger.log('info', [
       `run ${name}`,
-      `database ${context.paths.database}`,
+      store.recording ? `database ${context.paths.database}` : 'not recording',
       `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
       `notify ${notifier.path}`,
       systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,

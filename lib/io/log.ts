@@ -44,6 +44,11 @@ export function createLogger(write: (text: string) => void = (t) => process.stde
   };
 }
 
+/** Every line through `redact` first: what deadman journals must not carry the secrets the work saw. */
+export function redactedLogger(logger: Logger, redact: (text: string) => string): Logger {
+  return { log: (level, message) => logger.log(level, redact(message)) };
+}
+
 /**
  * The last word on a failed command: a DeadmanError is one line and its own exit code; anything
  * else is a bug, reported with its stack (the one place a stack trace is right) as exit 70.

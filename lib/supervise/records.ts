@@ -1,13 +1,15 @@
 import type { Store } from '../io/store/store.ts';
-import type { Logger } from '../io/log.ts';
+import type { StoreSink } from '../io/store/recording-store.ts';
 import type { ProcessInfo } from '../core/process/events.ts';
 import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
+import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
 
 /**
  * What one run leaves in the database: its row, its events, and its incidents with every
- * transition. A database that fails mid-run (disk full, locked too long) must not take the
- * supervised work down with it, so each write failure is logged once and the run goes on.
+ * transition. Writes go through a StoreSink, which is best-effort: a database that cannot be
+ * written (read-only, full, locked, damaged) never takes the supervised work down with it.
+ * When it can be written again, the run's row is written first, so later rows have a run.
  */
 
 export interface Incident {
@@ -37,15 +39,13 @@ export interface RunRow {
 
 export class RunRecords {
   private runId: number | null = null;
-  private readonly failed = new Set<string>();
-  private readonly store: Store | null;
+  private run: { row: RunRow; startedAt: number; changes: Record<string, string> } | null = null;
+  private readonly sink: StoreSink | null;
   private readonly wall: () => number;
-  private readonly logger: Logger;
 
-  constructor(store: Store | null, wall: () => number, logger: Logger) {
-    this.store = store;
+  constructor(sink: StoreSink | null, wall: () => number) {
+    this.sink = sink;
     this.wall = wall;
-    this.logger = logger;
   }
 
   get id(): number | null {
@@ -53,23 +53,25 @@ export class RunRecords {
   }
 
   private safely<T>(what: string, write: (store: Store) => T): T | null {
-    if (!this.store) return null;
-    try {
-      return write(this.store);
-    } catch (error) {
-      if (!this.failed.has(what)) {
-        this.failed.add(what);
-        this.logger.log('warn', `could not record ${what} in ${this.store.path}: ${(error as Error).message}; the run continues`);
-      }
-      return null;
+    return this.sink?.write(what, write) ?? null;
+  }
+
+  /** Writes needing the run's row: written now if it could not be at the start (store unavailable then). */
+  private withRun(what: string, write: (store: Store, runId: number) => void): void {
+    if (this.runId === null && this.run) {
+      const { row, startedAt, changes } = this.run;
+      this.runId = this.safely('the run', (s) => s.insert('runs', {
+        name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
+        pid: row.pid, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes,
+      }));
     }
+    const id = this.runId;
+    if (id !== null) this.safely(what, (s) => write(s, id));
   }
 
   startRun(row: RunRow): void {
-    this.runId = this.safely('the run', (s) => s.insert('runs', {
-      name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
-      pid: row.pid, adapter: row.adapter, revive_of: row.reviveOf, started_at: this.wall(),
-    }));
+    this.run = { row, startedAt: this.wall(), changes: {} };
+    this.withRun('the run', () => {});
   }
 
   /**
@@ -104,37 +106,66 @@ export class RunRecords {
   }
 
   update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string }): void {
-    const id = this.runId;
-    if (id !== null) this.safely('the run', (s) => s.update('runs', id, changes));
+    if (this.run) Object.assign(this.run.changes, changes);
+    this.withRun('the run', (s, id) => s.update('runs', id, changes));
   }
 
   finishRun(result: { exitCode: number | null; signal: string | null; outcome: string; reason: string }): void {
-    const id = this.runId;
-    if (id === null) return;
-    this.safely('the run', (s) => s.update('runs', id, {
+    this.withRun('the run', (s, id) => s.update('runs', id, {
       ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason,
     }));
   }
 
   event(stream: string, kind: string, raw: string, truncated: boolean, data: object | null): void {
-    const id = this.runId;
-    if (id !== null) this.safely('events', (s) => s.recordEvent(id, { at: this.wall(), stream, kind, raw, truncated, data: data ?? undefined }));
+    this.withRun('events', (s, id) => s.recordEvent(id, { at: this.wall(), stream, kind, raw, truncated, data: data ?? undefined }));
   }
 
   observation(processes: ProcessInfo[]): void {
-    const id = this.runId;
-    if (id !== null) this.safely('observations', (s) => s.recordObservation(id, this.wall(), processes));
+    this.withRun('observations', (s, id) => s.recordObservation(id, this.wall(), processes));
   }
 
+  /** A session resumed inline by this run (the revive budget counts these). */
+  revive(row: { name: string; sessionId: string; attempt: number; budget: number; argv: string[] }): void {
+    this.safely('the revive', (s) => s.insert('revives', {
+      name: row.name, session_id: row.sessionId, at: this.wall(), attempt: row.attempt, budget: row.budget, source: 'inline', argv: row.argv, outcome: 'started',
+    }));
+  }
+
+  /**
+   * A new incident, or — when an earlier run of this name left one open that stalled the same
+   * way (same fingerprint) — a recurrence of that one: counted with its time, and reopened so
+   * this run's transitions follow on from it.
+   */
   openIncident(kind: SignalKind, message: string, evidence: SignalEvidence): Incident {
     const at = this.wall();
-    const ids = this.safely('the incident', (s) => s.transaction(() => {
-      const signalId = s.insert('signals', { run_id: this.runId, at, kind, message, evidence });
-      const incidentId = s.insert('incidents', { run_id: this.runId, kind, state: 'OPEN', message, opened_at: at, updated_at: at, signal_id: signalId });
-      s.insert('incident_transitions', { incident_id: incidentId, at, from_state: null, to_state: 'OPEN', reason: message, evidence: { signal: signalId } });
-      return incidentId;
-    }));
-    return { id: ids ?? -1, kind, state: 'OPEN', message, attempts: 0 };
+    const fingerprint = stallFingerprint({ kind, message, target: evidence.target });
+    let id: number | null = null;
+    this.withRun('the incident', (s, runId) => {
+      id = s.transaction(() => this.recur(s, runId, fingerprint, message, at) ?? this.insertIncident(s, runId, { kind, message, evidence, fingerprint, at }));
+    });
+    return { id: id ?? -1, kind, state: 'OPEN', message, attempts: 0 };
+  }
+
+  private recur(s: Store, runId: number, fingerprint: string, message: string, at: number): number | null {
+    const open = s.get<{ id: number; state: string }>(
+      `SELECT i.id, i.state FROM incidents i JOIN runs r ON r.id = i.run_id
+        WHERE r.name = ? AND i.fingerprint = ? AND i.state <> 'RESOLVED' ORDER BY i.id DESC LIMIT 1`,
+      s.redacted(this.run!.row.name), s.redacted(fingerprint),
+    );
+    if (!open) return null;
+    s.insert('incident_recurrences', { incident_id: open.id, run_id: runId, at, message });
+    s.insert('incident_transitions', { incident_id: open.id, at, from_state: open.state, to_state: 'OPEN', reason: `recurred in run #${runId}: ${message}`, evidence: { run: runId } });
+    s.update('incidents', open.id, { state: 'OPEN', updated_at: at });
+    return open.id;
+  }
+
+  private insertIncident(s: Store, runId: number, i: { kind: SignalKind; message: string; evidence: SignalEvidence; fingerprint: string; at: number }): number {
+    const signalId = s.insert('signals', { run_id: runId, at: i.at, kind: i.kind, message: i.message, evidence: i.evidence });
+    const incidentId = s.insert('incidents', {
+      run_id: runId, kind: i.kind, state: 'OPEN', message: i.message, opened_at: i.at, updated_at: i.at, signal_id: signalId, fingerprint: i.fingerprint,
+    });
+    s.insert('incident_transitions', { incident_id: incidentId, at: i.at, from_state: null, to_state: 'OPEN', reason: i.message, evidence: { signal: signalId } });
+    return incidentId;
   }
 
   /** Applies one state-machine event; returns false (and records nothing) when it does not apply. */
@@ -154,19 +185,19 @@ export class RunRecords {
   }
 
   diagnosis(incident: Incident, diagnosis: Diagnosis, source: 'rules' | 'external'): void {
-    this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale }));
+    if (incident.id >= 0) this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale }));
   }
 
   decision(incident: Incident, decision: PolicyDecision): void {
-    this.safely('a decision', (s) => s.insert('decisions', { incident_id: incident.id, at: this.wall(), action: decision.action, verdict: decision.verdict, reason: decision.reason }));
+    if (incident.id >= 0) this.safely('a decision', (s) => s.insert('decisions', { incident_id: incident.id, at: this.wall(), action: decision.action, verdict: decision.verdict, reason: decision.reason }));
   }
 
   action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void {
-    this.safely('an action', (s) => s.insert('actions', { incident_id: incident.id, at: this.wall(), kind, target, result, detail }));
+    if (incident.id >= 0) this.safely('an action', (s) => s.insert('actions', { incident_id: incident.id, at: this.wall(), kind, target, result, detail }));
   }
 
   verification(incident: Incident, verdict: string, detail: string): void {
-    this.safely('a verification', (s) => s.insert('verifications', { incident_id: incident.id, at: this.wall(), verdict, detail }));
+    if (incident.id >= 0) this.safely('a verification', (s) => s.insert('verifications', { incident_id: incident.id, at: this.wall(), verdict, detail }));
   }
 
   evidence(claim: string, verdict: string, reason: string): void {

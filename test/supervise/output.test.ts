@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
-import { createLogger } from '../../lib/io/log.ts';
 import { OutputTracker } from '../../lib/supervise/output.ts';
 import { RunRecords } from '../../lib/supervise/records.ts';
 
 const tracker = () => {
   const adapter = createGenericAdapter();
-  return new OutputTracker(0, () => adapter, new RunRecords(null, () => 0, createLogger(() => {})), () => {});
+  return new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), () => {});
 };
 const bytes = (text: string) => Buffer.from(text);
 

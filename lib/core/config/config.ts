@@ -141,6 +141,9 @@ export const configSchema = z.strictObject({
     events_per_run: z.number().int().min(10).default(D.retention.events_per_run),
     observations_per_run: z.number().int().min(10).default(D.retention.observations_per_run),
   }).default(() => structuredClone(D.retention)),
+  redact: z.strictObject({
+    patterns: z.array(regex).default(() => [...D.redact.patterns]),
+  }).default(() => ({ patterns: [...D.redact.patterns] })),
   evidence: z.array(claimSchema).default(() => []),
   jobs: z.record(name, jobSchema).default(() => ({})),
 });

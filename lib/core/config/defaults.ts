@@ -39,6 +39,9 @@ export const DEFAULT_CONFIG = {
     events_per_run: 5000,
     observations_per_run: 500,
   },
+  redact: {
+    patterns: [] as string[],
+  },
   evidence: [] as never[],
   jobs: {} as Record<string, never>,
 };

@@ -13,6 +13,10 @@ const INDENT = '  ';
 export function renderReportText(report: IncidentReport): string {
   const out: string[] = [`incident #${report.id} · ${clip(report.kind)} · ${clip(report.state)}`, `${INDENT}${clip(report.message)}`];
   out.push(`${INDENT}opened ${humanTime(report.openedAt)}, last change ${humanTime(report.updatedAt)}`);
+  if (report.recurrences.length > 0) {
+    out.push(`${INDENT}recurred ${times(report.recurrences.length)} after restarts, the same way:`);
+    for (const r of report.recurrences) out.push(`${INDENT}${INDENT}${humanTime(r.at)}${r.runId === null ? '' : `  run #${r.runId}`}  ${clip(r.message, COMMAND_WIDTH)}`);
+  }
   if (report.run) {
     const run = report.run;
     out.push('', `run #${run.id} · ${run.name}${run.unit ? ` · ${run.unit}` : ''}`);
@@ -87,12 +91,14 @@ export interface IncidentListRow {
   updated_at: number;
   run_id: number | null;
   run_name: string | null;
+  /** How many times it came back after a restart (0: once only). */
+  recurrences: number;
 }
 
 export function incidentListJson(rows: readonly IncidentListRow[]): object[] {
   return rows.map((r) => ({
     id: r.id, kind: r.kind, state: r.state, message: r.message, openedAt: isoTime(r.opened_at), updatedAt: isoTime(r.updated_at),
-    run: r.run_id === null ? null : { id: r.run_id, name: r.run_name },
+    run: r.run_id === null ? null : { id: r.run_id, name: r.run_name }, recurrences: r.recurrences ?? 0,
   }));
 }
 
@@ -100,7 +106,8 @@ export function renderIncidentList(rows: readonly IncidentListRow[], now: number
   if (rows.length === 0) return 'no incidents recorded\n';
   const lines = rows.map((r) => [
     `#${r.id}`.padEnd(6), humanTime(isoTime(r.opened_at)), `${formatAge(Math.max(0, now - r.opened_at))} ago`.padEnd(14),
-    r.kind.padEnd(17), r.state.padEnd(17), (r.run_name ?? '-').padEnd(16), clip(r.message, COMMAND_WIDTH),
+    r.kind.padEnd(17), r.state.padEnd(17), (r.run_name ?? '-').padEnd(16),
+    `${r.recurrences ? `(${times(r.recurrences + 1)}) ` : ''}${clip(r.message, COMMAND_WIDTH)}`,
   ].join(' '));
   return `${lines.join('\n')}\n${rows.length} incident${rows.length === 1 ? '' : 's'} · details: deadman report <id>\n`;
 }
@@ -126,6 +133,10 @@ function commandOf(p: ProcessSnapshot): string {
 /** Shell-like display of argv; JSON quoting keeps control characters visible and on one line. */
 function displayArgv(argv: readonly string[]): string {
   return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+}
+
+function times(count: number): string {
+  return count === 1 ? 'once' : `${count} times`;
 }
 
 function pids(list: readonly number[]): string {

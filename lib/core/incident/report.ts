@@ -18,6 +18,8 @@ export interface IncidentRows {
   decisions: Array<{ at: number; action: string; verdict: string; reason: string }>;
   actions: Array<{ at: number; kind: string; target: unknown; result: string; detail: unknown }>;
   verifications: Array<{ at: number; verdict: string; detail: unknown }>;
+  /** Later runs of the same name that stalled the same way while this incident was open. */
+  recurrences: Array<{ at: number; run_id: number | null; message: string }>;
 }
 
 const processSchema = z.looseObject({
@@ -57,6 +59,7 @@ export interface IncidentReport {
   decisions: Array<{ at: string; action: string; verdict: string; reason: string }>;
   actions: Array<{ at: string; kind: string; result: string; target: ProcessSnapshot | null; killed: number[]; survived: number[] }>;
   verifications: Array<{ at: string; verdict: string; detail: string }>;
+  recurrences: Array<{ at: string; runId: number | null; message: string }>;
   advice: string;
 }
 
@@ -105,6 +108,7 @@ export function buildReport(rows: IncidentRows): IncidentReport {
       return { at: isoTime(a.at), kind: a.kind, result: a.result, target: toProcess(a.target), killed: detail.killed, survived: detail.survived };
     }),
     verifications: rows.verifications.map((v) => ({ at: isoTime(v.at), verdict: v.verdict, detail: typeof v.detail === 'string' ? v.detail : JSON.stringify(v.detail) })),
+    recurrences: rows.recurrences.map((r) => ({ at: isoTime(r.at), runId: r.run_id, message: r.message })),
     advice: adviceFor(incident.kind),
   };
 }

@@ -16,8 +16,11 @@ export interface IncidentFilter {
 }
 
 export function listIncidents(store: Store, filter: IncidentFilter = {}): IncidentListRow[] {
+  const recurrences = store.hasTable('incident_recurrences')
+    ? '(SELECT COUNT(*) FROM incident_recurrences c WHERE c.incident_id = i.id)'
+    : '0';
   return store.all<IncidentListRow>(
-    `SELECT i.id, i.kind, i.state, i.message, i.opened_at, i.updated_at, i.run_id, r.name AS run_name
+    `SELECT i.id, i.kind, i.state, i.message, i.opened_at, i.updated_at, i.run_id, r.name AS run_name, ${recurrences} AS recurrences
        FROM incidents i LEFT JOIN runs r ON r.id = i.run_id
       WHERE i.opened_at >= ? AND (? IS NULL OR r.name = ?)
       ORDER BY i.opened_at, i.id`,
@@ -47,5 +50,6 @@ export function loadIncidentRows(store: Store, id: number): IncidentRows | null 
     decisions: byIncident('decisions'),
     actions: byIncident('actions'),
     verifications: byIncident('verifications'),
+    recurrences: store.hasTable('incident_recurrences') ? byIncident('incident_recurrences') : [],
   };
 }

@@ -125,6 +125,18 @@ export const MIGRATIONS: readonly string[] = [
     outcome TEXT NOT NULL
   );
   `,
+  /* 2: recurring stalls — a restart that stalls again the same way adds to the open incident. */ `
+  ALTER TABLE incidents ADD COLUMN fingerprint TEXT;
+  CREATE INDEX incidents_fingerprint ON incidents(fingerprint, state);
+  CREATE TABLE incident_recurrences (
+    id INTEGER PRIMARY KEY,
+    incident_id INTEGER NOT NULL REFERENCES incidents(id) ON DELETE CASCADE,
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    at INTEGER NOT NULL,
+    message TEXT NOT NULL
+  );
+  CREATE INDEX incident_recurrences_incident ON incident_recurrences(incident_id, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

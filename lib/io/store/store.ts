@@ -1,74 +1,86 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { closeSync, chmodSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { DeadmanError, ExitCode } from '../../exit-codes.ts';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Redactor } from '../../core/redact/redact.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './store-schema.ts';
-import { ensurePrivateDir } from '../paths.ts';
+import { foreignFileError, isForeignFile, storeError, StoreError } from './store-errors.ts';
+import { openForWriting, openReadOnly } from './store-open.ts';
 
 /**
  * The only module that talks to SQLite. Rows go in through `insert` and the named helpers
- * below; readers get plain objects with JSON columns parsed back. Times are wall-clock
- * milliseconds since the epoch: these records are for people to read.
+ * below — every string redacted on the way in — and readers get plain objects with JSON
+ * columns parsed back. Times are wall-clock milliseconds since the epoch: these records are
+ * for people to read. A read-only store (status, report, incidents) creates, migrates and
+ * chmods nothing, so it works on a read-only file system.
  */
 
 export type Row = Record<string, SQLInputValue | boolean | object | undefined>;
 type Table = 'runs' | 'events' | 'observations' | 'signals' | 'incidents' | 'incident_transitions' | 'diagnoses'
-  | 'decisions' | 'actions' | 'verifications' | 'evidence_results' | 'revives';
+  | 'decisions' | 'actions' | 'verifications' | 'evidence_results' | 'revives' | 'incident_recurrences';
 
 /** Columns stored as JSON text (whatever the value) and parsed back when read. */
 const JSON_COLUMNS = new Set(['argv', 'data', 'processes', 'evidence', 'target', 'detail']);
-const SQLITE_MAGIC = 'SQLite format 3\0';
 
 export interface StoreOptions {
+  readOnly?: boolean;
   busyTimeoutMs?: number;
   eventsPerRun?: number;
   observationsPerRun?: number;
+  /** Applied to every value written; rows are stored redacted or not at all. */
+  redactor?: Redactor;
 }
 
 export class Store {
   readonly path: string;
   readonly db: DatabaseSync;
+  readonly readOnly: boolean;
   private readonly eventsPerRun: number;
   private readonly observationsPerRun: number;
+  private readonly redact: (value: unknown) => unknown;
   private readonly statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
   private readonly insertsSincePrune = new Map<string, number>();
 
   constructor(path: string, options: StoreOptions = {}) {
     this.path = path;
+    this.readOnly = options.readOnly ?? false;
     this.eventsPerRun = options.eventsPerRun ?? 5000;
     this.observationsPerRun = options.observationsPerRun ?? 500;
-    refuseForeignFile(path);
-    if (path !== ':memory:') ensurePrivateDir(dirname(path));
+    this.redact = options.redactor ? (value) => options.redactor!.value(value) : (value) => value;
+    // A file that is not SQLite is refused before SQLite touches it, so it is never overwritten.
+    if (isForeignFile(path)) throw foreignFileError(path);
+    this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs);
     try {
-      this.db = new DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 10_000 });
-    } catch (error) {
-      throw unusable(path, (error as Error).message);
-    }
-    if (path !== ':memory:') chmodSync(path, 0o600);
-    try {
+      if (this.readOnly) {
+        this.checkVersion(this.version());
+        return;
+      }
       this.db.exec('PRAGMA foreign_keys = ON');
       this.migrate();
       this.db.exec('PRAGMA journal_mode = WAL');
     } catch (error) {
       this.db.close();
-      if (error instanceof DeadmanError) throw error;
-      throw unusable(path, (error as Error).message);
+      throw storeError(path, error);
+    }
+  }
+
+  private version(): number {
+    return this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
+  }
+
+  private checkVersion(version: number): void {
+    if (version > SCHEMA_VERSION) {
+      throw new StoreError(
+        `${this.path}: database schema version ${version} is newer than this deadman understands (${SCHEMA_VERSION}); upgrade deadman or point --database elsewhere (the file was not changed)`,
+        'unavailable',
+      );
     }
   }
 
   private migrate(): void {
-    const version = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
-    if (version > SCHEMA_VERSION) {
-      throw new DeadmanError(
-        `${this.path}: database schema version ${version} is newer than this deadman understands (${SCHEMA_VERSION}); upgrade deadman or point --database elsewhere (the file was not changed)`,
-        ExitCode.INTERNAL,
-      );
-    }
+    const version = this.version();
+    this.checkVersion(version);
     for (let next = version; next < SCHEMA_VERSION; next++) {
       this.db.exec('BEGIN IMMEDIATE');
       try {
-        const current = this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
-        if (current === next) {
+        if (this.version() === next) {
           this.db.exec(MIGRATIONS[next]!);
           this.db.exec(`PRAGMA user_version = ${next + 1}`);
         }
@@ -84,6 +96,16 @@ export class Store {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** A value as this store would write it: for comparing with stored (redacted) columns. */
+  redacted(text: string): string {
+    return this.redact(text) as string;
+  }
+
+  /** A reader of a database no run has migrated yet may find a newer table missing. */
+  hasTable(name: string): boolean {
+    return this.get('SELECT 1 AS found FROM sqlite_master WHERE type = ? AND name = ?', 'table', name) !== undefined;
+  }
+
   private statement(sql: string) {
     let prepared = this.statements.get(sql);
     if (!prepared) {
@@ -97,7 +119,7 @@ export class Store {
   insert(table: Table, row: Row): number {
     const keys = Object.keys(row).filter((k) => row[k] !== undefined);
     const sql = `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`;
-    const values = keys.map((k) => toColumn(row[k], k));
+    const values = keys.map((k) => toColumn(this.redact(row[k]), k));
     const result = this.statement(sql).run(...values);
     return Number(result.lastInsertRowid);
   }
@@ -106,7 +128,7 @@ export class Store {
     const keys = Object.keys(changes).filter((k) => changes[k] !== undefined);
     if (keys.length === 0) return;
     const sql = `UPDATE ${table} SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`;
-    this.statement(sql).run(...keys.map((k) => toColumn(changes[k], k)), id);
+    this.statement(sql).run(...keys.map((k) => toColumn(this.redact(changes[k]), k)), id);
   }
 
   all<T>(sql: string, ...params: SQLInputValue[]): T[] {
@@ -195,26 +217,4 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** A file that is not SQLite is refused before SQLite touches it, so it is never overwritten. */
-function refuseForeignFile(path: string): void {
-  if (path === ':memory:' || !existsSync(path)) return;
-  const size = statSync(path).size;
-  if (size === 0) return;
-  const header = Buffer.alloc(16);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, header, 0, 16, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (header.toString('latin1') !== SQLITE_MAGIC) throw unusable(path, 'not an SQLite database');
-}
-
-function unusable(path: string, why: string): DeadmanError {
-  return new DeadmanError(
-    `${path}: database is unusable (${why}); move it aside or pass --database with another path (the file was not changed)`,
-    ExitCode.INTERNAL,
-  );
 }

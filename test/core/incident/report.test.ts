@@ -28,6 +28,7 @@ function hungRows(): IncidentRows {
     decisions: [{ at: T0 + 5, action: 'TERMINATE_DESCENDANT_PROCESS', verdict: 'allow', reason: 'auto_recover is on' }],
     actions: [{ at: T0 + 5000, kind: 'TERMINATE_DESCENDANT_PROCESS', target: proc(42, 41, ['python3']), result: 'killed', detail: { killed: [42, 43], survived: [] } }],
     verifications: [{ at: T0 + 9000, verdict: 'RESOLVED', detail: 'target gone and the agent printed 2 events' }],
+    recurrences: [],
   };
 }
 
@@ -100,12 +101,28 @@ test('treeOrder puts parents first and survives ppid cycles', () => {
 
 test('the incident list shows one line each, with age', () => {
   const rows = [
-    { id: 1, kind: 'OUTPUT_INACTIVITY', state: 'ESCALATED', message: 'no output for 30m 0s', opened_at: T0, updated_at: T0, run_id: 4, run_name: 'review' },
-    { id: 2, kind: 'EVIDENCE_FAILED', state: 'OPEN', message: 'report.csv is empty', opened_at: T0 + 1000, updated_at: T0, run_id: null, run_name: null },
+    { id: 1, kind: 'OUTPUT_INACTIVITY', state: 'ESCALATED', message: 'no output for 30m 0s', opened_at: T0, updated_at: T0, run_id: 4, run_name: 'review', recurrences: 0 },
+    { id: 2, kind: 'EVIDENCE_FAILED', state: 'OPEN', message: 'report.csv is empty', opened_at: T0 + 1000, updated_at: T0, run_id: null, run_name: null, recurrences: 0 },
+    { id: 3, kind: 'OUTPUT_INACTIVITY', state: 'ESCALATED', message: 'no output for 30m 0s', opened_at: T0 + 2000, updated_at: T0, run_id: 5, run_name: 'loop', recurrences: 4 },
   ];
   const text = renderIncidentList(rows, T0 + 3 * 3_600_000);
   assert.match(text, /^#1 +2026-12-01 08:50:12Z 3 hours ago +OUTPUT_INACTIVITY +ESCALATED +review +no output for 30m 0s$/m);
   assert.match(text, /^#2 .* EVIDENCE_FAILED .* - +report\.csv is empty$/m);
-  assert.match(text, /2 incidents · details: deadman report <id>/);
+  assert.match(text, /^#3 .* loop +\(5 times\) no output for 30m 0s$/m);
+  assert.match(text, /3 incidents · details: deadman report <id>/);
   assert.equal(renderIncidentList([], T0), 'no incidents recorded\n');
+});
+
+test('a recurring stall shows how often it came back, and when', () => {
+  const rows = hungRows();
+  rows.incident.state = 'ESCALATED';
+  rows.recurrences = [
+    { at: T0 + 60_000, run_id: 2, message: 'python3 (pid 77) idle for 1m 0s' },
+    { at: T0 + 120_000, run_id: 3, message: 'python3 (pid 91) idle for 1m 0s' },
+  ];
+  const report = buildReport(rows);
+  assert.deepEqual(report.recurrences.map((r) => [r.at, r.runId]), [['2026-12-01T08:51:12.345Z', 2], ['2026-12-01T08:52:12.345Z', 3]]);
+  const text = renderReportText(report);
+  assert.match(text, /recurred 2 times after restarts, the same way:\n {4}2026-12-01 08:51:12Z  run #2  python3 \(pid 77\)/);
+  assert.match(text, /08:52:12Z  run #3 /);
 });

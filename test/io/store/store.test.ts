@@ -6,7 +6,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { Store } from '../../../lib/io/store/store.ts';
 import { SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
 import { DeadmanError } from '../../../lib/exit-codes.ts';
-import { runProgram, tempDir } from '../../helpers/cli.ts';
+import { StoreError } from '../../../lib/io/store/store-errors.ts';
+import { createRedactor, REDACTED } from '../../../lib/core/redact/redact.ts';
+import { spawn } from 'node:child_process';
+import { tempDir } from '../../helpers/cli.ts';
 
 const run = (store: Store, name = 'job') =>
   store.insert('runs', { name, argv: ['a', 'b c'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
@@ -35,14 +38,15 @@ test('a second process holding a write lock makes us wait, not fail', async (t) 
     db.exec("INSERT INTO runs (name, argv, cwd, pid, adapter, started_at) VALUES ('other', '[]', '/', 2, 'generic', 1)");
     process.stdout.write('locked\\n');
     setTimeout(() => { db.exec('COMMIT'); db.close(); }, 700);`;
-  const child = runProgram(process.execPath, ['-e', holder]);
-  await new Promise((r) => setTimeout(r, 400));
+  // Handshake, not a fixed sleep: the insert starts only once the other process holds the lock.
+  const child = spawn(process.execPath, ['-e', holder], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   const store = new Store(path, { busyTimeoutMs: 5000 });
   const started = performance.now();
   run(store, 'mine');
   const waited = performance.now() - started;
-  const result = await child;
-  assert.match(result.stdout, /locked/);
+  await exited;
   assert.ok(waited > 50, `insert should have waited for the lock (waited ${waited.toFixed(0)} ms)`);
   assert.deepEqual(store.all<{ name: string }>('SELECT name FROM runs ORDER BY id').map((r) => r.name), ['other', 'mine']);
   store.close();
@@ -58,11 +62,11 @@ test('a database from a newer deadman is refused and left untouched', (t) => {
   assert.deepEqual(readFileSync(path), before);
 });
 
-test('a corrupt or foreign file is refused and left untouched', (t) => {
+test('a corrupt or foreign file is refused and left untouched (moving a damaged one aside is the run\'s choice)', (t) => {
   const dir = tempDir(t);
   const foreign = join(dir, 'notes.db');
   writeFileSync(foreign, 'these are my notes, not a database\n');
-  assert.throws(() => new Store(foreign), /database is unusable \(not an SQLite database\)/);
+  assert.throws(() => new Store(foreign), (error: unknown) => error instanceof StoreError && error.problem === 'foreign' && /not an SQLite database/.test(error.message));
   assert.equal(readFileSync(foreign, 'utf8'), 'these are my notes, not a database\n');
 
   const damaged = join(dir, 'damaged.db');
@@ -73,7 +77,7 @@ test('a corrupt or foreign file is refused and left untouched', (t) => {
   const bytes = readFileSync(damaged);
   bytes.fill(0x5a, 100, bytes.length);
   writeFileSync(damaged, bytes);
-  assert.throws(() => new Store(damaged), (error: unknown) => error instanceof DeadmanError && /unusable/.test(error.message));
+  assert.throws(() => new Store(damaged), (error: unknown) => error instanceof StoreError && error.problem === 'corrupt' && /damaged/.test(error.message));
   assert.deepEqual(readFileSync(damaged), bytes);
 });
 
@@ -101,4 +105,27 @@ test('an existing directory of the database keeps its mode; a created one is pri
   new Store(join(dir, 'a', 'b', 'deadman.db')).close();
   assert.equal(statSync(join(dir, 'a')).mode & 0o777, 0o700);
   assert.equal(statSync(join(dir, 'a', 'b')).mode & 0o777, 0o700);
+});
+
+test('every value written is redacted first, in inserts and updates, JSON columns included', (t) => {
+  const store = new Store(join(tempDir(t), 'deadman.db'), { redactor: createRedactor({ env: { DEPLOY_TOKEN: 'planted-token-value' } }) });
+  const id = store.insert('runs', { name: 'job', argv: ['curl', '-u', 'me:planted-token-value', 'https://me:hunter22@host/x'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
+  store.update('runs', id, { reason: 'failed: password=hunter22' });
+  const row = store.get<{ argv: string[]; reason: string }>('SELECT argv, reason FROM runs WHERE id = ?', id)!;
+  assert.deepEqual(row.argv, ['curl', '-u', `me:${REDACTED}`, `https://me:${REDACTED}@host/x`]);
+  assert.equal(row.reason, `failed: password=${REDACTED}`);
+  store.close();
+});
+
+test('a read-only store reads without migrating or changing the mode of the file', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const writer = new Store(path);
+  run(writer);
+  writer.close();
+  chmodSync(path, 0o640);
+  const reader = new Store(path, { readOnly: true });
+  assert.equal(reader.all('SELECT id FROM runs').length, 1);
+  assert.throws(() => reader.insert('runs', { name: 'x', argv: [], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 }), /readonly/);
+  reader.close();
+  assert.equal(statSync(path).mode & 0o777, 0o640);
 });

@@ -1,0 +1,73 @@
+import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+import { DeadmanError, ExitCode } from '../../exit-codes.ts';
+
+/**
+ * Why a database cannot be used, in the three cases that call for different answers: a
+ * damaged SQLite file (moved aside by a writer and started afresh), a file that is not SQLite
+ * at all (never touched: it may be anything), and everything else (read-only, full, locked,
+ * a directory that cannot be created), which recording waits out.
+ */
+
+export type StoreProblem = 'corrupt' | 'foreign' | 'unavailable';
+
+export class StoreError extends DeadmanError {
+  readonly problem: StoreProblem;
+  constructor(message: string, problem: StoreProblem, exitCode: number = ExitCode.IO_ERROR) {
+    super(message, exitCode);
+    this.problem = problem;
+  }
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+/** A non-empty file that does not start like SQLite (a truncated header still counts as SQLite). */
+export function isForeignFile(path: string): boolean {
+  if (path === ':memory:' || !existsSync(path) || statSync(path).size === 0) return false;
+  const header = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, header, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return !SQLITE_MAGIC.startsWith(header.subarray(0, read).toString('latin1'));
+}
+
+/** Turns whatever SQLite or the file system threw into a StoreError with one readable line. */
+export function storeError(path: string, error: unknown): StoreError {
+  if (error instanceof StoreError) return error;
+  const errcode = (error as { errcode?: number }).errcode;
+  const why = (error as Error).message;
+  if (errcode !== undefined && ((errcode & 0xff) === SQLITE_CORRUPT || (errcode & 0xff) === SQLITE_NOTADB)) {
+    return new StoreError(`${path}: database is damaged (${why})`, 'corrupt');
+  }
+  return new StoreError(`${path}: database cannot be used (${why})`, 'unavailable');
+}
+
+export function foreignFileError(path: string): StoreError {
+  return new StoreError(`${path}: not an SQLite database; move it aside or pass --database with another path (the file was not changed)`, 'foreign');
+}
+
+/** The state directory cannot be made: nothing that must write there can work until someone fixes it. */
+export function stateDirError(dir: string, error: unknown): StoreError {
+  return new StoreError(
+    `cannot create or write the state directory ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); create it writable for this user, or set state_dir / --database to a writable place`,
+    'unavailable',
+    ExitCode.CANT_CREATE,
+  );
+}
+
+/**
+ * Renames a damaged database (and its WAL and shared-memory files, which belong to it) to
+ * `<path>.corrupt-<time>`; returns the new name. Nothing is deleted: a person may want it.
+ */
+export function moveAside(path: string, wallMs: number): string {
+  const aside = `${path}.corrupt-${new Date(wallMs).toISOString().replace(/[:.]/g, '-')}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  }
+  return aside;
+}

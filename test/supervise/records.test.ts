@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Store } from '../../lib/io/store/store.ts';
+import { RecordingStore } from '../../lib/io/store/recording-store.ts';
+import { RunRecords, type RunRow } from '../../lib/supervise/records.ts';
+import { tempDir } from '../helpers/cli.ts';
+import { createRedactor } from '../../lib/core/redact/redact.ts';
+
+const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, adapter: 'generic', reviveOf: null });
+const idle = (seconds: number) => `no output and an idle process tree for ${seconds}s`;
+
+/** One run of `name` that stalls with `message`, as the supervisor records it; returns the incident id. */
+function stallingRun(path: string, name: string, at: number, message: string): number {
+  const sink = new RecordingStore({ path, open: () => new Store(path), logger: { log: () => {} }, wall: () => at, monotonic: () => 0 });
+  const records = new RunRecords(sink, () => at);
+  records.startRun(row(name));
+  const incident = records.openIncident('OUTPUT_INACTIVITY', message, { processes: [], lastLines: [] });
+  records.move(incident, 'escalate', 'a person must look');
+  records.finishRun({ exitCode: 75, signal: null, outcome: 'stalled', reason: message });
+  sink.close();
+  return incident.id;
+}
+
+test('a restart that stalls again the same way adds a recurrence to the open incident', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const ids = [1, 2, 3, 4, 5].map((n) => stallingRun(path, 'loop', n * 1000, idle(30 + n)));
+  assert.deepEqual(new Set(ids).size, 1, `one incident for one stall loop, got ${ids}`);
+  const store = new Store(path, { readOnly: true });
+  const recurrences = store.all<{ at: number; run_id: number }>('SELECT at, run_id FROM incident_recurrences ORDER BY at');
+  assert.deepEqual(recurrences.map((r) => r.at), [2000, 3000, 4000, 5000]);
+  assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM runs')!.n, 5);
+  const transitions = store.all<{ from_state: string | null; to_state: string }>('SELECT from_state, to_state FROM incident_transitions ORDER BY id');
+  assert.deepEqual(transitions.slice(0, 4).map((r) => `${r.from_state}>${r.to_state}`), ['null>OPEN', 'OPEN>ESCALATED', 'ESCALATED>OPEN', 'OPEN>ESCALATED']);
+  assert.equal(store.get<{ state: string }>('SELECT state FROM incidents')!.state, 'ESCALATED');
+  store.close();
+});
+
+test('another run name, another kind of stall, or a resolved incident opens a new one', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const first = stallingRun(path, 'loop', 1000, idle(30));
+  assert.notEqual(stallingRun(path, 'other', 2000, idle(30)), first);
+  assert.notEqual(stallingRun(path, 'loop', 3000, 'wall-time limit of 1h reached'), first);
+  const store = new Store(path);
+  store.update('incidents', first, { state: 'RESOLVED' });
+  store.close();
+  assert.notEqual(stallingRun(path, 'loop', 4000, idle(30)), first);
+});
+
+test('rows written while the store was down follow once it is back: the run row first', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  let up = false;
+  const clock = { now: 0 };
+  const sink = new RecordingStore({
+    path, logger: { log: () => {} }, wall: () => 7, monotonic: () => clock.now, retryMs: 10,
+    open: () => {
+      if (!up) throw Object.assign(new Error('unable to open database file'), { errcode: 14 });
+      return new Store(path);
+    },
+  });
+  const records = new RunRecords(sink, () => 7);
+  records.startRun(row('late'));
+  records.update({ session_id: 'abc' });
+  assert.equal(records.id, null);
+  up = true;
+  clock.now = 10;
+  records.event('stdout', 'line', 'hello', false, null);
+  assert.notEqual(records.id, null);
+  sink.close();
+  const store = new Store(path, { readOnly: true });
+  assert.deepEqual(store.all('SELECT name, session_id FROM runs'), [{ name: 'late', session_id: 'abc' }]);
+  assert.deepEqual(store.all('SELECT raw FROM events'), [{ raw: 'hello' }]);
+  store.close();
+});
+
+test('a hung tool with a secret in its argv still recurs: the fingerprint is compared as stored (redacted)', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const target = { pid: 10, ppid: 1, pgid: 10, sid: 10, startTime: 1, state: 'S', comm: 'curl', cmdline: ['curl', '-H', 'Authorization: Bearer abcdefgh12345678'], cpuTicks: 0, ioBytes: 0, listening: false };
+  const hung = (at: number) => {
+    const open = () => new Store(path, { redactor: createRedactor() });
+    const sink = new RecordingStore({ path, open, logger: { log: () => {} }, wall: () => at, monotonic: () => 0 });
+    const records = new RunRecords(sink, () => at);
+    records.startRun(row('hung'));
+    const incident = records.openIncident('HUNG_PROCESS', `curl (pid ${at}) idle`, { processes: [target], lastLines: [], target: { ...target, pid: at } });
+    records.move(incident, 'approval_required', 'auto_recover is off');
+    sink.close();
+    return incident.id;
+  };
+  assert.equal(hung(1), hung(2));
+  const store = new Store(path, { readOnly: true });
+  assert.doesNotMatch(JSON.stringify(store.all('SELECT fingerprint FROM incidents')), /abcdefgh12345678/);
+  store.close();
+});
