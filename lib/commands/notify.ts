@@ -7,7 +7,7 @@ import { sendAlerts } from '../io/alerts/send-alerts.ts';
 import { systemClock } from '../io/clock.ts';
 import { ensurePrivateDir } from '../io/paths.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { databaseOption, loadContext, type CommonArgs } from './command-context.ts';
+import { databaseOption, loadContext, redactorFor, type CommonArgs } from './command-context.ts';
 import { openExistingStore } from './open-existing-store.ts';
 
 /**
@@ -35,14 +35,14 @@ export const notifyCommand: CommandModule<object, NotifyArgs> = {
     if (!args.name) throw usageError('name the run: deadman notify fail --name NAME');
     const context = await loadContext(args);
     const settings = context.config.notify;
-    const alert: Alert = {
+    const alert: Alert = redactorFor(context.config).value({
       event: args.event,
       name: args.name,
       host: hostname(),
       at: new Date(systemClock.wall()).toISOString(),
       exit_code: args['exit-code'] ?? exitStatusFromMonitor(process.env.MONITOR_EXIT_STATUS),
       incident: args.event === 'fail' || args.event === 'incident' ? await latestIncident(args, args.name) : null,
-    };
+    } satisfies Alert);
     const requests = buildAlertRequests(alert, settings);
     if (requests.length === 0) {
       process.stdout.write(`no sinks in [notify]: nothing sent (${alertSummary(alert)})\n`);
