@@ -7,9 +7,13 @@ import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revi
 import { markerForSession, selectInterrupted } from '../core/revive/session-files.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { launchDetached } from '../io/process/detached.ts';
+import { childEnvironment, launchDetached } from '../io/process/detached.ts';
+import { newRunTag } from '../io/revive/new-run-tag.ts';
+import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import { createLogger, type Logger } from '../io/log.ts';
-import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/revive/markers.ts';
+import { listMarkers, readMarker, removeStaleTempFiles, writeMarker, currentOwner } from '../io/revive/markers.ts';
+import { liveSessionPid } from '../io/revive/live-session.ts';
+import { recordRefusedMarker } from '../io/revive/refused-record.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
 import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
@@ -78,19 +82,31 @@ async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dry
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
 
-/** The markers, damaged ones logged (one line each) and left out, ended detached resumes settled. */
+/** The markers, damaged ones logged (one line each) and left out, refused ones also recorded, ended detached resumes settled. */
 async function knownMarkers(context: Context, name: string | undefined, now: number, dryRun: boolean, logger: Logger): Promise<KnownMarker[]> {
   const dir = context.paths.markerDir;
-  const reads = name === undefined ? await listMarkers(dir) : [await readMarker(dir, name)];
+  if (!dryRun) removeStaleTempFiles(dir);
+  const options = { now, setAside: !dryRun };
+  const reads = name === undefined ? await listMarkers(dir, options) : [await readMarker(dir, name, options)];
   const known: KnownMarker[] = [];
   for (const read of reads) {
-    if (read.status === 'problem') logger.log('warn', read.problem);
+    if (read.status === 'problem' || read.status === 'refused') logger.log('warn', read.problem);
+    if (read.status === 'refused' && !dryRun) withStore(context, (store) => recordRefusedMarker(store, read.name, read.problem, now));
     if (read.status !== 'ok') continue;
     const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
     if (marker !== read.marker && !dryRun) writeMarker(dir, marker);
-    known.push({ marker, ownerAlive: isOwnerAlive(marker.owner) });
+    known.push({ marker, livePid: liveSessionPid(marker) });
   }
   return known;
+}
+
+function withStore(context: Context, use: (store: Store) => void): void {
+  const store = openStore(context);
+  try {
+    use(store);
+  } finally {
+    store.close();
+  }
 }
 
 function interruptedSessions(config: Config, now: number): Marker[] {
@@ -130,9 +146,10 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
   const dir = context.paths.markerDir;
   const now = systemClock.wall();
   const log = reviveLogPath(context.paths.stateDir, step.marker.name, now);
-  const taken = markRevived(step.marker, currentOwner(), now, log);
+  const runTag = newRunTag();
+  const taken = markRevived(step.marker, { owner: currentOwner(), runTag, detachedLog: log }, now);
   writeMarker(dir, taken);
-  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log });
+  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log, env: { ...childEnvironment(), [RUN_TAG_ENV]: runTag } });
   if (!launch.ok) {
     writeMarker(dir, markInterrupted(taken, `the resume could not start: ${launch.error}`, systemClock.wall()));
     logger.log('error', `could not revive session ${step.sessionId} of ${step.marker.name}: ${launch.error}`);

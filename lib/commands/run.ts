@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { basename } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { ExitCode, usageError } from '../exit-codes.ts';
@@ -13,6 +12,9 @@ import { runSession } from '../supervise/run-session.ts';
 import { flagsToConfig, RUN_OPTIONS } from './run-options.ts';
 import { loadContext, openStore } from './command-context.ts';
 import { buildRunEdges } from './run-edges.ts';
+import { runName } from '../io/revive/run-name.ts';
+import { detectAdapter } from '../core/adapters/index.ts';
+import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import type { Refusal } from './run-revive.ts';
 import type { Notifier } from '../io/notify.ts';
 
@@ -48,9 +50,9 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
 }
 
 async function runCommand(values: RunValues, commandLine: string[], logger: Logger): Promise<number> {
-  const { config: configPath, database, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, ...settings } = values;
   let command = commandLine;
-  const context = await loadContext({ config: configPath, database: database as string | undefined }, flagsToConfig(settings));
+  const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings));
   const { config } = context;
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
@@ -63,7 +65,7 @@ async function runCommand(values: RunValues, commandLine: string[], logger: Logg
     onStall = 'exit';
   }
   const unit = currentUnitName();
-  const name = config.name ?? (unit ? unit.replace(/\.service$/, '') : basename(command[0]!));
+  const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
   const store = openStore(context);
   try {
     const records = new RunRecords(store, () => systemClock.wall(), logger);
@@ -82,7 +84,7 @@ async function runCommand(values: RunValues, commandLine: string[], logger: Logg
       name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
-    const result = await runSession({ argv: edges.argv, cwd, env: process.env, config, onStall }, {
+    const result = await runSession({ argv: edges.argv, cwd, env: { ...process.env, [RUN_TAG_ENV]: edges.runTag }, config, onStall }, {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });

@@ -21,7 +21,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   handler: async (args) => {
     const context = await loadContext(args);
     const now = systemClock.wall();
-    const markers: StatusMarker[] = (await listMarkers(context.paths.markerDir)).map((read) => read.status === 'ok'
+    const markers: StatusMarker[] = (await listMarkers(context.paths.markerDir, { setAside: false })).map((read) => read.status === 'ok'
       ? { name: read.name, marker: read.marker, problem: null, ownerAlive: isOwnerAlive(read.marker.owner) }
       : { name: read.name, marker: null, problem: read.status === 'problem' ? read.problem : null, ownerAlive: false });
     const { store } = await openExistingStore(args);

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { markCompleted, markInterrupted, newMarker, withSessionId, type Marker } from '../../lib/core/revive/marker.ts';
 import { currentOwner, markerPath, readMarker, writeMarker } from '../../lib/io/revive/markers.ts';
 import { ExitCode } from '../../lib/exit-codes.ts';
-import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { argvLog, fakeAgent, killToolsOf } from '../helpers/fake-agent.ts';
+import { argvLog, fakeAgent, killToolsOf, processesWithEnv } from '../helpers/fake-agent.ts';
 import { INTERRUPTED_FRESH, layOutSessions } from '../helpers/session-fixtures.ts';
 
 const ID = '01a23100-0000-7000-8000-0000000000aa';
@@ -38,6 +38,12 @@ function interruptedCodex(s: Setup, name: string, ago = MIN, sessionId = ID): Ma
   const argv = [process.execPath, fakeAgent, 'codex', 'exec', '--json', '-s', 'workspace-write', '-C', s.dir, 'write the report'];
   const started = withSessionId(newMarker({ name, adapter: 'codex', argv, cwd: s.dir, owner: { pid: 999_999, startTime: 1 }, now: Date.now() - ago }), sessionId, Date.now() - ago);
   return markInterrupted(started, 'exit 137', Date.now() - ago);
+}
+
+/** The crash scenario leaves its tool running, carrying the run tag: the session is not revivable until it is gone. */
+async function killLeftoverTools(): Promise<void> {
+  killToolsOf(ID);
+  await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID).length === 0, 5000, 'the crashed agent\'s tool to be gone');
 }
 
 const revive = (s: Setup, args: string[] = [], env: NodeJS.ProcessEnv = {}) =>
@@ -104,6 +110,14 @@ test('six interruptions in a row: five revives, then DO_NOT_RESTART with an esca
     const result = await revive(s, [], crash);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, new RegExp(`revived session ${ID} \\(${attempt}/5\\)`));
+    await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID).length > 0, 5000, 'the crashed agent\'s tool');
+    if (attempt === 1) {
+      // One agent per session: the orphaned tool still carries the run tag, so nothing is started beside it.
+      const doubled = JSON.parse((await revive(s, ['--dry-run', '--json'])).stdout) as Array<{ action: string; reason: string }>;
+      assert.deepEqual(doubled.map((row) => row.action), ['skip']);
+      assert.match(doubled[0]!.reason, /still has a live process \(pid \d+\)/);
+    }
+    await killLeftoverTools();
   }
   const refused = await revive(s, [], crash);
   assert.equal(refused.code, ExitCode.DO_NOT_RESTART, refused.stderr);
@@ -124,7 +138,11 @@ test('a completion in between resets the count', async (t) => {
   const s = setup(t);
   t.after(() => killToolsOf(ID));
   writeMarker(s.markers, interruptedCodex(s, 'agent'));
-  for (let attempt = 1; attempt <= 3; attempt++) assert.equal((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).code, 0);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    assert.equal((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).code, 0);
+    await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID).length > 0, 5000, 'the crashed agent\'s tool');
+    await killLeftoverTools();
+  }
   assert.match((await revive(s, [], { FAKE_AGENT_SCENARIO: 'complete' })).stderr, /\(4\/5\)/);
   const after = await revive(s, ['--dry-run', '--json']);
   assert.deepEqual(JSON.parse(after.stdout).map((r: { action: string; reason: string }) => [r.action, r.reason]), [['skip', 'the last run completed']]);

@@ -70,7 +70,7 @@ test('a found session becomes a revivable marker with its settings repeated', ()
   const now = Date.parse('2026-12-01T06:00:00Z');
   const marker = markerForSession(codex('d203'), now);
   assert.equal(marker.name, 'codex-01a23013-d203-7e73-a729-ad3fd664d058');
-  assert.deepEqual(decideRevive(marker, { now, ownerAlive: false, maxAgeMs: 3_600_000, maxRevives: 5 }), {
+  assert.deepEqual(decideRevive(marker, { now, livePid: null, maxAgeMs: 3_600_000, maxRevives: 5 }), {
     revive: true, sessionId: '01a23013-d203-7e73-a729-ad3fd664d058', attempt: 1, budget: 5,
   });
   assert.deepEqual(buildResumeArgv(marker, { message: 'M' }), [
