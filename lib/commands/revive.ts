@@ -4,7 +4,8 @@ import type { Config } from '../core/config/config.ts';
 import { markInterrupted, markExhausted, markRevived, type Marker } from '../core/revive/marker.ts';
 import { planRevives, type KnownMarker, type PlannedRevive } from '../core/revive/revive-plan.ts';
 import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revive-text.ts';
-import { markerForSession, selectInterrupted } from '../core/revive/session-files.ts';
+import { markerForSession, selectInterrupted, startsWithReviveMessage } from '../core/revive/session-files.ts';
+import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { childEnvironment, launchDetached } from '../io/process/detached.ts';
@@ -72,8 +73,8 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
 async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean): Promise<void> {
   const { revive } = context.config;
   const now = systemClock.wall();
-  const markers = await knownMarkers(context, args.name, now, dryRun, logger);
-  const sessions = args.name === undefined ? interruptedSessions(context.config, now) : [];
+  const marked = await knownMarkers(context, args.name, now, dryRun, logger);
+  const { markers, sessions } = args.name === undefined ? withSessionFiles(context.config, marked, now) : { markers: marked, sessions: [] };
   const plan = planRevives(markers, sessions, {
     now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
   });
@@ -109,11 +110,19 @@ function withStore(context: Context, use: (store: Store) => void): void {
   }
 }
 
-function interruptedSessions(config: Config, now: number): Marker[] {
-  const { session_files: agents, max_age: maxAge } = config.revive;
-  if (agents.length === 0) return [];
-  const found = findSessionFiles(agents, sessionDirs(config.revive), now, maxAge);
-  return selectInterrupted(found, now, maxAge).map(({ finding }) => markerForSession(finding, now));
+/**
+ * The agents' session files (`revive.session_files`): sessions deadman did not start become
+ * markers of their own, and those it did are reconciled with what the file says since.
+ */
+function withSessionFiles(config: Config, markers: KnownMarker[], now: number): { markers: KnownMarker[]; sessions: Marker[] } {
+  const { session_files: agents, max_age: maxAge, message } = config.revive;
+  if (agents.length === 0) return { markers, sessions: [] };
+  const found = findSessionFiles(agents, sessionDirs(config.revive), now, maxAge, startsWithReviveMessage(message));
+  const byId = new Map(found.map(({ finding }) => [finding.sessionId, finding]));
+  return {
+    markers: markers.map((known) => ({ ...known, marker: reconcileWithSession(known.marker, byId.get(known.marker.sessionId ?? '')) })),
+    sessions: selectInterrupted(found, now, maxAge).map(({ finding }) => markerForSession(finding, now)),
+  };
 }
 
 async function carryOut(plan: readonly PlannedRevive[], context: Context, logger: Logger): Promise<ReviveRow[]> {
