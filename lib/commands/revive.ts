@@ -20,7 +20,7 @@ import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/rev
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
 import { RunRecords } from '../supervise/records.ts';
-import { databaseOption, loadContext, openStore, type CommonArgs, type Context } from './command-context.ts';
+import { databaseOption, loadContext, openStore, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
@@ -49,7 +49,8 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     .option('dry-run', { type: 'boolean', describe: 'list what would be revived; change nothing, do not wait revive.delay' })
     .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
     .option('name', { type: 'string', describe: 'only the marker of this run name (session files are then not searched)' })
-    .option('database', databaseOption),
+    .option('database', databaseOption)
+    .option('state-dir', stateDirOption),
   handler: async (args) => {
     const context = await loadContext(args);
     const logger = createLogger();
