@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Options } from 'yargs';
 import type { Config } from '../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
@@ -12,9 +13,16 @@ export const databaseOption = {
   describe: 'SQLite database (default: <state dir>/deadman.db)',
 } as const satisfies Options;
 
+/** The `--state-dir DIR` option: database and revive markers both move there. */
+export const stateDirOption = {
+  type: 'string',
+  describe: 'state directory for the database and revive markers (default: $STATE_DIRECTORY, else the platform\'s)',
+} as const satisfies Options;
+
 export interface CommonArgs {
   config?: string | undefined;
   database?: string | undefined;
+  'state-dir'?: string | undefined;
 }
 
 export interface Context extends LoadedConfig {
@@ -23,13 +31,14 @@ export interface Context extends LoadedConfig {
 
 /** Loads the config (flags merged over the file) and resolves where state lives. */
 export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}): Promise<Context> {
-  const loaded = await loadConfig({ explicitPath: args.config, flags });
+  const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
+  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir } });
   return { ...loaded, paths: resolvePaths(loaded.config, args.database) };
 }
 
 export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {
   const stateDir = resolveStateDir(currentPathContext(), config.state_dir);
-  return statePaths(stateDir, databaseFlag ?? config.database);
+  return statePaths(stateDir, databaseFlag ?? config.database, config.state_dir !== undefined);
 }
 
 /**

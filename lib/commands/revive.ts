@@ -4,19 +4,24 @@ import type { Config } from '../core/config/config.ts';
 import { markInterrupted, markExhausted, markRevived, type Marker } from '../core/revive/marker.ts';
 import { planRevives, type KnownMarker, type PlannedRevive } from '../core/revive/revive-plan.ts';
 import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revive-text.ts';
-import { markerForSession, selectInterrupted } from '../core/revive/session-files.ts';
+import { markerForSession, selectInterrupted, startsWithReviveMessage } from '../core/revive/session-files.ts';
+import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { launchDetached } from '../io/process/detached.ts';
+import { childEnvironment, launchDetached } from '../io/process/detached.ts';
+import { newRunTag } from '../io/revive/new-run-tag.ts';
+import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
-import { isOwnerAlive, listMarkers, readMarker, writeMarker, currentOwner } from '../io/revive/markers.ts';
+import { listMarkers, readMarker, removeStaleTempFiles, writeMarker, currentOwner } from '../io/revive/markers.ts';
+import { liveSessionPid } from '../io/revive/live-session.ts';
+import { recordRefusedMarker } from '../io/revive/refused-record.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
 import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
 import { sinkOver } from '../io/store/recording-store.ts';
 import { RunRecords } from '../supervise/records.ts';
-import { databaseOption, loadContext, openStore, redactorFor, type CommonArgs, type Context } from './command-context.ts';
+import { databaseOption, loadContext, openStore, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 
 /**
@@ -46,7 +51,8 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     .option('dry-run', { type: 'boolean', describe: 'list what would be revived; change nothing, do not wait revive.delay' })
     .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
     .option('name', { type: 'string', describe: 'only the marker of this run name (session files are then not searched)' })
-    .option('database', databaseOption),
+    .option('database', databaseOption)
+    .option('state-dir', stateDirOption),
   handler: async (args) => {
     const context = await loadContext(args);
     // The argv it prints and journals carries the prompt: kept verbatim in the marker, never shown so.
@@ -72,8 +78,8 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
 async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean, redactor: Redactor): Promise<void> {
   const { revive } = context.config;
   const now = systemClock.wall();
-  const markers = await knownMarkers(context, args.name, now, dryRun, logger);
-  const sessions = args.name === undefined ? interruptedSessions(context.config, now) : [];
+  const marked = await knownMarkers(context, args.name, now, dryRun, logger);
+  const { markers, sessions } = args.name === undefined ? withSessionFiles(context.config, marked, now) : { markers: marked, sessions: [] };
   const plan = planRevives(markers, sessions, {
     now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
   });
@@ -82,26 +88,46 @@ async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dry
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
 
-/** The markers, damaged ones logged (one line each) and left out, ended detached resumes settled. */
+/** The markers, damaged ones logged (one line each) and left out, refused ones also recorded, ended detached resumes settled. */
 async function knownMarkers(context: Context, name: string | undefined, now: number, dryRun: boolean, logger: Logger): Promise<KnownMarker[]> {
   const dir = context.paths.markerDir;
-  const reads = name === undefined ? await listMarkers(dir) : [await readMarker(dir, name)];
+  if (!dryRun) removeStaleTempFiles(dir);
+  const options = { now, setAside: !dryRun };
+  const reads = name === undefined ? await listMarkers(dir, options) : [await readMarker(dir, name, options)];
   const known: KnownMarker[] = [];
   for (const read of reads) {
-    if (read.status === 'problem') logger.log('warn', read.problem);
+    if (read.status === 'problem' || read.status === 'refused') logger.log('warn', read.problem);
+    if (read.status === 'refused' && !dryRun) withStore(context, (store) => recordRefusedMarker(store, read.name, read.problem, now));
     if (read.status !== 'ok') continue;
     const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
     if (marker !== read.marker && !dryRun) writeMarker(dir, marker);
-    known.push({ marker, ownerAlive: isOwnerAlive(marker.owner) });
+    known.push({ marker, livePid: liveSessionPid(marker) });
   }
   return known;
 }
 
-function interruptedSessions(config: Config, now: number): Marker[] {
-  const { session_files: agents, max_age: maxAge } = config.revive;
-  if (agents.length === 0) return [];
-  const found = findSessionFiles(agents, sessionDirs(config.revive), now, maxAge);
-  return selectInterrupted(found, now, maxAge).map(({ finding }) => markerForSession(finding, now));
+function withStore(context: Context, use: (store: Store) => void): void {
+  const store = openStore(context);
+  try {
+    use(store);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The agents' session files (`revive.session_files`): sessions deadman did not start become
+ * markers of their own, and those it did are reconciled with what the file says since.
+ */
+function withSessionFiles(config: Config, markers: KnownMarker[], now: number): { markers: KnownMarker[]; sessions: Marker[] } {
+  const { session_files: agents, max_age: maxAge, message } = config.revive;
+  if (agents.length === 0) return { markers, sessions: [] };
+  const found = findSessionFiles(agents, sessionDirs(config.revive), now, maxAge, startsWithReviveMessage(message));
+  const byId = new Map(found.map(({ finding }) => [finding.sessionId, finding]));
+  return {
+    markers: markers.map((known) => ({ ...known, marker: reconcileWithSession(known.marker, byId.get(known.marker.sessionId ?? '')) })),
+    sessions: selectInterrupted(found, now, maxAge).map(({ finding }) => markerForSession(finding, now)),
+  };
 }
 
 async function carryOut(plan: readonly PlannedRevive[], context: Context, logger: Logger): Promise<ReviveRow[]> {
@@ -134,9 +160,10 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
   const dir = context.paths.markerDir;
   const now = systemClock.wall();
   const log = reviveLogPath(context.paths.stateDir, step.marker.name, now);
-  const taken = markRevived(step.marker, currentOwner(), now, log);
+  const runTag = newRunTag();
+  const taken = markRevived(step.marker, { owner: currentOwner(), runTag, detachedLog: log }, now);
   writeMarker(dir, taken);
-  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log });
+  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log, env: { ...childEnvironment(), [RUN_TAG_ENV]: runTag } });
   if (!launch.ok) {
     writeMarker(dir, markInterrupted(taken, `the resume could not start: ${launch.error}`, systemClock.wall()));
     logger.log('error', `could not revive session ${step.sessionId} of ${step.marker.name}: ${launch.error}`);

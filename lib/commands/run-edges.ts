@@ -34,6 +34,8 @@ export interface RunEdgesInput {
   logger: Logger;
   notifier: Notifier;
   unit: string | null;
+  /** The run's tag (RUN_TAG_ENV) when the caller made one; else the revive guard makes it. */
+  runTag?: string;
 }
 
 export type RunEdges =
@@ -41,6 +43,8 @@ export type RunEdges =
   | {
     refusal: null;
     argv: string[];
+    /** Put into the child's environment as RUN_TAG_ENV: the marker records it. */
+    runTag: string;
     reviveOf: string | null;
     startNote: string;
     ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts' | 'consult'>;
@@ -72,6 +76,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
   return {
     refusal: null,
     argv: revive.argv,
+    runTag: revive.runTag,
     reviveOf: revive.sessionId,
     startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
     ports: {

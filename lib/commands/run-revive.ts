@@ -6,9 +6,12 @@ import type { AdapterName } from '../core/process/events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
-import { currentOwner, isOwnerAlive, markerIsCompleted, readMarker, writeMarker, type MarkerRead } from '../io/revive/markers.ts';
+import { currentOwner, writeMarker } from '../io/revive/markers.ts';
+import { readPreviousMarker } from '../io/revive/previous-marker.ts';
+import { liveSessionPid } from '../io/revive/live-session.ts';
+import { newRunTag } from '../io/revive/new-run-tag.ts';
+import { commandIdentity } from '../core/revive/command-identity.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
-import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { systemClock } from '../io/clock.ts';
 import type { RunResult } from '../supervise/run-session.ts';
 import type { RunEdgesInput } from './run-edges.ts';
@@ -34,13 +37,17 @@ export class ReviveGuard {
   adapter: AdapterName | null = null;
   sessionId: string | null = null;
   note = '';
+  /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */
+  readonly runTag: string;
   private marker: Marker | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private markerWritable = true;
   private readonly markerDir: string;
   private readonly logger: Logger;
 
   private constructor(input: RunEdgesInput) {
     this.argv = input.command;
+    this.runTag = input.runTag ?? newRunTag();
     this.markerDir = input.context.paths.markerDir;
     this.logger = input.logger;
   }
@@ -65,16 +72,15 @@ export class ReviveGuard {
 
   private async decide(input: RunEdgesInput): Promise<void> {
     const { config, name } = input;
-    const read: MarkerRead = markerIsCompleted(this.markerDir, name) ? { status: 'missing', name } : await readMarker(this.markerDir, name);
-    if (read.status === 'problem') this.logger.log('warn', read.problem);
     const now = systemClock.wall();
-    // A resume launched detached by `deadman revive` may have finished since: settle it first.
-    const previous = read.status === 'ok' ? await settleEndedResume(read.marker, now, adapterOptions(config.generic)) : null;
+    const previous = await readPreviousMarker(this.markerDir, name, now, input);
+    const current = commandIdentity(detectAdapter(input.command, config.adapter), input.command, input.cwd);
     const decision = decideRevive(previous, {
-      now, ownerAlive: isOwnerAlive(previous?.owner ?? null), maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command,
+      now, livePid: previous && liveSessionPid(previous), current,
+      maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command,
     });
     if (!decision.revive && decision.outcome === 'owned') {
-      this.refusal = { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}" is ${decision.reason}; not starting a second supervisor` };
+      this.refusal = { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}": ${decision.reason}; not starting a second supervisor` };
       return;
     }
     if (!decision.revive && decision.outcome === 'exhausted') {
@@ -84,16 +90,17 @@ export class ReviveGuard {
     }
     if (decision.revive && previous) {
       const message = reviveMessage(previous.task, config.revive.message);
-      this.argv = buildResumeArgv(previous, { message, template: config.revive.command });
+      // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
+      this.argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command });
       this.adapter = previous.adapter;
       this.sessionId = decision.sessionId;
       this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
-      this.save(markRevived(previous, currentOwner(), now));
+      this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
       input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv });
       this.logger.log('notice', this.note);
     } else {
-      if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('info', `not reviving "${name}": ${decision.reason}`);
-      this.save(newMarker({ name, adapter: detectAdapter(input.command, config.adapter), argv: input.command, cwd: input.cwd, owner: currentOwner(), now }));
+      if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
+      this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
     }
     this.heartbeat = setInterval(() => this.marker && this.save(touchMarker(this.marker, systemClock.wall())), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -115,9 +122,12 @@ export class ReviveGuard {
 
   private save(marker: Marker): void {
     this.marker = marker;
+    if (!this.markerWritable) return;
     try {
       writeMarker(this.markerDir, marker);
     } catch (error) {
+      // Said once: the heartbeat would repeat it every minute.
+      this.markerWritable = false;
       this.logger.log('warn', `could not write the revive marker in ${this.markerDir}: ${(error as Error).message}`);
     }
   }

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { basename } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { ExitCode, usageError } from '../exit-codes.ts';
@@ -14,6 +13,9 @@ import { flagsToConfig, RUN_OPTIONS } from './run-options.ts';
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { buildRunEdges } from './run-edges.ts';
+import { runName } from '../io/revive/run-name.ts';
+import { detectAdapter } from '../core/adapters/index.ts';
+import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import type { Refusal } from './run-revive.ts';
 import type { Notifier } from '../io/notify.ts';
 
@@ -52,9 +54,9 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
 const RUN_BUSY_TIMEOUT_MS = 2_000;
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, ...settings } = values;
   let command = commandLine;
-  const context = await loadContext({ config: configPath, database: database as string | undefined }, flagsToConfig(settings));
+  const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings));
   const { config } = context;
   const redactor = redactorFor(config, process.env);
   const logger = redactedLogger(unredactedLogger, redactor.text);
@@ -69,7 +71,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     onStall = 'exit';
   }
   const unit = currentUnitName();
-  const name = config.name ?? (unit ? unit.replace(/\.service$/, '') : basename(command[0]!));
+  const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
@@ -91,7 +93,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
       name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
-    const result = await runSession({ argv: edges.argv, cwd, env: process.env, config, onStall }, {
+    const result = await runSession({ argv: edges.argv, cwd, env: { ...process.env, [RUN_TAG_ENV]: edges.runTag }, config, onStall }, {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });

@@ -98,7 +98,7 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   const text = renderUnit({
     ...shared,
     scope,
-    runAs: scope === 'user' ? null : args['run-as'] ?? env.SUDO_USER ?? userInfo().username,
+    runAs: scope === 'user' ? userInfo().username : args['run-as'] ?? env.SUDO_USER ?? userInfo().username,
     notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
     settings: loaded.config,
     timings,

@@ -1,14 +1,24 @@
+import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
-import { renderStatus, statusRows, type StatusIncident, type StatusMarker, type StatusRun } from '../core/status/run-status-rows.ts';
+import { adapterOptions } from '../core/adapters/index.ts';
+import {
+  renderStatus, statusJson, statusRows, type StatusIncident, type StatusMarker, type StatusRefusal, type StatusRun,
+} from '../core/status/run-status-rows.ts';
+import { ExitCode, usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
-import { isOwnerAlive, listMarkers } from '../io/revive/markers.ts';
-import { databaseOption, loadContext, redactorFor, type CommonArgs, type Context } from './command-context.ts';
+import { listMarkers } from '../io/revive/markers.ts';
+import { liveSessionPid } from '../io/revive/live-session.ts';
+import { settleEndedResume } from '../io/revive/revive-log.ts';
+import { databaseOption, loadContext, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
 import { StoreError } from '../io/store/store-errors.ts';
 import { createLogger } from '../io/log.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
 
-/** `deadman status [--json]`: one line per run name — state, session, age, revives, open incident. */
+/**
+ * `deadman status [--json]`: one line per run name — state, session, age, revives, open
+ * incident. Exits 1 when any run needs attention (like `check`). Changes nothing on disk.
+ */
 
 interface StatusArgs extends CommonArgs {
   json?: boolean;
@@ -16,46 +26,68 @@ interface StatusArgs extends CommonArgs {
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
-  describe: 'one line per run: state, session, age, revive count, open incident',
+  describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention',
   builder: (y) => y
-    .option('json', { type: 'boolean', describe: 'print a JSON array' })
-    .option('database', databaseOption),
+    .option('json', { type: 'boolean', describe: 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)' })
+    .option('database', databaseOption)
+    .option('state-dir', stateDirOption),
   handler: async (args) => {
     const context = await loadContext(args);
     const now = systemClock.wall();
-    const markers: StatusMarker[] = (await listMarkers(context.paths.markerDir)).map((read) => read.status === 'ok'
-      ? { name: read.name, marker: read.marker, problem: null, ownerAlive: isOwnerAlive(read.marker.owner) }
-      : { name: read.name, marker: null, problem: read.status === 'problem' ? read.problem : null, ownerAlive: false });
-    const { runs, incidents } = await readRunsAndIncidents(args, context);
-    const rows = statusRows(markers, runs, incidents);
+    const database = context.paths.database;
+    // A database named by hand that is not there is a typo, not an empty history.
+    if ((args.database !== undefined || args['state-dir'] !== undefined) && !existsSync(database)) {
+      throw usageError(`database ${database} does not exist; check --database / --state-dir (deadman config check shows the paths)`);
+    }
+    const markers = await statusMarkers(context, now);
+    const recorded = await readRecords(args, context);
+    const rows = statusRows(markers, recorded.runs, recorded.incidents, recorded.refusals, pidAlive);
     const maxRevives = context.config.revive.max_revives;
     const redactor = redactorFor(context.config);
     process.stdout.write(args.json
-      ? `${JSON.stringify(redactor.value(rows.map((row) => ({ ...row, maxRevives }))), null, 2)}\n`
+      ? `${JSON.stringify(redactor.value(statusJson(rows, maxRevives)), null, 2)}\n`
       : redactor.text(renderStatus(rows, now, maxRevives)));
+    process.exitCode = rows.some((row) => row.needsAttention) ? ExitCode.ATTENTION : ExitCode.OK;
   },
 };
 
+/** The markers as they stand, an ended detached resume settled in memory only. */
+async function statusMarkers(context: Context, now: number): Promise<StatusMarker[]> {
+  const reads = await listMarkers(context.paths.markerDir, { setAside: false });
+  return Promise.all(reads.map(async (read): Promise<StatusMarker> => {
+    if (read.status !== 'ok') return { name: read.name, marker: null, problem: read.status === 'missing' ? null : read.problem, livePid: null };
+    const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
+    return { name: read.name, marker, problem: null, livePid: liveSessionPid(marker) };
+  }));
+}
+
 /**
- * The database's part of the status. One that cannot be read (damaged) costs only its rows:
- * the markers still tell which runs exist, so status says what it could not read and goes on.
+ * The database's part of the status, read-only. One that cannot be read (damaged) costs only
+ * its rows: the markers still tell which runs exist, so status says what it could not read.
  */
-async function readRunsAndIncidents(args: StatusArgs, context: Context): Promise<{ runs: StatusRun[]; incidents: StatusIncident[] }> {
+async function readRecords(args: StatusArgs, context: Context): Promise<{ runs: StatusRun[]; incidents: StatusIncident[]; refusals: StatusRefusal[] }> {
+  const none = { runs: [], incidents: [], refusals: [] };
   let opened: Awaited<ReturnType<typeof openExistingStore>> | null = null;
   try {
     opened = await openExistingStore(args, context);
     const { store, database } = opened;
-    if (!store) return { runs: [], incidents: [] };
+    if (!store) return none;
     return readRows(database, () => ({
-      runs: store.all<StatusRun>(`SELECT r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.pid
+      runs: store.all<StatusRun>(`SELECT r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.exit_code, r.pid
         FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id`),
       incidents: listIncidents(store),
+      refusals: store.all<StatusRefusal>(`SELECT v.name, v.at, v.outcome FROM revives v
+        JOIN (SELECT MAX(id) AS id FROM revives WHERE outcome LIKE 'refused:%' GROUP BY name) latest ON latest.id = v.id`),
     }));
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     createLogger().log('warn', `${error.message}; showing the markers only`);
-    return { runs: [], incidents: [] };
+    return none;
   } finally {
     opened?.store?.close();
   }
+}
+
+function pidAlive(pid: number): boolean {
+  return pid === process.pid || existsSync(`/proc/${pid}`);
 }

@@ -74,7 +74,9 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
         {
           shown: 'deadman run --name migrate -- codex exec --json -s workspace-write "migrate the schema"',
           argv: run('--name', 'migrate', '--adapter', 'codex', '--', ...codex('-s', 'workspace-write', 'migrate the schema')),
-          env: { FAKE_AGENT_SCENARIO: 'crash' },
+          // A dying host takes the agent's tools with it: a short tool leaves no orphan that would
+          // (rightly) keep the restart from starting a second agent on the session.
+          env: { FAKE_AGENT_SCENARIO: 'crash', FAKE_AGENT_TOOL: 'true' },
         },
         {
           shown: 'deadman run --name migrate -- codex exec --json -s workspace-write "migrate the schema"   # after the restart',

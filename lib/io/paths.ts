@@ -30,11 +30,16 @@ export function resolveStateDir(ctx: PathContext, override?: string): string {
   return join(ctx.env.XDG_STATE_HOME || join(ctx.home, '.local', 'state'), 'deadman');
 }
 
-export function statePaths(stateDir: string, databaseOverride?: string): StatePaths {
+/**
+ * The database and the markers move together: with a state directory they are both in it;
+ * with only a database named, the markers live beside it (`<database>.markers/`), so a run
+ * recorded elsewhere never picks up a marker of the shared state directory.
+ */
+export function statePaths(stateDir: string, databaseOverride?: string, stateDirGiven = false): StatePaths {
   return {
     stateDir,
     database: databaseOverride ?? join(stateDir, 'deadman.db'),
-    markerDir: join(stateDir, 'markers'),
+    markerDir: databaseOverride !== undefined && !stateDirGiven ? `${databaseOverride}.markers` : join(stateDir, 'markers'),
   };
 }
 

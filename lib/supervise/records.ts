@@ -4,6 +4,7 @@ import type { ProcessInfo } from '../core/process/events.ts';
 import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
+import { refusedMarkerRow } from '../io/revive/refused-record.ts';
 
 /**
  * What one run leaves in the database: its row, its events, and its incidents with every
@@ -129,6 +130,11 @@ export class RunRecords {
     this.safely('the revive', (s) => s.insert('revives', {
       name: row.name, session_id: row.sessionId, at: this.wall(), attempt: row.attempt, budget: row.budget, source: 'inline', argv: row.argv, outcome: 'started',
     }));
+  }
+
+  /** A revive marker that was refused (forged, foreign, untrusted): only the name and why. */
+  refusedMarker(name: string, problem: string): void {
+    this.safely('the refused marker', (s) => s.insert('revives', refusedMarkerRow(name, problem, this.wall())));
   }
 
   /**

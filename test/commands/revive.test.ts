@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { markCompleted, markInterrupted, newMarker, withSessionId, type Marker } from '../../lib/core/revive/marker.ts';
 import { currentOwner, markerPath, readMarker, writeMarker } from '../../lib/io/revive/markers.ts';
 import { ExitCode } from '../../lib/exit-codes.ts';
-import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { argvLog, fakeAgent, killToolsOf } from '../helpers/fake-agent.ts';
+import { argvLog, fakeAgent, killToolsOf, processesWithEnv } from '../helpers/fake-agent.ts';
 import { INTERRUPTED_FRESH, layOutSessions } from '../helpers/session-fixtures.ts';
 
 const ID = '01a23100-0000-7000-8000-0000000000aa';
@@ -40,6 +40,12 @@ function interruptedCodex(s: Setup, name: string, ago = MIN, sessionId = ID): Ma
   return markInterrupted(started, 'exit 137', Date.now() - ago);
 }
 
+/** The crash scenario leaves its tool running, carrying the run tag: the session is not revivable until it is gone. */
+async function killLeftoverTools(): Promise<void> {
+  killToolsOf(ID);
+  await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID).length === 0, 5000, 'the crashed agent\'s tool to be gone');
+}
+
 const revive = (s: Setup, args: string[] = [], env: NodeJS.ProcessEnv = {}) =>
   runDeadman(['revive', '--config', s.config, ...args], { env: { ...s.env, ...env }, cwd: s.dir });
 
@@ -51,14 +57,14 @@ test('--dry-run over Codex rollouts and Claude transcripts lists exactly the int
   assert.equal(result.code, 0, result.stderr);
   const rows = JSON.parse(result.stdout) as Array<{ action: string; sessionId: string; source: string; argv: string[] }>;
   assert.deepEqual(rows.filter((r) => r.action === 'revive').map((r) => r.sessionId).sort(), [...INTERRUPTED_FRESH].sort());
-  assert.deepEqual(rows.map((r) => r.action), ['revive', 'revive', 'revive', 'revive'], 'nothing else is listed');
+  assert.deepEqual(rows.map((r) => r.action), ['revive', 'revive'], 'nothing else is listed: not the sessions a person stopped');
   const codex = rows.find((r) => r.sessionId === '01a23013-d203-7e73-a729-ad3fd664d058')!;
   assert.equal(codex.source, 'codex-session');
   assert.deepEqual(codex.argv.slice(0, 11), ['codex', 'exec', '--json', '--skip-git-repo-check', '-s', 'workspace-write', '-m', 'gpt-5.1-codex', '-C', '/srv/exp/work', 'resume']);
   assert.match(codex.argv.at(-1)!, /cut off by a process exit[\s\S]*The original task was:\nhang please$/);
   assert.equal(existsSync(join(s.dir, 'state')), false, 'a dry run creates nothing');
   const text = await revive(s, ['--dry-run']);
-  assert.equal(text.stdout.trim().split('\n').length, 4);
+  assert.equal(text.stdout.trim().split('\n').length, 2);
   assert.match(text.stdout, /codex-01a23013-d203-7e73-a729-ad3fd664d058: would revive session 01a23013-d203-7e73-a729-ad3fd664d058 \(1\/5\) \(found in Codex session files\): codex exec --json/);
 });
 
@@ -104,6 +110,14 @@ test('six interruptions in a row: five revives, then DO_NOT_RESTART with an esca
     const result = await revive(s, [], crash);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, new RegExp(`revived session ${ID} \\(${attempt}/5\\)`));
+    await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID).length > 0, 5000, 'the crashed agent\'s tool');
+    if (attempt === 1) {
+      // One agent per session: the orphaned tool still carries the run tag, so nothing is started beside it.
+      const doubled = JSON.parse((await revive(s, ['--dry-run', '--json'])).stdout) as Array<{ action: string; reason: string }>;
+      assert.deepEqual(doubled.map((row) => row.action), ['skip']);
+      assert.match(doubled[0]!.reason, /still has a live process \(pid \d+\)/);
+    }
+    await killLeftoverTools();
   }
   const refused = await revive(s, [], crash);
   assert.equal(refused.code, ExitCode.DO_NOT_RESTART, refused.stderr);
@@ -124,7 +138,11 @@ test('a completion in between resets the count', async (t) => {
   const s = setup(t);
   t.after(() => killToolsOf(ID));
   writeMarker(s.markers, interruptedCodex(s, 'agent'));
-  for (let attempt = 1; attempt <= 3; attempt++) assert.equal((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).code, 0);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    assert.equal((await revive(s, [], { FAKE_AGENT_SCENARIO: 'crash' })).code, 0);
+    await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID).length > 0, 5000, 'the crashed agent\'s tool');
+    await killLeftoverTools();
+  }
   assert.match((await revive(s, [], { FAKE_AGENT_SCENARIO: 'complete' })).stderr, /\(4\/5\)/);
   const after = await revive(s, ['--dry-run', '--json']);
   assert.deepEqual(JSON.parse(after.stdout).map((r: { action: string; reason: string }) => [r.action, r.reason]), [['skip', 'the last run completed']]);

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
+import { processesWithEnv } from '../helpers/fake-agent.ts';
 
 const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -17,7 +18,27 @@ function setup(t: { after(fn: () => void): void }) {
   const marker = () => JSON.parse(readFileSync(join(dir, 'state', 'markers', 'fix-tests.json'), 'utf8')) as { state: string; reviveCount: number; sessionId: string | null };
   const argvs = () => (existsSync(argvLog) ? readFileSync(argvLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : []);
   const database = join(dir, 'state', 'deadman.db');
-  return { dir, env, args, marker, argvs, database, run: (scenario: string) => runDeadman(args(), { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir }) };
+  const run = async (scenario: string) => {
+    const result = await runDeadman(args(), { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir });
+    await killLeftovers(argvLog);
+    return result;
+  };
+  return { dir, env, args, marker, argvs, database, argvLog, run };
+}
+
+/**
+ * The crash scenario leaves its setsid tool running with the run tag in its environment; the
+ * next run would (rightly) refuse to start beside it. Outside a cgroup nothing else kills it.
+ */
+async function killLeftovers(argvLog: string): Promise<void> {
+  for (const pid of processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLog)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  await waitFor(() => processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLog).length === 0, 5000, 'leftover tools to be gone');
 }
 
 test('kill -9 of deadman mid-run: the next run resumes the same session with the original flags', async (t) => {

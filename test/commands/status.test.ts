@@ -2,71 +2,102 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markCompleted, markInterrupted, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
+import { markCompleted, markExhausted, markInterrupted, markRevived, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
 import { currentOwner, markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
 import { Store } from '../../lib/io/store/store.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 
 function setup(t: { after(fn: () => void): void }) {
   const dir = tempDir(t);
+  const state = join(dir, 'state');
+  const out = join(dir, 'out');
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `state_dir = ${JSON.stringify(join(dir, 'state'))}\n`);
-  return { dir, config, markers: join(dir, 'state', 'markers'), database: join(dir, 'state', 'deadman.db') };
+  writeFileSync(config, `state_dir = ${JSON.stringify(state)}\n`);
+  const evidence = join(dir, 'evidence.toml');
+  writeFileSync(evidence, `state_dir = ${JSON.stringify(state)}\n[[evidence]]\nname = "export"\nkind = "file"\nroot = "${out}"\nglob = "${out}/*.csv"\nnon_empty = true\n`);
+  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' };
+  return { dir, state, out, config, evidence, env, markers: join(state, 'markers'), database: join(state, 'deadman.db') };
 }
 
-const status = (s: { config: string; dir: string }, args: string[] = []) =>
-  runDeadman(['status', '--config', s.config, ...args], { cwd: s.dir, env: { ...process.env, DEADMAN_CONFIG: '' } });
+type Setup = ReturnType<typeof setup>;
 
-test('one line per marker and per run name: state, session, age, revives, open incident', async (t) => {
+const status = (s: Setup, args: string[] = []) => runDeadman(['status', '--config', s.config, ...args], { cwd: s.dir, env: s.env });
+const run = (s: Setup, name: string, command: string[], options: string[] = [], config = s.config) =>
+  runDeadman(['run', '--config', config, '--name', name, ...options, '--', ...command], { cwd: s.dir, env: s.env });
+
+interface JsonRow {
+  name: string; state: string; exit_code: number | null; session_id: string | null; updated_at: string | null;
+  revives: number | null; max_revives: number; reason: string | null; open_incident: object | null; needs_attention: boolean;
+}
+
+test('the state of each run comes from how it ended: exits 0, 3, 65, 75, 127, a completed revive, a spent budget', async (t) => {
   const s = setup(t);
-  const now = Date.now();
-  const base = (name: string, session: string) =>
-    withSessionId(newMarker({ name, adapter: 'codex', argv: ['codex', 'exec', '--json', 'x'], cwd: s.dir, owner: { pid: 999_999, startTime: 1 }, now: now - 300_000 }), session, now - 240_000);
-  writeMarker(s.markers, { ...markInterrupted(base('agent', 'sess-a'), 'exit 137', now - 180_000), reviveCount: 2 });
-  writeMarker(s.markers, { ...base('live', 'sess-l'), owner: currentOwner() });
-  writeMarker(s.markers, base('lost', 'sess-x'));
-  writeMarker(s.markers, markCompleted(base('done', 'sess-d'), now - 60_000));
-  writeFileSync(markerPath(s.markers, 'broken'), '{"version":1,');
-  const store = new Store(s.database);
-  const run = (name: string, ended: number | null, outcome: string | null) =>
-    store.insert('runs', { name, argv: ['x'], cwd: '/', pid: 4242, adapter: 'generic', started_at: now - 600_000, ended_at: ended, outcome });
-  const agentRun = run('agent', now - 180_000, 'stalled');
-  run('nightly', null, null);
-  run('nightly', now - 120_000, 'completed');
-  const incident = (runId: number, kind: string, state: string) =>
-    store.insert('incidents', { run_id: runId, kind, state, message: kind, opened_at: now - 200_000, updated_at: now - 100_000 });
-  incident(agentRun, 'OUTPUT_INACTIVITY', 'RESOLVED');
-  const open = incident(agentRun, 'HALT_AND_ESCALATE', 'ESCALATED');
-  store.close();
+  assert.equal((await run(s, 'exit-0', ['true'])).code, 0);
+  assert.equal((await status(s)).code, 0, 'all is well: exit 0');
 
-  const json = await status(s, ['--json']);
-  assert.equal(json.code, 0, json.stderr);
-  const rows = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+  assert.equal((await run(s, 'exit-3', ['sh', '-c', 'exit 3'])).code, 3);
+  assert.equal((await run(s, 'exit-65', ['sh', '-c', `mkdir -p ${s.out} && : > ${s.out}/empty.csv`], [], s.evidence)).code, 65);
+  assert.equal((await run(s, 'exit-75', ['sh', '-c', 'sleep 60'], ['--inactivity', '1s', '--poll', '200ms', '--stop-grace', '1s'])).code, 75);
+  assert.equal((await run(s, 'exit-127', ['/nonexistent/program'])).code, 127);
+  const now = Date.now();
+  const base = (name: string) => withSessionId(newMarker({ name, adapter: 'codex', argv: ['codex', 'exec', '--json', 'x'], cwd: s.dir, owner: null, now: now - 300_000 }), `${name}-session`, now - 240_000);
+  const dead = { pid: 999_999, startTime: 1 };
+  writeMarker(s.markers, markCompleted(markRevived(markInterrupted(base('revived-done'), 'exit 137', now - 200_000), { owner: dead, runTag: null }, now - 100_000), now - 60_000));
+  writeMarker(s.markers, markExhausted({ ...base('spent'), reviveCount: 5 }, 'revive budget spent', now - 60_000));
+  writeMarker(s.markers, { ...base('live'), owner: currentOwner() });
+  writeMarker(s.markers, base('lost'));
+  writeFileSync(markerPath(s.markers, 'broken'), '{"version":2,');
+
+  const result = await status(s, ['--json']);
+  assert.equal(result.code, 1, 'something needs attention: exit 1');
+  const rows = JSON.parse(result.stdout) as JsonRow[];
   const byName = Object.fromEntries(rows.map((row) => [row.name, row]));
-  assert.deepEqual(Object.keys(byName), ['agent', 'broken', 'done', 'live', 'lost', 'nightly']);
-  assert.deepEqual(byName.agent, {
-    name: 'agent', state: 'interrupted', sessionId: 'sess-a', updatedAt: now - 180_000, revives: 2, reason: 'exit 137',
-    openIncident: { id: open, kind: 'HALT_AND_ESCALATE', state: 'ESCALATED' }, maxRevives: 5,
+  const states = Object.fromEntries(rows.map((row) => [row.name, [row.state, row.exit_code, row.needs_attention]]));
+  assert.deepEqual(states, {
+    broken: ['damaged', null, true],
+    'exit-0': ['completed', 0, false],
+    'exit-127': ['failed', 127, true],
+    'exit-3': ['failed', 3, true],
+    'exit-65': ['green_but_dead', 65, true],
+    'exit-75': ['stalled', 75, true],
+    live: ['running', null, false],
+    lost: ['interrupted', null, true],
+    'revived-done': ['completed', null, false],
+    spent: ['exhausted', null, true],
   });
-  assert.equal(byName.live!.state, `running (pid ${process.pid})`);
-  assert.equal(byName.lost!.state, 'interrupted (pid 999999 gone)');
-  assert.deepEqual([byName.done!.state, byName.done!.revives], ['completed', 0]);
-  assert.equal(byName.broken!.state, 'damaged marker');
-  assert.match(String(byName.broken!.reason), /cut short or not JSON/);
-  assert.deepEqual([byName.nightly!.state, byName.nightly!.sessionId, byName.nightly!.revives, byName.nightly!.openIncident], ['completed', null, null, null]);
+  assert.equal(byName['revived-done']!.revives, 0);
+  assert.match(byName['exit-0']!.updated_at!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.deepEqual(Object.keys(byName['exit-0']!), ['name', 'state', 'exit_code', 'session_id', 'updated_at', 'revives', 'max_revives', 'reason', 'open_incident', 'needs_attention']);
+  assert.deepEqual(byName['exit-65']!.open_incident && Object.keys(byName['exit-65']!.open_incident), ['id', 'kind', 'state']);
 
   const text = await status(s);
+  assert.equal(text.code, 1);
   const lines = text.stdout.trim().split('\n');
-  assert.equal(lines.length, 7);
   assert.match(lines[0]!, /^NAME\s+STATE\s+SESSION\s+AGE\s+REVIVES\s+OPEN INCIDENT$/);
-  assert.match(lines[1]!, new RegExp(`^agent\\s+interrupted\\s+sess-a\\s+3 minutes ago\\s+2/5\\s+#${open} HALT_AND_ESCALATE ESCALATED$`));
-  assert.match(lines[6]!, /^nightly\s+completed\s+-\s+2 minutes ago\s+-\s+-$/);
+  assert.ok(lines.some((line) => /^exit-127\s+failed 127\s/.test(line)), text.stdout);
+  assert.ok(lines.some((line) => /^exit-65\s+green-but-dead\s/.test(line)), text.stdout);
+  assert.ok(lines.some((line) => /^spent\s+exhausted\s+spent-session\s+1 minute ago\s+5\/5\s/.test(line)), text.stdout);
 });
 
-test('nothing recorded yet: says so, creates no database', async (t) => {
+test('nothing recorded yet: says so, creates no database; a mistyped --database is one line and exit 64', async (t) => {
   const s = setup(t);
-  mkdirSync(join(s.dir, 'state'));
+  mkdirSync(s.state);
   const result = await status(s);
   assert.deepEqual([result.code, result.stdout], [0, 'no runs or revive markers yet\n']);
   assert.equal(existsSync(s.database), false);
+  const typo = await status(s, ['--database', join(s.state, 'deadman.bd')]);
+  assert.equal(typo.code, 64);
+  assert.equal(typo.stdout, '');
+  assert.match(typo.stderr, /database .*deadman\.bd does not exist/);
+  assert.equal(typo.stderr.trim().split('\n').length, 1);
+});
+
+test('a refused marker shows as refused until a later run starts clean', async (t) => {
+  const s = setup(t);
+  const store = new Store(s.database);
+  store.insert('revives', { name: 'job', session_id: '-', at: Date.now(), attempt: 0, budget: 0, source: 'marker', argv: [], outcome: 'refused: its MAC does not match' });
+  store.close();
+  const result = await status(s, ['--json']);
+  assert.equal(result.code, 1);
+  assert.deepEqual((JSON.parse(result.stdout) as JsonRow[]).map((row) => [row.name, row.state]), [['job', 'refused']]);
 });

@@ -99,7 +99,7 @@ test('SIGINT aborts the turn like the real agents: exit 1, turn_aborted / interr
     assert.deepEqual(await run.exited, { code: 1, signal: null });
     await waitFor(() => processesWithEnv(mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID', id).length === 0, 5000, 'the tool to be killed');
   }
-  assert.match(readCodexRollout(rolloutLines(dir))!.interruption!, /aborted/);
+  assert.match(readCodexRollout(rolloutLines(dir))!.stoppedByPerson!, /aborted/);
   const transcript = readFileSync(join(dir, `${ID}claude.jsonl`), 'utf8').split('\n').filter(Boolean);
-  assert.equal(readClaudeTranscript(transcript)!.interruption, 'the turn was interrupted (SIGINT)');
+  assert.match(readClaudeTranscript(transcript)!.stoppedByPerson!, /Request interrupted by user/);
 });

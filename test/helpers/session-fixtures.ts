@@ -4,11 +4,13 @@ import { fixturePath } from './fixtures.ts';
 
 /** Sessions in test/fixtures/sessions/ that stand for old work (their files get an old mtime). */
 export const STALE_SESSIONS = ['01a23013-0000-7e73-a729-00000000000a', '749ff33f-ad46-4300-ab98-18282fac6489'];
-/** The fixtures that are interrupted, fresh and root: what a revive must find. */
+/**
+ * The fixtures that are cut off, fresh and root: what a revive must find. Not among them: the
+ * Codex SIGINT (turn_aborted) and Claude SIGINT ("[Request interrupted by user for tool use]")
+ * sessions, which a person stopped.
+ */
 export const INTERRUPTED_FRESH = [
-  '01a23013-5833-7931-a33c-8c973fd6219b', // Codex, SIGINT: turn_aborted
   '01a23013-d203-7e73-a729-ad3fd664d058', // Codex, SIGTERM: task_started, no task_complete
-  '3934d793-018c-4550-ad20-8de3cd3ead8e', // Claude, SIGINT: "[Request interrupted by user for tool use]"
   '4178d872-bec3-4292-986e-d0becf3b5e5e', // Claude, SIGTERM: tool_use without a result
 ];
 

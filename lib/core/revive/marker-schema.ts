@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { MARKER_VERSION } from './marker.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 /**
  * The revive marker: `<state>/markers/<name>.json`, written before the work starts and kept
  * up to date, so that after a crash or reboot deadman knows which session to bring back and
- * how. Parsed with zod only when a marker file exists (a fresh start never loads it).
+ * how. Parsed with zod only when a marker file exists (a fresh start never loads it). The
+ * file also holds `mac`, an HMAC over the rest (see `markerMacInput`): only a process that can
+ * read the state directory's key can write a marker deadman will act on.
  */
 
 export const markerOwnerSchema = z.object({
@@ -21,8 +24,8 @@ export const markerSchema = z.object({
   /** The original command line, never the resume one: every revive is built from it. */
   argv: z.array(z.string()).min(1),
   cwd: z.string(),
-  /** Options of the original run that a resume must repeat (they are not carried over). */
-  resumeFlags: z.array(z.string()),
+  /** The run's tag (lib/core/process/run-tag.ts), in its agent's environment: finds the agent after its supervisor died. */
+  runTag: z.string().regex(/^[0-9a-f]{32}$/).nullable(),
   /** The original prompt, repeated in the revive message so the agent has context. */
   task: z.string().nullable(),
   /** Wall-clock milliseconds. */
@@ -43,6 +46,12 @@ export type MarkerState = Marker['state'];
 
 export type ParsedMarker = { ok: true; marker: Marker } | { ok: false; problem: string };
 
+/** The text a marker file's `mac` covers: everything else in the file, in canonical form. */
+export function markerMacInput(value: object): string {
+  const { mac: _mac, ...content } = value as { mac?: unknown };
+  return canonicalJson(content);
+}
+
 /** Parses a marker file's text; any defect is a one-line problem, never an exception. */
 export function parseMarker(text: string): ParsedMarker {
   let value: unknown;
@@ -51,6 +60,10 @@ export function parseMarker(text: string): ParsedMarker {
   } catch {
     return { ok: false, problem: text.trim() === '' ? 'is empty' : 'is cut short or not JSON' };
   }
+  return parseMarkerValue(value);
+}
+
+export function parseMarkerValue(value: unknown): ParsedMarker {
   const version = (value as { version?: unknown } | null)?.version;
   if (version !== MARKER_VERSION) return { ok: false, problem: `has version ${JSON.stringify(version)}, this deadman reads version ${MARKER_VERSION}` };
   const parsed = markerSchema.safeParse(value);

@@ -1,7 +1,8 @@
 import type { AdapterName } from '../process/events.ts';
 import { formatAge, formatDuration } from '../config/duration.ts';
 import type { Marker, MarkerOwner } from './marker-schema.ts';
-import { readCommandLine, unresumableReason } from './resume-argv.ts';
+import { unresumableReason } from './resume-argv.ts';
+import { commandIdentity, identityDifference, type CommandIdentity } from './command-identity.ts';
 
 /**
  * The life of a revive marker, as pure functions over plain data with time passed in:
@@ -18,7 +19,7 @@ import { readCommandLine, unresumableReason } from './resume-argv.ts';
 export type { Marker, MarkerOwner } from './marker-schema.ts';
 
 /** Bumped when the marker's shape changes; a marker of another version is not revived. */
-export const MARKER_VERSION = 1;
+export const MARKER_VERSION = 2;
 
 export interface NewMarker {
   name: string;
@@ -27,23 +28,35 @@ export interface NewMarker {
   cwd: string;
   owner: MarkerOwner | null;
   now: number;
+  runTag?: string | null;
 }
 
 /** The marker written before a fresh (not resumed) start. */
 export function newMarker(input: NewMarker): Marker {
-  const { resumeFlags, task } = readCommandLine(input.adapter, input.argv);
+  const { task } = commandIdentity(input.adapter, input.argv, input.cwd);
   return {
     version: MARKER_VERSION, name: input.name, adapter: input.adapter, sessionId: null,
-    argv: [...input.argv], cwd: input.cwd, resumeFlags, task,
+    argv: [...input.argv], cwd: input.cwd, runTag: input.runTag ?? null, task,
     startedAt: input.now, updatedAt: input.now, state: 'running', reason: null,
     reviveCount: 0, owner: input.owner, detachedLog: null,
   };
 }
 
-/** Taken over by a resume: one more revive used, a new owner, and (when detached) its log. */
-export function markRevived(marker: Marker, owner: MarkerOwner, now: number, detachedLog: string | null = null): Marker {
+export interface Takeover {
+  owner: MarkerOwner;
+  /** The tag in the resumed agent's environment. */
+  runTag: string | null;
+  /** Set when launched detached: its output. */
+  detachedLog?: string | null;
+}
+
+/** Taken over by a resume: one more revive used, a new owner and tag, and (when detached) its log. */
+export function markRevived(marker: Marker, takeover: Takeover, now: number): Marker {
   const reviveCount = marker.reviveCount + 1;
-  return { ...marker, state: 'running', owner, detachedLog, reviveCount, updatedAt: now, reason: `revive ${reviveCount} of an interrupted session` };
+  return {
+    ...marker, state: 'running', owner: takeover.owner, runTag: takeover.runTag, detachedLog: takeover.detachedLog ?? null,
+    reviveCount, updatedAt: now, reason: `revive ${reviveCount} of an interrupted session`,
+  };
 }
 
 export function withSessionId(marker: Marker, sessionId: string, now: number): Marker {
@@ -77,7 +90,10 @@ export function markExhausted(marker: Marker, reason: string, now: number): Mark
 export interface ReviveSettings {
   /** Wall-clock milliseconds. */
   now: number;
-  ownerAlive: boolean;
+  /** A live process of the session (its owner, or one carrying the run's tag), or null. */
+  livePid: number | null;
+  /** The command line given to `deadman run`: it wins over the marker's (see command-identity.ts). */
+  current?: CommandIdentity | undefined;
   /** `revive.max_age`; 0 means no age limit. */
   maxAgeMs: number;
   /** `revive.max_revives`; 0 turns reviving off. */
@@ -94,10 +110,12 @@ export type ReviveDecision =
 export function decideRevive(marker: Marker | null, settings: ReviveSettings): ReviveDecision {
   const fresh = (reason: string): ReviveDecision => ({ revive: false, outcome: 'fresh', reason });
   if (marker === null) return fresh('no marker: first run');
-  if (marker.state === 'running' && settings.ownerAlive) {
-    return { revive: false, outcome: 'owned', reason: `owned by live process ${marker.owner?.pid}` };
-  }
   if (marker.state === 'completed') return fresh('the last run completed');
+  if (settings.livePid !== null) {
+    return { revive: false, outcome: 'owned', reason: `its session still has a live process (pid ${settings.livePid})` };
+  }
+  const different = settings.current && identityDifference(settings.current, commandIdentity(marker.adapter, marker.argv, marker.cwd));
+  if (different) return fresh(`${different}; running the command given`);
   if (marker.state === 'exhausted') return fresh('the revive budget was spent earlier; starting over');
   if (settings.maxRevives === 0) return fresh('reviving is off (revive.max_revives = 0)');
   const unresumable = unresumableReason(marker, settings.template);

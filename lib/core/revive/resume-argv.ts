@@ -1,4 +1,3 @@
-import type { AdapterName } from '../process/events.ts';
 import type { Marker } from './marker-schema.ts';
 import { codexResumeArgv, readCodexCommand } from '../adapters/codex-command.ts';
 import { claudeResumeArgv, readClaudeCommand } from '../adapters/claude-command.ts';
@@ -20,17 +19,6 @@ export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /** A single argument may hold at most 128 KiB on Linux (MAX_ARG_STRLEN); keep the task well below. */
 const MAX_TASK_CHARS = 32 * 1024;
-
-export interface CommandLineFacts {
-  resumeFlags: string[];
-  task: string | null;
-}
-
-/** What a resume must repeat from the original command line, and the original prompt. */
-export function readCommandLine(adapter: AdapterName, argv: readonly string[]): CommandLineFacts {
-  const command = adapter === 'codex' ? readCodexCommand(argv) : adapter === 'claude' ? readClaudeCommand(argv) : null;
-  return command ? { resumeFlags: command.resumeFlags, task: command.task } : { resumeFlags: [], task: null };
-}
 
 /** Why this marker's session cannot be resumed (null when it can). */
 export function unresumableReason(marker: Marker, template?: readonly string[]): string | null {
@@ -54,8 +42,13 @@ export function buildResumeArgv(marker: Marker, options: ResumeOptions): string[
   if (problem !== null) throw new Error(`cannot resume ${marker.name}: ${problem}`);
   const sessionId = marker.sessionId!;
   if (options.template) return fillTemplate(options.template, { session_id: sessionId, message: options.message, cwd: marker.cwd });
-  if (marker.adapter === 'codex') return codexResumeArgv(readCodexCommand(marker.argv)!.prefix, marker.resumeFlags, sessionId, options.message);
-  return claudeResumeArgv(readClaudeCommand(marker.argv).program, marker.resumeFlags, sessionId, options.message);
+  // The resume repeats the options read from the (authenticated) command line, never a list stored beside it.
+  if (marker.adapter === 'codex') {
+    const codex = readCodexCommand(marker.argv)!;
+    return codexResumeArgv(codex.prefix, codex.resumeFlags, sessionId, options.message);
+  }
+  const claude = readClaudeCommand(marker.argv);
+  return claudeResumeArgv(claude.program, claude.resumeFlags, sessionId, options.message);
 }
 
 function fillTemplate(template: readonly string[], values: Record<'session_id' | 'message' | 'cwd', string>): string[] {

@@ -16,10 +16,10 @@ export type PlannedRevive =
 
 export interface KnownMarker {
   marker: Marker;
-  ownerAlive: boolean;
+  livePid: number | null;
 }
 
-export interface PlanSettings extends Omit<ReviveSettings, 'ownerAlive'> {
+export interface PlanSettings extends Omit<ReviveSettings, 'livePid' | 'current'> {
   /** `revive.message`. */
   message?: string | undefined;
 }
@@ -28,10 +28,10 @@ export function planRevives(markers: readonly KnownMarker[], sessions: readonly 
   const covered = new Set(markers.map(({ marker }) => marker.sessionId));
   const candidates = [
     ...markers.map((known) => ({ ...known, source: 'marker' as const })),
-    ...sessions.filter((marker) => !covered.has(marker.sessionId)).map((marker) => ({ marker, ownerAlive: false, source: sessionSource(marker) })),
+    ...sessions.filter((marker) => !covered.has(marker.sessionId)).map((marker) => ({ marker, livePid: null, source: sessionSource(marker) })),
   ];
-  return candidates.map(({ marker, ownerAlive, source }): PlannedRevive => {
-    const decision = decideRevive(marker, { ...settings, ownerAlive });
+  return candidates.map(({ marker, livePid, source }): PlannedRevive => {
+    const decision = decideRevive(marker, { ...settings, livePid });
     if (decision.revive) {
       const argv = buildResumeArgv(marker, { message: reviveMessage(marker.task, settings.message), template: settings.template });
       return { action: 'revive', source, marker, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv };

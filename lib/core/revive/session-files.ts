@@ -1,15 +1,16 @@
 import type { z } from 'zod';
 import { newMarker, type Marker } from './marker.ts';
-import { SESSION_ID } from './resume-argv.ts';
+import { DEFAULT_REVIVE_MESSAGE, SESSION_ID } from './resume-argv.ts';
 import type { AgentKind } from '../adapters/program.ts';
 import { rolloutLineSchema, transcriptLineSchema, type RolloutLine } from './session-files-schema.ts';
 
 /**
- * Interrupted sessions found in the agents' own files, for sessions deadman did not start
- * (no marker). Codex rollouts: a turn opened (`task_started`) and never closed, or closed by
- * `turn_aborted`. Claude transcripts: a `tool_use` left without its result (killed), or the
- * "[Request interrupted by user" line (SIGINT) with no prompt typed since. Pure: lines in,
- * findings out; the clock and the files are the caller's.
+ * What the agents' own session files say about a session: the truth where present. A turn
+ * cut off by a process exit is revivable — Codex: `task_started` never closed; Claude: a
+ * `tool_use` left without its result. A turn a person stopped is not — Codex `turn_aborted`,
+ * Claude "[Request interrupted by user…]" — and neither is a completed one. Consecutive
+ * revive prompts since the last genuine user turn are counted (Neverdie's budget: reset by a
+ * genuine prompt or a completed turn). Pure: lines in, findings out.
  */
 
 export interface SessionFinding {
@@ -18,8 +19,12 @@ export interface SessionFinding {
   cwd: string | null;
   /** False for sub-agents and sidechains: only the root session is re-prompted. */
   root: boolean;
-  /** Why the session counts as interrupted, or null when its last turn ended. */
+  /** Why the session counts as interrupted (cut off by a process exit), or null when its last turn ended or a person stopped it. */
   interruption: string | null;
+  /** Set when a person stopped the last turn: it is theirs to continue, never revived. */
+  stoppedByPerson: string | null;
+  /** Revive prompts since the last genuine user turn or completed turn. */
+  revivesSinceUserInput: number;
   /** Wall-clock milliseconds of the last line that carries a timestamp. */
   lastTimestamp: number | null;
   /** The first prompt of the session, for the revive message. */
@@ -50,7 +55,20 @@ function timestampOf(line: { timestamp?: string | undefined }): number | null {
 
 const SANDBOXES = new Set(['read-only', 'workspace-write', 'danger-full-access']);
 
-export function readCodexRollout(lines: readonly string[]): SessionFinding | null {
+/** A user turn deadman sent: it starts with the revive message (the configured one, or the default). */
+export type IsReviveMessage = (text: string) => boolean;
+
+export function startsWithReviveMessage(message: string = DEFAULT_REVIVE_MESSAGE): IsReviveMessage {
+  const head = message.split('{task}')[0]!.trim().slice(0, 80);
+  return (text) => head !== '' && text.trimStart().startsWith(head);
+}
+
+/** One user turn: a revive prompt adds one, a genuine prompt starts the count over. */
+function countUserTurn(finding: SessionFinding, text: string, isRevive: IsReviveMessage): void {
+  finding.revivesSinceUserInput = isRevive(text) ? finding.revivesSinceUserInput + 1 : 0;
+}
+
+export function readCodexRollout(lines: readonly string[], isRevive: IsReviveMessage = startsWithReviveMessage()): SessionFinding | null {
   const rows = parseLines(lines, rolloutLineSchema);
   const meta = rows.find((row) => row.type === 'session_meta')?.payload;
   if (meta?.id === undefined) return null;
@@ -58,17 +76,21 @@ export function readCodexRollout(lines: readonly string[]): SessionFinding | nul
     agent: 'codex', sessionId: meta.id, cwd: meta.cwd ?? null,
     // Sub-agent threads record an object source ({"subagent": …}); a root run records "exec", "cli", …
     root: (meta.source === undefined || typeof meta.source === 'string') && !/sub.?agent/i.test(meta.thread_source ?? ''),
-    interruption: null, lastTimestamp: null, task: null, resumeFlags: [],
+    interruption: null, stoppedByPerson: null, revivesSinceUserInput: 0, lastTimestamp: null, task: null, resumeFlags: [],
   };
   for (const row of rows) {
     finding.lastTimestamp = timestampOf(row) ?? finding.lastTimestamp;
     const payload = row.payload;
     if (row.type === 'turn_context') finding.resumeFlags = codexTurnFlags(payload);
     if (row.type !== 'event_msg') continue;
-    if (payload.type === 'task_started') finding.interruption = 'a turn started and never completed (the process was killed)';
-    if (payload.type === 'task_complete') finding.interruption = null;
-    if (payload.type === 'turn_aborted') finding.interruption = `the turn was aborted (${payload.reason ?? 'interrupted'})`;
-    if (payload.type === 'item_completed' && payload.item?.type === 'UserMessage') finding.task ??= textOf(payload.item.content);
+    if (payload.type === 'task_started') Object.assign(finding, { interruption: 'a turn started and never completed (the process was killed)', stoppedByPerson: null });
+    if (payload.type === 'task_complete') Object.assign(finding, { interruption: null, revivesSinceUserInput: 0 });
+    if (payload.type === 'turn_aborted') Object.assign(finding, { interruption: null, stoppedByPerson: `a person aborted the turn (${payload.reason ?? 'interrupted'})` });
+    const userText = payload.type === 'item_completed' && payload.item?.type === 'UserMessage' ? textOf(payload.item.content) : null;
+    if (userText !== null) {
+      finding.task ??= userText;
+      countUserTurn(finding, userText, isRevive);
+    }
   }
   return finding;
 }
@@ -84,14 +106,15 @@ function codexTurnFlags(context: RolloutLine['payload']): string[] {
 
 const INTERRUPTED_BY_USER = '[Request interrupted by user';
 
-export function readClaudeTranscript(lines: readonly string[]): SessionFinding | null {
+export function readClaudeTranscript(lines: readonly string[], isRevive: IsReviveMessage = startsWithReviveMessage()): SessionFinding | null {
   const rows = parseLines(lines, transcriptLineSchema);
   const conversation = rows.filter((row) => row.type === 'user' || row.type === 'assistant' || row.type === 'queue-operation');
   const first = conversation.find((row) => row.sessionId !== undefined && row.type !== 'queue-operation');
   if (first?.sessionId === undefined) return null;
   const finding: SessionFinding = {
     agent: 'claude', sessionId: first.sessionId, cwd: first.cwd ?? null,
-    root: conversation.some((row) => row.isSidechain === false), interruption: null, lastTimestamp: null, task: null, resumeFlags: [],
+    root: conversation.some((row) => row.isSidechain === false), interruption: null, stoppedByPerson: null, revivesSinceUserInput: 0,
+    lastTimestamp: null, task: null, resumeFlags: [],
   };
   const pending = new Set<string>();
   let interruptedByUser = false;
@@ -112,12 +135,15 @@ export function readClaudeTranscript(lines: readonly string[]): SessionFinding |
       // Someone typed (or queued) a new prompt: whatever was cut off before is theirs to handle.
       interruptedByUser = false;
       pending.clear();
-      if (row.type === 'user') finding.task ??= text;
+      if (row.type === 'user' && text !== null) {
+        finding.task ??= text;
+        countUserTurn(finding, text, isRevive);
+      }
       if (row.permissionMode !== undefined) finding.resumeFlags = ['--permission-mode', row.permissionMode];
     }
   }
-  if (pending.size > 0) finding.interruption = 'a tool call has no result (the process was killed)';
-  else if (interruptedByUser) finding.interruption = 'the turn was interrupted (SIGINT)';
+  if (interruptedByUser) finding.stoppedByPerson = 'a person interrupted the turn ("[Request interrupted by user…]")';
+  else if (pending.size > 0) finding.interruption = 'a tool call has no result (the process was killed)';
   return finding;
 }
 

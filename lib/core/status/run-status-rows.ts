@@ -2,16 +2,26 @@ import { formatAge } from '../config/duration.ts';
 import type { Marker } from '../revive/marker.ts';
 
 /**
- * `deadman status`: one row per run name, from its revive marker when there is one (the
- * live state), else from its latest run row, with its latest incident still open.
+ * `deadman status`: one row per run name, its state from how its latest run ended (the run
+ * row's outcome and exit code) and what its revive marker says since (a live or detached
+ * resume, a spent budget), plus a refusal of a forged marker and the latest open incident.
+ * Each state says whether a person should look: `status` exits 1 when any row does.
  */
+
+export const STATUS_STATES = [
+  'running', 'revived', 'completed', 'failed', 'green_but_dead', 'stalled', 'interrupted', 'exhausted', 'refused', 'damaged',
+] as const;
+export type StatusState = (typeof STATUS_STATES)[number];
+
+const WELL: ReadonlySet<StatusState> = new Set(['running', 'revived', 'completed']);
 
 export interface StatusMarker {
   name: string;
   marker: Marker | null;
-  /** One line when the marker file is damaged. */
+  /** One line when the marker file is damaged or refused. */
   problem: string | null;
-  ownerAlive: boolean;
+  /** A live process of the session (owner or run tag), or null. */
+  livePid: number | null;
 }
 
 export interface StatusRun {
@@ -20,6 +30,7 @@ export interface StatusRun {
   started_at: number;
   ended_at: number | null;
   outcome: string | null;
+  exit_code: number | null;
   pid: number;
 }
 
@@ -30,42 +41,109 @@ export interface StatusIncident {
   run_name: string | null;
 }
 
+/** The latest refusal of a marker of this name (from the `revives` table). */
+export interface StatusRefusal {
+  name: string;
+  at: number;
+  outcome: string;
+}
+
 export interface StatusRow {
   name: string;
-  state: string;
+  state: StatusState;
+  /** The exit code of the latest run, when it ended. */
+  exitCode: number | null;
   sessionId: string | null;
   /** Wall-clock ms of the last change. */
   updatedAt: number | null;
   revives: number | null;
   reason: string | null;
   openIncident: { id: number; kind: string; state: string } | null;
+  needsAttention: boolean;
 }
 
-export function statusRows(markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[]): StatusRow[] {
-  const openIncident = (name: string) => {
-    const found = incidents.filter((i) => i.run_name === name && i.state !== 'RESOLVED').at(-1);
-    return found ? { id: found.id, kind: found.kind, state: found.state } : null;
-  };
-  const fromMarkers = markers.map(({ name, marker, problem, ownerAlive }): StatusRow => {
-    if (marker === null) return { name, state: 'damaged marker', sessionId: null, updatedAt: null, revives: null, reason: problem, openIncident: openIncident(name) };
-    const owner = marker.owner?.pid;
-    const state = marker.state !== 'running' ? marker.state : ownerAlive ? `running (pid ${owner})` : `interrupted (pid ${owner} gone)`;
-    return { name, state, sessionId: marker.sessionId, updatedAt: marker.updatedAt, revives: marker.reviveCount, reason: marker.reason, openIncident: openIncident(name) };
+type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
+
+const OUTCOME_STATES: Record<string, StatusState> = {
+  completed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
+  timeout: 'stalled', stopped: 'interrupted', 'revive-exhausted': 'exhausted', 'owned-elsewhere': 'running',
+};
+
+function fromRun(run: StatusRun, pidAlive: boolean): Verdict {
+  if (run.ended_at === null) return { state: pidAlive ? 'running' : 'interrupted', updatedAt: run.started_at, reason: pidAlive ? null : `deadman (pid ${run.pid}) is gone` };
+  return { state: OUTCOME_STATES[run.outcome ?? ''] ?? 'failed', updatedAt: run.ended_at, reason: run.outcome };
+}
+
+function fromMarker(marker: Marker, livePid: number | null): Verdict {
+  const base = { updatedAt: marker.updatedAt, reason: marker.reason };
+  if (marker.state === 'running') {
+    if (livePid !== null) return { ...base, state: marker.reviveCount > 0 ? 'revived' : 'running' };
+    return { ...base, state: 'interrupted', reason: `pid ${marker.owner?.pid ?? '?'} is gone` };
+  }
+  return { ...base, state: marker.state };
+}
+
+/** The marker speaks for the run when it is live, spent, or newer than the latest run row (a detached resume). */
+function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, pidAlive: (pid: number) => boolean): Verdict {
+  const m = marker?.marker ?? null;
+  if (marker && m === null) return { state: 'damaged', updatedAt: null, reason: marker.problem };
+  const runVerdict = run ? fromRun(run, pidAlive(run.pid)) : null;
+  if (m === null) return runVerdict!;
+  const markerVerdict = fromMarker(m, marker!.livePid);
+  if (runVerdict === null || marker!.livePid !== null || m.state === 'exhausted') return markerVerdict;
+  return (runVerdict.updatedAt ?? 0) >= m.updatedAt || m.detachedLog === null ? runVerdict : markerVerdict;
+}
+
+/**
+ * A refusal is recorded while the run that found it starts (just before its run row), so it
+ * belongs to the latest run when it came at most this long before that run's start.
+ */
+const REFUSAL_WINDOW_MS = 10_000;
+
+function latestStart(marker: StatusMarker | undefined, run: StatusRun | undefined): number {
+  return Math.max(run?.started_at ?? 0, marker?.marker?.startedAt ?? 0);
+}
+
+export function statusRows(
+  markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[],
+  refusals: readonly StatusRefusal[] = [], pidAlive: (pid: number) => boolean = () => false,
+): StatusRow[] {
+  const names = [...new Set([...markers.map((m) => m.name), ...runs.map((r) => r.name), ...refusals.map((r) => r.name)])].sort();
+  return names.map((name): StatusRow => {
+    const marker = markers.find((m) => m.name === name);
+    const run = runs.find((r) => r.name === name);
+    const refusal = refusals.find((r) => r.name === name);
+    let row: Verdict = marker || run ? verdict(marker, run, pidAlive) : { state: 'refused', updatedAt: null, reason: null };
+    if (refusal && refusal.at >= latestStart(marker, run) - REFUSAL_WINDOW_MS) row = { state: 'refused', updatedAt: refusal.at, reason: refusal.outcome };
+    const open = incidents.filter((i) => i.run_name === name && i.state !== 'RESOLVED').at(-1);
+    return {
+      name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null,
+      sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null, revives: marker?.marker?.reviveCount ?? null,
+      openIncident: open ? { id: open.id, kind: open.kind, state: open.state } : null,
+      needsAttention: !WELL.has(row.state) || (open !== undefined && open.state === 'ESCALATED'),
+    };
   });
-  const marked = new Set(markers.map((m) => m.name));
-  const fromRuns = runs.filter((run) => !marked.has(run.name)).map((run): StatusRow => ({
-    name: run.name,
-    state: run.ended_at === null ? `running (pid ${run.pid})` : run.outcome ?? 'ended',
-    sessionId: run.session_id, updatedAt: run.ended_at ?? run.started_at, revives: null, reason: null, openIncident: openIncident(run.name),
+}
+
+/** `--json`: snake_case keys, ISO-8601 UTC times, enum states (docs/status.md). */
+export function statusJson(rows: readonly StatusRow[], maxRevives: number): object[] {
+  return rows.map((row) => ({
+    name: row.name, state: row.state, exit_code: row.exitCode, session_id: row.sessionId,
+    updated_at: row.updatedAt === null ? null : new Date(row.updatedAt).toISOString(),
+    revives: row.revives, max_revives: maxRevives, reason: row.reason, open_incident: row.openIncident, needs_attention: row.needsAttention,
   }));
-  return [...fromMarkers, ...fromRuns].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function stateText(row: StatusRow): string {
+  const state = row.state.replaceAll('_', '-');
+  return row.state === 'failed' && row.exitCode !== null ? `${state} ${row.exitCode}` : state;
 }
 
 export function renderStatus(rows: readonly StatusRow[], now: number, maxRevives: number): string {
   if (rows.length === 0) return 'no runs or revive markers yet\n';
   const table = [['NAME', 'STATE', 'SESSION', 'AGE', 'REVIVES', 'OPEN INCIDENT'], ...rows.map((row) => [
     row.name,
-    row.state,
+    stateText(row),
     row.sessionId ?? '-',
     row.updatedAt === null ? '-' : `${formatAge(Math.max(0, now - row.updatedAt))} ago`,
     row.revives === null ? '-' : `${row.revives}/${maxRevives}`,

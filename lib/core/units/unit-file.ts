@@ -13,7 +13,7 @@ import { hardeningLines } from './hardening.ts';
 
 export interface UnitSpec extends ServiceCommand {
   scope: 'system' | 'user';
-  /** `User=` of a system unit; null in a user unit (the user manager's own user). */
+  /** User= of a system unit; for a user unit, the user whose manager runs it (null: not known). */
   runAs: string | null;
   /** Whether the sd-notify addon loads here; without it deadman notifies through systemd-notify. */
   notify: { addonLoaded: true } | { addonLoaded: false; why: string };
@@ -89,7 +89,9 @@ function notifyAccessLines(notify: UnitSpec['notify']): string[] {
 
 function identityLines(spec: UnitSpec): string[] {
   if (spec.scope === 'user') {
-    return ['# The database stays in ~/.local/state/deadman, where `deadman report` looks for it.'];
+    // A user manager runs deadman as the generating user; as root that means the system state directory.
+    const where = spec.runAs === 'root' ? '/var/lib/deadman' : '~/.local/state/deadman';
+    return [`# The database stays in ${where}, where \`deadman report\` looks for it.`];
   }
   const user = spec.runAs ?? 'root';
   const lines = [`# The user who generated this unit: their HOME, credentials and agent login.`, `User=${must(escapeSpecifiers(user), 'the user')}`];

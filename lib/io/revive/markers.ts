@@ -1,22 +1,27 @@
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MARKER_VERSION, type Marker, type MarkerOwner } from '../../core/revive/marker.ts';
+import { canonicalJson } from '../../core/revive/canonical-json.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';
+import { macProblem, markerMac, moveAside, openOwnFile, untrustedDirReason } from './marker-trust.ts';
 
 /**
  * Revive markers on disk: `<markerDir>/<name>.json`, mode 0600 in a 0700 directory (they
  * hold prompts and command lines). Written atomically, so a crash mid-write leaves the old
  * marker or the new one, never half of one; read tolerantly, so a damaged file is one
- * warning and no revive, never a crash.
+ * warning and no revive, never a crash. Only trusted markers are read (marker-trust.ts): an
+ * untrusted one is `refused` and, when the directory itself is sound, moved aside.
  */
 
 export type MarkerRead =
   | { status: 'missing'; name: string }
   | { status: 'ok'; name: string; marker: Marker }
   /** `problem` is one line, ready to log as a warning. */
-  | { status: 'problem'; name: string; problem: string };
+  | { status: 'problem'; name: string; problem: string }
+  /** Not deadman's, or edited since deadman wrote it: one line to log and record; never acted on. */
+  | { status: 'refused'; name: string; problem: string };
 
 const MAX_MARKER_BYTES = 16 * 1024 * 1024;
 const NAME = /^[A-Za-z0-9_.@-]{1,100}$/;
@@ -26,14 +31,22 @@ export function markerPath(markerDir: string, name: string): string {
   return join(markerDir, `${name}.json`);
 }
 
-/** Temp file in the same directory, fsync, rename over the old one, fsync the directory. */
+const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Temp file in the same directory, fsync, rename over the old one, fsync the directory.
+ * Refuses (throws) to write into a directory whose markers would not be trusted.
+ */
 export function writeMarker(markerDir: string, marker: Marker): void {
   const target = markerPath(markerDir, marker.name);
   ensurePrivateDir(markerDir);
+  const untrusted = untrustedDirReason(markerDir);
+  if (untrusted !== null) throw new Error(`not writing markers there: ${untrusted}`);
+  const mac = markerMac(markerDir, canonicalJson(marker));
   const temp = join(markerDir, `.${marker.name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(marker, null, 2)}\n`);
+    writeSync(fd, `${JSON.stringify({ ...marker, mac }, null, 2)}\n`);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -57,6 +70,7 @@ export function writeMarker(markerDir: string, marker: Marker): void {
  */
 export function markerIsCompleted(markerDir: string, name: string): boolean {
   try {
+    // A forged "completed" marker can only cause a fresh start of the command given, which is harmless.
     const value = JSON.parse(readFileSync(markerPath(markerDir, name), 'utf8')) as { version?: unknown; name?: unknown; state?: unknown };
     return value.version === MARKER_VERSION && value.name === name && value.state === 'completed';
   } catch {
@@ -64,31 +78,112 @@ export function markerIsCompleted(markerDir: string, name: string): boolean {
   }
 }
 
-export async function readMarker(markerDir: string, name: string): Promise<MarkerRead> {
+export interface ReadOptions {
+  now?: number;
+  /** Move a refused marker aside (false for readers that change nothing: status, dry runs). */
+  setAside?: boolean;
+}
+
+export async function readMarker(markerDir: string, name: string, options: ReadOptions = {}): Promise<MarkerRead> {
   const path = markerPath(markerDir, name);
-  let text: string;
+  const refuse = (why: string) => refuseMarker(name, path, why, options.setAside === false ? null : options.now ?? Date.now());
+  const untrusted = untrustedDirReason(markerDir);
+  if (untrusted !== null) return { status: 'refused', name, problem: `revive marker ${path} refused: ${untrusted}; not reviving "${name}"` };
+  let value: unknown;
   try {
-    if (statSync(path).size > MAX_MARKER_BYTES) return problem(name, path, `is larger than ${MAX_MARKER_BYTES / 1024 / 1024} MiB`);
-    text = readFileSync(path, 'utf8');
+    const text = readOwnFile(path);
+    if (text === null) return problem(name, path, `is larger than ${MAX_MARKER_BYTES / 1024 / 1024} MiB`);
+    value = parseJson(text);
+    if (value === undefined) return problem(name, path, text.trim() === '' ? 'is empty' : 'is cut short or not JSON');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { status: 'missing', name };
+    if (code === 'ELOOP') return refuse('is a symlink');
+    if (code === 'EUNTRUSTED') return refuse((error as Error).message);
     return problem(name, path, `cannot be read (${code ?? (error as Error).message})`);
   }
   // zod is loaded only here, when there is a marker to read.
-  const { parseMarker } = await import('../../core/revive/marker-schema.ts');
-  const parsed = parseMarker(text);
+  const { markerMacInput, parseMarkerValue } = await import('../../core/revive/marker-schema.ts');
+  if (typeof value !== 'object' || value === null) return problem(name, path, 'is not a JSON object');
+  const macWrong = macProblem(markerDir, markerMacInput(value), (value as { mac?: unknown }).mac);
+  if (macWrong !== null) return refuse(macWrong);
+  const parsed = parseMarkerValue(value);
   if (!parsed.ok) return problem(name, path, parsed.problem);
   if (parsed.marker.name !== name) return problem(name, path, `names "${parsed.marker.name}", not "${name}"`);
   return { status: 'ok', name, marker: parsed.marker };
+}
+
+/** The file's text, opened without following symlinks and only when deadman's uid owns it; null when too large. */
+function readOwnFile(path: string): string | null {
+  const { fd, size } = openOwnFile(path);
+  try {
+    if (size > MAX_MARKER_BYTES) return null;
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, buffer, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function problem(name: string, path: string, why: string): MarkerRead {
   return { status: 'problem', name, problem: `revive marker ${path} ${why}; not reviving "${name}" (its next run replaces the file)` };
 }
 
+function refuseMarker(name: string, path: string, why: string, setAsideAt: number | null): MarkerRead {
+  const aside = setAsideAt === null ? null : moveAside(path, setAsideAt);
+  return { status: 'refused', name, problem: `revive marker ${path} refused: it ${why}; ${aside ? `moved to ${aside}` : 'left in place'}, not reviving "${name}"` };
+}
+
+/**
+ * Removes the temp files of marker writes cut short (a SIGKILL between write and rename):
+ * those whose writer is gone. A live writer's temp file is its write in progress.
+ */
+export function removeStaleTempFiles(markerDir: string): string[] {
+  let files: string[];
+  try {
+    files = readdirSync(markerDir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const file of files) {
+    const writer = TEMP_FILE.exec(file)?.[2];
+    if (writer === undefined || isPidAlive(Number(writer))) continue;
+    try {
+      unlinkSync(join(markerDir, file));
+      removed.push(file);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Every marker in the directory, damaged ones included (as problems), sorted by name. */
-export async function listMarkers(markerDir: string): Promise<MarkerRead[]> {
+export async function listMarkers(markerDir: string, options: ReadOptions = {}): Promise<MarkerRead[]> {
   let files: string[];
   try {
     files = readdirSync(markerDir);
@@ -96,7 +191,7 @@ export async function listMarkers(markerDir: string): Promise<MarkerRead[]> {
     return [];
   }
   const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME.test(n));
-  return Promise.all(names.sort().map((name) => readMarker(markerDir, name)));
+  return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
 }
 
 /**
@@ -106,12 +201,7 @@ export async function listMarkers(markerDir: string): Promise<MarkerRead[]> {
 export function isOwnerAlive(owner: MarkerOwner | null): boolean {
   if (owner === null) return false;
   if (owner.startTime !== null) return isSameProcessAlive(owner.pid, owner.startTime);
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return isPidAlive(owner.pid);
 }
 
 /** This process as a marker owner. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
-import { readClaudeTranscript, readCodexRollout, type FoundSession, type SessionFinding } from '../../core/revive/session-files.ts';
+import { readClaudeTranscript, readCodexRollout, type FoundSession, type IsReviveMessage, type SessionFinding } from '../../core/revive/session-files.ts';
 
 /**
  * Finds the agents' session files (`revive.session_files`): Codex
@@ -26,13 +26,15 @@ export function sessionDirs(revive: Config['revive'], env: NodeJS.ProcessEnv = p
   };
 }
 
-export function findSessionFiles(agents: ReadonlyArray<'codex' | 'claude'>, dirs: SessionDirs, now: number, maxAgeMs: number): FoundSession[] {
+export function findSessionFiles(
+  agents: ReadonlyArray<'codex' | 'claude'>, dirs: SessionDirs, now: number, maxAgeMs: number, isRevive?: IsReviveMessage,
+): FoundSession[] {
   const found: FoundSession[] = [];
-  const visit = (path: string, read: (lines: string[]) => SessionFinding | null) => {
+  const visit = (path: string, read: (lines: string[], isRevive?: IsReviveMessage) => SessionFinding | null) => {
     const stat = statOrNull(path);
     if (stat === null || !stat.isFile() || stat.size > MAX_FILE_BYTES) return;
     if (maxAgeMs > 0 && now - stat.mtimeMs > maxAgeMs) return;
-    const finding = read(readLines(path));
+    const finding = read(readLines(path), isRevive);
     if (finding !== null) found.push({ finding, path, mtimeMs: stat.mtimeMs });
   };
   if (agents.includes('codex')) {

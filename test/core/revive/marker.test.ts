@@ -5,6 +5,7 @@ import {
   type Marker, type ReviveSettings,
 } from '../../../lib/core/revive/marker.ts';
 import { parseMarker } from '../../../lib/core/revive/marker-schema.ts';
+import { commandIdentity } from '../../../lib/core/revive/command-identity.ts';
 
 const T0 = Date.UTC(2026, 11, 1, 8, 0, 0);
 const MIN = 60_000;
@@ -17,14 +18,14 @@ function interrupted(changes: Partial<Marker> = {}): Marker {
 }
 
 const settings = (changes: Partial<ReviveSettings> = {}): ReviveSettings => ({
-  now: T0 + 10 * MIN, ownerAlive: false, maxAgeMs: 60 * MIN, maxRevives: 5, ...changes,
+  now: T0 + 10 * MIN, livePid: null, maxAgeMs: 60 * MIN, maxRevives: 5, ...changes,
 });
 
 test('a fresh marker records the command line, what a resume repeats, and its owner', () => {
   const marker = newMarker({ name: 'agent', adapter: 'codex', argv: codexArgv, cwd: '/repo', owner, now: T0 });
   assert.deepEqual(marker, {
-    version: 1, name: 'agent', adapter: 'codex', sessionId: null, argv: codexArgv, cwd: '/repo',
-    resumeFlags: ['--json', '-s', 'workspace-write', '-C', '/repo'], task: 'fix the tests',
+    version: 2, name: 'agent', adapter: 'codex', sessionId: null, argv: codexArgv, cwd: '/repo',
+    runTag: null, task: 'fix the tests',
     startedAt: T0, updatedAt: T0, state: 'running', reason: null, reviveCount: 0, owner, detachedLog: null,
   });
   const text = JSON.stringify(marker);
@@ -36,8 +37,13 @@ test('decideRevive: each way a marker is or is not revived', () => {
     ['no marker', null, {}, 'fresh'],
     ['interrupted, fresh, with a session', interrupted(), {}, 'revive'],
     ['running with a dead owner', interrupted({ state: 'running' }), {}, 'revive'],
-    ['running with a live owner', interrupted({ state: 'running' }), { ownerAlive: true }, 'owned'],
-    ['interrupted: a live pid does not matter', interrupted(), { ownerAlive: true }, 'revive'],
+    ['running with a live process', interrupted({ state: 'running' }), { livePid: 77 }, 'owned'],
+    ['interrupted with a live process of the session', interrupted(), { livePid: 77 }, 'owned'],
+    ['completed: a leftover process does not block a fresh start', markCompleted(interrupted(), T0), { livePid: 77 }, 'fresh'],
+    ['the same command', interrupted(), { current: commandIdentity('codex', codexArgv, '/repo') }, 'revive'],
+    ['another prompt', interrupted(), { current: commandIdentity('codex', [...codexArgv.slice(0, -1), 'task B'], '/repo') }, 'fresh'],
+    ['another cwd', interrupted(), { current: commandIdentity('codex', codexArgv, '/elsewhere') }, 'fresh'],
+    ['another option', interrupted(), { current: commandIdentity('codex', ['/usr/bin/codex', 'exec', '--json', '-s', 'danger-full-access', '-C', '/repo', 'fix the tests'], '/repo') }, 'fresh'],
     ['completed', markCompleted(interrupted(), T0), {}, 'fresh'],
     ['exhausted earlier: a manual restart starts over', markExhausted(interrupted(), 'spent', T0), {}, 'fresh'],
     ['no session id', interrupted({ sessionId: null }), {}, 'fresh'],
@@ -71,19 +77,19 @@ test('six interruptions in a row: five revives, then exhausted; a completion res
     const decision = decideRevive(marker, settings());
     outcomes.push(decision.revive ? `revive ${decision.attempt}/${decision.budget}` : decision.outcome);
     if (!decision.revive) break;
-    marker = markInterrupted(markRevived(marker, { pid: 5000 + crash, startTime: crash }, T0 + 3000), 'killed', T0 + 4000);
+    marker = markInterrupted(markRevived(marker, { owner: { pid: 5000 + crash, startTime: crash }, runTag: null }, T0 + 3000), 'killed', T0 + 4000);
   }
   assert.deepEqual(outcomes, ['revive 1/5', 'revive 2/5', 'revive 3/5', 'revive 4/5', 'revive 5/5', 'exhausted']);
   assert.equal(marker.reviveCount, 5);
 
-  const completed = markCompleted(markRevived(interrupted({ reviveCount: 3 }), owner, T0), T0);
+  const completed = markCompleted(markRevived(interrupted({ reviveCount: 3 }), { owner, runTag: null }, T0), T0);
   assert.equal(completed.reviveCount, 0);
   const next = markInterrupted(completed, 'killed', T0 + 3000);
   assert.deepEqual(decideRevive(next, settings()), { revive: true, sessionId: next.sessionId!, attempt: 1, budget: 5 });
 });
 
 test('a resumed run that reports another session is flagged', () => {
-  const revived = markRevived(interrupted(), owner, T0);
+  const revived = markRevived(interrupted(), { owner, runTag: null }, T0);
   assert.equal(sessionMismatch(revived, revived.sessionId!), null);
   assert.match(sessionMismatch(revived, 'ffff')!, /asked to resume session 01a23013.* but the agent reports ffff/);
   assert.equal(sessionMismatch(newMarker({ name: 'x', adapter: 'codex', argv: codexArgv, cwd: '/', owner, now: T0 }), 'ffff'), null, 'a fresh run has nothing to compare');
@@ -97,7 +103,7 @@ test('parseMarker: cut, garbage, wrong version and bad fields are one-line probl
     ['\u0000\u0000garbage', /cut short or not JSON/],
     ['null', /version undefined/],
     ['[1,2]', /version undefined/],
-    [JSON.stringify({ ...interrupted(), version: 2 }), /has version 2, this deadman reads version 1/],
+    [JSON.stringify({ ...interrupted(), version: 1 }), /has version 1, this deadman reads version 2/],
     [JSON.stringify({ ...interrupted(), reviveCount: -1 }), /bad "reviveCount"/],
     [JSON.stringify({ ...interrupted(), argv: [] }), /bad "argv"/],
     [JSON.stringify({ ...interrupted(), state: 'sleeping' }), /bad "state"/],

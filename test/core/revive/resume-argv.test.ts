@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
-import { buildResumeArgv, DEFAULT_REVIVE_MESSAGE, readCommandLine, reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
+import { buildResumeArgv, DEFAULT_REVIVE_MESSAGE, reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
+import { commandIdentity } from '../../../lib/core/revive/command-identity.ts';
 import type { AdapterName } from '../../../lib/core/process/events.ts';
 
 const ID = '01a23013-5833-7931-a33c-8c973fd6219b';
+const taskOf = (adapter: AdapterName, argv: string[]) => commandIdentity(adapter, argv, '/repo');
 
 function markerFor(adapter: AdapterName, argv: string[]): Marker {
   return withSessionId(newMarker({ name: 'a', adapter, argv, cwd: '/repo', owner: { pid: 2, startTime: 1 }, now: 0 }), ID, 0);
@@ -23,10 +25,10 @@ test('codex: every option goes again before "resume", the launcher is kept, imag
     [['node', '/x/fake-agent.js', 'codex', 'exec', '--json', '-s', 'read-only', 'hi'], ['node', '/x/fake-agent.js', 'codex', 'exec', '--json', '-s', 'read-only', 'resume', ID, 'MSG']],
   ];
   for (const [argv, expected] of cases) assert.deepEqual(buildResumeArgv(markerFor('codex', argv), { message: 'MSG' }), expected, argv.join(' '));
-  assert.equal(readCommandLine('codex', ['codex', 'exec', '--json', 'resume', 'old-id', 'again']).task, 'again');
-  assert.equal(readCommandLine('codex', ['codex', 'exec', '--json', 'resume', '--last', 'more']).task, 'more');
-  assert.equal(readCommandLine('codex', ['codex', 'exec', '--json', '-']).task, null, 'a prompt from stdin is not known');
-  assert.equal(readCommandLine('codex', ['codex', 'exec', '--json', '--', '-starts with a dash']).task, '-starts with a dash');
+  assert.equal(taskOf('codex', ['codex', 'exec', '--json', 'resume', 'old-id', 'again']).task, 'again');
+  assert.equal(taskOf('codex', ['codex', 'exec', '--json', 'resume', '--last', 'more']).task, 'more');
+  assert.equal(taskOf('codex', ['codex', 'exec', '--json', '-']).task, null, 'a prompt from stdin is not known');
+  assert.equal(taskOf('codex', ['codex', 'exec', '--json', '--', '-starts with a dash']).task, '-starts with a dash');
 });
 
 test('claude: -p message, --resume id, stream-json, then the original options', () => {
@@ -41,8 +43,8 @@ test('claude: -p message, --resume id, stream-json, then the original options', 
       ['node', '/x/fake-agent.js', 'claude', '-p', 'MSG', '--resume', ID, '--output-format', 'stream-json', '--verbose']],
   ];
   for (const [argv, expected] of cases) assert.deepEqual(buildResumeArgv(markerFor('claude', argv), { message: 'MSG' }), expected, argv.join(' '));
-  assert.equal(readCommandLine('claude', cases[1]![0]).task, 'the task');
-  assert.equal(readCommandLine('claude', cases[2]![0]).task, 'go on');
+  assert.equal(taskOf('claude', cases[1]![0]).task, 'the task');
+  assert.equal(taskOf('claude', cases[2]![0]).task, 'go on');
 });
 
 test('revive.command template: placeholders are replaced inside arguments, never re-expanded, never split', () => {

@@ -15,19 +15,19 @@ const settings = { now: NOW, maxAgeMs: 3_600_000, maxRevives: 5 };
 
 test('a session that has a marker is decided by the marker alone, never twice', () => {
   const plan = planRevives(
-    [{ marker: markCompleted(interrupted('agent', 'aaa'), NOW), ownerAlive: false }, { marker: interrupted('b', 'bbb'), ownerAlive: true }],
+    [{ marker: markCompleted(interrupted('agent', 'aaa'), NOW), livePid: null }, { marker: interrupted('b', 'bbb'), livePid: 4242 }],
     [interrupted('codex-aaa', 'aaa'), interrupted('codex-bbb', 'bbb'), interrupted('claude-ccc', 'ccc', 'claude')],
     settings,
   );
   assert.deepEqual(plan.map((step) => [step.action, step.source, step.marker.name]), [
     ['skip', 'marker', 'agent'],
-    ['revive', 'marker', 'b'],
+    ['skip', 'marker', 'b'],
     ['revive', 'claude-session', 'claude-ccc'],
   ]);
 });
 
 test('rows and text: what would be done, and why not', () => {
-  const plan = planRevives([{ marker: { ...interrupted('spent', 'sss'), reviveCount: 5 }, ownerAlive: false }, { marker: interrupted('go', 'ggg'), ownerAlive: false }], [], { ...settings, message: 'continue: {task}' });
+  const plan = planRevives([{ marker: { ...interrupted('spent', 'sss'), reviveCount: 5 }, livePid: null }, { marker: interrupted('go', 'ggg'), livePid: null }], [], { ...settings, message: 'continue: {task}' });
   const rows = plan.map((step) => reviveRow(step));
   assert.deepEqual(rows[1], { action: 'revive', name: 'go', source: 'marker', sessionId: 'ggg', attempt: 1, budget: 5, argv: ['codex', 'exec', '--json', 'resume', 'ggg', 'continue: task'] });
   assert.equal(renderReviveRows(rows, true), [

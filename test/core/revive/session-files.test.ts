@@ -16,10 +16,10 @@ test('Codex rollouts: completed, aborted by SIGINT, killed mid-turn, sub-agent',
   const completed = codex('27f3');
   assert.deepEqual({ ...completed, lastTimestamp: null }, {
     agent: 'codex', sessionId: '01a23013-27f3-73e2-b3cb-86b68ffb84d0', cwd: '/srv/exp/work', root: true, interruption: null,
-    lastTimestamp: null, task: 'please run the tests', resumeFlags: ['-s', 'danger-full-access', '-m', 'gpt-5.1-codex', '-C', '/srv/exp/work'],
+    stoppedByPerson: null, revivesSinceUserInput: 0, lastTimestamp: null, task: 'please run the tests', resumeFlags: ['-s', 'danger-full-access', '-m', 'gpt-5.1-codex', '-C', '/srv/exp/work'],
   });
   assert.equal(completed.lastTimestamp, Date.parse('2026-12-01T05:28:12.087Z'));
-  assert.equal(codex('5833').interruption, 'the turn was aborted (interrupted)');
+  assert.deepEqual([codex('5833').interruption, codex('5833').stoppedByPerson], [null, 'a person aborted the turn (interrupted)'], 'a person\'s Ctrl-C is not revived');
   const killed = codex('d203');
   assert.equal(killed.interruption, 'a turn started and never completed (the process was killed)');
   assert.deepEqual(killed.resumeFlags.slice(0, 2), ['-s', 'workspace-write']);
@@ -31,7 +31,8 @@ test('Claude transcripts: completed, SIGINT, SIGINT then a new prompt, SIGTERM, 
   const completed = claude('ac560149-bd95-4952-8454-02b5e50a01a2');
   assert.deepEqual([completed.interruption, completed.task, completed.root, completed.cwd], [null, 'run the tests', true, '/srv/exp/cwork']);
   assert.deepEqual(completed.resumeFlags, ['--permission-mode', 'default']);
-  assert.equal(claude('3934d793-018c-4550-ad20-8de3cd3ead8e').interruption, 'the turn was interrupted (SIGINT)');
+  const esc = claude('3934d793-018c-4550-ad20-8de3cd3ead8e');
+  assert.deepEqual([esc.interruption, esc.stoppedByPerson], [null, 'a person interrupted the turn ("[Request interrupted by user…]")'], 'a person\'s Esc is not revived');
   assert.equal(claude('5e55a0e1-018c-4550-ad20-8de3cd3ead8e').interruption, null, 'someone typed since');
   assert.equal(claude('4178d872-bec3-4292-986e-d0becf3b5e5e').interruption, 'a tool call has no result (the process was killed)');
   assert.equal(claude('749ff33f-ad46-4300-ab98-18282fac6489').interruption, 'a tool call has no result (the process was killed)');
@@ -70,7 +71,7 @@ test('a found session becomes a revivable marker with its settings repeated', ()
   const now = Date.parse('2026-12-01T06:00:00Z');
   const marker = markerForSession(codex('d203'), now);
   assert.equal(marker.name, 'codex-01a23013-d203-7e73-a729-ad3fd664d058');
-  assert.deepEqual(decideRevive(marker, { now, ownerAlive: false, maxAgeMs: 3_600_000, maxRevives: 5 }), {
+  assert.deepEqual(decideRevive(marker, { now, livePid: null, maxAgeMs: 3_600_000, maxRevives: 5 }), {
     revive: true, sessionId: '01a23013-d203-7e73-a729-ad3fd664d058', attempt: 1, budget: 5,
   });
   assert.deepEqual(buildResumeArgv(marker, { message: 'M' }), [

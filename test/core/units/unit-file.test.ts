@@ -74,6 +74,13 @@ test('a user unit has no User= and starts with the user\'s session', () => {
   assert.deepEqual(d.get('WantedBy'), ['default.target']);
 });
 
+test('a user unit states where its database is: ~/.local/state for a user, /var/lib/deadman for root', () => {
+  assert.match(renderUnit(spec({ scope: 'user', runAs: 'alice' })), /database stays in ~\/\.local\/state\/deadman/);
+  const root = renderUnit(spec({ scope: 'user', runAs: 'root' }));
+  assert.match(root, /database stays in \/var\/lib\/deadman/);
+  assert.doesNotMatch(root, /\.local\/state/);
+});
+
 test('root runs keep state in StateDirectory=, where root\'s report looks', () => {
   assert.deepEqual(directives(renderUnit(spec({ runAs: 'root' }))).get('StateDirectory'), ['deadman']);
 });

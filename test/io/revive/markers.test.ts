@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markInterrupted, markRevived, newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
 import { currentOwner, isOwnerAlive, listMarkers, markerPath, readMarker, writeMarker } from '../../../lib/io/revive/markers.ts';
@@ -21,21 +21,22 @@ test('written atomically with private modes, read back equal, no temp file left'
   writeMarker(dir, { ...sample(), reviveCount: 2 });
   assert.equal(statSync(dir).mode & 0o777, 0o700);
   assert.equal(statSync(markerPath(dir, 'agent')).mode & 0o777, 0o600);
-  assert.deepEqual(readdirSync(dir), ['agent.json']);
+  assert.deepEqual(readdirSync(dir).sort(), ['.marker-key', 'agent.json']);
+  assert.equal(statSync(join(dir, '.marker-key')).mode & 0o777, 0o600, 'the MAC key is private');
   assert.deepEqual(await readMarker(dir, 'agent'), { status: 'ok', name: 'agent', marker: { ...sample(), reviveCount: 2 } });
   assert.deepEqual(await readMarker(dir, 'other'), { status: 'missing', name: 'other' });
   assert.throws(() => markerPath(dir, '../escape'), /not a plain name/);
 });
 
-test('cut in half, garbage, wrong version, empty or a directory: one warning line, never a throw', async (t) => {
+test('cut in half, garbage, empty or a directory: one warning line, never a throw', async (t) => {
   const dir = tempDir(t);
-  const good = JSON.stringify(sample());
+  writeMarker(dir, sample('signed'));
+  const good = readFileSync(markerPath(dir, 'signed'), 'utf8');
   const damaged: Record<string, string> = {
     half: good.slice(0, good.length / 2),
     garbage: '\u0000\u00ff\u0010 not json at all',
-    future: JSON.stringify({ ...sample(), version: 9 }),
     empty: '',
-    renamed: JSON.stringify(sample('someone-else')),
+    renamed: good,
   };
   for (const [name, text] of Object.entries(damaged)) writeFileSync(join(dir, `${name}.json`), text);
   mkdirSync(join(dir, 'folder.json'));
@@ -94,7 +95,7 @@ test('owner liveness by pid and start time', async () => {
 test('a detached resume that ended is settled from its log', async (t) => {
   const dir = tempDir(t);
   const dead = { pid: 999_999_999 % 4_000_000, startTime: 1 };
-  const revived = (log: string) => markRevived(markInterrupted(sample(), 'killed', 3_000), dead, 4_000, log);
+  const revived = (log: string) => markRevived(markInterrupted(sample(), 'killed', 3_000), { owner: dead, runTag: null, detachedLog: log }, 4_000);
   const completed = await settleEndedResume(revived(fixturePath('agents', 'codex-failing-command.jsonl')), 5_000);
   assert.equal(completed.state, 'completed');
   assert.equal(completed.reviveCount, 0);
@@ -104,6 +105,6 @@ test('a detached resume that ended is settled from its log', async (t) => {
   assert.deepEqual([cut.state, cut.reviveCount], ['interrupted', 1]);
   const missing = await settleEndedResume(revived(join(dir, 'gone.log')), 5_000);
   assert.equal(missing.state, 'interrupted');
-  const alive = markRevived(sample(), currentOwner(), 4_000, failedLog);
+  const alive = markRevived(sample(), { owner: currentOwner(), runTag: null, detachedLog: failedLog }, 4_000);
   assert.equal(await settleEndedResume(alive, 5_000), alive, 'a running resume is left alone');
 });
