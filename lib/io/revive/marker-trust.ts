@@ -4,13 +4,15 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Why deadman may act on a marker: it lies in a directory only deadman's uid can write (its
- * own, not group/world-writable, not a symlink, and so is its parent, the state directory),
+ * own, not group/world-writable, not a symlink, and so is its parent, the state directory,
+ * unless that parent is a sticky directory of root's or deadman's uid such as /tmp),
  * the file is deadman's uid's and opened without following symlinks, and it carries an
  * HMAC-SHA256 made with this directory's key (0600, created on first use). A marker edited or
  * forged by anyone who cannot read the key is refused: it is moved aside, never executed.
  */
 
 const KEY_FILE = '.marker-key';
+const STICKY = 0o1000;
 const KEY_BYTES = 32;
 const euid = () => process.geteuid?.() ?? -1;
 
@@ -26,6 +28,9 @@ export function untrustedDirReason(markerDir: string): string | null {
     }
     if (stat.isSymbolicLink()) return `${dir} is a symlink`;
     if (!stat.isDirectory()) return `${dir} is not a directory`;
+    // A sticky directory of root's or ours (/tmp) as the parent: nobody else can rename or
+    // remove the markers directory inside it, which is all the parent has to guarantee.
+    if (dir !== markerDir && (stat.mode & STICKY) !== 0 && (stat.uid === 0 || stat.uid === euid())) continue;
     if (stat.uid !== euid()) return `${dir} belongs to uid ${stat.uid}, not to deadman's uid ${euid()}`;
     if ((stat.mode & 0o022) !== 0) return `${dir} is writable by group or others (mode ${(stat.mode & 0o777).toString(8)}; chmod go-w it)`;
   }

@@ -107,3 +107,14 @@ test('temp files of writes cut short by a SIGKILL are removed; a live writer\'s 
   assert.deepEqual(removeStaleTempFiles(dir), [`.job.${dead}.0123abcd.tmp`]);
   assert.deepEqual(readdirSync(dir).sort(), [`.job.${process.pid}.89abcdef.tmp`, 'notes.tmp']);
 });
+
+test('a state directory that is sticky like /tmp may hold the markers directory; one writable by others without the sticky bit may not', async (t) => {
+  const parent = join(tempDir(t), 'shared');
+  mkdirSync(parent);
+  chmodSync(parent, 0o1777);
+  const markers = join(parent, 'markers');
+  writeMarker(markers, sample());
+  assert.equal((await readMarker(markers, 'job', { now: 3_000 })).status, 'ok', 'nobody else can rename the markers directory out of a sticky one');
+  chmodSync(parent, 0o777);
+  assert.throws(() => writeMarker(markers, sample()), /writable by group or others/);
+});
