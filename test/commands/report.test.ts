@@ -75,7 +75,7 @@ test('incidents lists them, filters by --since and --name, and prints JSON', asy
   assert.deepEqual((JSON.parse(byName.stdout) as Array<{ id: number; run: { name: string } }>).map((r) => [r.id, r.run.name]), [[ids[0], 'review']]);
   const bad = await runDeadman(['incidents', '--since', 'yesterday', '--database', database]);
   assert.equal(bad.code, ExitCode.USAGE);
-  assert.match(bad.stderr, /^deadman: --since "yesterday" is not a duration/);
+  assert.match(bad.stderr, /^deadman: --since "yesterday" is not a time span/);
 });
 
 test('no database yet: "nothing recorded" and no file created; an unknown id is a usage error', async (t) => {

@@ -63,7 +63,7 @@ function valueAt(raw: unknown, path: PropertyKey[]): unknown {
 }
 
 function render(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
