@@ -88,7 +88,7 @@ test('no database yet: "nothing recorded" and no file created; an unknown id is 
   assert.equal(existsSync(database), false, 'reading never creates the database');
 
   const { database: seeded } = seed(t);
-  for (const [arg, message] of [['999', /no incident #999 in .*deadman incidents/], ['abc', /"abc" is not an incident id/], ['-1', /not an incident id|Unknown/]] as const) {
+  for (const [arg, message] of [['999', /no incident #999 in .*deadman incidents/], ['abc', /"abc" is not an incident id/], ['-1', /not an incident id|unknown option -1/]] as const) {
     const result = await runDeadman(['report', arg, '--database', seeded]);
     assert.equal(result.code, ExitCode.USAGE, `${arg}: ${result.stderr}`);
     assert.match(result.stderr, message);

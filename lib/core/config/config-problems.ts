@@ -1,3 +1,5 @@
+import { closest } from './did-you-mean.ts';
+
 /**
  * Turns schema issues into one line per problem, each naming the source, the key path, the
  * bad value and the fix. Pure: the caller passes the issues, the raw input and a function that
@@ -65,33 +67,6 @@ function valueAt(raw: unknown, path: PropertyKey[]): unknown {
 function render(value: unknown): string {
   const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/** The known key nearest to `word` (edit distance ≤ a third of its length), if any. */
-export function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 const EXPECTED: Record<string, string> = {
