@@ -64,9 +64,30 @@ function valueAt(raw: unknown, path: PropertyKey[]): unknown {
   return cursor;
 }
 
+const SHOWN_CHARS = 80;
+const SHOWN_DEPTH = 8;
+
+/** A short preview of a bad value; bounded in depth and length, so a list nested 5,000 deep is safe. */
 function render(value: unknown): string {
-  const text = typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  const text = preview(value, SHOWN_DEPTH);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 3)}...` : text;
+}
+
+function preview(value: unknown, depth: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > SHOWN_CHARS ? value.slice(0, SHOWN_CHARS) : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  if (depth === 0) return Array.isArray(value) ? '[...]' : '{...}';
+  const entries = Array.isArray(value) ? value.slice(0, 10).map((v) => preview(v, depth - 1))
+    : Object.entries(value).slice(0, 10).map(([k, v]) => `${JSON.stringify(k)}:${preview(v, depth - 1)}`);
+  return Array.isArray(value) ? `[${entries.join(',')}]` : `{${entries.join(',')}}`;
+}
+
+/** At most this many problems are listed: the rest is one line, so 10,000 bad keys cannot flood the journal. */
+export const MAX_PROBLEMS = 20;
+
+export function limitProblems(lines: string[]): string[] {
+  if (lines.length <= MAX_PROBLEMS) return lines;
+  return [...lines.slice(0, MAX_PROBLEMS), `and ${lines.length - MAX_PROBLEMS} more problems (fix these first)`];
 }
 
 const EXPECTED: Record<string, string> = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
+import { checkLexicalScope } from '../evidence/path-scope.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -83,6 +84,14 @@ export const fileClaimSchema = z.strictObject({
   contains: regex.optional(),
 }).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
   message: 'needs exactly one of "path" or "glob"',
+}).superRefine((c, ctx) => {
+  // Found here, not at run time: there it would fail the job as exit 65 after all the work.
+  for (const key of ['path', 'glob'] as const) {
+    const value = c[key];
+    if (value === undefined) continue;
+    const scope = checkLexicalScope(c.root, value);
+    if (!scope.inside) ctx.addIssue({ code: 'custom', path: [key], message: `${scope.reason}; a claim may only look inside its root` });
+  }
 });
 
 export const commandClaimSchema = z.strictObject({
