@@ -64,7 +64,7 @@ export function parseSpan(text: string): SpanResult {
     const afterInteger = number ? rest.slice(number[0].length) : rest;
     let fraction = '';
     if (afterInteger.startsWith('.')) fraction = /^\.(\d*)/.exec(afterInteger)![1]!;
-    else if (!number) return invalid(`is not a time span; ${EXAMPLES}`);
+    else if (!number) return invalid(something && /^\p{L}/u.test(rest) ? unknownUnit(rest) : `is not a time span; ${EXAMPLES}`);
     const afterNumber = fraction || afterInteger.startsWith('.') ? afterInteger.slice(1 + fraction.length) : afterInteger;
     const unitText = afterNumber.replace(WHITESPACE, '');
     const suffix = SUFFIXES.find(([name]) => unitText.startsWith(name));

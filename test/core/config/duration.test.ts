@@ -61,7 +61,7 @@ test('the spellings the issue names parse without systemd too', () => {
 
 test('refusals say what is wrong and how to write it', () => {
   const expectations: Array<[string, RegExp]> = [
-    ['-5s', /is negative/], ['', /is empty/], ['5parsecs', /unknown unit "parsecs"/], ['1mo', /is not a time span/],
+    ['-5s', /is negative/], ['', /is empty/], ['5parsecs', /unknown unit "parsecs"/], ['1mo', /unknown unit "o"; use .*M \(months\)/], ['5 fortnights', /unknown unit "fortnights"/],
     ['5.s', /"\." without digits/], [`1${'0'.repeat(400)}`, /out of range/], ['99999999999999999999s', /out of range/], ['soon', /is not a time span/],
   ];
   for (const [text, expected] of expectations) {
