@@ -1,6 +1,7 @@
-import yargs, { type Argv, type CommandModule } from 'yargs';
+import yargs, { type Arguments, type Argv, type CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
-import { ExitCode } from './exit-codes.ts';
+import { usageError } from './exit-codes.ts';
+import { commandLineProblem, unknownCommandMessage } from './core/config/command-line.ts';
 import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
 import { commands } from './commands/index.ts';
 
@@ -11,22 +12,72 @@ import { commands } from './commands/index.ts';
 export async function runCli(argv: string[]): Promise<number> {
   const logger = createLogger();
   exitQuietlyOnEpipe(process.stdout);
-  let usageFailure: string | null = null;
+  let checked = false;
+  // Every usage failure throws, so that no handler runs after one (yargs goes on otherwise).
   const parser = buildParser(yargs(argv))
+    .middleware(((args: Arguments, y: YargsInternals) => {
+      // The innermost command is checked first; its parent (`config` of `config check`) then sees the same words.
+      checked ||= rejectUnknownWords(argv, args, y);
+    }) as never, true)
     .fail((message, error) => {
-      if (error) throw error;
-      usageFailure = message ?? 'invalid command line';
+      throw error ?? usageError(`${oneLine(message ?? 'invalid command line')} (see deadman --help)`);
     });
   try {
+    rejectUnknownCommand(argv);
     await parser.parseAsync();
   } catch (error) {
     return logFailure(logger, error);
   }
-  if (usageFailure !== null) {
-    logger.log('error', `${oneLine(usageFailure)} (see deadman --help)`);
-    return ExitCode.USAGE;
-  }
   return typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
+}
+
+/** Commands whose program comes after `--`. */
+const TAKES_PROGRAM = new Set(['run', 'unit', 'install']);
+
+/**
+ * Runs before yargs validates and before any handler: an unknown option or a stray word is
+ * one usage line with a did-you-mean from this command's own options.
+ */
+function rejectUnknownWords(argv: string[], args: Arguments, y: YargsInternals): boolean {
+  const commandPath = y.getInternalMethods().getContext().commands;
+  if (commandPath.length === 0) return false;
+  const problem = commandLineProblem(argv, {
+    command: commandPath.join(' '),
+    options: optionTable(y.getOptions()),
+    takesProgram: TAKES_PROGRAM.has(commandPath[0]!),
+  }, args._.slice(commandPath.length).map(String));
+  if (problem !== null) throw usageError(problem);
+  return true;
+}
+
+/** What yargs hands a middleware (its typings in @types/yargs 17 omit the second argument). */
+interface YargsInternals {
+  getOptions(): YargsOptions;
+  getInternalMethods(): { getContext(): { commands: string[] } };
+}
+
+interface YargsOptions {
+  key: Record<string, unknown>;
+  alias: Record<string, string[]>;
+  boolean: string[];
+  count: string[];
+}
+
+function optionTable(options: YargsOptions): Map<string, boolean> {
+  const table = new Map<string, boolean>();
+  for (const key of Object.keys(options.key)) {
+    const takesValue = !options.boolean.includes(key) && !options.count.includes(key);
+    for (const name of [key, ...(options.alias[key] ?? [])]) table.set(name, takesValue);
+  }
+  return table;
+}
+
+/** `deadman codex exec …` or `deadman stauts`: one line before yargs guesses. */
+function rejectUnknownCommand(argv: string[]): void {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-')) return;
+  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'completion'];
+  if (!names.includes(first)) throw usageError(unknownCommandMessage(first, names));
 }
 
 export function buildParser(parser: Argv): Argv {
@@ -38,6 +89,7 @@ export function buildParser(parser: Argv): Argv {
     .version(packageVersion())
     .completion('completion', 'print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc')
     .strict()
+    .detectLocale(false)
     .demandCommand(1, 'name a command')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))

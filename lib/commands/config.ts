@@ -1,8 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
-import { discoverConfigFile } from '../io/config/config-file.ts';
+import { dirname } from 'node:path';
+import { userInfo } from 'node:os';
+import { crossFieldProblems } from '../core/config/config-rules.ts';
+import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createNotifier, probeAddon, readSystemdEnvironment } from '../io/notify.ts';
-import { databaseOption, loadContext, type CommonArgs } from './command-context.ts';
+import { databaseOption, loadContext, type CommonArgs, type Context } from './command-context.ts';
 
 const check: CommandModule<object, CommonArgs> = {
   command: 'check',
@@ -10,19 +13,21 @@ const check: CommandModule<object, CommonArgs> = {
   builder: (y) => y.option('database', databaseOption),
   handler: async (args) => {
     const out = (line: string) => process.stdout.write(`${line}\n`);
-    const file = discoverConfigFile({ explicitPath: args.config });
     let context;
     try {
       context = await loadContext(args);
     } catch (error) {
       if (!(error instanceof DeadmanError)) throw error;
-      out(`config file:   ${file ?? '(none: built-in defaults)'}`);
+      // Only the problems, each naming the file: with the 21-line cap they fit a journal screen.
       for (const line of error.message.split('\n')) out(`problem: ${line}`);
       process.exitCode = ExitCode.CONFIG;
       return;
     }
     const systemd = readSystemdEnvironment();
     const notifier = createNotifier();
+    // WATCHDOG_USEC as set, whatever WATCHDOG_PID says: `config check` inside the unit is not its main process.
+    const watchdogUsec = Number(process.env.WATCHDOG_USEC);
+    const problems = environmentProblems(context, watchdogUsec > 0 ? watchdogUsec / 1000 : null);
     out(`config file:   ${context.file ?? '(none: built-in defaults)'}`);
     out(`state dir:     ${context.paths.stateDir}`);
     out(`database:      ${context.paths.database}`);
@@ -31,9 +36,22 @@ const check: CommandModule<object, CommonArgs> = {
     out(`watchdog:      ${systemd.watchdogUsec ? `${systemd.watchdogUsec / 1000} ms (WATCHDOG_USEC; WATCHDOG_PID=${systemd.watchdogPid ?? 'unset'})` : 'none for this process'}`);
     out(`notify path:   ${notifier.path} — ${notifier.detail}`);
     out(`addon:         ${addonLine()}`);
-    out('problems:      none');
+    if (problems.length === 0) out('problems:      none');
+    for (const line of problems) out(`problem: ${line}`);
+    if (problems.length > 0) process.exitCode = ExitCode.CONFIG;
   },
 };
+
+/** What would fail at run time although every key is valid: rules between keys, unwritable state. */
+function environmentProblems(context: Context, watchdogMs: number | null): string[] {
+  const where = `set state_dir (or $STATE_DIRECTORY, StateDirectory= in the unit) to a directory the user ${userInfo().username} can write`;
+  return [
+    ...crossFieldProblems(context.config, watchdogMs),
+    unwritableDirProblem(context.paths.stateDir, 'state dir', where),
+    dirname(context.paths.database) === context.paths.stateDir ? null
+      : unwritableDirProblem(dirname(context.paths.database), 'database dir', 'point database (or --database) at a writable place'),
+  ].filter((line): line is string => line !== null);
+}
 
 /** Reported even outside systemd, so an operator can tell whether a unit needs NotifyAccess=all. */
 function addonLine(): string {

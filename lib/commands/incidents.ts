@@ -39,6 +39,6 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
 
 function sinceSpan(text: string): number {
   const parsed = parseDuration(text);
-  if (!parsed.ok) throw usageError(`--since ${parsed.error}`);
+  if (!parsed.ok) throw usageError(`--since "${text}" ${parsed.error}`);
   return parsed.ms === 0 ? Number.POSITIVE_INFINITY : parsed.ms;
 }

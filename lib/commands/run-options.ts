@@ -1,4 +1,7 @@
+import { parseArgs } from 'node:util';
 import type { Config } from '../core/config/config.ts';
+import { commandLineProblem } from '../core/config/command-line.ts';
+import { usageError } from '../exit-codes.ts';
 
 /**
  * The options of `deadman run`, defined once: yargs builds `--help` from this table and the
@@ -45,4 +48,28 @@ export function flagsToConfig(values: Record<string, unknown>): Partial<Record<k
     out[flag.replaceAll('-', '_')] = option.numeric && typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   }
   return out;
+}
+
+export type RunValues = { [K in RunOptionName]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string | string[] } & { config?: string };
+
+const LEAN_OPTIONS = { ...RUN_OPTIONS, config: { type: 'string' } } as const;
+const OPTION_TABLE = new Map(Object.entries(LEAN_OPTIONS).map(([name, option]) => [name, option.type === 'string']));
+
+/**
+ * The lean parser: node:util parseArgs over the same option table yargs shows in --help. An
+ * unknown option or a program without its `--` is refused before anything runs, with the
+ * same did-you-mean as every other command. The program may also come from the config.
+ */
+export function parseRunArgs(argv: string[]): { values: RunValues; command: string[] } {
+  const separator = argv.indexOf('--');
+  const own = separator === -1 ? argv : argv.slice(0, separator);
+  const command = separator === -1 ? [] : argv.slice(separator + 1);
+  const problem = commandLineProblem(own, { command: 'run', options: OPTION_TABLE, takesProgram: true });
+  if (problem !== null) throw usageError(problem);
+  try {
+    const { values } = parseArgs({ args: own, options: LEAN_OPTIONS, strict: true, allowPositionals: false });
+    return { values: values as RunValues, command };
+  } catch (error) {
+    throw usageError(`${(error as Error).message.split('. ')[0]!} (see deadman run --help)`);
+  }
 }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { ExitCode, usageError } from '../exit-codes.ts';
@@ -9,7 +8,7 @@ import { systemClock } from '../io/clock.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
-import { flagsToConfig, RUN_OPTIONS } from './run-options.ts';
+import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { buildRunEdges } from './run-edges.ts';
@@ -23,23 +22,6 @@ import type { Notifier } from '../io/notify.ts';
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
  * process tree, adapter, markers, evidence) and hands them to the run session.
  */
-
-type RunValues = { [K in keyof typeof RUN_OPTIONS]?: (typeof RUN_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string | string[] } & { config?: string };
-
-/** The lean parser: node:util parseArgs over the same option table yargs shows in --help. The command may also come from the config. */
-export function parseRunArgs(argv: string[]): { values: RunValues; command: string[] } {
-  const separator = argv.indexOf('--');
-  const own = separator === -1 ? argv : argv.slice(0, separator);
-  const command = separator === -1 ? [] : argv.slice(separator + 1);
-  let values: RunValues;
-  try {
-    values = parseArgs({ args: own, options: { ...RUN_OPTIONS, config: { type: 'string' } }, strict: true, allowPositionals: false }).values as RunValues;
-  } catch (error) {
-    const message = (error as Error).message.split('. ')[0]!;
-    throw usageError(/positional/i.test(message) ? 'put the command after --: deadman run [options] -- <command…>' : message);
-  }
-  return { values, command };
-}
 
 export async function runFromArgv(argv: string[], logger: Logger = createLogger()): Promise<number> {
   try {

@@ -171,8 +171,8 @@ function defaultName(program: string): string {
 function span(text: string | undefined, option: string): number | undefined {
   if (text === undefined) return undefined;
   const parsed = parseDuration(text);
-  if (!parsed.ok) throw usageError(`${option} ${parsed.error}`);
-  if (parsed.ms === 0) throw usageError(`${option} must be above 0 (the unit needs a real watchdog and restart delay)`);
+  if (!parsed.ok) throw usageError(`${option} "${text}" ${parsed.error}`);
+  if (parsed.ms === 0 || parsed.ms === Number.POSITIVE_INFINITY) throw usageError(`${option} must be above 0 and finite (the unit needs a real watchdog and restart delay)`);
   return parsed.ms;
 }
 

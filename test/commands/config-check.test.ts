@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deadmanBin, runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
+import { deadmanBin, repoRoot, runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 
 /** Each bad config and a fragment its problem line must contain. */
 const CORPUS: Array<[string, string | Buffer, RegExp]> = [
@@ -20,9 +20,13 @@ const CORPUS: Array<[string, string | Buffer, RegExp]> = [
   ['wrong-type-array', 'ignore = "sleep"\n', /ignore = "sleep"/],
   ['negative-duration', 'inactivity = "-5min"\n', /is negative/],
   ['negative-number', '[revive]\nmax_revives = -1\n', /revive\.max_revives = -1/],
-  ['spaced-unit', 'inactivity = "7 minutes"\n', /write "7min"/],
+  ['past-timer-range', '[[evidence]]\nkind = "command"\ncommand = ["true"]\ntimeout = "30d"\n', /evidence\[0\]\.timeout = "30d": is above the maximum; allowed: 0 to 24d/],
   ['unknown-unit', 'hung_timeout = "5 fortnights"\n', /hung_timeout = "5 fortnights"/],
   ['bad-unit-suffix', 'poll = "5parsecs"\n', /unknown unit "parsecs"/],
+  ['poll-zero', 'poll = 0\n', /poll = 0: is below the minimum; allowed: 100ms to 1h/],
+  ['poll-month', 'poll = "30d"\n', /poll = "30d": is above the maximum; allowed: 100ms to 1h/],
+  ['huge-number', `inactivity = "1${'0'.repeat(400)}"\n`, /inactivity = "1000.*out of range/],
+  ['infinite-number', 'hung_timeout = inf\n', /hung_timeout = Infinity: .*allowed: 0 to 24d/],
   ['empty-duration', 'stop_grace = ""\n', /stop_grace = "": is empty/],
   ['bad-enum-adapter', 'adapter = "gemini"\n', /adapter = "gemini"/],
   ['bad-enum-stall', 'on_stall = "restart"\n', /on_stall = "restart"/],
@@ -36,25 +40,97 @@ const CORPUS: Array<[string, string | Buffer, RegExp]> = [
   ['claim-bad-url', '[[evidence]]\nkind = "http"\nurl = "ftp://x"\n', /http:\/\/ or https:\/\//],
   ['job-without-rerun', '[jobs.nightly]\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "/o"\npath = "/o/x"\n', /jobs\.nightly\.rerun/],
   ['job-bad-name', '[jobs."bad name"]\nrerun = ["/bin/true"]\n', /jobs/],
-  ['empty-file', '', /is empty/],
-  ['whitespace-only', '\n\n   \n', /is empty/],
   ['binary-garbage', Buffer.from([0x00, 0xff, 0xfe, 0x10, 0x80, 0x00, 0x41]), /not UTF-8 text/],
   ['max-line-too-small', 'max_line_bytes = 10\n', /max_line_bytes = 10/],
 ];
 
-test('every config in the bad corpus gives precise one-line problems and exit 78', async (t) => {
-  const dir = tempDir(t);
-  assert.ok(CORPUS.length >= 30);
-  for (const [name, content, expected] of CORPUS) {
+/** Where each duration key sits in a file: the lines before it and its name. */
+const DURATION_KEYS: Array<[string, string]> = [
+  ...['inactivity', 'timeout', 'stop_grace', 'ready_timeout', 'hung_timeout', 'kill_grace', 'poll', 'verify_window'].map((key) => ['', key] as [string, string]),
+  ...['max_age', 'delay', 'start_timeout'].map((key) => ['[revive]\n', key] as [string, string]),
+  ['[diagnose]\n', 'timeout'], ['[retention]\n', 'max_age'],
+  ...['max_age', 'interval', 'grace'].map((key) => ['[[evidence]]\nkind = "file"\nroot = "/o"\npath = "/o/x"\n', key] as [string, string]),
+  ['[[evidence]]\nkind = "command"\ncommand = ["true"]\n', 'timeout'], ['[[evidence]]\nkind = "http"\nurl = "http://127.0.0.1:1/"\n', 'timeout'],
+  ['[jobs.nightly]\nrerun = ["true"]\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "/o"\npath = "/o/x"\n', 'grace'],
+];
+
+/** Values no duration key takes: past every maximum, negative, infinite, not a number, not a span, 400 digits. */
+const BAD_DURATIONS: Array<[string, string, RegExp]> = [
+  ['past-max', '"11y"', /is above the maximum; allowed: /], ['negative', '"-1s"', /is negative/], ['inf', 'inf', /= Infinity: .*allowed: /],
+  ['nan', 'nan', /= NaN: .*allowed: /], ['word', '"soon"', /is not a time span/], ['digits', `"${'9'.repeat(400)}s"`, /out of range/],
+];
+
+const GENERATED: Array<[string, string, RegExp]> = DURATION_KEYS.flatMap(([before, key]) => BAD_DURATIONS.map(([label, value, expected]) =>
+  [`${before.split('\n')[0]!.replace(/\W+/g, '') || 'top'}-${key}-${label}`, `${before}${key} = ${value}\n`, expected] as [string, string, RegExp]));
+
+const EXTREME: Array<[string, string, RegExp]> = [
+  ['nested-5000', `ignore = ${'['.repeat(5000)}${']'.repeat(5000)}\n`, /ignore\[0\] = \[\[\[.*\.\.\./],
+  ['unknown-10000', Array.from({ length: 10_000 }, (_, i) => `key${i} = 1`).join('\n'), /and 9980 more problems/],
+  ['glob-outside-root', '[[evidence]]\nkind = "file"\nroot = "/out"\nglob = "/tmp/*.csv"\n', /evidence\[0\]\.glob = "\/tmp\/\*\.csv": \/tmp\/\*\.csv is outside root \/out/],
+  ['path-dotdot', '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/../etc/passwd"\n', /contains "\.\."/],
+  ['poll-off', 'poll = "off"\n', /poll = "off": cannot be off here; allowed: 100ms to 1h/],
+  ['kill-grace-infinity', 'kill_grace = "infinity"\n', /cannot be infinity here; allowed: 0 to 1h/],
+];
+
+/** Runs `deadman config check` on each file through the real CLI, all in one process (see the fixture). */
+async function checkAll(dir: string, corpus: Array<[string, string | Buffer, RegExp]>, env: NodeJS.ProcessEnv = process.env) {
+  const files = corpus.map(([name, content]) => {
     const file = join(dir, `${name}.toml`);
     writeFileSync(file, content);
-    const result = await runDeadman(['config', 'check', '--config', file]);
-    assert.equal(result.code, 78, `${name}: exit ${result.code}\n${result.stdout}${result.stderr}`);
-    const problems = result.stdout.split('\n').filter((l) => l.startsWith('problem: '));
-    assert.ok(problems.length >= 1, `${name}: no problem line\n${result.stdout}`);
-    assert.ok(problems.every((l) => l.includes(file) || l.includes('command line')), `${name}: a problem line does not name the file\n${result.stdout}`);
-    assert.match(problems.join('\n'), expected, name);
-    assert.doesNotMatch(result.stdout + result.stderr, /\n\s+at /, `${name}: stack trace`);
+    return file;
+  });
+  const run = await runProgram(process.execPath, [join(repoRoot, 'dist', 'test', 'fixtures', 'config-check-many.js'), ...files], { env });
+  assert.equal(run.code, 0, run.stderr);
+  const results = JSON.parse(run.stdout) as Array<{ code: number; stdout: string; stderr: string }>;
+  return corpus.map(([name, , expected], i) => ({ name, file: files[i]!, expected, result: results[i]! }));
+}
+
+function assertBadConfig({ name, expected, result }: { name: string; expected: RegExp; result: { code: number | null; stdout: string; stderr: string } }): string[] {
+  const output = result.stdout + result.stderr;
+  assert.equal(result.code, 78, `${name}: exit ${result.code}\n${output}`);
+  assert.ok(output.trimEnd().split('\n').length <= 21, `${name}: more than 21 lines`);
+  assert.doesNotMatch(output, /\n {4}at /, `${name}: stack trace`);
+  const problems = result.stdout.split('\n').filter((l) => l.startsWith('problem: '));
+  assert.ok(problems.length >= 1, `${name}: no problem line\n${output}`);
+  assert.match(problems.join('\n'), expected, name);
+  return problems;
+}
+
+test('every config of the bad corpus (at least 100) is exit 78, at most 21 lines, no stack trace, problems naming the file', async (t) => {
+  const dir = tempDir(t);
+  const corpus = [...CORPUS, ...GENERATED, ...EXTREME];
+  assert.ok(corpus.length >= 100, `${corpus.length} bad configs`);
+  for (const checked of await checkAll(dir, corpus)) {
+    const problems = assertBadConfig(checked);
+    assert.ok(problems.every((l) => l.includes(checked.file) || l.startsWith('problem: and ')), `${checked.name}: a problem line does not name the file\n${problems.join('\n')}`);
+  }
+});
+
+test('keys that work alone but not together, and an unwritable state directory, are problems of config check', async (t) => {
+  const dir = tempDir(t);
+  const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '' };
+  const [hung, watchdog] = await checkAll(dir, [
+    ['hung-vs-inactivity', 'inactivity = "1min"\nhung_timeout = "2min"\n', /^problem: hung_timeout \(2min\) is not shorter than inactivity \(1min\)/m],
+    ['watchdog-vs-inactivity', 'inactivity = "1min"\nhung_timeout = "30s"\n', /^problem: the systemd watchdog \(WatchdogSec=2min\) is not shorter than inactivity \(1min\)/m],
+  ], { ...env, WATCHDOG_USEC: '120000000' });
+  assertBadConfig(hung!);
+  assert.equal(assertBadConfig(watchdog!).length, 1);
+  const notADirectory = join(dir, 'file');
+  writeFileSync(notADirectory, '');
+  const [unwritable] = await checkAll(dir, [['state-under-a-file', 'poll = "1s"\n', new RegExp(`^problem: state dir ${notADirectory}/state: ${notADirectory} is not a directory; set state_dir`, 'm')]],
+    { ...env, STATE_DIRECTORY: join(notADirectory, 'state') });
+  assertBadConfig(unwritable!);
+});
+
+test('an empty or comment-only file means every default, with a note on stderr', async (t) => {
+  const dir = tempDir(t);
+  for (const [name, content] of [['empty', ''], ['blank', '\n\n   \n'], ['comments', '# nothing set yet\n\n# poll = "1s"\n']] as const) {
+    const file = join(dir, `${name}.toml`);
+    writeFileSync(file, content);
+    const result = await runDeadman(['config', 'check', '--config', file], { env: { ...process.env, STATE_DIRECTORY: join(dir, 'state') } });
+    assert.equal(result.code, 0, `${name}: ${result.stdout}${result.stderr}`);
+    assert.match(result.stdout, /problems: +none/);
+    assert.equal(result.stderr, `deadman: note: ${file} has no settings; using the built-in defaults\n`);
   }
 });
 

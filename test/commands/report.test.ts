@@ -75,7 +75,7 @@ test('incidents lists them, filters by --since and --name, and prints JSON', asy
   assert.deepEqual((JSON.parse(byName.stdout) as Array<{ id: number; run: { name: string } }>).map((r) => [r.id, r.run.name]), [[ids[0], 'review']]);
   const bad = await runDeadman(['incidents', '--since', 'yesterday', '--database', database]);
   assert.equal(bad.code, ExitCode.USAGE);
-  assert.match(bad.stderr, /^deadman: --since "yesterday" is not a duration/);
+  assert.match(bad.stderr, /^deadman: --since "yesterday" is not a time span/);
 });
 
 test('no database yet: "nothing recorded" and no file created; an unknown id is a usage error', async (t) => {
@@ -88,7 +88,7 @@ test('no database yet: "nothing recorded" and no file created; an unknown id is 
   assert.equal(existsSync(database), false, 'reading never creates the database');
 
   const { database: seeded } = seed(t);
-  for (const [arg, message] of [['999', /no incident #999 in .*deadman incidents/], ['abc', /"abc" is not an incident id/], ['-1', /not an incident id|Unknown/]] as const) {
+  for (const [arg, message] of [['999', /no incident #999 in .*deadman incidents/], ['abc', /"abc" is not an incident id/], ['-1', /not an incident id|unknown option -1/]] as const) {
     const result = await runDeadman(['report', arg, '--database', seeded]);
     assert.equal(result.code, ExitCode.USAGE, `${arg}: ${result.stderr}`);
     assert.match(result.stderr, message);

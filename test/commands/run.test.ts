@@ -43,9 +43,9 @@ test('usage errors are one line and exit 64', async (t) => {
     assert.equal(result.code, 64, `${args.join(' ')}: ${result.stderr}`);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
   }
-  const badDuration = await run(['--inactivity', '7 minutes', '--', 'true']);
+  const badDuration = await run(['--inactivity', '7 fortnights', '--', 'true']);
   assert.equal(badDuration.code, 78);
-  assert.match(badDuration.stderr, /--inactivity.*"7min"/);
+  assert.match(badDuration.stderr, /--inactivity.*unknown unit "fortnights"/);
 });
 
 test('the child gets /dev/null on stdin and no systemd variables', async (t) => {

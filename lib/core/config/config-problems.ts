@@ -1,3 +1,5 @@
+import { closest } from './did-you-mean.ts';
+
 /**
  * Turns schema issues into one line per problem, each naming the source, the key path, the
  * bad value and the fix. Pure: the caller passes the issues, the raw input and a function that
@@ -62,36 +64,30 @@ function valueAt(raw: unknown, path: PropertyKey[]): unknown {
   return cursor;
 }
 
+const SHOWN_CHARS = 80;
+const SHOWN_DEPTH = 8;
+
+/** A short preview of a bad value; bounded in depth and length, so a list nested 5,000 deep is safe. */
 function render(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  const text = preview(value, SHOWN_DEPTH);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 3)}...` : text;
 }
 
-/** The known key nearest to `word` (edit distance ≤ a third of its length), if any. */
-export function closest(word: string, candidates: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
+function preview(value: unknown, depth: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > SHOWN_CHARS ? value.slice(0, SHOWN_CHARS) : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  if (depth === 0) return Array.isArray(value) ? '[...]' : '{...}';
+  const entries = Array.isArray(value) ? value.slice(0, 10).map((v) => preview(v, depth - 1))
+    : Object.entries(value).slice(0, 10).map(([k, v]) => `${JSON.stringify(k)}:${preview(v, depth - 1)}`);
+  return Array.isArray(value) ? `[${entries.join(',')}]` : `{${entries.join(',')}}`;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
+/** At most this many problems are listed: the rest is one line, so 10,000 bad keys cannot flood the journal. */
+export const MAX_PROBLEMS = 20;
+
+export function limitProblems(lines: string[]): string[] {
+  if (lines.length <= MAX_PROBLEMS) return lines;
+  return [...lines.slice(0, MAX_PROBLEMS), `and ${lines.length - MAX_PROBLEMS} more problems (fix these first)`];
 }
 
 const EXPECTED: Record<string, string> = {

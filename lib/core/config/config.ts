@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
+import { checkLexicalScope } from '../evidence/path-scope.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -8,17 +9,48 @@ import { DEFAULT_CONFIG as D } from './defaults.ts';
  * before this schema validates both. Durations are systemd spans resolved to milliseconds.
  */
 
-const duration = z
-  .union([z.string(), z.number()])
-  .transform((value, ctx) => {
-    const parsed = parseDuration(String(value));
-    if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: parsed.error });
-      return z.NEVER;
-    }
-    return parsed.ms;
-  })
-  .meta({ description: 'systemd time span: "90s", "7min", "6h", "1d", "500ms", "1h 30min"; "off" or 0 disables' });
+/** What a duration key accepts: at most `max`, at least `min`; with `off`, "off" and "infinity" mean 0 (disabled). */
+interface DurationLimits {
+  max: string;
+  min?: string;
+  off?: true;
+}
+
+/** Node's timers fire at once past 2^31-1 ms (about 24.8 days); no key that reaches a timer may exceed this. */
+const TIMER_MAX = '24d';
+/** Waits inside one supervision tick or one hook: they add up into the tick budget, so they stay short. */
+const SHORT_MAX = '1h';
+/** Ages compared with the clock, never waited for. */
+const AGE_MAX = '10y';
+
+function duration(limits: DurationLimits) {
+  const maxMs = spanMs(limits.max);
+  const minMs = limits.min === undefined ? 0 : spanMs(limits.min);
+  const range = `${limits.min ?? '0'} to ${limits.max}${limits.off ? ', or "off"' : ''}`;
+  return z
+    // Not z.number(): it refuses inf and nan before this transform could name the range.
+    .custom<string | number>((value) => typeof value === 'string' || typeof value === 'number', { message: 'must be a quoted time span such as "90s", or a number of seconds' })
+    .transform((value, ctx) => {
+      const fail = (message: string) => {
+        ctx.addIssue({ code: 'custom', message: `${message}; allowed: ${range}` });
+        return z.NEVER;
+      };
+      const text = String(value).trim();
+      if (text === 'off' || text === 'infinity') return limits.off ? 0 : fail(`cannot be ${text} here`);
+      const parsed = parseDuration(String(value));
+      if (!parsed.ok) return fail(parsed.error);
+      if (parsed.ms > maxMs) return fail('is above the maximum');
+      if (parsed.ms < minMs) return fail('is below the minimum');
+      return parsed.ms;
+    })
+    .meta({ description: `systemd time span ("90s", "7min", "1h 30min", "1.5h", "3 days"): ${range}` });
+}
+
+function spanMs(text: string): number {
+  const parsed = parseDuration(text);
+  if (!parsed.ok) throw new Error(`bad built-in limit ${text}`);
+  return parsed.ms;
+}
 
 const regex = z.string().superRefine((value, ctx) => {
   try {
@@ -36,8 +68,8 @@ const name = z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/, { message: 'may use on
 const claimCommon = {
   name: name.optional(),
   when: z.enum(['always', 'on_exit']).default('on_exit'),
-  interval: duration.default(60_000),
-  grace: duration.default(0),
+  interval: duration({ max: TIMER_MAX }).default(60_000),
+  grace: duration({ max: TIMER_MAX }).default(0),
 };
 
 export const fileClaimSchema = z.strictObject({
@@ -48,18 +80,26 @@ export const fileClaimSchema = z.strictObject({
   glob: absolutePath.optional(),
   non_empty: z.boolean().default(false),
   min_bytes: z.number().int().nonnegative().optional(),
-  max_age: duration.optional(),
+  max_age: duration({ max: AGE_MAX, off: true }).optional(),
   min_lines: z.number().int().nonnegative().optional(),
   contains: regex.optional(),
 }).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
   message: 'needs exactly one of "path" or "glob"',
+}).superRefine((c, ctx) => {
+  // Found here, not at run time: there it would fail the job as exit 65 after all the work.
+  for (const key of ['path', 'glob'] as const) {
+    const value = c[key];
+    if (value === undefined) continue;
+    const scope = checkLexicalScope(c.root, value);
+    if (!scope.inside) ctx.addIssue({ code: 'custom', path: [key], message: `${scope.reason}; a claim may only look inside its root` });
+  }
 });
 
 export const commandClaimSchema = z.strictObject({
   ...claimCommon,
   kind: z.literal('command'),
   command: argv,
-  timeout: duration.default(30_000),
+  timeout: duration({ max: TIMER_MAX, off: true }).default(30_000),
   stdout_matches: regex.optional(),
   cwd: absolutePath.optional(),
 });
@@ -70,7 +110,7 @@ export const httpClaimSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
   status: z.string().regex(/^\d{3}(-\d{3})?$/, { message: 'must be a status or range such as "200" or "200-299"' }).default('200-299'),
   body_matches: regex.optional(),
-  timeout: duration.default(5_000),
+  timeout: duration({ max: TIMER_MAX, off: true }).default(5_000),
 });
 
 export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema], {
@@ -81,7 +121,7 @@ export const jobSchema = z.strictObject({
   rerun: argv,
   user: z.string().optional(),
   cwd: absolutePath.optional(),
-  timeout: duration.default(10 * 60_000),
+  timeout: duration({ max: TIMER_MAX, off: true }).default(10 * 60_000),
   evidence: z.array(claimSchema).min(1, { message: 'a job needs at least one [[jobs.NAME.evidence]] claim' }),
 });
 
@@ -93,19 +133,19 @@ export const configSchema = z.strictObject({
   database: z.string().optional(),
   state_dir: absolutePath.optional(),
   auto_recover: z.boolean().default(D.auto_recover),
-  inactivity: duration.default(D.inactivity),
-  timeout: duration.default(D.timeout),
+  inactivity: duration({ max: TIMER_MAX, off: true }).default(D.inactivity),
+  timeout: duration({ max: TIMER_MAX, off: true }).default(D.timeout),
   on_stall: z.enum(['withhold', 'exit']).optional(),
-  stop_grace: duration.default(D.stop_grace),
+  stop_grace: duration({ max: SHORT_MAX }).default(D.stop_grace),
   ready_pattern: regex.optional(),
   ready_port: z.number().int().min(1).max(65535).optional(),
-  ready_timeout: duration.default(D.ready_timeout),
+  ready_timeout: duration({ max: TIMER_MAX }).default(D.ready_timeout),
   stdin: z.enum(['null', 'inherit']).default(D.stdin),
   adapter: z.enum(['auto', 'codex', 'claude', 'generic']).default(D.adapter),
-  hung_timeout: duration.default(D.hung_timeout),
-  kill_grace: duration.default(D.kill_grace),
-  poll: duration.default(D.poll),
-  verify_window: duration.default(D.verify_window),
+  hung_timeout: duration({ max: TIMER_MAX }).default(D.hung_timeout),
+  kill_grace: duration({ max: SHORT_MAX }).default(D.kill_grace),
+  poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),
+  verify_window: duration({ max: TIMER_MAX }).default(D.verify_window),
   ignore: z.array(regex).default(() => [...D.ignore]),
   max_line_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(D.max_line_bytes),
   generic: z.strictObject({
@@ -113,10 +153,10 @@ export const configSchema = z.strictObject({
     turn_end_pattern: regex.optional(),
   }).default(() => ({ ...D.generic })),
   revive: z.strictObject({
-    max_age: duration.default(D.revive.max_age),
+    max_age: duration({ max: AGE_MAX, off: true }).default(D.revive.max_age),
     max_revives: z.number().int().nonnegative().default(D.revive.max_revives),
-    delay: duration.default(D.revive.delay),
-    start_timeout: duration.default(D.revive.start_timeout),
+    delay: duration({ max: SHORT_MAX }).default(D.revive.delay),
+    start_timeout: duration({ max: SHORT_MAX }).default(D.revive.start_timeout),
     message: z.string().min(1).optional(),
     command: argv.optional(),
     session_files: z.array(z.enum(['codex', 'claude'])).default(() => [...D.revive.session_files]),
@@ -125,18 +165,18 @@ export const configSchema = z.strictObject({
   }).default(() => structuredClone(D.revive)),
   diagnose: z.strictObject({
     command: argv.optional(),
-    timeout: duration.default(D.diagnose.timeout),
+    timeout: duration({ max: SHORT_MAX }).default(D.diagnose.timeout),
   }).default(() => ({ ...D.diagnose })),
   notify: z.strictObject({
     webhook: z.array(httpUrl).default(() => []),
     healthchecks: httpUrl.optional(),
     ntfy: httpUrl.optional(),
     command: argv.optional(),
-    timeout: duration.default(D.notify.timeout),
-    min_interval: duration.default(D.notify.min_interval),
+    timeout: duration({ max: SHORT_MAX }).default(D.notify.timeout),
+    min_interval: duration({ max: AGE_MAX }).default(D.notify.min_interval),
   }).default(() => structuredClone(D.notify)),
   retention: z.strictObject({
-    max_age: duration.default(D.retention.max_age),
+    max_age: duration({ max: AGE_MAX }).default(D.retention.max_age),
     max_runs: z.number().int().min(1).default(D.retention.max_runs),
     events_per_run: z.number().int().min(10).default(D.retention.events_per_run),
     observations_per_run: z.number().int().min(10).default(D.retention.observations_per_run),

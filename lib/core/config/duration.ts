@@ -1,74 +1,141 @@
 /**
- * Durations in systemd's time-span syntax (systemd.time(7)): `90s`, `7min`, `6h`, `1d`,
- * `500ms`, `1h 30min`. A bare number means seconds, as in systemd. Units are written right
- * after their number: `7 minutes` is refused (systemd reads it, but it is a common typo for
- * `7min` in a config whose units we want to be unambiguous).
+ * Time spans exactly as systemd reads and writes them (systemd.time(7); parse_time() and
+ * format_timespan() in systemd's time-util.c): `90s`, `7 minutes`, `1h30min`, `1.5h`, `2M`,
+ * `1y`, `500ms`, `infinity`; a bare number means seconds. Parsed into whole microseconds with
+ * BigInt, so that overflow is a refusal (as systemd's ERANGE) rather than a rounded number.
+ * A test compares a corpus with `systemd-analyze timespan`.
  */
 
-const UNIT_MS: Record<string, number> = {
-  us: 0.001, usec: 0.001,
-  ms: 1, msec: 1,
-  s: 1000, sec: 1000, second: 1000, seconds: 1000,
-  m: 60_000, min: 60_000, minute: 60_000, minutes: 60_000,
-  h: 3_600_000, hr: 3_600_000, hour: 3_600_000, hours: 3_600_000,
-  d: 86_400_000, day: 86_400_000, days: 86_400_000,
-  w: 604_800_000, week: 604_800_000, weeks: 604_800_000,
-};
+const US = 1n;
+const MS = 1000n;
+const SEC = 1_000_000n;
+const MIN = 60n * SEC;
+const HOUR = 60n * MIN;
+const DAY = 24n * HOUR;
+const WEEK = 7n * DAY;
+const MONTH = 2_629_800n * SEC;
+const YEAR = 31_557_600n * SEC;
 
-const COMPONENT = /^(\d+(?:\.\d+)?)([a-z]*)$/;
+/** systemd's suffix table, in its matching order: the first prefix that matches wins. */
+const SUFFIXES: Array<[string, bigint]> = [
+  ['seconds', SEC], ['second', SEC], ['sec', SEC], ['s', SEC],
+  ['minutes', MIN], ['minute', MIN], ['min', MIN],
+  ['months', MONTH], ['month', MONTH], ['M', MONTH],
+  ['msec', MS], ['ms', MS], ['m', MIN],
+  ['hours', HOUR], ['hour', HOUR], ['hr', HOUR], ['h', HOUR],
+  ['days', DAY], ['day', DAY], ['d', DAY],
+  ['weeks', WEEK], ['week', WEEK], ['w', WEEK],
+  ['years', YEAR], ['year', YEAR], ['y', YEAR],
+  ['usec', US], ['us', US], ['\u03bcs', US], ['\u00b5s', US],
+];
+
+/** The units systemd writes, largest first. */
+const OUTPUT_UNITS: Array<[string, bigint]> = [
+  ['y', YEAR], ['month', MONTH], ['w', WEEK], ['d', DAY], ['h', HOUR], ['min', MIN], ['s', SEC], ['ms', MS], ['us', US],
+];
+
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MAX = (1n << 63n) - 1n;
+const WHITESPACE = /^[ \t\n\r]*/;
+/** strtoll(3): its own leading space, an optional sign, decimal digits. */
+const STRTOLL = /^[ \t\n\v\f\r]*([+-]?)(\d+)/;
+
+export type SpanResult = { ok: true; usec: bigint | 'infinity' } | { ok: false; error: string };
+
+const EXAMPLES = 'write e.g. "90s", "7min", "1h 30min", "1.5h" or "3 days"';
+
+/** Reads a span as systemd's parse_sec() does; errors are phrased as fixes, for the caller to prefix with the value. */
+export function parseSpan(text: string): SpanResult {
+  const invalid = (why: string): SpanResult => ({ ok: false, error: why });
+  let rest = text.replace(WHITESPACE, '');
+  if (rest.startsWith('infinity')) {
+    return rest.slice(8).replace(WHITESPACE, '') === '' ? { ok: true, usec: 'infinity' } : invalid(`is not a time span; ${EXAMPLES}`);
+  }
+  let total = 0n;
+  let something = false;
+  for (;;) {
+    rest = rest.replace(WHITESPACE, '');
+    if (rest === '') return something ? { ok: true, usec: total } : invalid(`is empty; ${EXAMPLES}`);
+    if (rest.startsWith('-')) return invalid('is negative; time spans are 0 or more');
+    const number = STRTOLL.exec(rest);
+    const integer = number ? BigInt(number[2]!) : 0n;
+    if (number && integer > I64_MAX) return invalid('is out of range (too many digits)');
+    if (number?.[1] === '-' && integer > 0n) return invalid('is negative; time spans are 0 or more');
+    const afterInteger = number ? rest.slice(number[0].length) : rest;
+    let fraction = '';
+    if (afterInteger.startsWith('.')) fraction = /^\.(\d*)/.exec(afterInteger)![1]!;
+    else if (!number) return invalid(something && /^\p{L}/u.test(rest) ? unknownUnit(rest) : `is not a time span; ${EXAMPLES}`);
+    const afterNumber = fraction || afterInteger.startsWith('.') ? afterInteger.slice(1 + fraction.length) : afterInteger;
+    const unitText = afterNumber.replace(WHITESPACE, '');
+    const suffix = SUFFIXES.find(([name]) => unitText.startsWith(name));
+    if (!suffix && unitText === afterNumber && unitText !== '') return invalid(unknownUnit(unitText));
+    const multiplier = suffix?.[1] ?? SEC;
+    rest = suffix ? unitText.slice(suffix[0].length) : unitText;
+    if (integer >= U64_MAX / multiplier) return invalid('is out of range');
+    total += integer * multiplier;
+    if (afterInteger.startsWith('.')) {
+      if (fraction === '') return invalid(`has a "." without digits after it; ${EXAMPLES}`);
+      let digitValue = multiplier / 10n;
+      for (const digit of fraction) {
+        total += BigInt(digit) * digitValue;
+        digitValue /= 10n;
+      }
+    }
+    if (total >= U64_MAX) return invalid('is out of range');
+    something = true;
+  }
+}
+
+function unknownUnit(text: string): string {
+  const unit = /^\S*/.exec(text)![0];
+  return `has an unknown unit "${unit}"; use us, ms, s, min, h, d, w, M (months) or y, e.g. "90s" or "7 minutes"`;
+}
+
+/** Writes a span as systemd's format_timespan() does: `1min 30s`, `1.500000s`, `infinity`. */
+export function formatSpan(usec: bigint | 'infinity', accuracyUsec: bigint = 1n): string {
+  if (usec === 'infinity' || usec >= U64_MAX) return 'infinity';
+  if (usec <= 0n) return '0';
+  let rest = usec;
+  const parts: string[] = [];
+  for (const [suffix, size] of OUTPUT_UNITS) {
+    if (rest <= 0n || (rest < accuracyUsec && parts.length > 0)) break;
+    if (rest < size) continue;
+    const whole = rest / size;
+    let remainder = rest % size;
+    if (rest < MIN && remainder > 0n) {
+      let digits = size.toString().length - 1;
+      for (let a = accuracyUsec; a > 1n; a /= 10n) {
+        remainder /= 10n;
+        digits -= 1;
+      }
+      if (digits > 0) {
+        parts.push(`${whole}.${remainder.toString().padStart(digits, '0')}${suffix}`);
+        break;
+      }
+    }
+    parts.push(`${whole}${suffix}`);
+    rest = remainder;
+  }
+  return parts.join(' ');
+}
 
 export type DurationResult = { ok: true; ms: number } | { ok: false; error: string };
 
-/** `off`, `0` and `infinity` all mean "disabled" and parse to 0. */
-export function parseDuration(text: string): DurationResult {
-  const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, error: 'is empty; write a span such as "90s", "7min" or "1h 30min"' };
-  if (trimmed === 'off' || trimmed === 'infinity') return { ok: true, ms: 0 };
-  if (trimmed.startsWith('-')) return { ok: false, error: `"${text}" is negative; durations are 0 or more ("off" disables)` };
-  const parts = trimmed.split(/\s+/);
-  let total = 0;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    const match = COMPONENT.exec(part);
-    const next = parts[i + 1];
-    if (!match) {
-      return { ok: false, error: `"${text}" is not a duration; write e.g. "90s", "7min", "6h", "1d", "500ms" or "1h 30min"` };
-    }
-    const unit = match[2]!;
-    if (unit === '' && next !== undefined && /^[a-z]+$/.test(next)) {
-      return { ok: false, error: `"${text}" has a space between number and unit; write "${match[1]}${shortUnit(next)}"` };
-    }
-    const factor = unit === '' ? 1000 : UNIT_MS[unit];
-    if (factor === undefined) {
-      return { ok: false, error: `"${text}" has an unknown unit "${unit}"; use ms, s, min, h, d or w` };
-    }
-    total += Number(match[1]) * factor;
-  }
-  return { ok: true, ms: Math.round(total) };
-}
-
-function shortUnit(word: string): string {
-  const ms = UNIT_MS[word];
-  if (ms === undefined) return word;
-  return { 0.001: 'us', 1: 'ms', 1000: 's', 60000: 'min', 3600000: 'h', 86400000: 'd', 604800000: 'w' }[ms] ?? word;
-}
-
 /**
- * Human form used in messages and STATUS= lines: `30m 0s`, `1h 5m 0s`, `4s`, `2d 3h 0m 0s`,
- * `500ms`. Leading zero units are dropped; seconds are always shown once a larger unit is.
+ * A span in milliseconds for deadman's own settings and options. `infinity` is Infinity; a
+ * span that is not 0 never rounds down to 0 (0 often means "off"), so it rounds up.
  */
+export function parseDuration(text: string): DurationResult {
+  const span = parseSpan(text);
+  if (!span.ok) return span;
+  if (span.usec === 'infinity') return { ok: true, ms: Number.POSITIVE_INFINITY };
+  return { ok: true, ms: Number((span.usec + 999n) / 1000n) };
+}
+
+/** systemd's spelling to the second for messages and STATUS= lines: `30min`, `1h 5min`, `16s`, `500ms`. */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
-  let seconds = Math.floor(ms / 1000);
-  const days = Math.floor(seconds / 86400); seconds -= days * 86400;
-  const hours = Math.floor(seconds / 3600); seconds -= hours * 3600;
-  const minutes = Math.floor(seconds / 60); seconds -= minutes * 60;
-  const out: string[] = [];
-  if (days) out.push(`${days}d`);
-  if (days || hours) out.push(`${hours}h`);
-  if (days || hours || minutes) out.push(`${minutes}m`);
-  out.push(`${seconds}s`);
-  return out.join(' ');
+  if (ms === Number.POSITIVE_INFINITY) return 'infinity';
+  return formatSpan(BigInt(Math.max(0, Math.round(ms))) * 1000n, SEC);
 }
 
 /** Coarse age for "is 4 days stale": the largest whole unit. */

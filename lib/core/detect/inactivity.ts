@@ -3,7 +3,7 @@ import { formatDuration } from '../config/duration.ts';
 /**
  * OUTPUT_INACTIVITY: nothing on stdout/stderr (or, with an agent adapter, no parsed event) and
  * no visible work in the owned tree (CPU, I/O, processes coming and going) for `limitMs`.
- * The message counts from the last output: `no output for 30m 0s`.
+ * The message counts from the last output: `no output for 30min`.
  */
 export interface InactivityInput {
   now: number;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
 import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
-import { formatProblems, phraseIssue } from '../../core/config/config-problems.ts';
+import { formatProblems, limitProblems, phraseIssue } from '../../core/config/config-problems.ts';
 import { configError } from '../../exit-codes.ts';
 import { configCandidates, currentPathContext, type PathContext } from '../paths.ts';
 
@@ -19,6 +19,12 @@ export interface LoadOptions {
   flags?: Record<string, unknown>;
   cwd?: string;
   ctx?: PathContext;
+  /** Where a note (not a problem) about the file goes; stderr by default. */
+  onNote?: (line: string) => void;
+}
+
+function noteOnStderr(line: string): void {
+  process.stderr.write(`deadman: note: ${line}\n`);
 }
 
 /** Finds the config file by the documented discovery order; null means built-in defaults. */
@@ -40,6 +46,8 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   const flags = options.flags ?? {};
   if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config };
   const raw = file === null ? {} : await parseTomlFile(file);
+  // Valid TOML with nothing in it (empty, comments only) means every default: worth a note, not a refusal.
+  if (file !== null && Object.keys(raw).length === 0) (options.onNote ?? noteOnStderr)(`${file} has no settings; using the built-in defaults`);
   const merged = { ...raw, ...flags };
   const { configSchema, knownKeysAt } = await import('../../core/config/config.ts');
   const result = configSchema.safeParse(merged, { error: (issue) => phraseIssue(issue as never) });
@@ -48,7 +56,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
       file: file ?? 'command line',
       flagKeys: new Set(Object.keys(flags)),
     }, knownKeysAt);
-    throw configError(lines.join('\n'));
+    throw configError(limitProblems(lines).join('\n'));
   }
   return { file, config: result.data };
 }
@@ -78,9 +86,6 @@ function readConfigText(file: string): string {
       EACCES: 'cannot be read (permission denied); make it readable by the user deadman runs as',
     }[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`;
     throw configError(`${file}: ${why}`);
-  }
-  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') {
-    throw configError(`${file}: is empty; add settings (see deadman.toml.example) or remove the file to use the defaults`);
   }
   const text = bytes.toString('utf8');
   if (bytes.includes(0) || text.includes('\uFFFD')) {

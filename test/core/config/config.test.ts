@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { configSchema, knownKeysAt } from '../../../lib/core/config/config.ts';
 import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
-import { closest } from '../../../lib/core/config/config-problems.ts';
+import { closest } from '../../../lib/core/config/did-you-mean.ts';
 
 test('the lean defaults equal what the schema produces from an empty file', () => {
   assert.deepEqual(configSchema.parse({}), DEFAULT_CONFIG);

@@ -1,30 +1,84 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAge, formatDuration, parseDuration } from '../../../lib/core/config/duration.ts';
+import { spawnSync } from 'node:child_process';
+import { formatAge, formatDuration, formatSpan, parseDuration, parseSpan } from '../../../lib/core/config/duration.ts';
 
-test('parses systemd spans', () => {
+/** Spellings of systemd.time(7) spans, valid and not; systemd-analyze is the judge of each. */
+const CORPUS = [
+  '90s', '7min', '7 minutes', '3 days', '1h30min', '1h 30min', '2M', '1y', '500ms', '1.5h', 'infinity', ' infinity ',
+  '0', '00', '45', '1.5', '1.5s', '.5s', '1.2345678s', '0.0000001s', '12.34s.56', '12.34 .56', '1 2', '5 s', '+5s',
+  '1us', '1usec', '1\u00b5s', '1\u03bcs', '3msec', '1sec', '1second', '2seconds', '1minute', '1m', '1hr', '2hours', '1hour',
+  '1day', '1d', '2w', '1week', '3weeks', '1month', '2months', '2.5M', '1year', '2years', '1y 2M 3w 4d 5h 6min 7s 8ms 9us',
+  '59.999999s', '60s', '61.5s', '3600', '86399s', '1.999ms', '1.0001ms', '\t5min\n', '1h30', '10 s',
+  // refused
+  '', '   ', '5.s', '.s', '5secs', '1mo', '1Y', '1S', '1H', 'infinityx', 'soon', '5parsecs', '5x', '12.34.56', '-5s', ' -0',
+  '1e3s', '0x10s', '5 fortnights', 'off', '1,5s', '+-5s', '99999999999999999999s', '18446744073709551615us', '9223372036854775807us',
+  '584542y', '584541y', `1${'0'.repeat(400)}`,
+];
+
+/** systemd-analyze's reading of a span: its microseconds and human form, or null when it refuses. */
+function systemdReads(text: string): { usec: string; human: string } | null {
+  const result = spawnSync('systemd-analyze', ['timespan', '--', text], { encoding: 'utf8' });
+  if (result.status !== 0) return null;
+  const usec = /μs: (\d+)/.exec(result.stdout)?.[1];
+  const human = /Human: (.*)/.exec(result.stdout)?.[1];
+  assert.ok(usec !== undefined && human !== undefined, result.stdout);
+  return { usec, human };
+}
+
+const systemdAnalyze = spawnSync('systemd-analyze', ['timespan', '1s'], { encoding: 'utf8' });
+const noSystemd = systemdAnalyze.status === 0 ? false : 'systemd-analyze is not installed here (CI has it)';
+
+test('every spelling of the corpus reads and prints as systemd-analyze timespan does', { skip: noSystemd }, () => {
+  assert.ok(CORPUS.length >= 50);
+  const valid = new Set<string>();
+  for (const text of CORPUS) {
+    const expected = systemdReads(text);
+    const ours = parseSpan(text);
+    if (expected === null) {
+      assert.equal(ours.ok, false, `${JSON.stringify(text)}: systemd refuses it, deadman read ${JSON.stringify(ours, (_, v) => typeof v === 'bigint' ? String(v) : v)}`);
+      continue;
+    }
+    valid.add(text);
+    assert.ok(ours.ok, `${JSON.stringify(text)}: systemd reads ${expected.usec} µs, deadman refused it: ${!ours.ok && ours.error}`);
+    const usec = ours.usec === 'infinity' ? (1n << 64n) - 1n : ours.usec;
+    assert.equal(String(usec), expected.usec, JSON.stringify(text));
+    assert.equal(formatSpan(ours.usec), expected.human, JSON.stringify(text));
+  }
+  assert.ok(valid.size >= 50, `only ${valid.size} valid spellings`);
+});
+
+test('the spellings the issue names parse without systemd too', () => {
   const cases: Array<[string, number]> = [
-    ['90s', 90_000], ['7min', 420_000], ['6h', 21_600_000], ['1d', 86_400_000], ['500ms', 500],
-    ['1h 30min', 5_400_000], ['2m', 120_000], ['45', 45_000], ['off', 0], ['0', 0], ['1.5s', 1500], ['1w', 604_800_000],
+    ['7 minutes', 420_000], ['3 days', 259_200_000], ['1h30min', 5_400_000], ['2M', 5_259_600_000], ['1y', 31_557_600_000],
+    ['500ms', 500], ['1.5h', 5_400_000], ['90', 90_000], ['1us', 1], ['0', 0],
   ];
   for (const [text, ms] of cases) assert.deepEqual(parseDuration(text), { ok: true, ms }, text);
+  assert.deepEqual(parseDuration('infinity'), { ok: true, ms: Number.POSITIVE_INFINITY });
+  assert.equal(formatSpan(90_000_000n), '1min 30s');
+  assert.equal(formatSpan(1_500_000n), '1.500000s');
 });
 
-test('refuses malformed spans with a fix', () => {
-  for (const text of ['7 minutes', '-5s', '', 'soon', '5parsecs', '1h30', '10 s']) {
+test('refusals say what is wrong and how to write it', () => {
+  const expectations: Array<[string, RegExp]> = [
+    ['-5s', /is negative/], ['', /is empty/], ['5parsecs', /unknown unit "parsecs"/], ['1mo', /unknown unit "o"; use .*M \(months\)/], ['5 fortnights', /unknown unit "fortnights"/],
+    ['5.s', /"\." without digits/], [`1${'0'.repeat(400)}`, /out of range/], ['99999999999999999999s', /out of range/], ['soon', /is not a time span/],
+  ];
+  for (const [text, expected] of expectations) {
     const result = parseDuration(text);
-    assert.equal(result.ok, false, text);
+    assert.ok(!result.ok && expected.test(result.error), `${text}: ${JSON.stringify(result)}`);
   }
-  const spaced = parseDuration('7 minutes');
-  assert.ok(!spaced.ok && spaced.error.includes('"7min"'));
 });
 
-test('formats durations for messages', () => {
-  assert.equal(formatDuration(30 * 60_000), '30m 0s');
+test('messages use systemd spelling to the second', () => {
+  assert.equal(formatDuration(30 * 60_000), '30min');
   assert.equal(formatDuration(4_000), '4s');
-  assert.equal(formatDuration(3_723_000), '1h 2m 3s');
-  assert.equal(formatDuration(2 * 86_400_000 + 3_600_000), '2d 1h 0m 0s');
+  assert.equal(formatDuration(16_234), '16s');
+  assert.equal(formatDuration(3_723_000), '1h 2min 3s');
+  assert.equal(formatDuration(2 * 86_400_000 + 3_600_000), '2d 1h');
   assert.equal(formatDuration(250), '250ms');
+  assert.equal(formatDuration(0), '0');
+  assert.equal(formatDuration(Number.POSITIVE_INFINITY), 'infinity');
   assert.equal(formatAge(4 * 86_400_000 + 5), '4 days');
   assert.equal(formatAge(3_600_000), '1 hour');
 });

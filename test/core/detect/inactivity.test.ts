@@ -5,7 +5,7 @@ import { detectInactivity } from '../../../lib/core/detect/inactivity.ts';
 test('fires after the limit with no output and no tree activity, with the documented message', () => {
   const limitMs = 30 * 60_000;
   assert.equal(detectInactivity({ now: limitMs - 1, limitMs, lastOutputAt: 0, lastTreeActivityAt: 0 }), null);
-  assert.deepEqual(detectInactivity({ now: limitMs, limitMs, lastOutputAt: 0, lastTreeActivityAt: 0 }), { message: 'no output for 30m 0s', silentForMs: limitMs });
+  assert.deepEqual(detectInactivity({ now: limitMs, limitMs, lastOutputAt: 0, lastTreeActivityAt: 0 }), { message: 'no output for 30min', silentForMs: limitMs });
 });
 
 test('tree activity postpones it; the message still counts from the last output', () => {

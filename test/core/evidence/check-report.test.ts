@@ -31,7 +31,7 @@ test('an unknown job offers no fix; a healthy job is one quiet line', () => {
 
 test('reruns are described in one line and one word', () => {
   assert.equal(rerunLine({ kind: 'exited', code: 0, stdout: '', stderr: '' }, 3200), '       rerun exited 0 after 3s');
-  assert.equal(rerunLine({ kind: 'timed-out', afterMs: 600_000, stdout: '', stderr: '' }, 600_100), '       rerun timed out after 10m 0s and was stopped');
+  assert.equal(rerunLine({ kind: 'timed-out', afterMs: 600_000, stdout: '', stderr: '' }, 600_100), '       rerun timed out after 10min and was stopped');
   assert.equal(rerunLine({ kind: 'signaled', signal: 'SIGKILL', stdout: '', stderr: '' }, 10), '       rerun was killed by SIGKILL after 10ms');
   assert.equal(rerunLine({ kind: 'not-started', error: 'command not found' }, 1), '       rerun could not start: command not found');
   assert.equal(rerunResult({ kind: 'exited', code: 3, stdout: '', stderr: '' }), 'exit 3');

@@ -10,8 +10,12 @@ const NOW = Date.UTC(2026, 8, 10, 12, 0, 0);
 const HOUR = 3_600_000;
 const ROOT = '/out/export';
 
-const fileClaim = (extra: Record<string, unknown> = {}) =>
-  fileClaimSchema.parse({ kind: 'file', root: ROOT, glob: `${ROOT}/*.csv`, ...extra });
+/** Paths outside the root are refused by the schema; the judge must still refuse them, so they are set past it. */
+const fileClaim = (extra: Record<string, unknown> = {}) => {
+  const { path, ...rest } = extra;
+  const claim = fileClaimSchema.parse({ kind: 'file', root: ROOT, glob: `${ROOT}/*.csv`, ...rest, ...(path === undefined ? {} : { path: `${ROOT}/x` }) });
+  return path === undefined ? claim : { ...claim, path: path as string };
+};
 const present = (name: string, size: number, mtimeMs: number, extra: Partial<Extract<Candidate, { state: 'present' }>> = {}): Candidate =>
   ({ path: `${ROOT}/${name}`, state: 'present', resolved: `${ROOT}/${name}`, isFile: true, size, mtimeMs, ...extra });
 

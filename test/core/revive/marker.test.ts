@@ -67,7 +67,7 @@ test('decideRevive: each way a marker is or is not revived', () => {
     revive: true, sessionId: '01a23013-27f3-73e2-b3cb-86b68ffb84d0', attempt: 2, budget: 5,
   });
   const old = decideRevive(interrupted(), settings({ now: T0 + 3 * 60 * MIN }));
-  assert.ok(!old.revive && old.reason === 'interrupted 2 hours ago, longer than revive.max_age (1h 0m 0s)', JSON.stringify(old));
+  assert.ok(!old.revive && old.reason === 'interrupted 2 hours ago, longer than revive.max_age (1h)', JSON.stringify(old));
 });
 
 test('six interruptions in a row: five revives, then exhausted; a completion resets the count', () => {

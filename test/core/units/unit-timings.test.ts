@@ -36,8 +36,8 @@ test('overrides win, and restarts are never systemd\'s 100 ms by default', () =>
 test('the watchdog comment states when a stall is acted on', () => {
   const lines = describeWatchdog(base, deriveTimings(base));
   assert.match(lines.join(' '), /pings every 30s/);
-  assert.match(lines.join(' '), /no output for 30m 0s/);
-  assert.match(lines.join(' '), /about 31m 0s after its last output/);
+  assert.match(lines.join(' '), /no output for 30min/);
+  assert.match(lines.join(' '), /about 31min after its last output/);
   const off = describeWatchdog({ ...base, inactivity: 0 }, deriveTimings({ ...base, inactivity: 0 }));
   assert.match(off.join(' '), /inactivity is off/);
 });
