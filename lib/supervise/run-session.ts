@@ -129,6 +129,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
 
   const snapshot = (): RunSnapshot => ({
     now: clock.monotonic(),
+    wallNow: clock.wall(),
     adapter: ports.adapter().name,
     sessionId: output.state.sessionId,
     lastOutputAt: output.state.lastOutputAt,
@@ -140,7 +141,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     loopOverdue: clock.monotonic() - tickStartedAt > tickBudget,
   });
   const sendStatus = statusSender(notifier);
-  const publishStatus = () => sendStatus(statusLine(snapshot()), clock.monotonic());
+  const publishStatus = () => sendStatus(statusLine(snapshot()));
 
   const markReady = () => {
     if (ready) return;
