@@ -106,6 +106,11 @@ export const configSchema = z.strictObject({
   poll: duration.default(D.poll),
   verify_window: duration.default(D.verify_window),
   ignore: z.array(regex).default(() => [...D.ignore]),
+  activity: z.strictObject({
+    window: duration.pipe(z.number().min(1, { message: 'must be at least 1ms' })).default(D.activity.window),
+    cpu: duration.default(D.activity.cpu),
+    io_bytes: z.number().int().nonnegative().default(D.activity.io_bytes),
+  }).default(() => ({ ...D.activity })),
   max_line_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(D.max_line_bytes),
   generic: z.strictObject({
     session_pattern: regex.optional(),
