@@ -57,16 +57,23 @@ export function updateActivity(state: ActivityState, observation: Observation, p
 }
 
 /**
- * Above the floors over the window. Before a whole window has passed, the floors are scaled to
- * the time covered, so a download that starts with the run counts from its first seconds.
+ * Working at the latest poll: over the window the growth is above the floor, and the latest
+ * step itself is above its share of the floor (floor × step / window). The second test keeps
+ * a burst (a program's start-up reading its libraries) from counting as work for a whole
+ * window after it ended; bursty work still counts at each burst. Before a whole window has
+ * passed, the floors are scaled to the time covered, so work that starts with the run counts
+ * from its first polls.
  */
 function exceedsFloors(samples: Sample[], floors: ActivityFloors): boolean {
   const first = samples[0]!;
   const last = samples.at(-1)!;
+  const before = samples.at(-2) ?? last;
   const spanMs = Math.min(floors.windowMs, last.at - first.at);
-  if (spanMs <= 0) return false;
-  const scale = spanMs / floors.windowMs;
-  return last.cpuMs - first.cpuMs > floors.cpuFloorMs * scale || last.ioBytes - first.ioBytes > floors.ioFloorBytes * scale;
+  const stepMs = last.at - before.at;
+  if (spanMs <= 0 || stepMs <= 0) return false;
+  const above = (key: 'cpuMs' | 'ioBytes', floor: number) =>
+    last[key] - first[key] > floor * (spanMs / floors.windowMs) && last[key] - before[key] > floor * (stepMs / floors.windowMs);
+  return above('cpuMs', floors.cpuFloorMs) || above('ioBytes', floors.ioFloorBytes);
 }
 
 /**

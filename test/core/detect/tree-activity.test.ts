@@ -64,10 +64,12 @@ test('the cgroup\'s CPU wins over per-process times where there is one', () => {
   assert.equal(idle.at(-1)!.working, false);
 });
 
-test('work stops counting one window after it stopped', () => {
-  const states = run(30, (s) => ({ processes: [proc(10, { cpuTicks: 100 * Math.min(s, 10) })] }));
-  const working = workingAt(states);
-  assert.equal(working[10], true);
-  assert.equal(working[19], true, 'the window still covers the busy seconds');
-  assert.equal(working[21], false);
+test('a start-up burst counts at its poll only, not for the rest of the window', () => {
+  const states = run(20, (s) => ({ processes: [proc(10, { ioBytes: s === 0 ? 0 : 1_700_000 + 1400 * s })] }));
+  assert.deepEqual(workingAt(states), [false, true, ...Array(19).fill(false)]);
+});
+
+test('bursty work (600 KB every 3 s) counts at each burst', () => {
+  const states = run(12, (s) => ({ processes: [proc(10, { ioBytes: 600_000 * Math.floor(s / 3) })] }));
+  assert.deepEqual(workingAt(states).map((w, s) => (w ? s : null)).filter((s) => s !== null), [3, 6, 9, 12]);
 });
