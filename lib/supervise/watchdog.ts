@@ -16,9 +16,9 @@ export function startWatchdog(notifier: Notifier, watchdogUsec: number | null, h
 }
 
 /**
- * STATUS= only when the sentence changes. It names times of day, not ages, so an unchanged
- * sentence is still true and needs no refresh (each send may be a process spawn on the
- * systemd-notify path); it is built once per poll, so it changes at most once per poll.
+ * STATUS= only when the sentence changes. It names times of day (to the minute), not ages, so
+ * an unchanged sentence is still true and needs no refresh (each send may be a process spawn
+ * on the systemd-notify path).
  */
 export function statusSender(notifier: Notifier): (line: string) => void {
   let last = '';

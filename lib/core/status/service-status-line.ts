@@ -39,7 +39,8 @@ export function statusLine(s: RunSnapshot): string {
   else parts.push('ok');
   if (s.sessionId) parts.push(`${s.adapter} session ${shortId(s.sessionId)}`);
   // An age ("4s ago") is stale the moment it is sent and systemd shows it until the next
-  // STATUS=; a time of day stays true until the next output changes it.
+  // STATUS=; a time of day stays true until the next output changes it. To the minute, so a
+  // chatty run changes the sentence (a systemd-notify spawn on the fallback path) once a minute.
   const lastAt = clockTime(s.wallNow - Math.max(0, s.now - s.lastOutputAt));
   parts.push(`last ${s.adapter === 'generic' ? 'output' : 'event'} at ${lastAt}`);
   parts.push(`${s.processCount} proc${s.processCount === 1 ? '' : 's'}`);
@@ -47,10 +48,10 @@ export function statusLine(s: RunSnapshot): string {
   return parts.join(' · ');
 }
 
-/** HH:MM:SS in local time, as the journal shows its own timestamps. */
+/** HH:MM in local time, as the journal shows its own timestamps. */
 export function clockTime(epochMs: number): string {
   const d = new Date(epochMs);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  return [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
 function shortId(id: string): string {

@@ -9,7 +9,7 @@ const healthy: RunSnapshot = {
 
 test('the ok sentence names the session, the time of the last event, the tree and the evidence', () => {
   const lastAt = clockTime(Date.UTC(2026, 11, 1, 21, 14, 3));
-  assert.match(lastAt, /^\d\d:14:03$/);
+  assert.match(lastAt, /^\d\d:14$/);
   assert.equal(statusLine(healthy), `ok · codex session 019a2301… · last event at ${lastAt} · 3 procs · evidence 2/2`);
   assert.equal(statusLine({ ...healthy, now: 20_000, wallNow: healthy.wallNow + 10_000 }), statusLine(healthy), 'nothing new: the same, still true sentence');
   assert.equal(isHealthy(healthy), true);
