@@ -112,7 +112,8 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
   const owned = remaining(true);
   const group = forwardToRootGroup(owned, rootPid, signal, observer, guards);
   const members = new Members(observer);
-  members.add(owned.filter((p) => p.pgid !== group && p.pid !== rootPid));
+  // The group is re-read: a process that just called setsid() left it and did not hear the signal.
+  members.add(owned.filter((p) => p.pid !== rootPid && (group === null || observer.readProcess(p.pid)?.pgid !== group)));
   for (const p of members.deepestFirst()) signalChecked(p, 'SIGTERM', observer, guards);
   await waitUntil(() => remaining().length === 0, options.graceMs, TREE_POLL_MS, monotonic, options.abort);
   const signalled = new Set<string>();
