@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runDeadman, tempDir } from './cli.ts';
 import { query } from './db.ts';
@@ -17,6 +18,8 @@ export interface LivenessCase {
   flags?: string[];
   /** The command, given the case's private directory. */
   command(dir: string): string[];
+  /** A file (in that directory) the command touches when its start-up work is over. */
+  idleFrom?: string;
 }
 
 export const INACTIVITY_MS = 2_000;
@@ -25,7 +28,7 @@ export const POLL_MS = 250;
 const node = (script: string) => [process.execPath, '-e', script];
 
 export const LIVENESS_CASES: LivenessCase[] = [
-  { name: 'idle agent with an inotify watch on /etc', expect: 'stall', command: () => ['python3', fixturePath('inotify-idle.py')] },
+  { name: 'idle agent with an inotify watch on /etc', expect: 'stall', idleFrom: 'watching', command: (dir) => ['python3', fixturePath('inotify-idle.py'), join(dir, 'watching')] },
   { name: 'until test -f X; do sleep 1; done', expect: 'stall', command: (dir) => ['sh', '-c', `until test -f ${join(dir, 'never')}; do sleep 1; done`] },
   { name: 'a systemd-notify WATCHDOG=1 loop', expect: 'stall', command: () => ['sh', '-c', 'while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'] },
   { name: 'codex adapter, non-JSON junk every second', expect: 'stall', flags: ['--adapter', 'codex'], command: () => ['sh', '-c', 'while :; do echo "not json"; echo oops >&2; sleep 1; done'] },
@@ -42,7 +45,7 @@ export const LIVENESS_CASES: LivenessCase[] = [
 
 export interface CaseResult {
   stalled: boolean;
-  /** Incident opened this long after the run started, beyond the inactivity limit (stalls only). */
+  /** Incident opened this long after the run started (or its idling began), beyond the inactivity limit (stalls only). */
   latencyBeyondMs: number | null;
   code: number | null;
   stderr: string;
@@ -59,10 +62,14 @@ export async function runCase(c: LivenessCase, t?: { after(fn: () => void): void
     "SELECT i.opened_at, r.started_at FROM incidents i JOIN runs r ON r.id = i.run_id WHERE i.kind = 'OUTPUT_INACTIVITY'");
   return {
     stalled: row !== undefined,
-    latencyBeyondMs: row ? row.opened_at - row.started_at - INACTIVITY_MS : null,
+    latencyBeyondMs: row ? row.opened_at - Math.max(row.started_at, idleSince(dir, c.idleFrom)) - INACTIVITY_MS : null,
     code: finished.code,
     stderr: finished.stderr,
   };
+}
+
+function idleSince(dir: string, file: string | undefined): number {
+  return file && existsSync(join(dir, file)) ? statSync(join(dir, file)).mtimeMs : 0;
 }
 
 /**
