@@ -1,6 +1,7 @@
 import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/process/events.ts';
-import { findHungSubtree } from '../core/detect/hung.ts';
+import { findHungSubtree, TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
+import { classifyHelpers } from '../core/detect/baseline.ts';
 import { emptyProgress, updateProgress } from '../core/detect/process-progress.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Logger } from '../io/log.ts';
@@ -80,7 +81,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
     reviveOf: revive.sessionId,
     startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid) => makeTree(rootPid, config, () => adapter.name !== 'generic', input.unit !== null),
+      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, config, () => adapter.name !== 'generic', input.unit !== null),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
@@ -100,22 +101,32 @@ function consultWith(command: string[], timeoutMs: number, redactor: Redactor) {
 }
 
 /** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */
-function makeTree(rootPid: number, config: Config, agent: () => boolean, underSystemd: boolean): TreeControl {
+function makeTree(rootPid: number, runTag: string, config: Config, agent: () => boolean, underSystemd: boolean): TreeControl {
   const monotonic = () => systemClock.monotonic();
-  const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic });
+  const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic, runTag });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
   const ignore = config.ignore.map((pattern) => new RegExp(pattern));
   let progress = emptyProgress;
+  // Processes alive at the first poll after an output line matched ready_pattern: servers, never hung.
+  const persistent = new Set<string>();
+  let readySeenAt: number | null = null;
   return {
     observe() {
       const observation = observer.observe();
       progress = updateProgress(progress, observation);
       return observation;
     },
-    findHung: (observation, query) => findHungSubtree(observation, progress, {
-      hungTimeoutMs: config.hung_timeout, lastOutputAt: query.lastOutputAt, baseline: query.baseline,
-      ignore, openTools: query.openTools, requireOpenTool: agent(),
-    }),
+    findHung: (observation, query) => {
+      if (query.readyAt !== null && query.readyAt !== readySeenAt) {
+        readySeenAt = query.readyAt;
+        for (const key of progress.processes.keys()) persistent.add(key);
+      }
+      const baseline = classifyHelpers(progress, query.firstToolAt, TOOL_START_SLACK_MS);
+      for (const key of persistent) baseline.add(key);
+      return findHungSubtree(observation, progress, {
+        hungTimeoutMs: config.hung_timeout, lastOutputAt: query.lastOutputAt, baseline, ignore, openTools: query.openTools, requireOpenTool: agent(),
+      });
+    },
     terminate: (finding) => terminateSubtree(finding, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
     stopAll: async (signal, graceMs, abort) => {
       await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });

@@ -19,7 +19,9 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
- * shell command (e.g. the python/sleep seed of the hung-descendant issue). SIGINT aborts the turn as the real
+ * shell command (e.g. the python/sleep seed of the hung-descendant issue);
+ * $FAKE_AGENT_TOOL_EVENT_DELAY_MS starts the tool that long before printing its event (Codex
+ * spawns first). SIGINT aborts the turn as the real
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
@@ -165,9 +167,18 @@ async function main(): Promise<void> {
     return;
   }
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
-  speaker.toolStarted(command);
-  tool = runTool(command, toolEnv, run.cwd);
-  await tool.started;
+  const eventDelayMs = Number(process.env.FAKE_AGENT_TOOL_EVENT_DELAY_MS ?? 0);
+  if (eventDelayMs > 0) {
+    // Codex's order: the command runs first, its item.started comes after.
+    tool = runTool(command, toolEnv, run.cwd);
+    await tool.started;
+    await new Promise((resolve) => setTimeout(resolve, eventDelayMs));
+    speaker.toolStarted(command);
+  } else {
+    speaker.toolStarted(command);
+    tool = runTool(command, toolEnv, run.cwd);
+    await tool.started;
+  }
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
   speaker.finish('done');

@@ -15,6 +15,10 @@ export interface OutputState {
   sessionId: string | null;
   openTools: Map<string, number>;
   firstToolAt: number | null;
+  /** When a line last matched `ready_pattern` (set by the run session), or null. */
+  readyAt: number | null;
+  /** Bytes read from the child's stdout and stderr so far: its writes into them are not tree I/O. */
+  pipeBytes: number;
   completed: boolean;
   failed: string | null;
 }
@@ -34,7 +38,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, completed: false, failed: null };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null };
     this.adapter = adapter;
     this.records = records;
     this.onSession = onSession;
@@ -43,6 +47,7 @@ export class OutputTracker {
   /** Every chunk of output, before any line splitting: keeps the tail for incident evidence. */
   chunk(chunk: Uint8Array, now: number): void {
     if (this.adapter().name === 'generic') this.state.lastOutputAt = now;
+    this.state.pipeBytes += chunk.length;
     const bytes = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES));
     const first = Math.min(bytes.length, TAIL_BYTES - this.tailEnd);
     this.tail.set(bytes.subarray(0, first), this.tailEnd);

@@ -2,7 +2,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Adapter, Observation } from '../core/process/events.ts';
 import { LineSplitter } from '../core/adapters/lines.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
-import { spawnChild } from '../io/process/child.ts';
+import { newRunTag, spawnChild } from '../io/process/child.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -42,7 +42,7 @@ export interface RunSessionPorts {
   logger: Logger;
   records: RunRecords;
   watchdogUsec: number | null;
-  makeTree(rootPid: number): TreeControl;
+  makeTree(rootPid: number, runTag: string): TreeControl;
   adapter(): Adapter;
   /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
   sniff?: (firstLine: string) => Promise<boolean>;
@@ -58,6 +58,8 @@ export interface RunPlan {
   env: NodeJS.ProcessEnv;
   config: Config;
   onStall: 'withhold' | 'exit';
+  /** The run tag put into the child's environment (the revive marker keeps it); default: a new one. */
+  runTag?: string;
 }
 
 export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
@@ -74,17 +76,20 @@ export interface RunResult {
 }
 
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+/** After the owned tree is stopped, how long the pipes may stay open (held by a process deadman cannot stop). */
+const PIPE_DRAIN_MS = 500;
 
 export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise<RunResult> {
   const { clock, notifier, logger, records, config } = { ...ports, config: plan.config };
-  const spawned = await spawnChild(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin });
+  const runTag = plan.runTag ?? newRunTag();
+  const spawned = await spawnChild(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin, runTag });
   if (!spawned.ok) {
     logger.log('error', spawned.message);
     return { exitCode: spawned.exitCode, reraise: null, outcome: 'spawn-failed', reason: spawned.message, clean: false, sessionId: null };
   }
   const child = spawned.child;
   const startedAt = clock.monotonic();
-  const tree = ports.makeTree(child.pid);
+  const tree = ports.makeTree(child.pid, runTag);
   const output = new OutputTracker(startedAt, ports.adapter, records, ports.onSession);
   const stopController = new AbortController();
   let stopSignal: NodeJS.Signals | null = null;
@@ -114,7 +119,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     inactivityMs: config.inactivity,
     timeoutMs: config.timeout,
     verifyWindowMs: config.verify_window,
-    usesBaseline: () => ports.adapter().name !== 'generic',
+    activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
   }, output, startedAt, (stall: Stall) => {
     records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     publishStatus();
@@ -129,6 +134,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
 
   const snapshot = (): RunSnapshot => ({
     now: clock.monotonic(),
+    wallNow: clock.wall(),
     adapter: ports.adapter().name,
     sessionId: output.state.sessionId,
     lastOutputAt: output.state.lastOutputAt,
@@ -140,7 +146,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     loopOverdue: clock.monotonic() - tickStartedAt > tickBudget,
   });
   const sendStatus = statusSender(notifier);
-  const publishStatus = () => sendStatus(statusLine(snapshot()), clock.monotonic());
+  const publishStatus = () => sendStatus(statusLine(snapshot()));
 
   const markReady = () => {
     if (ready) return;
@@ -164,7 +170,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
           void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
         }
         output.line(stream, line, now);
-        if (!ready && readyPattern?.test(line.text)) markReady();
+        if (readyPattern?.test(line.text)) {
+          output.state.readyAt = now;
+          markReady();
+        }
       }
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
@@ -176,7 +185,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
       if (needsLines()) handle(splitter.flush());
       resolve();
     }));
-    return { pipe, closed };
+    return { pipe, closed, source };
   };
   const streams = [feed('stdout', 1), feed('stderr', 2)];
 
@@ -224,6 +233,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   supervisor.rootExited(exit.code);
   // Descendants that outlive the root would hold our pipes open and keep running unowned.
   await stopTree('SIGTERM');
+  // Whatever still holds the pipes is not ours to stop (or could not be): stop waiting for it.
+  const drained = new Promise<void>((resolve) => setTimeout(resolve, PIPE_DRAIN_MS).unref());
+  await Promise.race([Promise.all(streams.map((s) => s.closed)), drained]);
+  for (const s of streams) s.source.destroy();
   await Promise.all(streams.map((s) => s.closed));
   await Promise.all(streams.map((s) => s.pipe.drained()));
   clearInterval(pollTimer);

@@ -1,7 +1,7 @@
 import type { Observation } from '../core/process/events.ts';
 import type { HungFinding } from '../core/detect/hung.ts';
 import { processKey } from '../core/process/events.ts';
-import { treeShowsActivity } from '../core/detect/tree-activity.ts';
+import { emptyActivity, updateActivity, type ActivityFloors } from '../core/detect/tree-activity.ts';
 import { detectInactivity } from '../core/detect/inactivity.ts';
 import { decide, diagnose, type SignalKind } from '../core/incident/policy.ts';
 import { verifyRecovery } from '../core/incident/verify.ts';
@@ -22,7 +22,10 @@ export interface HungQuery {
   now: number;
   lastOutputAt: number;
   openTools: Array<{ toolId: string; startedAt: number }>;
-  baseline: ReadonlySet<string>;
+  /** When the first tool call began (helpers are the processes seen well before it); null before. */
+  firstToolAt: number | null;
+  /** When an output line last matched `ready_pattern`: the processes alive then are persistent. */
+  readyAt: number | null;
 }
 
 export type { HungFinding };
@@ -49,8 +52,8 @@ export interface SupervisorSettings {
   inactivityMs: number;
   timeoutMs: number;
   verifyWindowMs: number;
-  /** Agent adapters take a baseline of helpers (MCP servers) before the first tool call. */
-  usesBaseline: () => boolean;
+  /** When the owned tree counts as working (CPU and I/O floors per window). */
+  activity: ActivityFloors;
 }
 
 export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'>;
@@ -74,7 +77,7 @@ export class Supervisor {
   private readonly startedAt: number;
   private readonly onStall: (stall: Stall) => void;
   private previous: Observation | null = null;
-  private baseline = new Set<string>();
+  private activity = emptyActivity;
   private hung: HungCase | null = null;
   lastTreeActivityAt: number;
   processCount = 1;
@@ -102,11 +105,9 @@ export class Supervisor {
     const now = this.ports.monotonic();
     const observation = this.ports.observe();
     this.processCount = observation.processes.length;
-    if (this.previous && treeShowsActivity(this.previous, observation)) this.lastTreeActivityAt = now;
+    this.activity = updateActivity(this.activity, observation, this.output.state.pipeBytes, this.settings.activity);
+    if (this.activity.working) this.lastTreeActivityAt = now;
     if (!this.previous || keysOf(this.previous).join() !== keysOf(observation).join()) this.ports.records.observation(observation.processes);
-    if (this.settings.usesBaseline() && this.output.state.firstToolAt === null) {
-      this.baseline = new Set(observation.processes.filter((p) => p.pid !== observation.rootPid).map(processKey));
-    }
     this.previous = observation;
     if (this.stall) return;
     await this.checkHung(observation, now);
@@ -116,7 +117,8 @@ export class Supervisor {
 
   private query(now: number): HungQuery {
     const openTools = [...this.output.state.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt }));
-    return { now, lastOutputAt: this.output.state.lastOutputAt, openTools, baseline: this.baseline };
+    const { lastOutputAt, firstToolAt, readyAt } = this.output.state;
+    return { now, lastOutputAt, openTools, firstToolAt, readyAt };
   }
 
   private async checkHung(observation: Observation, now: number): Promise<void> {

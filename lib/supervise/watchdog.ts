@@ -16,17 +16,15 @@ export function startWatchdog(notifier: Notifier, watchdogUsec: number | null, h
 }
 
 /**
- * STATUS= only when the sentence changes in substance, or every `refreshMs` so the ages in it
- * stay roughly current (each send may be a process spawn on the systemd-notify path).
+ * STATUS= only when the sentence changes. It names times of day (to the minute), not ages, so
+ * an unchanged sentence is still true and needs no refresh (each send may be a process spawn
+ * on the systemd-notify path).
  */
-export function statusSender(notifier: Notifier, refreshMs = 10_000): (line: string, now: number) => void {
-  let lastKey = '';
-  let lastSentAt = -Infinity;
-  return (line, now) => {
-    const key = line.replace(/\d+(ms|[smhd])\b/g, '#');
-    if (key === lastKey && now - lastSentAt < refreshMs) return;
-    lastKey = key;
-    lastSentAt = now;
+export function statusSender(notifier: Notifier): (line: string) => void {
+  let last = '';
+  return (line) => {
+    if (line === last) return;
+    last = line;
     notifier.send(`STATUS=${line}`);
   };
 }

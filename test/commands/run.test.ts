@@ -87,12 +87,12 @@ test('a silent, idle child is a stall: OUTPUT_INACTIVITY recorded, tree stopped,
   assert.deepEqual({ ...runRow }, { outcome: 'stalled', exit_code: 75 });
 });
 
-test('a silent child that burns CPU or writes files is not a stall within 3x the limit', async (t) => {
+test('a silent child that burns CPU or writes files (above the I/O floor) is not a stall within 3x the limit', async (t) => {
   const { run, dir } = setup(t);
   const busy = await run(['--inactivity', '1s', '--poll', '200ms', '--', process.execPath, '-e', 'const end = Date.now() + 3500; while (Date.now() < end);']);
   assert.equal(busy.code, 0, busy.stderr);
   const writer = await run(['--inactivity', '1s', '--poll', '200ms', '--', process.execPath, '-e',
-    `const fs = require('fs'); let n = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x\\n'); if (++n === 35) clearInterval(t); }, 100);`]);
+    `const fs = require('fs'); let n = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x'.repeat(65536)); if (++n === 35) clearInterval(t); }, 100);`]);
   assert.equal(writer.code, 0, writer.stderr);
 });
 

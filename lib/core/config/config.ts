@@ -147,6 +147,11 @@ export const configSchema = z.strictObject({
   poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),
   verify_window: duration({ max: TIMER_MAX }).default(D.verify_window),
   ignore: z.array(regex).default(() => [...D.ignore]),
+  activity: z.strictObject({
+    window: duration({ min: '1s', max: SHORT_MAX }).default(D.activity.window),
+    cpu: duration({ max: SHORT_MAX }).default(D.activity.cpu),
+    io_bytes: z.number().int().nonnegative().default(D.activity.io_bytes),
+  }).default(() => ({ ...D.activity })),
   max_line_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(D.max_line_bytes),
   generic: z.strictObject({
     session_pattern: regex.optional(),

@@ -16,6 +16,8 @@ export const DEFAULT_CONFIG = {
   poll: 1_000,
   verify_window: 60_000,
   ignore: [] as string[],
+  /** When the tree counts as working: CPU (ms) or I/O bytes above a floor per window (docs/design.md). */
+  activity: { window: 10_000, cpu: 500, io_bytes: 512 * 1024 },
   max_line_bytes: 1024 * 1024,
   generic: {},
   revive: {

@@ -50,7 +50,9 @@ export interface ProcessInfo {
   cmdline: string[];
   /** utime + stime in clock ticks. */
   cpuTicks: number;
-  /** rchar + wchar from /proc/<pid>/io, or null when unreadable (macOS, other users). */
+  /** cutime + cstime: CPU of children it reaped (Linux), so their work is not lost when they exit. */
+  reapedCpuTicks?: number;
+  /** rchar + wchar from /proc/<pid>/io (reaped children's included), or null when unreadable (macOS, other users). */
   ioBytes: number | null;
   /** Holds a listening TCP/UDP/unix socket: a server, never "hung". */
   listening: boolean;
@@ -63,6 +65,8 @@ export interface Observation {
   rootPid: number;
   /** Every owned process found, the root included; zombies excluded. */
   processes: ProcessInfo[];
+  /** CPU time (ms) of the unit's cgroup minus deadman's own, when the run has one. */
+  cgroupCpuMs?: number | null;
 }
 
 export function processKey(p: Pick<ProcessInfo, 'pid' | 'startTime'>): string {

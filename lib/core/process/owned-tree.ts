@@ -12,8 +12,8 @@ export type ProcessIdentity = Pick<ProcessInfo, 'pid' | 'startTime'>;
 
 /** What the supervision loop, the detectors and the kill module need from an OS observer. */
 export interface TreeObserver {
-  /** One poll of the owned tree (zombies excluded). */
-  observe(): Observation;
+  /** One poll of the owned tree (zombies excluded); `sweep` also looks for processes that left the PID chain unseen. */
+  observe(sweep?: boolean): Observation;
   /** True when this identity was seen in the owned tree (or is in the unit's cgroup now). */
   isOwned(p: ProcessIdentity): boolean;
   /** The processes of the last observation. */

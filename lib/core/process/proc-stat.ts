@@ -11,6 +11,8 @@ export interface ProcStat {
   sid: number;
   /** utime + stime, clock ticks. */
   cpuTicks: number;
+  /** cutime + cstime: children waited for (Linux only). */
+  reapedCpuTicks?: number;
   /** Field 22: start time in clock ticks since boot. With the pid, a process's identity. */
   startTime: number;
 }
@@ -30,6 +32,7 @@ export function parseProcStat(text: string): ProcStat | null {
     pgid: field(5),
     sid: field(6),
     cpuTicks: field(14) + field(15),
+    reapedCpuTicks: field(16) + field(17),
     startTime: field(22),
   };
   return Number.isInteger(parsed.pid) && Number.isFinite(parsed.startTime) ? parsed : null;

@@ -6,6 +6,8 @@ import { formatDuration } from '../config/duration.ts';
  */
 export interface RunSnapshot {
   now: number;
+  /** Wall-clock ms at `now`: the sentence says when output last came, never how long ago. */
+  wallNow: number;
   adapter: string;
   sessionId: string | null;
   lastOutputAt: number;
@@ -36,10 +38,20 @@ export function statusLine(s: RunSnapshot): string {
   else if (s.recovering) parts.push(`RECOVERING · ${s.recovering}`);
   else parts.push('ok');
   if (s.sessionId) parts.push(`${s.adapter} session ${shortId(s.sessionId)}`);
-  parts.push(`last ${s.adapter === 'generic' ? 'output' : 'event'} ${formatDuration(Math.max(0, s.now - s.lastOutputAt))} ago`);
+  // An age ("4s ago") is stale the moment it is sent and systemd shows it until the next
+  // STATUS=; a time of day stays true until the next output changes it. To the minute, so a
+  // chatty run changes the sentence (a systemd-notify spawn on the fallback path) once a minute.
+  const lastAt = clockTime(s.wallNow - Math.max(0, s.now - s.lastOutputAt));
+  parts.push(`last ${s.adapter === 'generic' ? 'output' : 'event'} at ${lastAt}`);
   parts.push(`${s.processCount} proc${s.processCount === 1 ? '' : 's'}`);
   if (s.evidence.total > 0) parts.push(`evidence ${s.evidence.alive}/${s.evidence.total}`);
   return parts.join(' · ');
+}
+
+/** HH:MM in local time, as the journal shows its own timestamps. */
+export function clockTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  return [d.getHours(), d.getMinutes()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
 function shortId(id: string): string {

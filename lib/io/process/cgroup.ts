@@ -19,6 +19,8 @@ export interface UnitCgroup {
   path: string;
   /** The file listing its member pids. */
   procsFile: string;
+  /** Its `cpu.stat` (v2 only: the v1 name=systemd hierarchy has no CPU accounting). */
+  cpuStatFile: string | null;
 }
 
 /** The cgroup path systemd tracks this process in, from `/proc/<pid>/cgroup` text. */
@@ -50,7 +52,17 @@ export function findUnitCgroup(selfPid = process.pid, parentPid = process.ppid):
   const found = systemdCgroupPath(text, existsSync('/sys/fs/cgroup/cgroup.controllers'));
   if (!found || !isServiceCgroup(found.path)) return null;
   const procsFile = join(found.mount, found.path, 'cgroup.procs');
-  return existsSync(procsFile) ? { path: found.path, procsFile } : null;
+  const cpuStatFile = join(found.mount, found.path, 'cpu.stat');
+  return existsSync(procsFile) ? { path: found.path, procsFile, cpuStatFile: existsSync(cpuStatFile) ? cpuStatFile : null } : null;
+}
+
+/**
+ * CPU time used by the cgroup's processes so far, exited ones included (`usage_usec`), in ms;
+ * null without CPU accounting.
+ */
+export function readCgroupCpuMs(cgroup: UnitCgroup): number | null {
+  const usec = cgroup.cpuStatFile ? /^usage_usec (\d+)$/m.exec(readOrNull(cgroup.cpuStatFile) ?? '')?.[1] : undefined;
+  return usec === undefined ? null : Number(usec) / 1000;
 }
 
 export function readCgroupPids(cgroup: UnitCgroup): number[] {

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ExitCode } from '../../exit-codes.ts';
+import { makeRunTag, RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 
 /**
  * Starts the supervised command: argv verbatim (never a shell), its own session and process
@@ -11,17 +13,22 @@ import { ExitCode } from '../../exit-codes.ts';
 /** Variables that would let the child speak to systemd for the unit, or claim its sockets. */
 const SCRUBBED = ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'LISTEN_PID', 'LISTEN_FDS', 'LISTEN_FDNAMES'];
 
-export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out = { ...env };
+/** The child's environment: `env` without the unit's systemd variables, with the run tag (ownership outside a cgroup). */
+export function childEnvironment(env: NodeJS.ProcessEnv, runTag: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env, [RUN_TAG_ENV]: runTag };
   for (const key of SCRUBBED) delete out[key];
   return out;
+}
+
+export function newRunTag(): string {
+  return makeRunTag(randomBytes(16).toString('hex'));
 }
 
 export type SpawnOutcome =
   | { ok: true; child: ChildProcess & { pid: number } }
   | { ok: false; exitCode: number; message: string };
 
-export function spawnChild(argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit' }): Promise<SpawnOutcome> {
+export function spawnChild(argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }): Promise<SpawnOutcome> {
   const [file, ...args] = argv;
   if (!file) return Promise.resolve({ ok: false, exitCode: ExitCode.USAGE, message: 'no command given; put it after --' });
   if (!existsSync(options.cwd)) {
@@ -30,7 +37,7 @@ export function spawnChild(argv: string[], options: { cwd: string; env: NodeJS.P
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: childEnvironment(options.env),
+      env: childEnvironment(options.env, options.runTag),
       stdio: [options.stdin === 'inherit' ? 'inherit' : 'ignore', 'pipe', 'pipe'],
       detached: true,
     });

@@ -92,22 +92,29 @@ export interface StopResult {
 }
 
 /**
- * Stops the whole run: the stop signal to the root's process group, up to `graceMs` for the
- * tree to exit (resolving as soon as no owned process is left), then SIGKILL to every process
- * the run still owns — remembered or in the unit's cgroup, so descendants that moved to their
- * own session or group (agents setsid their tool commands) do not survive the stop. The sweep
+ * Stops the whole run: the stop signal to the root's process group (like a terminal's ^C, so
+ * an agent can abort its turn) and SIGTERM to every other owned process, children first, each
+ * re-checked — a tool in its own session (agents setsid their commands) hears it too instead of
+ * only SIGKILL after the whole grace. Then up to `graceMs` for the tree to exit (resolving as
+ * soon as no owned process is left), then SIGKILL to every process the run still owns. The
+ * first look sweeps for tagged processes that left the PID chain unseen; the SIGKILL sweep
  * repeats until nothing owned is left, since a process can fork between two sweeps.
  */
 export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
   const { observer, rootPid, signal, monotonic } = options;
   const guards: SignalGuards = { ...options.guards, rootPid: null };
   const seen = new Map<string, ProcessInfo>();
-  const remaining = () => {
-    const processes = observer.observe().processes;
+  const remaining = (sweep = false) => {
+    const processes = observer.observe(sweep).processes;
     for (const p of processes) seen.set(processKey(p), p);
     return processes;
   };
-  forwardToRootGroup(remaining(), rootPid, signal, observer, guards);
+  const owned = remaining(true);
+  const group = forwardToRootGroup(owned, rootPid, signal, observer, guards);
+  const members = new Members(observer);
+  // The group is re-read: a process that just called setsid() left it and did not hear the signal.
+  members.add(owned.filter((p) => p.pid !== rootPid && (group === null || observer.readProcess(p.pid)?.pgid !== group)));
+  for (const p of members.deepestFirst()) signalChecked(p, 'SIGTERM', observer, guards);
   await waitUntil(() => remaining().length === 0, options.graceMs, TREE_POLL_MS, monotonic, options.abort);
   const signalled = new Set<string>();
   await waitUntil(() => {
@@ -130,8 +137,9 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
 /**
  * Like a terminal's ^C: the whole foreground group hears it. Only when some owned process is
  * in that group (then the group id cannot name anything else) and it is not deadman's own.
+ * Returns the group signalled, or null when only the root was (or nothing).
  */
-function forwardToRootGroup(owned: ProcessInfo[], rootPid: number, signal: NodeJS.Signals, observer: TreeObserver, guards: SignalGuards): void {
+function forwardToRootGroup(owned: ProcessInfo[], rootPid: number, signal: NodeJS.Signals, observer: TreeObserver, guards: SignalGuards): number | null {
   const root = owned.find((p) => p.pid === rootPid);
   const pgid = root?.pgid ?? rootPid;
   const ownGroup = observer.readProcess(guards.selfPid)?.pgid;
@@ -141,9 +149,10 @@ function forwardToRootGroup(owned: ProcessInfo[], rootPid: number, signal: NodeJ
     } catch {
       // the group emptied meanwhile
     }
-  } else if (root) {
-    signalChecked(root, signal, observer, guards);
+    return pgid;
   }
+  if (root) signalChecked(root, signal, observer, guards);
+  return null;
 }
 
 /** Signals one process if it passes the check; returns why not otherwise (null when sent or already gone). */

@@ -11,6 +11,8 @@ export interface ObserverOptions {
   /** Linux: also own the members of deadman's systemd service cgroup. Ignored on macOS. */
   useCgroup: boolean;
   monotonic: () => number;
+  /** Linux: the run tag in the child's environment, proof of ownership without a cgroup. */
+  runTag?: string;
 }
 
 /** The owned-tree observer for this OS: /proc on Linux, `ps` on macOS. */

@@ -1,9 +1,10 @@
 import type { ProcessInfo } from '../../core/process/events.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
-import { findUnitCgroup, readCgroupPids } from './cgroup.ts';
+import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
 import { readProcStat } from './process-identity.ts';
 import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
 import { ListeningSockets } from './proc-sockets.ts';
+import { TaggedProcesses } from './tagged-processes.ts';
 
 export interface LinuxObserverOptions {
   /** The supervised child: the root of the owned tree. */
@@ -15,7 +16,12 @@ export interface LinuxObserverOptions {
   monotonic: () => number;
   /** Walk by a scan of every /proc/<pid>/stat even where `children` files exist (tests, benchmark). */
   forceProcScan?: boolean;
+  /** The run tag in the child's environment: proof of ownership where there is no unit cgroup. */
+  runTag?: string;
 }
+
+/** How often, while the root lives, every process is checked for the run tag. */
+const TAG_SCAN_MS = 5_000;
 
 /**
  * Observes the owned tree through /proc. A poll walks down from the root, from every process
@@ -35,7 +41,16 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const memory = new OwnershipMemory();
   const reader = new LinuxProcessReader(monotonic);
   const sockets = new ListeningSockets(monotonic);
+  const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
+  let lastTagScanAt = -Infinity;
   let last: ProcessInfo[] = [];
+
+  /** Tagged processes: at the first poll, every TAG_SCAN_MS, and on every poll once the root is gone. */
+  function taggedSeeds(at: number, sweep: boolean): Seed[] {
+    if (!tagged || !(sweep || at - lastTagScanAt >= TAG_SCAN_MS || !last.some((p) => p.pid === rootPid))) return [];
+    lastTagScanAt = at;
+    return tagged.find(neverOwned);
+  }
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const childrenOf = scanAll ? childrenFromScan() : readThreadChildren;
@@ -71,14 +86,14 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   }
 
   return {
-    observe() {
+    observe(sweep = false) {
       const at = monotonic();
       const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
       const cgroupSeeds: Seed[] = cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : [];
-      last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds]);
+      last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds, ...taggedSeeds(at, sweep)]);
       memory.keepOnly(last);
       reader.keepOnly(last);
-      return { at, rootPid, processes: last };
+      return { at, rootPid, processes: last, cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null };
     },
     isOwned(p: ProcessIdentity) {
       if (memory.has(p)) return true;
@@ -89,6 +104,13 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     readProcess: readProcStat,
     listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
   };
+}
+
+/** The cgroup's CPU time without deadman's own (and its reaped helpers'): the run's work, in ms. */
+function cgroupCpuOfRun(cgroup: UnitCgroup, selfPid: number): number | null {
+  const total = readCgroupCpuMs(cgroup);
+  const self = readProcStat(selfPid);
+  return total === null || !self ? null : Math.max(0, total - (self.cpuTicks + (self.reapedCpuTicks ?? 0)) * 10);
 }
 
 /** deadman, its parent, and so on up to init. */

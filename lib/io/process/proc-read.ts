@@ -41,10 +41,10 @@ export class LinuxProcessReader {
   read(pid: number): LinuxProcess | null {
     const stat = readProcStat(pid);
     if (!stat) return null;
-    const { cpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
+    const { cpuTicks, reapedCpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
     const details = this.#detailsOf(pid, processKey(stat), comm);
     return {
-      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, ioBytes: readIoBytes(pid), listening: false },
+      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ioBytes: readIoBytes(pid), listening: false },
       socketInodes: details.socketInodes,
     };
   }
@@ -82,7 +82,10 @@ function readCmdline(pid: number): string[] {
   return parts;
 }
 
-/** rchar + wchar: every byte read or written through any fd (pipes and sockets included). */
+/**
+ * rchar + wchar: bytes moved by read()/write() on any fd, pipes and sockets included, reaped
+ * children's too (read_bytes/write_bytes count storage only; docs/design.md says why).
+ */
 function readIoBytes(pid: number): number | null {
   const text = readOrNull(`/proc/${pid}/io`);
   if (!text) return null;

@@ -6,12 +6,12 @@ import { readOrNull } from './proc-read.ts';
 /**
  * Marks the owned processes that hold a listening socket. The socket tables list every socket
  * of a network namespace and /proc/net/tcp alone takes milliseconds to read, while nearly every
- * process holds sockets (Node gives its children socketpairs as stdio pipes). So a socket's
- * state is looked up once, when its inode is first seen, cheapest table first and only until
- * every new inode is found; all of them are looked up again every REFRESH_MS, for the rare
- * socket that starts listening after it was first seen. Tables are read through a process
- * of the right namespace (`/proc/<pid>/net/…`), so a server in a sandbox's private network
- * namespace counts too.
+ * process holds sockets (Node gives its children socketpairs as stdio pipes). So a listening
+ * socket is remembered for REFRESH_MS, but a "not listening" answer only until the next poll:
+ * a server binds first and listens a second later, and taking it for a hung process then is
+ * the worse mistake. Lookups go cheapest table first and only until every inode asked about is
+ * found. Tables are read through a process of the right namespace (`/proc/<pid>/net/…`), so a
+ * server in a sandbox's private network namespace counts too.
  */
 const REFRESH_MS = 60_000;
 
@@ -25,7 +25,7 @@ export class ListeningSockets {
     const withSockets = processes.filter((p) => p.socketInodes.length > 0);
     const now = this.monotonic();
     const refresh = now - this.#refreshedAt >= REFRESH_MS;
-    const unknown = withSockets.filter((p) => refresh || p.socketInodes.some((inode) => !this.#listening.has(inode)));
+    const unknown = withSockets.filter((p) => refresh || p.socketInodes.some((inode) => this.#listening.get(inode) !== true));
     if (unknown.length > 0) this.#lookUp(unknown, refresh);
     if (refresh) this.#refreshedAt = now;
     for (const p of withSockets) p.info.listening = p.socketInodes.some((inode) => this.#listening.get(inode) === true);
@@ -37,7 +37,7 @@ export class ListeningSockets {
       const namespace = networkNamespace(p.info.pid);
       if (namespace === null) continue;
       const group = byNamespace.get(namespace) ?? { reader: p.info.pid, inodes: new Set<string>() };
-      for (const inode of p.socketInodes) if (refresh || !this.#listening.has(inode)) group.inodes.add(inode);
+      for (const inode of p.socketInodes) if (refresh || this.#listening.get(inode) !== true) group.inodes.add(inode);
       byNamespace.set(namespace, group);
     }
     if (refresh) this.#listening.clear();
