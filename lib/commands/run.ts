@@ -14,7 +14,6 @@ import { RecordingStore } from '../io/store/recording-store.ts';
 import { buildRunEdges } from './run-edges.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
-import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import type { Refusal } from './run-revive.ts';
 import type { Notifier } from '../io/notify.ts';
 
@@ -75,7 +74,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
       name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
-    const result = await runSession({ argv: edges.argv, cwd, env: { ...process.env, [RUN_TAG_ENV]: edges.runTag }, config, onStall }, {
+    const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });

@@ -2,7 +2,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Adapter, Observation } from '../core/process/events.ts';
 import { LineSplitter } from '../core/adapters/lines.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
-import { newRunTag, spawnChild } from '../io/process/child.ts';
+import { spawnChild } from '../io/process/child.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -58,8 +58,8 @@ export interface RunPlan {
   env: NodeJS.ProcessEnv;
   config: Config;
   onStall: 'withhold' | 'exit';
-  /** The run tag put into the child's environment (the revive marker keeps it); default: a new one. */
-  runTag?: string;
+  /** The run tag put into the child's environment; the revive marker keeps the same one. */
+  runTag: string;
 }
 
 export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
@@ -81,7 +81,7 @@ const PIPE_DRAIN_MS = 500;
 
 export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise<RunResult> {
   const { clock, notifier, logger, records, config } = { ...ports, config: plan.config };
-  const runTag = plan.runTag ?? newRunTag();
+  const { runTag } = plan;
   const spawned = await spawnChild(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin, runTag });
   if (!spawned.ok) {
     logger.log('error', spawned.message);

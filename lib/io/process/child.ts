@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ExitCode } from '../../exit-codes.ts';
-import { makeRunTag, RUN_TAG_ENV } from '../../core/process/run-tag.ts';
+import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 
 /**
  * Starts the supervised command: argv verbatim (never a shell), its own session and process
@@ -18,10 +17,6 @@ export function childEnvironment(env: NodeJS.ProcessEnv, runTag: string): NodeJS
   const out: NodeJS.ProcessEnv = { ...env, [RUN_TAG_ENV]: runTag };
   for (const key of SCRUBBED) delete out[key];
   return out;
-}
-
-export function newRunTag(): string {
-  return makeRunTag(randomBytes(16).toString('hex'));
 }
 
 export type SpawnOutcome =
