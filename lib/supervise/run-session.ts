@@ -160,6 +160,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   let sniffing = ports.sniff !== undefined;
   const linesWanted = readyPattern !== null || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
   const needsLines = () => sniffing || linesWanted || ports.adapter().name !== 'generic';
+  let lastChunkAt = clock.monotonic();
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
     const handle = (lines: ReturnType<LineSplitter['push']>) => {
@@ -178,7 +179,8 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
     const pipe = passThrough(source, fd, (chunk) => {
-      output.chunk(chunk, clock.monotonic());
+      lastChunkAt = clock.monotonic();
+      output.chunk(chunk, lastChunkAt);
       if (needsLines()) handle(splitter.push(chunk));
     });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
@@ -233,9 +235,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   supervisor.rootExited(exit.code);
   // Descendants that outlive the root would hold our pipes open and keep running unowned.
   await stopTree('SIGTERM');
-  // Whatever still holds the pipes is not ours to stop (or could not be): stop waiting for it.
-  const drained = new Promise<void>((resolve) => setTimeout(resolve, PIPE_DRAIN_MS).unref());
-  await Promise.race([Promise.all(streams.map((s) => s.closed)), drained]);
+  // Whatever still holds the pipes is not ours to stop (or could not be): once they have been
+  // quiet for PIPE_DRAIN_MS, stop waiting for it. Never while bytes still come: output the
+  // child wrote before it exited may still sit in the pipe behind a slow parse.
+  await untilClosedOrQuiet(streams, () => lastChunkAt, PIPE_DRAIN_MS, clock);
   for (const s of streams) s.source.destroy();
   await Promise.all(streams.map((s) => s.closed));
   await Promise.all(streams.map((s) => s.pipe.drained()));
@@ -245,4 +248,15 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
 
   return conclude(exit, { stopSignal, stall: supervisor.stall, completed: ports.adapter().name === 'generic' || output.state.completed, sessionId: output.state.sessionId }, ports, publishStatus);
+}
+
+/** Resolves when every stream closed, or when none delivered a byte for `quietMs`. */
+async function untilClosedOrQuiet(streams: ReadonlyArray<{ closed: Promise<void> }>, lastChunkAt: () => number, quietMs: number, clock: Clock): Promise<void> {
+  let allClosed = false;
+  const closed = Promise.all(streams.map((s) => s.closed)).then(() => (allClosed = true));
+  for (;;) {
+    const wait = Math.max(1, lastChunkAt() + quietMs - clock.monotonic());
+    await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, wait).unref())]);
+    if (allClosed || clock.monotonic() - lastChunkAt() >= quietMs) return;
+  }
 }
