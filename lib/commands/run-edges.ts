@@ -1,7 +1,5 @@
 import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/process/events.ts';
-import { findHungSubtree } from '../core/detect/hung.ts';
-import { emptyProgress, updateProgress } from '../core/detect/process-progress.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -12,7 +10,8 @@ import { systemClock } from '../io/clock.ts';
 import type { Store } from '../io/store/store.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunRecords } from '../supervise/records.ts';
-import type { RunResult, RunSessionPorts, TreeControl } from '../supervise/run-session.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { ReviveGuard, type Refusal } from './run-revive.ts';
 import type { Context } from './command-context.ts';
 
@@ -74,7 +73,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
     reviveOf: revive.sessionId,
     startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid) => makeTree(rootPid, config, () => adapter.name !== 'generic', input.unit !== null),
+      makeTree: (rootPid) => makeTree(rootPid, config, input.unit !== null),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
@@ -93,27 +92,16 @@ function consultWith(command: string[], timeoutMs: number) {
   return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, incident);
 }
 
-/** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */
-function makeTree(rootPid: number, config: Config, agent: () => boolean, underSystemd: boolean): TreeControl {
+/** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */
+function makeTree(rootPid: number, config: Config, underSystemd: boolean): ProcessTree {
   const monotonic = () => systemClock.monotonic();
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
-  const ignore = config.ignore.map((pattern) => new RegExp(pattern));
-  let progress = emptyProgress;
   return {
-    observe() {
-      const observation = observer.observe();
-      progress = updateProgress(progress, observation);
-      return observation;
-    },
-    findHung: (observation, query) => findHungSubtree(observation, progress, {
-      hungTimeoutMs: config.hung_timeout, lastOutputAt: query.lastOutputAt, baseline: query.baseline,
-      ignore, openTools: query.openTools, requireOpenTool: agent(),
-    }),
-    terminate: (finding) => terminateSubtree(finding, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
+    observe: () => observer.observe(),
+    terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
     stopAll: async (signal, graceMs, abort) => {
       await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });
     },
   };
 }
-

@@ -10,8 +10,10 @@ import { currentOwner, isOwnerAlive, markerIsCompleted, readMarker, writeMarker,
 import { lockMarkers } from '../io/revive/marker-lock.ts';
 import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { systemClock } from '../io/clock.ts';
-import type { RunResult } from '../supervise/run-session.ts';
-import type { RunEdgesInput } from './run-edges.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Store } from '../io/store/store.ts';
+import type { Context } from './command-context.ts';
 
 /**
  * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
@@ -24,6 +26,17 @@ export interface Refusal {
   exitCode: number;
   outcome: 'revive-exhausted' | 'owned-elsewhere';
   reason: string;
+}
+
+/** What the revive decision reads about the run about to start. */
+export interface ReviveInput {
+  name: string;
+  command: string[];
+  cwd: string;
+  config: Config;
+  context: Context;
+  store: Store;
+  logger: Logger;
 }
 
 const HEARTBEAT_MS = 60_000;
@@ -39,14 +52,14 @@ export class ReviveGuard {
   private readonly markerDir: string;
   private readonly logger: Logger;
 
-  private constructor(input: RunEdgesInput) {
+  private constructor(input: ReviveInput) {
     this.argv = input.command;
     this.markerDir = input.context.paths.markerDir;
     this.logger = input.logger;
   }
 
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
-  static async prepare(input: RunEdgesInput): Promise<ReviveGuard> {
+  static async prepare(input: ReviveInput): Promise<ReviveGuard> {
     const guard = new ReviveGuard(input);
     const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout);
     if (!release) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
@@ -58,7 +71,7 @@ export class ReviveGuard {
     return guard;
   }
 
-  private async decide(input: RunEdgesInput): Promise<void> {
+  private async decide(input: ReviveInput): Promise<void> {
     const { config, name } = input;
     const read: MarkerRead = markerIsCompleted(this.markerDir, name) ? { status: 'missing', name } : await readMarker(this.markerDir, name);
     if (read.status === 'problem') this.logger.log('warn', read.problem);

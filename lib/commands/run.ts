@@ -10,6 +10,8 @@ import { systemClock } from '../io/clock.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
+import { spawnChild } from '../io/process/child.ts';
+import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, RUN_OPTIONS } from './run-options.ts';
 import { loadContext, openStore } from './command-context.ts';
 import { buildRunEdges } from './run-edges.ts';
@@ -83,7 +85,7 @@ async function runCommand(values: RunValues, commandLine: string[], logger: Logg
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
     const result = await runSession({ argv: edges.argv, cwd, env: process.env, config, onStall }, {
-      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec,
+      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
     edges.finish(result);

@@ -1,56 +1,17 @@
 import type { Config } from '../core/config/config.ts';
-import type { Adapter, Observation } from '../core/process/events.ts';
 import { LineSplitter } from '../core/adapters/lines.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
-import { spawnChild } from '../io/process/child.ts';
-import type { Clock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
-import type { Notifier } from '../io/notify.ts';
 import { passThrough } from '../io/passthrough.ts';
 import { OutputTracker } from './output.ts';
-import type { RunRecords } from './records.ts';
-import { Supervisor, type HungFinding, type HungQuery, type Stall, type TerminateResult } from './supervisor.ts';
+import { Supervisor, type Stall } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
-import { conclude } from './outcome.ts';
-import type { Consult } from './diagnose-incident.ts';
+import { conclude, type RunResult } from './outcome.ts';
+import type { RunSessionPorts } from './ports.ts';
 
 /**
  * The life of one supervised command: spawn, pass output through, tick the supervisor, feed the
  * watchdog while healthy, handle stop signals and stalls, and work out the exit code.
  */
-
-export interface TreeControl {
-  observe(): Observation;
-  findHung(observation: Observation, query: HungQuery): HungFinding | null;
-  terminate(finding: HungFinding): Promise<TerminateResult>;
-  /** Forwards `signal` to the root's group, waits up to `graceMs` (less if aborted), then SIGKILLs every owned process. */
-  stopAll(signal: NodeJS.Signals, graceMs: number, abort: AbortSignal): Promise<void>;
-}
-
-export interface EvidenceGate {
-  /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */
-  start(onDead: (message: string) => void): void;
-  stop(): void;
-  summary(): { alive: number; total: number; failing: string | null };
-  /** Evaluates `on_exit` claims; null when all hold, else what failed. */
-  checkOnExit(): Promise<string | null>;
-}
-
-export interface RunSessionPorts {
-  clock: Clock;
-  notifier: Notifier;
-  logger: Logger;
-  records: RunRecords;
-  watchdogUsec: number | null;
-  makeTree(rootPid: number): TreeControl;
-  adapter(): Adapter;
-  /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
-  sniff?: (firstLine: string) => Promise<boolean>;
-  onSession(sessionId: string): void;
-  evidence: EvidenceGate;
-  portAccepts(port: number): Promise<boolean>;
-  consult?: Consult | undefined;
-}
 
 export interface RunPlan {
   argv: string[];
@@ -60,24 +21,9 @@ export interface RunPlan {
   onStall: 'withhold' | 'exit';
 }
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
-
-export interface RunResult {
-  exitCode: number;
-  /** Re-raise this signal on ourselves after cleanup, so the service manager sees a clean stop. */
-  reraise: NodeJS.Signals | null;
-  outcome: Outcome;
-  reason: string;
-  /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
-  clean: boolean;
-  sessionId: string | null;
-}
-
-const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
-
 export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise<RunResult> {
   const { clock, notifier, logger, records, config } = { ...ports, config: plan.config };
-  const spawned = await spawnChild(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin });
+  const spawned = await ports.spawn(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin });
   if (!spawned.ok) {
     logger.log('error', spawned.message);
     return { exitCode: spawned.exitCode, reraise: null, outcome: 'spawn-failed', reason: spawned.message, clean: false, sessionId: null };
@@ -101,20 +47,15 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     return stopping;
   };
 
-  const supervisor = new Supervisor({
-    monotonic: () => clock.monotonic(),
-    observe: () => tree.observe(),
-    findHung: (o, q) => tree.findHung(o, q),
-    terminate: (t) => tree.terminate(t),
-    records,
-    logger,
-    consult: ports.consult,
-  }, {
+  const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree, records, logger, consult: ports.consult }, {
     autoRecover: config.auto_recover,
     inactivityMs: config.inactivity,
     timeoutMs: config.timeout,
+    hungTimeoutMs: config.hung_timeout,
+    readyTimeoutMs: config.ready_timeout,
+    ignore: config.ignore.map((pattern) => new RegExp(pattern)),
     verifyWindowMs: config.verify_window,
-    usesBaseline: () => ports.adapter().name !== 'generic',
+    agent: () => ports.adapter().name !== 'generic',
   }, output, startedAt, (stall: Stall) => {
     records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     publishStatus();
@@ -132,7 +73,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     adapter: ports.adapter().name,
     sessionId: output.state.sessionId,
     lastOutputAt: output.state.lastOutputAt,
-    processCount: supervisor.processCount,
+    processCount: supervisor.history.processCount,
     evidence: ports.evidence.summary(),
     stall: supervisor.stall ? { message: supervisor.stall.message, action: supervisor.stall.kind === 'TIMEOUT' || !ready ? 'exit' : plan.onStall } : null,
     awaitingApproval: supervisor.awaitingApproval,
@@ -145,8 +86,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   const markReady = () => {
     if (ready) return;
     ready = true;
+    supervisor.facts.ready = true;
     notifier.send('READY=1');
   };
+  supervisor.facts.ready = ready;
   if (ready) notifier.send('READY=1');
 
   // With `adapter = "auto"` and a command line that named no agent, the first stdout line may
@@ -188,11 +131,8 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   };
   const tickOnce = async () => {
     try {
+      if (!ready && config.ready_port && (await ports.portAccepts(config.ready_port))) markReady();
       await supervisor.tick();
-      if (!ready) {
-        if (config.ready_port && (await ports.portAccepts(config.ready_port))) markReady();
-        else if (clock.monotonic() - startedAt > config.ready_timeout) supervisor.escalateNew('NOT_READY', `not ready after ${Math.round(config.ready_timeout / 1000)}s`);
-      }
       publishStatus();
     } catch (error) {
       logger.log('error', `supervision tick failed: ${(error as Error).message}`);
@@ -201,7 +141,10 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   const pollTimer = setInterval(() => void tick(), config.poll);
   void tick();
   const stopWatchdog = startWatchdog(notifier, ports.watchdogUsec, () => ready && isHealthy(snapshot()));
-  ports.evidence.start((message) => supervisor.escalateNew('EVIDENCE_STALE', message));
+  ports.evidence.start((message) => {
+    supervisor.facts.evidenceDead = message;
+    void tick();
+  });
 
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopSignal) {
@@ -214,7 +157,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
     notifier.send('STOPPING=1');
     void stopTree(signal);
   };
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  const stopListening = ports.signals(onSignal);
 
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -229,7 +172,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise
   clearInterval(pollTimer);
   stopWatchdog();
   ports.evidence.stop();
-  for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+  stopListening();
 
   return conclude(exit, { stopSignal, stall: supervisor.stall, completed: ports.adapter().name === 'generic' || output.state.completed, sessionId: output.state.sessionId }, ports, publishStatus);
 }
