@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MARKER_VERSION } from './marker.ts';
+import { MARKER_VERSION } from './marker-version.ts';
 
 /**
  * The revive marker: `<state>/markers/<name>.json`, written before the work starts and kept

@@ -2,6 +2,7 @@ import type { AdapterName } from '../process/events.ts';
 import { formatAge, formatDuration } from '../config/duration.ts';
 import type { Marker, MarkerOwner } from './marker-schema.ts';
 import { readCommandLine, unresumableReason } from './resume-argv.ts';
+import { MARKER_VERSION } from './marker-version.ts';
 
 /**
  * The life of a revive marker, as pure functions over plain data with time passed in:
@@ -16,9 +17,6 @@ import { readCommandLine, unresumableReason } from './resume-argv.ts';
  */
 
 export type { Marker, MarkerOwner } from './marker-schema.ts';
-
-/** Bumped when the marker's shape changes; a marker of another version is not revived. */
-export const MARKER_VERSION = 1;
 
 export interface NewMarker {
   name: string;
