@@ -6,7 +6,8 @@ import { ExitCode, usageError } from '../exit-codes.ts';
 import { createLogger, logFailure, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
-import { systemClock } from '../io/clock.ts';
+import { repeatEvery, systemClock } from '../io/clock.ts';
+import { passThrough } from '../io/passthrough.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
@@ -85,7 +86,7 @@ async function runCommand(values: RunValues, commandLine: string[], logger: Logg
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
     const result = await runSession({ argv: edges.argv, cwd, env: process.env, config, onStall }, {
-      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals,
+      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
     edges.finish(result);

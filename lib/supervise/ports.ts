@@ -4,7 +4,8 @@ import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
-import type { SpawnOutcome } from '../io/process/child.ts';
+import type { Readable } from 'node:stream';
+import type { Passthrough } from '../io/passthrough.ts';
 import type { TerminateResult } from '../io/process/kill.ts';
 import type { RunRecords } from './records.ts';
 
@@ -14,7 +15,7 @@ import type { RunRecords } from './records.ts';
  * runs under systemd, under launchd and in a unit test.
  */
 
-export type { Clock, Logger, Notifier, RunRecords, TerminateResult };
+export type { Clock, Logger, Notifier, Passthrough, RunRecords, TerminateResult };
 
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {
@@ -31,8 +32,24 @@ export interface TerminateTarget {
   subtree: readonly ProcessInfo[];
 }
 
+/** The started command as the loop sees it: its pid, its two output pipes, and its exit. */
+export interface SpawnedChild {
+  pid: number;
+  stdout: Readable | null;
+  stderr: Readable | null;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+}
+
+export type SpawnOutcome = { ok: true; child: SpawnedChild } | { ok: false; exitCode: number; message: string };
+
 /** Starts the supervised command (argv verbatim, its own process group). */
 export type Spawner = (argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit' }) => Promise<SpawnOutcome>;
+
+/** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk first and must not keep it. */
+export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void) => Passthrough;
+
+/** Repeats `run` every `ms` until the returned function is called. */
+export type Repeater = (ms: number, run: () => void) => () => void;
 
 /** Delivers the stop signals deadman itself receives; returns the function that stops listening. */
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
@@ -58,6 +75,8 @@ export interface RunSessionPorts {
   watchdogUsec: number | null;
   spawn: Spawner;
   signals: SignalSource;
+  forward: OutputForwarder;
+  every: Repeater;
   makeTree(rootPid: number): ProcessTree;
   adapter(): Adapter;
   /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
