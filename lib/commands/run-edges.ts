@@ -1,8 +1,5 @@
 import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/process/events.ts';
-import { findHungSubtree, TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
-import { classifyHelpers } from '../core/detect/baseline.ts';
-import { emptyProgress, updateProgress } from '../core/detect/process-progress.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -13,7 +10,8 @@ import { systemClock } from '../io/clock.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunRecords } from '../supervise/records.ts';
-import type { RunResult, RunSessionPorts, TreeControl } from '../supervise/run-session.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { ReviveGuard, type Refusal } from './run-revive.ts';
 import type { Context } from './command-context.ts';
 
@@ -35,8 +33,6 @@ export interface RunEdgesInput {
   logger: Logger;
   notifier: Notifier;
   unit: string | null;
-  /** The run's tag (RUN_TAG_ENV) when the caller made one; else the revive guard makes it. */
-  runTag?: string;
 }
 
 export type RunEdges =
@@ -81,7 +77,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
     reviveOf: revive.sessionId,
     startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, config, () => adapter.name !== 'generic', input.unit !== null),
+      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, config, input.unit !== null),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
@@ -100,37 +96,16 @@ function consultWith(command: string[], timeoutMs: number, redactor: Redactor) {
   return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, redactor.value(incident));
 }
 
-/** The owned tree of one run: observation (with progress folded in), the hung detector and the killers. */
-function makeTree(rootPid: number, runTag: string, config: Config, agent: () => boolean, underSystemd: boolean): TreeControl {
+/** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */
+function makeTree(rootPid: number, runTag: string, config: Config, underSystemd: boolean): ProcessTree {
   const monotonic = () => systemClock.monotonic();
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic, runTag });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
-  const ignore = config.ignore.map((pattern) => new RegExp(pattern));
-  let progress = emptyProgress;
-  // Processes alive at the first poll after an output line matched ready_pattern: servers, never hung.
-  const persistent = new Set<string>();
-  let readySeenAt: number | null = null;
   return {
-    observe() {
-      const observation = observer.observe();
-      progress = updateProgress(progress, observation);
-      return observation;
-    },
-    findHung: (observation, query) => {
-      if (query.readyAt !== null && query.readyAt !== readySeenAt) {
-        readySeenAt = query.readyAt;
-        for (const key of progress.processes.keys()) persistent.add(key);
-      }
-      const baseline = classifyHelpers(progress, query.firstToolAt, TOOL_START_SLACK_MS);
-      for (const key of persistent) baseline.add(key);
-      return findHungSubtree(observation, progress, {
-        hungTimeoutMs: config.hung_timeout, lastOutputAt: query.lastOutputAt, baseline, ignore, openTools: query.openTools, requireOpenTool: agent(),
-      });
-    },
-    terminate: (finding) => terminateSubtree(finding, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
+    observe: () => observer.observe(),
+    terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
     stopAll: async (signal, graceMs, abort) => {
       await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });
     },
   };
 }
-

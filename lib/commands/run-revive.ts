@@ -13,8 +13,10 @@ import { newRunTag } from '../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../core/revive/command-identity.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
 import { systemClock } from '../io/clock.ts';
-import type { RunResult } from '../supervise/run-session.ts';
-import type { RunEdgesInput } from './run-edges.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import type { Config } from '../core/config/config.ts';
+import type { RunRecords } from '../supervise/records.ts';
+import type { Context } from './command-context.ts';
 
 /**
  * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
@@ -27,6 +29,17 @@ export interface Refusal {
   exitCode: number;
   outcome: 'revive-exhausted' | 'owned-elsewhere';
   reason: string;
+}
+
+/** What the revive decision reads about the run about to start. */
+export interface ReviveInput {
+  name: string;
+  command: string[];
+  cwd: string;
+  config: Config;
+  context: Context;
+  records: RunRecords;
+  logger: Logger;
 }
 
 const HEARTBEAT_MS = 60_000;
@@ -45,15 +58,15 @@ export class ReviveGuard {
   private readonly markerDir: string;
   private readonly logger: Logger;
 
-  private constructor(input: RunEdgesInput) {
+  private constructor(input: ReviveInput) {
     this.argv = input.command;
-    this.runTag = input.runTag ?? newRunTag();
+    this.runTag = newRunTag();
     this.markerDir = input.context.paths.markerDir;
     this.logger = input.logger;
   }
 
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
-  static async prepare(input: RunEdgesInput): Promise<ReviveGuard> {
+  static async prepare(input: ReviveInput): Promise<ReviveGuard> {
     const guard = new ReviveGuard(input);
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
@@ -70,7 +83,7 @@ export class ReviveGuard {
     return guard;
   }
 
-  private async decide(input: RunEdgesInput): Promise<void> {
+  private async decide(input: ReviveInput): Promise<void> {
     const { config, name } = input;
     const now = systemClock.wall();
     const previous = await readPreviousMarker(this.markerDir, name, now, input);

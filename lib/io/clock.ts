@@ -11,3 +11,9 @@ export const systemClock: Clock = {
   monotonic: () => performance.now(),
   wall: () => Date.now(),
 };
+
+/** The real repeater behind the loop's poll: a plain interval, cancelled by the returned function. */
+export function repeatEvery(ms: number, run: () => void): () => void {
+  const timer = setInterval(run, ms);
+  return () => clearInterval(timer);
+}

@@ -1,11 +1,8 @@
 import { consultsDiagnostician, reconcile } from '../core/incident/diagnosis.ts';
-import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import { diagnose, type Diagnosis, type SignalKind } from '../core/incident/policy.ts';
 import type { Logger } from '../io/log.ts';
 import type { Incident, RunRecords } from './records.ts';
-
-/** Asks the external diagnostician about one incident (the incident's evidence as JSON). */
-export type Consult = (incident: object) => Promise<ParsedDiagnosis>;
+import type { Consult } from './ports.ts';
 
 /**
  * The diagnose step: the deterministic rules always, then — when configured and when the

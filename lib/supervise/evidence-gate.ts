@@ -1,6 +1,6 @@
 import type { Claim } from '../core/config/config.ts';
 import { needsAttention, type Verdict } from '../core/evidence/evidence.ts';
-import type { EvidenceGate } from './run-session.ts';
+import type { EvidenceGate } from './ports.ts';
 import type { RunRecords } from './records.ts';
 
 /**

@@ -1,7 +1,20 @@
 import { constants } from 'node:os';
 import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
-import type { RunResult, RunSessionPorts } from './run-session.ts';
+import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
+
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
+
+export interface RunResult {
+  exitCode: number;
+  /** Re-raise this signal on ourselves after cleanup, so the service manager sees a clean stop. */
+  reraise: NodeJS.Signals | null;
+  outcome: Outcome;
+  reason: string;
+  /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
+  clean: boolean;
+  sessionId: string | null;
+}
 
 /**
  * How a run ended, in order of precedence: deadman was stopped by a signal; it stopped a stall

@@ -1,56 +1,19 @@
 import type { Config } from '../core/config/config.ts';
-import type { Adapter, Observation } from '../core/process/events.ts';
-import { LineSplitter } from '../core/adapters/lines.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
-import { spawnChild } from '../io/process/child.ts';
-import type { Clock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
-import type { Notifier } from '../io/notify.ts';
-import { passThrough } from '../io/passthrough.ts';
 import { OutputTracker } from './output.ts';
-import type { RunRecords } from './records.ts';
-import { Supervisor, type HungFinding, type HungQuery, type Stall, type TerminateResult } from './supervisor.ts';
+import { Supervisor, type Stall } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
-import { conclude } from './outcome.ts';
-import type { Consult } from './diagnose-incident.ts';
+import { conclude, type RunResult } from './outcome.ts';
+import { RunMachine, stallPolicy, type RunAction, type RunEvent } from './run-machine.ts';
+import { feedStreams, type RunStreams } from './run-streams.ts';
+import type { ProcessTree, RunSessionPorts, SpawnedChild } from './ports.ts';
 
 /**
- * The life of one supervised command: spawn, pass output through, tick the supervisor, feed the
- * watchdog while healthy, handle stop signals and stalls, and work out the exit code.
+ * The life of one supervised command, as the run machine's actions: spawn, pass output
+ * through, tick the supervisor, feed the watchdog while healthy, handle stop signals and
+ * stalls, and work out the exit code. Every edge is a port, so a whole run executes under
+ * fakes in a unit test.
  */
-
-export interface TreeControl {
-  observe(): Observation;
-  findHung(observation: Observation, query: HungQuery): HungFinding | null;
-  terminate(finding: HungFinding): Promise<TerminateResult>;
-  /** Forwards `signal` to the root's group, waits up to `graceMs` (less if aborted), then SIGKILLs every owned process. */
-  stopAll(signal: NodeJS.Signals, graceMs: number, abort: AbortSignal): Promise<void>;
-}
-
-export interface EvidenceGate {
-  /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */
-  start(onDead: (message: string) => void): void;
-  stop(): void;
-  summary(): { alive: number; total: number; failing: string | null };
-  /** Evaluates `on_exit` claims; null when all hold, else what failed. */
-  checkOnExit(): Promise<string | null>;
-}
-
-export interface RunSessionPorts {
-  clock: Clock;
-  notifier: Notifier;
-  logger: Logger;
-  records: RunRecords;
-  watchdogUsec: number | null;
-  makeTree(rootPid: number, runTag: string): TreeControl;
-  adapter(): Adapter;
-  /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
-  sniff?: (firstLine: string) => Promise<boolean>;
-  onSession(sessionId: string): void;
-  evidence: EvidenceGate;
-  portAccepts(port: number): Promise<boolean>;
-  consult?: Consult | undefined;
-}
 
 export interface RunPlan {
   argv: string[];
@@ -62,201 +25,198 @@ export interface RunPlan {
   runTag: string;
 }
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
-
-export interface RunResult {
-  exitCode: number;
-  /** Re-raise this signal on ourselves after cleanup, so the service manager sees a clean stop. */
-  reraise: NodeJS.Signals | null;
-  outcome: Outcome;
-  reason: string;
-  /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
-  clean: boolean;
-  sessionId: string | null;
-}
-
-const STOP_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
-/** After the owned tree is stopped, how long the pipes may stay open (held by a process deadman cannot stop). */
-const PIPE_DRAIN_MS = 500;
-
-export async function runSession(plan: RunPlan, ports: RunSessionPorts): Promise<RunResult> {
-  const { clock, notifier, logger, records, config } = { ...ports, config: plan.config };
-  const { runTag } = plan;
-  const spawned = await spawnChild(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: config.stdin, runTag });
+export async function runSession(plan: RunPlan, ports: RunSessionPorts, machine = new RunMachine()): Promise<RunResult> {
+  const spawned = await ports.spawn(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: plan.config.stdin, runTag: plan.runTag });
   if (!spawned.ok) {
-    logger.log('error', spawned.message);
-    return { exitCode: spawned.exitCode, reraise: null, outcome: 'spawn-failed', reason: spawned.message, clean: false, sessionId: null };
+    machine.dispatch('spawn_failed');
+    return reportSpawnFailure(spawned, ports);
   }
-  const child = spawned.child;
-  const startedAt = clock.monotonic();
-  const tree = ports.makeTree(child.pid, runTag);
-  const output = new OutputTracker(startedAt, ports.adapter, records, ports.onSession);
-  const stopController = new AbortController();
-  let stopSignal: NodeJS.Signals | null = null;
-  let stopping: Promise<void> | null = null;
-  let ready = !config.ready_pattern && !config.ready_port;
-  const readyPattern = config.ready_pattern ? new RegExp(config.ready_pattern) : null;
-  // A tick may wait on a recovery (kill grace) or the diagnostician; longer than all of that
-  // together means the supervision itself is stuck, and the watchdog is withheld.
-  const tickBudget = 3 * config.poll + config.kill_grace + config.diagnose.timeout + 10_000;
-  let tickStartedAt = startedAt;
-
-  const stopTree = (signal: NodeJS.Signals) => {
-    stopping ??= tree.stopAll(signal, config.stop_grace, stopController.signal);
-    return stopping;
-  };
-
-  const supervisor = new Supervisor({
-    monotonic: () => clock.monotonic(),
-    observe: () => tree.observe(),
-    findHung: (o, q) => tree.findHung(o, q),
-    terminate: (t) => tree.terminate(t),
-    records,
-    logger,
-    consult: ports.consult,
-  }, {
-    autoRecover: config.auto_recover,
-    inactivityMs: config.inactivity,
-    timeoutMs: config.timeout,
-    verifyWindowMs: config.verify_window,
-    activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
-  }, output, startedAt, (stall: Stall) => {
-    records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
-    publishStatus();
-    // Before READY=1 systemd runs no watchdog for us, so withholding would change nothing.
-    if (stall.kind !== 'TIMEOUT' && plan.onStall === 'withhold' && ready) {
-      // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
-      notifier.send('WATCHDOG=trigger');
-      return;
-    }
-    void stopTree('SIGTERM');
-  });
-
-  const snapshot = (): RunSnapshot => ({
-    now: clock.monotonic(),
-    wallNow: clock.wall(),
-    adapter: ports.adapter().name,
-    sessionId: output.state.sessionId,
-    lastOutputAt: output.state.lastOutputAt,
-    processCount: supervisor.processCount,
-    evidence: ports.evidence.summary(),
-    stall: supervisor.stall ? { message: supervisor.stall.message, action: supervisor.stall.kind === 'TIMEOUT' || !ready ? 'exit' : plan.onStall } : null,
-    awaitingApproval: supervisor.awaitingApproval,
-    recovering: supervisor.recovering,
-    loopOverdue: clock.monotonic() - tickStartedAt > tickBudget,
-  });
-  const sendStatus = statusSender(notifier);
-  const publishStatus = () => sendStatus(statusLine(snapshot()));
-
-  const markReady = () => {
-    if (ready) return;
-    ready = true;
-    notifier.send('READY=1');
-  };
-  if (ready) notifier.send('READY=1');
-
-  // With `adapter = "auto"` and a command line that named no agent, the first stdout line may
-  // still reveal one (a wrapper script around codex): that line is handed to `sniff`.
-  let sniffing = ports.sniff !== undefined;
-  const linesWanted = readyPattern !== null || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
-  const needsLines = () => sniffing || linesWanted || ports.adapter().name !== 'generic';
-  let lastChunkAt = clock.monotonic();
-  const feed = (stream: 'stdout' | 'stderr', fd: number) => {
-    const splitter = new LineSplitter(config.max_line_bytes);
-    const handle = (lines: ReturnType<LineSplitter['push']>) => {
-      const now = clock.monotonic();
-      for (const line of lines) {
-        if (sniffing && stream === 'stdout') {
-          sniffing = false;
-          void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
-        }
-        output.line(stream, line, now);
-        if (readyPattern?.test(line.text)) {
-          output.state.readyAt = now;
-          markReady();
-        }
-      }
-    };
-    const source = stream === 'stdout' ? child.stdout! : child.stderr!;
-    const pipe = passThrough(source, fd, (chunk) => {
-      lastChunkAt = clock.monotonic();
-      output.chunk(chunk, lastChunkAt);
-      if (needsLines()) handle(splitter.push(chunk));
-    });
-    const closed = new Promise<void>((resolve) => source.once('close', () => {
-      if (needsLines()) handle(splitter.flush());
-      resolve();
-    }));
-    return { pipe, closed, source };
-  };
-  const streams = [feed('stdout', 1), feed('stderr', 2)];
-
-  let ticking: Promise<void> | null = null;
-  const tick = () => {
-    if (!ticking) tickStartedAt = clock.monotonic();
-    ticking ??= tickOnce().finally(() => (ticking = null));
-    return ticking;
-  };
-  const tickOnce = async () => {
-    try {
-      await supervisor.tick();
-      if (!ready) {
-        if (config.ready_port && (await ports.portAccepts(config.ready_port))) markReady();
-        else if (clock.monotonic() - startedAt > config.ready_timeout) supervisor.escalateNew('NOT_READY', `not ready after ${Math.round(config.ready_timeout / 1000)}s`);
-      }
-      publishStatus();
-    } catch (error) {
-      logger.log('error', `supervision tick failed: ${(error as Error).message}`);
-    }
-  };
-  const pollTimer = setInterval(() => void tick(), config.poll);
-  void tick();
-  const stopWatchdog = startWatchdog(notifier, ports.watchdogUsec, () => ready && isHealthy(snapshot()));
-  ports.evidence.start((message) => supervisor.escalateNew('EVIDENCE_STALE', message));
-
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopSignal) {
-      logger.log('warn', `second ${signal}: killing the whole tree now`);
-      stopController.abort();
-      return;
-    }
-    stopSignal = signal;
-    logger.log('notice', `${signal}: stopping (grace ${Math.round(config.stop_grace / 1000)}s)`);
-    notifier.send('STOPPING=1');
-    void stopTree(signal);
-  };
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  // A recovery may be in flight (the agent often exits right after its tool was killed).
-  await ticking;
-  supervisor.rootExited(exit.code);
-  // Descendants that outlive the root would hold our pipes open and keep running unowned.
-  await stopTree('SIGTERM');
-  // Whatever still holds the pipes is not ours to stop (or could not be): once they have been
-  // quiet for PIPE_DRAIN_MS, stop waiting for it. Never while bytes still come: output the
-  // child wrote before it exited may still sit in the pipe behind a slow parse.
-  await untilClosedOrQuiet(streams, () => lastChunkAt, PIPE_DRAIN_MS, clock);
-  for (const s of streams) s.source.destroy();
-  await Promise.all(streams.map((s) => s.closed));
-  await Promise.all(streams.map((s) => s.pipe.drained()));
-  clearInterval(pollTimer);
-  stopWatchdog();
-  ports.evidence.stop();
-  for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-
-  return conclude(exit, { stopSignal, stall: supervisor.stall, completed: ports.adapter().name === 'generic' || output.state.completed, sessionId: output.state.sessionId }, ports, publishStatus);
+  return new Session(plan, ports, spawned.child, machine).run();
 }
 
-/** Resolves when every stream closed, or when none delivered a byte for `quietMs`. */
-async function untilClosedOrQuiet(streams: ReadonlyArray<{ closed: Promise<void> }>, lastChunkAt: () => number, quietMs: number, clock: Clock): Promise<void> {
-  let allClosed = false;
-  const closed = Promise.all(streams.map((s) => s.closed)).then(() => (allClosed = true));
-  for (;;) {
-    const wait = Math.max(1, lastChunkAt() + quietMs - clock.monotonic());
-    await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, wait).unref())]);
-    if (allClosed || clock.monotonic() - lastChunkAt() >= quietMs) return;
+/** The `report_spawn_failure` action: the command never started, so there is nothing else to stop or record. */
+function reportSpawnFailure(failure: { exitCode: number; message: string }, ports: Pick<RunSessionPorts, 'logger'>): RunResult {
+  ports.logger.log('error', failure.message);
+  return { exitCode: failure.exitCode, reraise: null, outcome: 'spawn-failed', reason: failure.message, clean: false, sessionId: null };
+}
+
+class Session {
+  private readonly config: Config;
+  private readonly startedAt: number;
+  private readonly tree: ProcessTree;
+  private readonly output: OutputTracker;
+  private readonly supervisor: Supervisor;
+  private readonly stopController = new AbortController();
+  private readonly sendStatus: (line: string) => void;
+  /** A tick may wait on a recovery (kill grace) or the diagnostician; longer than all of that means the supervision itself is stuck. */
+  private readonly tickBudget: number;
+  private tickStartedAt: number;
+  private ticking: Promise<void> | null = null;
+  private stopSignal: NodeJS.Signals | null = null;
+  private stopping: Promise<void> | null = null;
+  private streams: RunStreams | null = null;
+  private concluding: Promise<void> | null = null;
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(
+    private readonly plan: RunPlan,
+    private readonly ports: RunSessionPorts,
+    private readonly child: SpawnedChild,
+    private readonly machine: RunMachine,
+  ) {
+    this.config = plan.config;
+    this.startedAt = ports.clock.monotonic();
+    this.tickStartedAt = this.startedAt;
+    this.tickBudget = 3 * this.config.poll + this.config.kill_grace + this.config.diagnose.timeout + 10_000;
+    this.tree = ports.makeTree(child.pid, plan.runTag);
+    this.output = new OutputTracker(this.startedAt, ports.adapter, ports.records, ports.onSession);
+    this.supervisor = this.createSupervisor();
+    this.sendStatus = statusSender(ports.notifier);
+  }
+
+  async run(): Promise<RunResult> {
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      this.child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+    this.send('spawned');
+    const exited = await exit;
+    // A recovery may be in flight (the agent often exits right after its tool was killed).
+    await this.ticking;
+    this.supervisor.rootExited(exited.code);
+    this.send('child_exited');
+    await this.concluding;
+    const seen = {
+      stopSignal: this.stopSignal, stall: this.supervisor.stall, sessionId: this.output.state.sessionId,
+      completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
+    };
+    return conclude(exited, seen, this.ports, () => this.publishStatus());
+  }
+
+  /** Feeds one event to the run machine and carries out the action its table names. */
+  private send(event: RunEvent, signal?: NodeJS.Signals): void {
+    const action = this.machine.dispatch(event);
+    if (action && action !== 'report_spawn_failure') this.actions[action](signal);
+  }
+
+  private readonly actions: Record<Exclude<RunAction, 'report_spawn_failure'>, (signal?: NodeJS.Signals) => void> = {
+    start_supervising: () => this.startSupervising(),
+    announce_ready: () => {
+      this.supervisor.facts.ready = true;
+      this.ports.notifier.send('READY=1');
+    },
+    supervise: () => void this.tick(),
+    publish_status: () => this.publishStatus(),
+    apply_stall_policy: () => this.applyStallPolicy(this.supervisor.stall!),
+    stop_tree: (signal) => {
+      this.stopSignal = signal!;
+      this.ports.logger.log('notice', `${signal}: stopping (grace ${Math.round(this.config.stop_grace / 1000)}s)`);
+      this.ports.notifier.send('STOPPING=1');
+      void this.stopTree(signal!);
+    },
+    kill_tree_now: (signal) => {
+      this.ports.logger.log('warn', `second ${signal}: killing the whole tree now`);
+      this.stopController.abort();
+    },
+    conclude: () => {
+      this.concluding = this.stopLeftovers();
+    },
+  };
+
+  /** Descendants that outlive the root would hold our pipes open and keep running unowned. */
+  private async stopLeftovers(): Promise<void> {
+    await this.stopTree('SIGTERM');
+    await this.streams!.finished();
+    for (const cleanup of this.cleanups) cleanup();
+  }
+
+  private startSupervising(): void {
+    const { ports, config } = this;
+    const readyPattern = config.ready_pattern ? new RegExp(config.ready_pattern) : null;
+    this.supervisor.facts.ready = false;
+    if (!readyPattern && !config.ready_port) this.send('ready');
+    this.streams = feedStreams(this.child, config, ports, this.output, (line, now) => {
+      if (!readyPattern?.test(line.text)) return;
+      this.output.state.readyAt = now;
+      if (!this.machine.ready) this.send('ready');
+    });
+    this.cleanups.push(ports.every(config.poll, () => this.send('tick')));
+    this.send('tick');
+    this.cleanups.push(startWatchdog(ports.notifier, ports.watchdogUsec, () => this.machine.ready && isHealthy(this.snapshot())));
+    ports.evidence.start((message) => {
+      this.supervisor.facts.evidenceDead = message;
+      this.send('tick');
+    });
+    this.cleanups.push(() => ports.evidence.stop(), ports.signals((signal) => this.send('signal', signal)));
+  }
+
+  private createSupervisor(): Supervisor {
+    const { ports, config } = this;
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult }, {
+      autoRecover: config.auto_recover,
+      inactivityMs: config.inactivity,
+      timeoutMs: config.timeout,
+      hungTimeoutMs: config.hung_timeout,
+      readyTimeoutMs: config.ready_timeout,
+      ignore: config.ignore.map((pattern) => new RegExp(pattern)),
+      verifyWindowMs: config.verify_window,
+      agent: () => ports.adapter().name !== 'generic',
+      activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
+    }, this.output, this.startedAt, () => this.send('stall'));
+  }
+
+  /** One tick at a time: a tick still running (a kill grace, the diagnostician) is joined, not doubled. */
+  private tick(): Promise<void> {
+    if (!this.ticking) this.tickStartedAt = this.ports.clock.monotonic();
+    this.ticking ??= this.tickOnce().finally(() => (this.ticking = null));
+    return this.ticking;
+  }
+
+  private async tickOnce(): Promise<void> {
+    const { ports, config } = this;
+    try {
+      if (!this.machine.ready && config.ready_port && (await ports.portAccepts(config.ready_port))) this.send('ready');
+      await this.supervisor.tick();
+      this.send(this.supervisor.recovering ? 'recovery_started' : 'recovery_ended');
+      this.publishStatus();
+    } catch (error) {
+      ports.logger.log('error', `supervision tick failed: ${(error as Error).message}`);
+    }
+  }
+
+  private applyStallPolicy(stall: Stall): void {
+    const action = stallPolicy(stall, this.plan.onStall, this.machine.ready);
+    this.machine.stallAction = action;
+    this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
+    this.publishStatus();
+    // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
+    if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');
+    else void this.stopTree('SIGTERM');
+  }
+
+  private stopTree(signal: NodeJS.Signals): Promise<void> {
+    this.stopping ??= this.tree.stopAll(signal, this.config.stop_grace, this.stopController.signal);
+    return this.stopping;
+  }
+
+  private snapshot(): RunSnapshot {
+    const { ports, supervisor, output } = this;
+    const now = ports.clock.monotonic();
+    return {
+      now,
+      wallNow: ports.clock.wall(),
+      adapter: ports.adapter().name,
+      sessionId: output.state.sessionId,
+      lastOutputAt: output.state.lastOutputAt,
+      processCount: supervisor.history.processCount,
+      evidence: ports.evidence.summary(),
+      stall: supervisor.stall ? { message: supervisor.stall.message, action: this.machine.stallAction ?? 'exit' } : null,
+      awaitingApproval: supervisor.awaitingApproval,
+      recovering: supervisor.recovering,
+      loopOverdue: now - this.tickStartedAt > this.tickBudget,
+    };
+  }
+
+  private publishStatus(): void {
+    this.sendStatus(statusLine(this.snapshot()));
   }
 }

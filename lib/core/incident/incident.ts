@@ -25,7 +25,7 @@ type Next = IncidentState | ((attempts: number) => IncidentState);
 
 const retryOrEscalate = (attempts: number): IncidentState => (attempts < MAX_RECOVERY_ATTEMPTS ? 'RECOVERING' : 'ESCALATED');
 
-const TABLE: Record<IncidentState, Partial<Record<IncidentEvent, Next>>> = {
+export const INCIDENT_TABLE: Record<IncidentState, Partial<Record<IncidentEvent, Next>>> = {
   OPEN: { recovery_allowed: 'RECOVERING', approval_required: 'AWAITING_APPROVAL', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
   AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
   RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
@@ -40,7 +40,7 @@ export function isTerminal(state: IncidentState): boolean {
 
 /** The next state, or null when the event does not apply in this state (a caller bug, or a race to ignore). */
 export function transition(state: IncidentState, event: IncidentEvent, attempts: number): IncidentState | null {
-  const next = TABLE[state][event];
+  const next = INCIDENT_TABLE[state][event];
   if (next === undefined) return null;
   return typeof next === 'function' ? next(attempts) : next;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MARKER_VERSION } from './marker.ts';
+import { MARKER_VERSION } from './marker-version.ts';
 import { canonicalJson } from './canonical-json.ts';
 
 /**

@@ -3,6 +3,7 @@ import { formatAge, formatDuration } from '../config/duration.ts';
 import type { Marker, MarkerOwner } from './marker-schema.ts';
 import { unresumableReason } from './resume-argv.ts';
 import { commandIdentity, identityDifference, type CommandIdentity } from './command-identity.ts';
+import { MARKER_VERSION } from './marker-version.ts';
 
 /**
  * The life of a revive marker, as pure functions over plain data with time passed in:
@@ -17,9 +18,6 @@ import { commandIdentity, identityDifference, type CommandIdentity } from './com
  */
 
 export type { Marker, MarkerOwner } from './marker-schema.ts';
-
-/** Bumped when the marker's shape changes; a marker of another version is not revived. */
-export const MARKER_VERSION = 2;
 
 export interface NewMarker {
   name: string;

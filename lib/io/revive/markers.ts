@@ -1,7 +1,8 @@
 import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MARKER_VERSION, type Marker, type MarkerOwner } from '../../core/revive/marker.ts';
+import type { Marker, MarkerOwner } from '../../core/revive/marker.ts';
+import { MARKER_VERSION } from '../../core/revive/marker-version.ts';
 import { canonicalJson } from '../../core/revive/canonical-json.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';

@@ -1,0 +1,86 @@
+import { findHungSubtree, type HungFinding } from '../core/detect/hung.ts';
+import { detectInactivity } from '../core/detect/inactivity.ts';
+import { formatDuration } from '../core/config/duration.ts';
+import type { SignalKind } from '../core/incident/policy.ts';
+import type { ObservationHistory } from './observation-history.ts';
+import type { OutputState } from './output.ts';
+import type { ActivityFloors } from '../core/detect/tree-activity.ts';
+
+/**
+ * Detectors as plug-ins. Each is a pure function of (history, output, facts, now, settings)
+ * that returns one signal or nothing; the rules themselves live in lib/core/detect, so a
+ * detector here only says what it reads. The supervisor runs them in this order every tick
+ * and opens at most one incident per signal fingerprint.
+ */
+
+export interface DetectorSettings {
+  inactivityMs: number;
+  timeoutMs: number;
+  hungTimeoutMs: number;
+  readyTimeoutMs: number;
+  ignore: readonly RegExp[];
+  /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
+  agent: () => boolean;
+  /** When the owned tree counts as working (CPU and I/O floors per window). */
+  activity: ActivityFloors;
+}
+
+/** Facts the run learns outside the tree poll: readiness, and an evidence claim that stayed dead past its grace. */
+export interface RunFacts {
+  ready: boolean;
+  evidenceDead: string | null;
+}
+
+export interface DetectorInput {
+  now: number;
+  startedAt: number;
+  history: ObservationHistory;
+  output: OutputState;
+  facts: RunFacts;
+  settings: DetectorSettings;
+}
+
+export interface Signal {
+  kind: SignalKind;
+  /** One incident per fingerprint: a signal whose fingerprint has an open incident feeds that incident. */
+  fingerprint: string;
+  message: string;
+  /** HUNG_PROCESS: the subtree to terminate. */
+  finding?: HungFinding;
+}
+
+export type Detector = (input: DetectorInput) => Signal | null;
+
+/** Only one hung incident at a time: a second attempt may target a respawned subtree, and still counts against the same incident. */
+export const hungProcess: Detector = ({ history, output, settings }) => {
+  if (!history.latest) return null;
+  const finding = findHungSubtree(history.latest, history.progress, {
+    hungTimeoutMs: settings.hungTimeoutMs,
+    lastOutputAt: output.lastOutputAt,
+    baseline: history.baseline(output.firstToolAt),
+    ignore: settings.ignore,
+    openTools: [...output.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt })),
+    requireOpenTool: settings.agent(),
+  });
+  return finding && { kind: 'HUNG_PROCESS', fingerprint: 'HUNG_PROCESS', message: finding.reason, finding };
+};
+
+export const outputInactivity: Detector = ({ now, history, output, settings }) => {
+  const found = detectInactivity({ now, limitMs: settings.inactivityMs, lastOutputAt: output.lastOutputAt, lastTreeActivityAt: history.lastTreeActivityAt });
+  return found && { kind: 'OUTPUT_INACTIVITY', fingerprint: 'OUTPUT_INACTIVITY', message: found.message };
+};
+
+export const wallTimeout: Detector = ({ now, startedAt, settings }) =>
+  settings.timeoutMs > 0 && now - startedAt >= settings.timeoutMs
+    ? { kind: 'TIMEOUT', fingerprint: 'TIMEOUT', message: `wall-time limit of ${formatDuration(settings.timeoutMs)} reached` }
+    : null;
+
+export const notReady: Detector = ({ now, startedAt, facts, settings }) =>
+  !facts.ready && now - startedAt > settings.readyTimeoutMs
+    ? { kind: 'NOT_READY', fingerprint: 'NOT_READY', message: `not ready after ${Math.round(settings.readyTimeoutMs / 1000)}s` }
+    : null;
+
+export const evidenceStale: Detector = ({ facts }) =>
+  facts.evidenceDead === null ? null : { kind: 'EVIDENCE_STALE', fingerprint: 'EVIDENCE_STALE', message: facts.evidenceDead };
+
+export const DETECTORS: readonly Detector[] = [hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

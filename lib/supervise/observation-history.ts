@@ -1,0 +1,58 @@
+import { processKey, type Observation } from '../core/process/events.ts';
+import { emptyProgress, updateProgress, type ProgressState } from '../core/detect/process-progress.ts';
+import { emptyActivity, updateActivity, type ActivityFloors, type ActivityState } from '../core/detect/tree-activity.ts';
+import { classifyHelpers } from '../core/detect/baseline.ts';
+import { TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
+
+/**
+ * The one observation history of a run, owned by the supervisor and read by every detector:
+ * the latest poll of the owned tree, each process's progress, whether the tree works above the
+ * activity floors (and when it last did), and the processes made persistent by a line that
+ * matched ready_pattern.
+ */
+export class ObservationHistory {
+  latest: Observation | null = null;
+  progress: ProgressState = emptyProgress;
+  activity: ActivityState = emptyActivity;
+  lastTreeActivityAt: number;
+  /** Processes alive at the first poll after an output line matched ready_pattern: servers, never hung. */
+  private readonly persistent = new Set<string>();
+  private readySeenAt: number | null = null;
+
+  constructor(startedAt: number) {
+    this.lastTreeActivityAt = startedAt;
+  }
+
+  get processCount(): number {
+    return this.latest?.processes.length ?? 1;
+  }
+
+  /**
+   * Folds one poll in; returns whether the set of processes changed since the last one (the
+   * store keeps an observation only then). `pipeBytes`: what deadman read from the child's
+   * pipes so far (not the tree's I/O); `readyAt`: when a line last matched ready_pattern.
+   */
+  add(observation: Observation, now: number, input: { pipeBytes: number; floors: ActivityFloors; readyAt: number | null }): boolean {
+    const previous = this.latest;
+    this.activity = updateActivity(this.activity, observation, input.pipeBytes, input.floors);
+    if (this.activity.working) this.lastTreeActivityAt = now;
+    this.progress = updateProgress(this.progress, observation);
+    if (input.readyAt !== null && input.readyAt !== this.readySeenAt) {
+      this.readySeenAt = input.readyAt;
+      for (const key of this.progress.processes.keys()) this.persistent.add(key);
+    }
+    this.latest = observation;
+    return !previous || keysOf(previous).join() !== keysOf(observation).join();
+  }
+
+  /** Never kill targets: helpers seen well before the first tool call, and persistent servers. */
+  baseline(firstToolAt: number | null): Set<string> {
+    const helpers = classifyHelpers(this.progress, firstToolAt, TOOL_START_SLACK_MS);
+    for (const key of this.persistent) helpers.add(key);
+    return helpers;
+  }
+}
+
+function keysOf(observation: Observation): string[] {
+  return observation.processes.map(processKey).sort();
+}

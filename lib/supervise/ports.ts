@@ -1,0 +1,98 @@
+import type { Adapter, Observation, ProcessInfo } from '../core/process/events.ts';
+import type { ProcessIdentity } from '../core/process/owned-tree.ts';
+import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
+import type { Clock } from '../io/clock.ts';
+import type { Logger } from '../io/log.ts';
+import type { Notifier } from '../io/notify.ts';
+import type { Readable } from 'node:stream';
+import type { Passthrough } from '../io/passthrough.ts';
+import type { TerminateResult } from '../io/process/kill.ts';
+import type { RunRecords } from './records.ts';
+
+/**
+ * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
+ * build the real edges (lib/commands/run-edges.ts), tests hand in fakes, and the same loop
+ * runs under systemd, under launchd and in a unit test.
+ */
+
+export type { Clock, Logger, Notifier, Passthrough, RunRecords, TerminateResult };
+
+/** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
+export interface ProcessTree {
+  observe(): Observation;
+  /** Stops one proven-owned subtree: SIGTERM, the kill grace, then SIGKILL to survivors. */
+  terminate(target: TerminateTarget): Promise<TerminateResult>;
+  /** Forwards `signal` to the root's group, waits up to `graceMs` (less if aborted), then SIGKILLs every owned process. */
+  stopAll(signal: NodeJS.Signals, graceMs: number, abort: AbortSignal): Promise<void>;
+}
+
+/** The subtree a hung finding names: its top process (identity re-checked before every signal) and the members seen with it. */
+export interface TerminateTarget {
+  target: ProcessIdentity;
+  subtree: readonly ProcessInfo[];
+}
+
+/** The started command as the loop sees it: its pid, its two output pipes, and its exit. */
+export interface SpawnedChild {
+  pid: number;
+  stdout: Readable | null;
+  stderr: Readable | null;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+}
+
+export type SpawnOutcome = { ok: true; child: SpawnedChild } | { ok: false; exitCode: number; message: string };
+
+/** Starts the supervised command (argv verbatim, its own process group). */
+export type Spawner = (argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }) => Promise<SpawnOutcome>;
+
+/** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk first and must not keep it. */
+export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void) => Passthrough;
+
+/** Repeats `run` every `ms` until the returned function is called. */
+export type Repeater = (ms: number, run: () => void) => () => void;
+
+/** Delivers the stop signals deadman itself receives; returns the function that stops listening. */
+export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
+
+/** Asks the external diagnostician about one incident (the incident's evidence as JSON). */
+export type Consult = (incident: object) => Promise<ParsedDiagnosis>;
+
+export interface EvidenceGate {
+  /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */
+  start(onDead: (message: string) => void): void;
+  stop(): void;
+  summary(): { alive: number; total: number; failing: string | null };
+  /** Evaluates `on_exit` claims; null when all hold, else what failed. */
+  checkOnExit(): Promise<string | null>;
+}
+
+/** Everything one run session needs from outside. */
+export interface RunSessionPorts {
+  clock: Clock;
+  notifier: Notifier;
+  logger: Logger;
+  records: RunRecords;
+  watchdogUsec: number | null;
+  spawn: Spawner;
+  signals: SignalSource;
+  forward: OutputForwarder;
+  every: Repeater;
+  makeTree(rootPid: number, runTag: string): ProcessTree;
+  adapter(): Adapter;
+  /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
+  sniff?: (firstLine: string) => Promise<boolean>;
+  onSession(sessionId: string): void;
+  evidence: EvidenceGate;
+  portAccepts(port: number): Promise<boolean>;
+  /** The external diagnostician, when one is configured. */
+  consult?: Consult | undefined;
+}
+
+/** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */
+export interface SupervisorPorts {
+  monotonic(): number;
+  tree: Pick<ProcessTree, 'observe' | 'terminate'>;
+  records: RunRecords;
+  logger: Logger;
+  consult?: Consult | undefined;
+}

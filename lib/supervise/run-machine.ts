@@ -1,0 +1,92 @@
+/**
+ * The run as one explicit machine, in the manner of s6-supervise's state × event table: each
+ * cell names the next state and one small action, which run-session.ts carries out. A cell
+ * left out means the event does not apply in that state and is ignored. Pure: no timers, no
+ * processes; the session feeds it events.
+ *
+ * `ready` is kept beside the state, not as states of its own: a run stopped or stalled before
+ * READY=1 differs from one stopped after it only in what the stall policy may do.
+ */
+
+export type RunState = 'starting' | 'waiting-ready' | 'running' | 'recovering' | 'stalled' | 'stopping' | 'finished';
+
+export type RunEvent =
+  | 'spawned'
+  | 'spawn_failed'
+  | 'ready'
+  | 'tick'
+  | 'recovery_started'
+  | 'recovery_ended'
+  | 'stall'
+  | 'signal'
+  | 'child_exited';
+
+export type RunAction =
+  /** Say why the command could not start, and finish. */
+  | 'report_spawn_failure'
+  /** Start the poll, the evidence checks and the watchdog; wait for the ready pattern or port. */
+  | 'start_supervising'
+  /** READY=1: from now systemd runs the watchdog. */
+  | 'announce_ready'
+  /** One supervision tick: observe, detect, act, publish the status line. */
+  | 'supervise'
+  /** Publish the status line (a recovery began or ended). */
+  | 'publish_status'
+  /** Record the stall, then withhold the watchdog or stop the tree, as `stallPolicy` says. */
+  | 'apply_stall_policy'
+  /** Forward the stop signal to the tree and give it the stop grace. */
+  | 'stop_tree'
+  /** A second stop signal: cut the grace short and SIGKILL the tree now. */
+  | 'kill_tree_now'
+  /** Stop leftover descendants, drain the output and work out the exit code. */
+  | 'conclude';
+
+type Cell = readonly [RunState, RunAction];
+
+const LIVE: Partial<Record<RunEvent, Cell>> = {
+  signal: ['stopping', 'stop_tree'],
+  child_exited: ['finished', 'conclude'],
+};
+
+export const RUN_TABLE: Record<RunState, Partial<Record<RunEvent, Cell>>> = {
+  starting: { spawned: ['waiting-ready', 'start_supervising'], spawn_failed: ['finished', 'report_spawn_failure'] },
+  'waiting-ready': { ready: ['running', 'announce_ready'], tick: ['waiting-ready', 'supervise'], stall: ['stalled', 'apply_stall_policy'], ...LIVE },
+  running: {
+    tick: ['running', 'supervise'], recovery_started: ['recovering', 'publish_status'], stall: ['stalled', 'apply_stall_policy'], ...LIVE,
+  },
+  recovering: {
+    tick: ['recovering', 'supervise'], recovery_ended: ['running', 'publish_status'], stall: ['stalled', 'apply_stall_policy'], ...LIVE,
+  },
+  stalled: { ready: ['stalled', 'announce_ready'], tick: ['stalled', 'supervise'], ...LIVE },
+  stopping: { ready: ['stopping', 'announce_ready'], tick: ['stopping', 'supervise'], signal: ['stopping', 'kill_tree_now'], child_exited: ['finished', 'conclude'] },
+  finished: {},
+};
+
+export class RunMachine {
+  state: RunState = 'starting';
+  ready = false;
+  /** What the stall policy chose when the run stalled; null until then. */
+  stallAction: StallAction | null = null;
+
+  /** Applies one event; returns the action to carry out, or null when the event does not apply now. */
+  dispatch(event: RunEvent): RunAction | null {
+    const cell = RUN_TABLE[this.state][event];
+    if (!cell) return null;
+    const [to, action] = cell;
+    if (event === 'ready') this.ready = true;
+    this.state = to;
+    return action;
+  }
+}
+
+export type StallAction = 'withhold' | 'exit';
+
+/**
+ * The one rule for a stall. Withholding the watchdog lets systemd kill and restart the unit
+ * (with revive); it is chosen only when configured, after READY=1 (before it systemd runs no
+ * watchdog for us, so withholding would change nothing), and never for a wall-time TIMEOUT,
+ * which must end the run with its own exit code.
+ */
+export function stallPolicy(stall: { kind: string }, configured: StallAction, ready: boolean): StallAction {
+  return stall.kind !== 'TIMEOUT' && configured === 'withhold' && ready ? 'withhold' : 'exit';
+}

@@ -1,0 +1,81 @@
+import type { Config } from '../core/config/config.ts';
+import { LineSplitter, type Line } from '../core/adapters/lines.ts';
+import type { OutputTracker } from './output.ts';
+import type { RunSessionPorts, SpawnedChild } from './ports.ts';
+
+/**
+ * The child's two output streams: each chunk is forwarded to deadman's own fd and shown to the
+ * output tracker; lines are split only when something needs them (an agent adapter, the ready
+ * pattern, generic session/turn patterns, or the adapter sniff).
+ */
+
+export interface RunStreams {
+  /** Resolves once both streams closed and everything read was written out. */
+  finished(): Promise<void>;
+}
+
+export function feedStreams(
+  child: SpawnedChild,
+  config: Config,
+  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward'>,
+  output: OutputTracker,
+  onLine: (line: Line, now: number) => void,
+): RunStreams {
+  // With `adapter = "auto"` and a command line that named no agent, the first stdout line may
+  // still reveal one (a wrapper script around codex): that line is handed to `sniff`.
+  let sniffing = ports.sniff !== undefined;
+  const linesWanted = Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
+  const needsLines = () => sniffing || linesWanted || ports.adapter().name !== 'generic';
+  const feed = (stream: 'stdout' | 'stderr', fd: number) => {
+    const splitter = new LineSplitter(config.max_line_bytes);
+    const handle = (lines: Line[]) => {
+      const now = ports.clock.monotonic();
+      for (const line of lines) {
+        if (sniffing && stream === 'stdout') {
+          sniffing = false;
+          void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
+        }
+        output.line(stream, line, now);
+        onLine(line, now);
+      }
+    };
+    const source = stream === 'stdout' ? child.stdout! : child.stderr!;
+    const pipe = ports.forward(source, fd, (chunk) => {
+      lastChunkAt = ports.clock.monotonic();
+      output.chunk(chunk, lastChunkAt);
+      if (needsLines()) handle(splitter.push(chunk));
+    });
+    const closed = new Promise<void>((resolve) => source.once('close', () => {
+      if (needsLines()) handle(splitter.flush());
+      resolve();
+    }));
+    return { pipe, closed, source };
+  };
+  let lastChunkAt = ports.clock.monotonic();
+  const streams = [feed('stdout', 1), feed('stderr', 2)];
+  return {
+    async finished() {
+      // Whatever still holds the pipes once the owned tree is stopped is not ours to stop (or
+      // could not be): once they have been quiet for PIPE_QUIET_MS, stop waiting for it. Never
+      // while bytes still come: output written before the root exited may sit behind a slow parse.
+      await untilClosedOrQuiet(streams, () => lastChunkAt, ports.clock);
+      for (const s of streams) s.source.destroy();
+      await Promise.all(streams.map((s) => s.closed));
+      await Promise.all(streams.map((s) => s.pipe.drained()));
+    },
+  };
+}
+
+/** After the owned tree is stopped, how long the pipes may stay open and silent (held by a process deadman cannot stop). */
+const PIPE_QUIET_MS = 500;
+
+/** Resolves when every stream closed, or when none delivered a byte for PIPE_QUIET_MS. */
+async function untilClosedOrQuiet(streams: ReadonlyArray<{ closed: Promise<void> }>, lastChunkAt: () => number, clock: Pick<RunSessionPorts['clock'], 'monotonic'>): Promise<void> {
+  let allClosed = false;
+  const closed = Promise.all(streams.map((s) => s.closed)).then(() => (allClosed = true));
+  for (;;) {
+    const wait = Math.max(1, lastChunkAt() + PIPE_QUIET_MS - clock.monotonic());
+    await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, wait).unref())]);
+    if (allClosed || clock.monotonic() - lastChunkAt() >= PIPE_QUIET_MS) return;
+  }
+}

@@ -1,0 +1,146 @@
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
+import { configSchema, type Config } from '../../lib/core/config/config.ts';
+import type { IncidentEvent } from '../../lib/core/incident/incident.ts';
+import type { ProcessInfo } from '../../lib/core/process/events.ts';
+import type { Level } from '../../lib/io/log.ts';
+import { RunRecords, type Incident } from '../../lib/supervise/records.ts';
+import { RunMachine, type RunAction, type RunEvent } from '../../lib/supervise/run-machine.ts';
+import type { RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
+
+/**
+ * Fakes of every port a run uses: a clock the test moves, a poll the test fires, a child whose
+ * output and exit the test writes, a process tree the test edits, stop signals the test raises.
+ * Nothing sleeps: `settle()` yields to the event loop until the fakes' promises ran out.
+ */
+
+export const ROOT_PID = 100;
+
+export function proc(pid: number, ppid: number, options: Partial<ProcessInfo> = {}): ProcessInfo {
+  return {
+    pid, ppid, pgid: pid, sid: pid, startTime: pid, state: 'S', comm: `p${pid}`, cmdline: [`p${pid}`], cpuTicks: 0, ioBytes: 0, listening: false, ...options,
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...configSchema.parse({}), poll: 1000, inactivity: 60_000, hung_timeout: 10_000, verify_window: 5_000, stop_grace: 3_000, ...overrides };
+}
+
+/** Lets every promise the fakes already resolved run to its end (no timers involved). */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+class FakeChild extends EventEmitter implements SpawnedChild {
+  readonly pid = ROOT_PID;
+  readonly stdout = new PassThrough();
+  readonly stderr = new PassThrough();
+
+  print(text: string): void {
+    this.stdout.write(text);
+  }
+
+  exit(code: number | null, signal: NodeJS.Signals | null = null): void {
+    this.stdout.end();
+    this.stderr.end();
+    this.emit('exit', code, signal);
+  }
+}
+
+/** RunRecords over no database, keeping each applied incident transition for the test to read. */
+class KeptRecords extends RunRecords {
+  readonly moves: Array<{ kind: string; event: IncidentEvent; to: string }> = [];
+  readonly opened: Incident[] = [];
+
+  override openIncident(...args: Parameters<RunRecords['openIncident']>): Incident {
+    const incident = super.openIncident(...args);
+    this.opened.push(incident);
+    return incident;
+  }
+
+  override move(incident: Incident, event: IncidentEvent, reason: string, evidence?: object): boolean {
+    const applied = super.move(incident, event, reason, evidence);
+    if (applied) this.moves.push({ kind: incident.kind, event, to: incident.state });
+    return applied;
+  }
+}
+
+/** The run machine, keeping every transition that applied. */
+export class TracedMachine extends RunMachine {
+  readonly trace: string[] = [];
+
+  override dispatch(event: RunEvent): RunAction | null {
+    const from = this.state;
+    const action = super.dispatch(event);
+    if (action && (from !== this.state || event !== 'tick')) this.trace.push(`${from} -${event}-> ${this.state}`);
+    return action;
+  }
+}
+
+export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null } = {}) {
+  let now = 0;
+  const child = new FakeChild();
+  const logs: Array<{ level: Level; message: string }> = [];
+  const notes: string[] = [];
+  const polls: Array<() => void> = [];
+  const tree = { processes: [proc(ROOT_PID, 1)], terminated: [] as number[], stops: [] as NodeJS.Signals[], abort: null as AbortSignal | null };
+  let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
+  let onEvidenceDead: ((message: string) => void) | null = null;
+  const logger = { log: (level: Level, message: string) => void logs.push({ level, message }) };
+  const records = new KeptRecords(null, () => now);
+  const adapter = createGenericAdapter();
+  const ports: RunSessionPorts = {
+    clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now },
+    notifier: { path: 'none', detail: 'fake', send: (message) => void notes.push(message) },
+    logger,
+    records,
+    watchdogUsec: null,
+    spawn: async () => (options.spawnFails ? { ok: false, exitCode: 127, message: 'nope: command not found' } : { ok: true, child }),
+    signals: (handler) => {
+      onSignal = handler;
+      return () => (onSignal = null);
+    },
+    forward: (source, _fd, onChunk) => {
+      source.on('data', (chunk: Buffer) => onChunk(chunk));
+      return { drained: async () => {} };
+    },
+    every: (_ms, run) => {
+      polls.push(run);
+      return () => polls.splice(polls.indexOf(run), 1);
+    },
+    makeTree: () => ({
+      observe: () => ({ at: now, rootPid: ROOT_PID, processes: tree.processes.map((p) => ({ ...p })) }),
+      terminate: async (target: TerminateTarget) => {
+        const pids = target.subtree.map((p) => p.pid);
+        tree.terminated.push(target.target.pid);
+        tree.processes = tree.processes.filter((p) => !pids.includes(p.pid));
+        return { killed: pids, survived: [], refused: null, skipped: [] };
+      },
+      stopAll: async (signal, _graceMs, abort) => {
+        tree.stops.push(signal);
+        tree.abort = abort;
+      },
+    }),
+    adapter: () => adapter,
+    onSession: () => {},
+    evidence: {
+      start: (onDead) => void (onEvidenceDead = onDead),
+      stop: () => {},
+      summary: () => ({ alive: 0, total: 0, failing: null }),
+      checkOnExit: async () => options.evidenceOnExit ?? null,
+    },
+    portAccepts: async () => false,
+  };
+  return {
+    ports, child, tree, logs, notes, records,
+    advance: (ms: number) => void (now += ms),
+    /** One poll of the loop, then everything it started. */
+    poll: async () => {
+      for (const run of [...polls]) run();
+      await settle();
+    },
+    raise: (signal: NodeJS.Signals) => onSignal?.(signal),
+    evidenceDead: (message: string) => onEvidenceDead?.(message),
+  };
+}
