@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Store } from '../../../lib/io/store/store.ts';
 import { SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
 import { DeadmanError } from '../../../lib/exit-codes.ts';
-import { runProgram, tempDir } from '../../helpers/cli.ts';
+import { runProgram, tempDir, waitFor } from '../../helpers/cli.ts';
 
 const run = (store: Store, name = 'job') =>
   store.insert('runs', { name, argv: ['a', 'b c'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
@@ -35,8 +35,10 @@ test('a second process holding a write lock makes us wait, not fail', async (t) 
     db.exec("INSERT INTO runs (name, argv, cwd, pid, adapter, started_at) VALUES ('other', '[]', '/', 2, 'generic', 1)");
     process.stdout.write('locked\\n');
     setTimeout(() => { db.exec('COMMIT'); db.close(); }, 700);`;
-  const child = runProgram(process.execPath, ['-e', holder]);
-  await new Promise((r) => setTimeout(r, 400));
+  let holding = false;
+  const child = runProgram(process.execPath, ['-e', holder], { onStdout: (text) => (holding ||= text.includes('locked')) });
+  // The holder says when its write lock is taken; it keeps it for 700 ms from then.
+  await waitFor(() => holding, 5000, 'the other process to take the write lock', 5);
   const store = new Store(path, { busyTimeoutMs: 5000 });
   const started = performance.now();
   run(store, 'mine');
