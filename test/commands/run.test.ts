@@ -111,7 +111,10 @@ test('SIGTERM stops the whole tree, escaped setsid grandchildren included, withi
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   const grandchild = Number(await waitFor(() => stdout.match(/^(\d+)\n/)?.[1], 3000, 'the grandchild pid'));
-  await new Promise((r) => setTimeout(r, 500));
+  // Once a poll has seen the grandchild it stays owned after it escapes with setsid and its parent dies.
+  const observed = () => query<{ processes: Array<{ pid: number }> }>(database, 'SELECT processes FROM observations')
+    .some((o) => o.processes.some((p) => p.pid === grandchild));
+  await waitFor(observed, 3000, 'deadman to observe the grandchild');
   assert.ok(alive(grandchild));
   const started = performance.now();
   child.kill('SIGTERM');
@@ -129,9 +132,11 @@ test('a second signal during the grace skips straight to SIGKILL', async (t) => 
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   await waitFor(() => stdout.includes('ready'), 3000, 'the child');
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const started = performance.now();
   child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 300));
+  await waitFor(() => stderr.includes('SIGTERM: stopping'), 3000, 'deadman to take the first signal');
   child.kill('SIGINT');
   await new Promise((r) => child.on('exit', r));
   assert.ok(performance.now() - started < 3000, 'second signal should not wait for the 30s grace');

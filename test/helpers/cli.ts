@@ -19,12 +19,16 @@ export function runDeadman(args: string[], options: SpawnOptions & { input?: str
   return runProgram(process.execPath, [deadmanBin, ...args], options);
 }
 
-export function runProgram(file: string, args: string[], options: SpawnOptions & { input?: string } = {}): Promise<Finished> {
+/** `onStdout` sees stdout as it arrives, for a handshake with a program that is still running. */
+export function runProgram(file: string, args: string[], options: SpawnOptions & { input?: string; onStdout?: (text: string) => void } = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], ...options });
     let stdout = '';
     let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      options.onStdout?.(stdout);
+    });
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
