@@ -15,7 +15,11 @@ export class ObservationHistory {
   progress: ProgressState = emptyProgress;
   activity: ActivityState = emptyActivity;
   lastTreeActivityAt: number;
-  /** Processes alive at the first poll after an output line matched ready_pattern: servers, never hung. */
+  /**
+   * Servers, never hung: processes seen listening on any poll (one poll's socket-table read may
+   * miss a socket; a server keeps its role), and those alive at the first poll after an output
+   * line matched ready_pattern.
+   */
   private readonly persistent = new Set<string>();
   private readySeenAt: number | null = null;
 
@@ -37,6 +41,7 @@ export class ObservationHistory {
     this.activity = updateActivity(this.activity, observation, input.pipeBytes, input.floors);
     if (this.activity.working) this.lastTreeActivityAt = now;
     this.progress = updateProgress(this.progress, observation);
+    for (const process of observation.processes) if (process.listening) this.persistent.add(processKey(process));
     if (input.readyAt !== null && input.readyAt !== this.readySeenAt) {
       this.readySeenAt = input.readyAt;
       for (const key of this.progress.processes.keys()) this.persistent.add(key);

@@ -41,9 +41,10 @@ export function feedStreams(
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
     const pipe = ports.forward(source, fd, (chunk) => {
-      lastChunkAt = ports.clock.monotonic();
-      output.chunk(chunk, lastChunkAt);
+      output.chunk(chunk, ports.clock.monotonic());
       if (needsLines()) handle(splitter.push(chunk));
+      // Stamped after the parse: a slow one must not make a flowing pipe look quiet.
+      lastChunkAt = ports.clock.monotonic();
     });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
       if (needsLines()) handle(splitter.flush());
