@@ -86,6 +86,8 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
+  /** Told the run's health and status line at every status update (the health file behind `deadman health`). */
+  health?: (healthy: boolean, status: string) => void;
 }
 
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */

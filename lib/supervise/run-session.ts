@@ -217,6 +217,9 @@ class Session {
   }
 
   private publishStatus(): void {
-    this.sendStatus(statusLine(this.snapshot()));
+    const snapshot = this.snapshot();
+    const line = statusLine(snapshot);
+    this.sendStatus(line);
+    this.ports.health?.(this.machine.ready && isHealthy(snapshot), line);
   }
 }
