@@ -24,14 +24,17 @@ interface Details {
   fdCount: number;
   socketInodes: string[];
   readAt: number;
+  /** The process's CPU ticks when they were read: one that ran since may have swapped an fd for a socket. */
+  cpuTicks: number;
 }
 
 /**
  * Reads processes poll after poll. stat and io change all the time and are read every poll;
  * the command line and the socket fds rarely change, so they are read again only after an
  * exec (the name changed), when the number of open fds changed (the size of /proc/<pid>/fd
- * counts them on Linux 6.2+; where it reads 0 they are read every poll), or after
- * DETAILS_REFRESH_MS. Listing and resolving every fd is the most expensive part of a poll.
+ * counts them on Linux 6.2+; where it reads 0 they are read every poll), when it ran since
+ * (closing a file and opening a socket keeps the count: a starting server was missed so and
+ * killed as hung), or after DETAILS_REFRESH_MS. An idle process costs no fd walk. Listing and resolving every fd is the most expensive part of a poll.
  */
 export class LinuxProcessReader {
   #details = new Map<string, Details>();
@@ -42,7 +45,7 @@ export class LinuxProcessReader {
     const stat = readProcStat(pid);
     if (!stat) return null;
     const { cpuTicks, reapedCpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
-    const details = this.#detailsOf(pid, processKey(stat), comm);
+    const details = this.#detailsOf(pid, processKey(stat), comm, cpuTicks);
     return {
       info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ioBytes: readIoBytes(pid), listening: false },
       socketInodes: details.socketInodes,
@@ -55,12 +58,12 @@ export class LinuxProcessReader {
     for (const key of this.#details.keys()) if (!keep.has(key)) this.#details.delete(key);
   }
 
-  #detailsOf(pid: number, key: string, comm: string): Details {
+  #detailsOf(pid: number, key: string, comm: string, cpuTicks: number): Details {
     const now = this.monotonic();
     const fdCount = countFds(pid);
     const known = this.#details.get(key);
-    if (known && known.comm === comm && fdCount > 0 && known.fdCount === fdCount && now - known.readAt < DETAILS_REFRESH_MS) return known;
-    const fresh = { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now };
+    if (known && known.comm === comm && fdCount > 0 && known.fdCount === fdCount && known.cpuTicks === cpuTicks && now - known.readAt < DETAILS_REFRESH_MS) return known;
+    const fresh = { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now, cpuTicks };
     this.#details.set(key, fresh);
     return fresh;
   }
