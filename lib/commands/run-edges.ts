@@ -1,7 +1,6 @@
 import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/process/events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
-import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
 import { createObserver } from '../io/process/observer.ts';
 import { stopOwnedTree, terminateSubtree } from '../io/process/kill.ts';
@@ -9,11 +8,9 @@ import { portAccepts } from '../io/process/port-probe.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
-import type { RunRecords } from '../supervise/records.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
-import { ReviveGuard, type Refusal } from './run-revive.ts';
-import type { Context } from './command-context.ts';
+import { ReviveGuard, type Refusal, type ReviveInput } from './run-revive.ts';
 
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
@@ -21,16 +18,10 @@ import type { Context } from './command-context.ts';
  * the evidence gate, and the revive marker kept up to date around it.
  */
 
-export interface RunEdgesInput {
-  name: string;
-  command: string[];
-  cwd: string;
-  config: Config;
-  context: Context;
-  records: RunRecords;
+/** The revive decision's input, and what the rest of the edges need besides. */
+export interface RunEdgesInput extends ReviveInput {
   /** What the diagnostician is shown passes through it: the incident's lines and argv are the work's. */
   redactor: Redactor;
-  logger: Logger;
   notifier: Notifier;
   unit: string | null;
 }
