@@ -7,7 +7,7 @@ import { systemClock } from '../io/clock.ts';
 import { evaluateJobs } from '../io/evidence/evidence.ts';
 import type { Store } from '../io/store/store.ts';
 import { fixJob, type FixSession } from './check-fix.ts';
-import { databaseOption, loadContext, openStore, type CommonArgs } from './command-context.ts';
+import { loadContext, openStore, stateOptions, type CommonArgs } from './command-context.ts';
 
 /**
  * `deadman check [JOB…]`: audits the scheduled jobs of `[jobs.NAME]` by the evidence they should
@@ -32,7 +32,7 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
     .option('verbose', { alias: 'v', type: 'boolean', describe: 'also print one line per healthy job' })
     .option('fix', { type: 'boolean', describe: 'offer each dead job\'s rerun command, asking for approval on the terminal' })
     .option('yes', { type: 'boolean', implies: 'fix', describe: 'approve every rerun without asking (with --fix)' })
-    .option('database', databaseOption)
+    .options(stateOptions)
     .conflicts('json', 'fix'),
   handler: async (args) => {
     process.exitCode = await runCheck(args);

@@ -7,17 +7,14 @@ import { Store } from '../io/store/store.ts';
 import { systemClock } from '../io/clock.ts';
 import { createRedactor, type Redactor } from '../core/redact/redact.ts';
 
-/** The `--database FILE` option, for every command that touches the database. */
-export const databaseOption = {
-  type: 'string',
-  describe: 'SQLite database (default: <state dir>/deadman.db)',
-} as const satisfies Options;
-
-/** The `--state-dir DIR` option: database and revive markers both move there. */
-export const stateDirOption = {
-  type: 'string',
-  describe: 'state directory for the database and revive markers (default: $STATE_DIRECTORY, else the platform\'s)',
-} as const satisfies Options;
+/**
+ * `--database FILE` and `--state-dir DIR`, defined once for every command that finds state
+ * (run's parseArgs table spreads them too): the same meaning wherever they are given.
+ */
+export const stateOptions = {
+  database: { type: 'string', describe: 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)' },
+  'state-dir': { type: 'string', describe: 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)' },
+} as const satisfies Record<string, Options>;
 
 export interface CommonArgs {
   config?: string | undefined;

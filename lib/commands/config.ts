@@ -5,12 +5,12 @@ import { userInfo } from 'node:os';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createNotifier, probeAddon, readSystemdEnvironment } from '../io/notify.ts';
-import { databaseOption, loadContext, type CommonArgs, type Context } from './command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 
 const check: CommandModule<object, CommonArgs> = {
   command: 'check',
   describe: 'validate the config and show what deadman would use',
-  builder: (y) => y.option('database', databaseOption),
+  builder: (y) => y.options(stateOptions),
   handler: async (args) => {
     const out = (line: string) => process.stdout.write(`${line}\n`);
     let context;

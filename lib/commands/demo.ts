@@ -10,7 +10,7 @@ import { runBounded } from '../io/process/bounded-run.ts';
 import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
-import { databaseOption, type CommonArgs } from './command-context.ts';
+import { stateOptions, type CommonArgs } from './command-context.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 /**
@@ -24,7 +24,7 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 export const demoCommand: CommandModule<object, CommonArgs> = {
   command: 'demo',
   describe: 'show deadman catching four kinds of stall, for real and offline (under 10 s)',
-  builder: (y) => y.option('database', databaseOption),
+  builder: (y) => y.option('database', stateOptions.database),
   handler: async (args) => {
     const dir = mkdtempSync(join(tmpdir(), 'deadman-demo-'));
     const database = args.database ?? join(dir, 'deadman.db');

@@ -4,7 +4,7 @@ import { incidentListJson, renderIncidentList } from '../core/incident/report-te
 import { usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
-import { databaseOption, redactorFor, type CommonArgs } from './command-context.ts';
+import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
 
 /** `deadman incidents [--since DUR] [--name N] [--json]`: one line per incident, oldest first. */
@@ -22,7 +22,7 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
     .option('since', { type: 'string', describe: 'only incidents opened within this span, e.g. 24h or 7d (default: all kept)' })
     .option('name', { type: 'string', describe: 'only incidents of runs with this name' })
     .option('json', { type: 'boolean', describe: 'print a JSON array' })
-    .option('database', databaseOption),
+    .options(stateOptions),
   handler: async (args) => {
     const now = systemClock.wall();
     const since = args.since === undefined ? undefined : now - sinceSpan(args.since);

@@ -3,7 +3,7 @@ import { renderPrometheus } from '../core/metrics/prometheus.ts';
 import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
 import { systemClock } from '../io/clock.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
-import { databaseOption, type CommonArgs } from './command-context.ts';
+import { stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore } from './open-existing-store.ts';
 
 /**
@@ -19,7 +19,7 @@ interface MetricsArgs extends CommonArgs {
 export const metricsCommand: CommandModule<object, MetricsArgs> = {
   command: 'metrics',
   describe: 'print every run\'s health, incidents, revives and kills as Prometheus text (or --json)',
-  builder: (y) => y.option('json', { type: 'boolean', describe: 'the same facts as JSON (snake_case)' }).option('database', databaseOption),
+  builder: (y) => y.option('json', { type: 'boolean', describe: 'the same facts as JSON (snake_case)' }).options(stateOptions),
   handler: async (args) => {
     const { store } = await openExistingStore(args);
     const facts = store ? loadRunFacts(store, systemClock.wall()) : [];

@@ -7,7 +7,7 @@ import { sendAlerts } from '../io/alerts/send-alerts.ts';
 import { systemClock } from '../io/clock.ts';
 import { ensurePrivateDir } from '../io/paths.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { databaseOption, loadContext, redactorFor, type CommonArgs } from './command-context.ts';
+import { loadContext, redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore } from './open-existing-store.ts';
 
 /**
@@ -30,7 +30,7 @@ export const notifyCommand: CommandModule<object, NotifyArgs> = {
     .positional('event', { choices: ALERT_EVENTS, demandOption: true, describe: 'what happened' })
     .option('name', { type: 'string', describe: 'the run (unit instance) it is about; fail and incident name its latest incident' })
     .option('exit-code', { type: 'number', describe: 'the exit code of a fail (default: $MONITOR_EXIT_STATUS from OnFailure=)' })
-    .option('database', databaseOption),
+    .options(stateOptions),
   handler: async (args) => {
     if (!args.name) throw usageError('name the run: deadman notify fail --name NAME');
     const context = await loadContext(args);

@@ -3,7 +3,7 @@ import { buildReport } from '../core/incident/report.ts';
 import { renderReportText } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { databaseOption, redactorFor, type CommonArgs } from './command-context.ts';
+import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
 
 /**
@@ -25,7 +25,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     .positional('incident', { type: 'string', describe: 'an incident id (see deadman incidents) or "latest"', demandOption: true })
     .option('name', { type: 'string', describe: 'with "latest": the latest incident of runs with this name' })
     .option('json', { type: 'boolean', describe: 'print the report as JSON' })
-    .option('database', databaseOption),
+    .options(stateOptions),
   handler: async (args) => {
     const wanted = parseIncidentArg(args.incident);
     const { store, database, context } = await openExistingStore(args);

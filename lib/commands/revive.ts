@@ -21,7 +21,7 @@ import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
 import { sinkOver } from '../io/store/recording-store.ts';
 import { RunRecords } from '../supervise/records.ts';
-import { databaseOption, loadContext, openStore, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
+import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 
 /**
@@ -51,8 +51,7 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     .option('dry-run', { type: 'boolean', describe: 'list what would be revived; change nothing, do not wait revive.delay' })
     .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
     .option('name', { type: 'string', describe: 'only the marker of this run name (session files are then not searched)' })
-    .option('database', databaseOption)
-    .option('state-dir', stateDirOption),
+    .options(stateOptions),
   handler: async (args) => {
     const context = await loadContext(args);
     // The argv it prints and journals carries the prompt: kept verbatim in the marker, never shown so.

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../core/config/config.ts';
 import { commandLineProblem } from '../core/config/command-line.ts';
 import { usageError } from '../exit-codes.ts';
+import { stateOptions } from './command-context.ts';
 
 /**
  * The options of `deadman run`, defined once: yargs builds `--help` from this table and the
@@ -18,8 +19,7 @@ export interface RunOption {
 
 export const RUN_OPTIONS = {
   name: { type: 'string', describe: 'name of this run (revive marker, records); default: the unit name, else the command\'s basename and a hash of the command (codex-3f2a9c)' },
-  database: { type: 'string', describe: 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)' },
-  'state-dir': { type: 'string', describe: 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)' },
+  ...stateOptions,
   inactivity: { type: 'string', describe: 'stall after this long with no output and an idle process tree (default 30min; "off" disables)' },
   timeout: { type: 'string', describe: 'cap on wall time; the run is stopped and exits 124 (default off)' },
   'on-stall': { type: 'string', describe: 'withhold (stop feeding the systemd watchdog) or exit (stop the tree, exit 75); default: withhold under a systemd watchdog, else exit' },

@@ -10,7 +10,7 @@ import { listIncidents } from '../io/store/incident-records.ts';
 import { listMarkers } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { settleEndedResume } from '../io/revive/revive-log.ts';
-import { databaseOption, loadContext, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
+import { loadContext, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import { StoreError } from '../io/store/store-errors.ts';
 import { createLogger } from '../io/log.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
@@ -29,8 +29,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
   describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention',
   builder: (y) => y
     .option('json', { type: 'boolean', describe: 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)' })
-    .option('database', databaseOption)
-    .option('state-dir', stateDirOption),
+    .options(stateOptions),
   handler: async (args) => {
     const context = await loadContext(args);
     const now = systemClock.wall();
