@@ -14,7 +14,6 @@ import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
 import { listMarkers, readMarker, removeStaleTempFiles, writeMarker, currentOwner } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
-import { recordRefusedMarker } from '../io/revive/refused-record.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
 import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
@@ -96,7 +95,7 @@ async function knownMarkers(context: Context, name: string | undefined, now: num
   const known: KnownMarker[] = [];
   for (const read of reads) {
     if (read.status === 'problem' || read.status === 'refused') logger.log('warn', read.problem);
-    if (read.status === 'refused' && !dryRun) withStore(context, (store) => recordRefusedMarker(store, read.name, read.problem, now));
+    if (read.status === 'refused' && !dryRun) recordRefusedMarker(context, read.name, read.problem, logger);
     if (read.status !== 'ok') continue;
     const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
     if (marker !== read.marker && !dryRun) writeMarker(dir, marker);
@@ -105,10 +104,19 @@ async function knownMarkers(context: Context, name: string | undefined, now: num
   return known;
 }
 
-function withStore(context: Context, use: (store: Store) => void): void {
+/**
+ * A refused marker found by `deadman revive`: a run row of its name that started nothing
+ * (outcome revive-refused) holding the REVIVE_REFUSED incident, as `deadman run` records it.
+ */
+function recordRefusedMarker(context: Context, name: string, problem: string, logger: Logger): void {
   const store = openStore(context);
   try {
-    use(store);
+    const records = new RunRecords(sinkOver(store, logger), systemClock.wall);
+    records.refusedMarker(name, problem);
+    records.refusedRun(
+      { name, argv: [], cwd: process.cwd(), unit: null, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
+      { exitCode: null, outcome: 'revive-refused', reason: problem, halt: false },
+    );
   } finally {
     store.close();
   }

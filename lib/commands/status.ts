@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { adapterOptions } from '../core/adapters/index.ts';
 import {
-  renderStatus, statusJson, statusRows, type StatusIncident, type StatusMarker, type StatusRefusal, type StatusRun,
+  renderStatus, statusJson, statusRows, type StatusIncident, type StatusMarker, type StatusRun,
 } from '../core/status/run-status-rows.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
@@ -40,7 +40,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     }
     const markers = await statusMarkers(context, now);
     const recorded = await readRecords(args, context);
-    const rows = statusRows(markers, recorded.runs, recorded.incidents, recorded.refusals, pidAlive);
+    const rows = statusRows(markers, recorded.runs, recorded.incidents, pidAlive);
     const maxRevives = context.config.revive.max_revives;
     const redactor = redactorFor(context.config);
     process.stdout.write(args.json
@@ -64,19 +64,17 @@ async function statusMarkers(context: Context, now: number): Promise<StatusMarke
  * The database's part of the status, read-only. One that cannot be read (damaged) costs only
  * its rows: the markers still tell which runs exist, so status says what it could not read.
  */
-async function readRecords(args: StatusArgs, context: Context): Promise<{ runs: StatusRun[]; incidents: StatusIncident[]; refusals: StatusRefusal[] }> {
-  const none = { runs: [], incidents: [], refusals: [] };
+async function readRecords(args: StatusArgs, context: Context): Promise<{ runs: StatusRun[]; incidents: StatusIncident[] }> {
+  const none = { runs: [], incidents: [] };
   let opened: Awaited<ReturnType<typeof openExistingStore>> | null = null;
   try {
     opened = await openExistingStore(args, context);
     const { store, database } = opened;
     if (!store) return none;
     return readRows(database, () => ({
-      runs: store.all<StatusRun>(`SELECT r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.exit_code, r.pid
+      runs: store.all<StatusRun>(`SELECT r.id, r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.exit_code, r.pid
         FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id`),
       incidents: listIncidents(store),
-      refusals: store.all<StatusRefusal>(`SELECT v.name, v.at, v.outcome FROM revives v
-        JOIN (SELECT MAX(id) AS id FROM revives WHERE outcome LIKE 'refused:%' GROUP BY name) latest ON latest.id = v.id`),
     }));
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;

@@ -41,6 +41,8 @@ export interface RunRow {
 export class RunRecords {
   private runId: number | null = null;
   private run: { row: RunRow; startedAt: number; changes: Record<string, string> } | null = null;
+  /** Refused markers found before the run's row exists: each becomes an incident of that run. */
+  private readonly refusedMarkers: string[] = [];
   private readonly sink: StoreSink | null;
   private readonly wall: () => number;
 
@@ -73,6 +75,15 @@ export class RunRecords {
   startRun(row: RunRow): void {
     this.run = { row, startedAt: this.wall(), changes: {} };
     this.withRun('the run', () => {});
+    for (const problem of this.refusedMarkers.splice(0)) {
+      this.escalatedIncident('REVIVE_REFUSED', problem, 'nothing from the marker was run: a person must find out who wrote or changed it');
+    }
+  }
+
+  /** An incident for a person from the start: nothing deadman can do about it would help. */
+  private escalatedIncident(kind: SignalKind, message: string, why: string): void {
+    const incident = this.openIncident(kind, message, { processes: [], lastLines: [] });
+    this.move(incident, 'escalate', why);
   }
 
   /**
@@ -97,12 +108,9 @@ export class RunRecords {
    * A run that was refused before it started (revive budget spent, another live supervisor):
    * its row, and for a spent budget the HALT_AND_ESCALATE incident a person must look at.
    */
-  refusedRun(row: RunRow, refusal: { exitCode: number; outcome: string; reason: string; halt: boolean }): void {
+  refusedRun(row: RunRow, refusal: { exitCode: number | null; outcome: string; reason: string; halt: boolean }): void {
     this.startRun(row);
-    if (refusal.halt) {
-      const incident = this.openIncident('HALT_AND_ESCALATE', refusal.reason, { processes: [], lastLines: [] });
-      this.move(incident, 'escalate', 'a person must look before the session is prompted again');
-    }
+    if (refusal.halt) this.escalatedIncident('HALT_AND_ESCALATE', refusal.reason, 'a person must look before the session is prompted again');
     this.finishRun({ exitCode: refusal.exitCode, signal: null, outcome: refusal.outcome, reason: refusal.reason });
   }
 
@@ -132,9 +140,14 @@ export class RunRecords {
     }));
   }
 
-  /** A revive marker that was refused (forged, foreign, untrusted): only the name and why. */
+  /**
+   * A revive marker that was refused (forged, foreign, untrusted): a `revives` row now, and a
+   * REVIVE_REFUSED incident, escalated, of the run that found it (opened with its row). Only
+   * the name and the one-line problem (its path, why, where it was moved) are stored.
+   */
   refusedMarker(name: string, problem: string): void {
     this.safely('the refused marker', (s) => s.insert('revives', refusedMarkerRow(name, problem, this.wall())));
+    this.refusedMarkers.push(problem);
   }
 
   /**

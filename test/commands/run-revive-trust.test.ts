@@ -88,6 +88,7 @@ for (const [form, tamper] of Object.entries(TAMPERING)) {
     assert.equal(ran[0]!.at(-1), 'the real task', 'the command given ran fresh');
     const rows = query<{ outcome: string }>(s.database, "SELECT outcome FROM revives WHERE outcome LIKE 'refused:%'");
     assert.equal(rows.length, 1);
+    await assertRefusalIncident(s, !form.includes('directory'));
     if (form.includes('directory')) {
       assert.deepEqual(readdirSync(s.markers).sort(), before, 'nothing is written into an untrusted directory');
       const revived = await s.revive();
@@ -110,7 +111,39 @@ test('deadman revive refuses an edited marker and moves it aside', async (t) => 
   assert.equal(existsSync(markerPath(s.markers, 'job')), false);
   assert.ok(readdirSync(s.markers).some((file) => file.startsWith('job.json.refused-')));
   assert.equal(query(s.database, "SELECT id FROM revives WHERE outcome LIKE 'refused:%'").length, 1);
+  await assertRefusalIncident(s, true);
+  const [run] = query<{ outcome: string; argv: string[] }>(s.database, 'SELECT outcome, argv FROM runs');
+  assert.deepEqual({ ...run }, { outcome: 'revive-refused', argv: [] }, 'a run row that started nothing, nothing from the marker in it');
 });
+
+/**
+ * The refusal is an escalated REVIVE_REFUSED incident naming the file, why and (when it could
+ * be) where it was moved, with nothing from the marker in it; `incidents`, `report` and
+ * `status` (exit 1) all show it.
+ */
+async function assertRefusalIncident(s: Setup, movedAside: boolean): Promise<void> {
+  const incidents = query<{ kind: string; state: string; message: string }>(s.database, 'SELECT kind, state, message FROM incidents');
+  assert.equal(incidents.length, 1, JSON.stringify(incidents));
+  const [incident] = incidents;
+  assert.equal(incident!.kind, 'REVIVE_REFUSED');
+  assert.equal(incident!.state, 'ESCALATED');
+  assert.match(incident!.message, /^revive marker \S+job\.json refused: /);
+  assert.doesNotMatch(incident!.message, /PWNED|touch|dangerously/, 'nothing from the marker is recorded');
+  const aside = readdirSync(s.markers).find((file) => file.startsWith('job.json.refused-'));
+  if (movedAside) assert.ok(aside && incident!.message.includes(`moved to ${join(s.markers, aside)}`), incident!.message);
+  else assert.match(incident!.message, /not reviving "job"/);
+
+  const listed = await runDeadman(['incidents', '--json'], { env: s.env, cwd: s.dir });
+  assert.deepEqual((JSON.parse(listed.stdout) as Array<{ kind: string }>).map((row) => row.kind), ['REVIVE_REFUSED'], listed.stderr);
+  const report = await runDeadman(['report', 'latest'], { env: s.env, cwd: s.dir });
+  assert.equal(report.code, 0, report.stderr);
+  assert.match(report.stdout, /REVIVE_REFUSED/);
+  assert.match(report.stdout, /moved aside unread/, 'with its advice');
+  const status = await runDeadman(['status', '--json'], { env: s.env, cwd: s.dir });
+  assert.equal(status.code, 1, 'a refused marker needs attention');
+  const row = (JSON.parse(status.stdout) as Array<{ name: string; state: string; needs_attention: boolean }>).find((r) => r.name === 'job');
+  assert.deepEqual({ state: row?.state, attention: row?.needs_attention }, { state: 'refused', attention: true });
+}
 
 test('two tasks of the same program run as two jobs; the same task after a crash resumes', async (t) => {
   const s = setup(t);

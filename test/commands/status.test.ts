@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markCompleted, markExhausted, markInterrupted, markRevived, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
 import { currentOwner, markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
-import { Store } from '../../lib/io/store/store.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 
 function setup(t: { after(fn: () => void): void }) {
@@ -92,12 +91,22 @@ test('nothing recorded yet: says so, creates no database; a mistyped --database 
   assert.equal(typo.stderr.trim().split('\n').length, 1);
 });
 
-test('a refused marker shows as refused until a later run starts clean', async (t) => {
+test('a refused marker shows as refused, and its escalated incident keeps status at exit 1 after a later clean run', async (t) => {
   const s = setup(t);
-  const store = new Store(s.database);
-  store.insert('revives', { name: 'job', session_id: '-', at: Date.now(), attempt: 0, budget: 0, source: 'marker', argv: [], outcome: 'refused: its MAC does not match' });
-  store.close();
-  const result = await status(s, ['--json']);
-  assert.equal(result.code, 1);
-  assert.deepEqual((JSON.parse(result.stdout) as JsonRow[]).map((row) => [row.name, row.state]), [['job', 'refused']]);
+  const started = newMarker({ name: 'job', adapter: 'codex', argv: ['codex', 'exec', '--json', 'x'], cwd: s.dir, owner: null, now: Date.now() - 60_000 });
+  writeMarker(s.markers, markInterrupted(withSessionId(started, 'job-session', Date.now() - 60_000), 'exit 137', Date.now() - 60_000));
+  const path = markerPath(s.markers, 'job');
+  writeFileSync(path, readFileSync(path, 'utf8').replace('"x"', '"touch /tmp/forged"'));
+  assert.equal((await run(s, 'job', ['true'])).code, 0);
+  const first = await status(s, ['--json']);
+  assert.equal(first.code, 1);
+  const [refused] = JSON.parse(first.stdout) as JsonRow[];
+  assert.deepEqual([refused!.name, refused!.state, refused!.needs_attention], ['job', 'refused', true]);
+  assert.match(refused!.reason!, /refused: it was not written by deadman/);
+
+  assert.equal((await run(s, 'job', ['true'])).code, 0);
+  const later = await status(s, ['--json']);
+  assert.equal(later.code, 1, 'nobody resolved the refusal yet');
+  const [row] = JSON.parse(later.stdout) as JsonRow[];
+  assert.deepEqual([row!.state, row!.needs_attention, (row!.open_incident as { kind: string; state: string }).kind], ['completed', true, 'REVIVE_REFUSED']);
 });

@@ -4,7 +4,9 @@
  * is ever acted on.
  */
 
-export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE';
+export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE'
+  /** A revive marker deadman did not write, or that was changed since, was set aside unread. */
+  | 'REVIVE_REFUSED';
 
 export type RecoveryAction =
   /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
@@ -31,6 +33,7 @@ export function diagnose(kind: SignalKind): Diagnosis {
       return { action: 'STALL_POLICY', rationale: 'the run exceeded its wall-time cap' };
     case 'EVIDENCE_FAILED':
     case 'HALT_AND_ESCALATE':
+    case 'REVIVE_REFUSED':
       return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };
   }
 }

@@ -72,6 +72,7 @@ export const PREVENTION_ADVICE: Record<SignalKind, string> = {
   TIMEOUT: 'The run hit its wall-time cap: raise `timeout` if the work is legitimately longer, or split it so each run finishes within the cap.',
   NOT_READY: 'The command never became ready: check `ready_pattern`/`ready_port` against what it really prints or opens, and raise `ready_timeout` if start-up is slow.',
   HALT_AND_ESCALATE: 'The revive budget is spent: the session keeps being interrupted — find the common cause in the runs\' exits (OOM, a crashing tool, repeated stalls) before raising `revive.max_revives`.',
+  REVIVE_REFUSED: 'A revive marker failed its checks (its MAC, owner, mode or a symlink) and was moved aside unread: find out who or what wrote or changed it (the file is kept beside the markers), and keep the state directory private to deadman\'s user.',
 };
 
 const GENERIC_ADVICE = 'Read the timeline and the evidence above; `deadman incidents` shows whether it keeps happening.';

@@ -4,8 +4,9 @@ import type { Marker } from '../revive/marker.ts';
 /**
  * `deadman status`: one row per run name, its state from how its latest run ended (the run
  * row's outcome and exit code) and what its revive marker says since (a live or detached
- * resume, a spent budget), plus a refusal of a forged marker and the latest open incident.
- * Each state says whether a person should look: `status` exits 1 when any row does.
+ * resume, a spent budget), plus the refusal of a forged marker (its REVIVE_REFUSED incident)
+ * and the latest open incident. Each state says whether a person should look, and so does an
+ * escalated incident nobody resolved: `status` exits 1 when any row needs attention.
  */
 
 export const STATUS_STATES = [
@@ -25,6 +26,7 @@ export interface StatusMarker {
 }
 
 export interface StatusRun {
+  id: number;
   name: string;
   session_id: string | null;
   started_at: number;
@@ -38,14 +40,10 @@ export interface StatusIncident {
   id: number;
   kind: string;
   state: string;
+  message: string;
+  opened_at: number;
+  run_id: number | null;
   run_name: string | null;
-}
-
-/** The latest refusal of a marker of this name (from the `revives` table). */
-export interface StatusRefusal {
-  name: string;
-  at: number;
-  outcome: string;
 }
 
 export interface StatusRow {
@@ -66,7 +64,7 @@ type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
 
 const OUTCOME_STATES: Record<string, StatusState> = {
   completed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
-  timeout: 'stalled', stopped: 'interrupted', 'revive-exhausted': 'exhausted', 'owned-elsewhere': 'running',
+  timeout: 'stalled', stopped: 'interrupted', 'revive-exhausted': 'exhausted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
 };
 
 function fromRun(run: StatusRun, pidAlive: boolean): Verdict {
@@ -94,33 +92,24 @@ function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, p
   return (runVerdict.updatedAt ?? 0) >= m.updatedAt || m.detachedLog === null ? runVerdict : markerVerdict;
 }
 
-/**
- * A refusal is recorded while the run that found it starts (just before its run row), so it
- * belongs to the latest run when it came at most this long before that run's start.
- */
-const REFUSAL_WINDOW_MS = 10_000;
-
-function latestStart(marker: StatusMarker | undefined, run: StatusRun | undefined): number {
-  return Math.max(run?.started_at ?? 0, marker?.marker?.startedAt ?? 0);
-}
-
 export function statusRows(
-  markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[],
-  refusals: readonly StatusRefusal[] = [], pidAlive: (pid: number) => boolean = () => false,
+  markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[], pidAlive: (pid: number) => boolean = () => false,
 ): StatusRow[] {
-  const names = [...new Set([...markers.map((m) => m.name), ...runs.map((r) => r.name), ...refusals.map((r) => r.name)])].sort();
+  const names = [...new Set([...markers.map((m) => m.name), ...runs.map((r) => r.name)])].sort();
   return names.map((name): StatusRow => {
     const marker = markers.find((m) => m.name === name);
     const run = runs.find((r) => r.name === name);
-    const refusal = refusals.find((r) => r.name === name);
-    let row: Verdict = marker || run ? verdict(marker, run, pidAlive) : { state: 'refused', updatedAt: null, reason: null };
-    if (refusal && refusal.at >= latestStart(marker, run) - REFUSAL_WINDOW_MS) row = { state: 'refused', updatedAt: refusal.at, reason: refusal.outcome };
-    const open = incidents.filter((i) => i.run_name === name && i.state !== 'RESOLVED').at(-1);
+    const unresolved = incidents.filter((i) => i.run_name === name && i.state !== 'RESOLVED');
+    // The run that found a forged marker went on fresh: refused is what a person must know of it.
+    const refusal = unresolved.find((i) => i.kind === 'REVIVE_REFUSED' && i.run_id === run?.id);
+    let row = verdict(marker, run, pidAlive);
+    if (refusal) row = { state: 'refused', updatedAt: refusal.opened_at, reason: refusal.message };
+    const open = unresolved.at(-1);
     return {
       name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null,
       sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null, revives: marker?.marker?.reviveCount ?? null,
       openIncident: open ? { id: open.id, kind: open.kind, state: open.state } : null,
-      needsAttention: !WELL.has(row.state) || (open !== undefined && open.state === 'ESCALATED'),
+      needsAttention: !WELL.has(row.state) || unresolved.some((i) => i.state === 'ESCALATED'),
     };
   });
 }

@@ -1,4 +1,4 @@
-import type { Row, Store } from '../store/store.ts';
+import type { Row } from '../store/store.ts';
 
 /**
  * A refused marker in the records: a `revives` row whose outcome says why. Nothing from the
@@ -8,6 +8,3 @@ export function refusedMarkerRow(name: string, problem: string, now: number): Ro
   return { name, session_id: '-', at: now, attempt: 0, budget: 0, source: 'marker', argv: [], outcome: `refused: ${problem}` };
 }
 
-export function recordRefusedMarker(store: Store, name: string, problem: string, now: number): void {
-  store.insert('revives', refusedMarkerRow(name, problem, now));
-}
