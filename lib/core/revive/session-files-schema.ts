@@ -39,7 +39,13 @@ export const transcriptLineSchema = z.object({
   cwd: text,
   isSidechain: z.boolean().optional().catch(undefined),
   permissionMode: text,
-  message: z.object({ content: z.union([z.string(), blocks]).optional().catch(undefined) }).optional().catch(undefined),
+  /** On an assistant line for an API error (its stop_reason says nothing about the turn). */
+  isApiErrorMessage: z.boolean().optional().catch(undefined),
+  message: z.object({
+    content: z.union([z.string(), blocks]).optional().catch(undefined),
+    /** On assistant lines: "end_turn" when the model finished its turn, "tool_use" when it waits on a tool. */
+    stop_reason: text,
+  }).optional().catch(undefined),
 });
 
 export type RolloutLine = z.output<typeof rolloutLineSchema>;

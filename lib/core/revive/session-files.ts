@@ -125,6 +125,8 @@ export function readClaudeTranscript(lines: readonly string[], isRevive: IsReviv
     const blocks = Array.isArray(content) ? content : [];
     if (row.type === 'assistant') {
       for (const block of blocks) if (block.type === 'tool_use' && block.id !== undefined) pending.add(block.id);
+      // The model ended its turn (Codex's task_complete): the revives before it are no longer consecutive.
+      if (row.message?.stop_reason === 'end_turn' && row.isApiErrorMessage !== true) finding.revivesSinceUserInput = 0;
       continue;
     }
     for (const block of blocks) if (block.type === 'tool_result' && block.tool_use_id !== undefined) pending.delete(block.tool_use_id);

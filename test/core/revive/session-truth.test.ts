@@ -37,6 +37,29 @@ test('counts revive prompts since the last genuine user turn; a genuine prompt o
   assert.ok(revivePrompt.startsWith(DEFAULT_REVIVE_MESSAGE));
 });
 
+const claude = {
+  user: (m: number, text: string) => line({ type: 'user', sessionId: ID, cwd: '/w', isSidechain: false, timestamp: at(m), message: { content: text } }),
+  toolUse: (m: number, id: string) => line({ type: 'assistant', sessionId: ID, isSidechain: false, timestamp: at(m), message: { content: [{ type: 'tool_use', id }], stop_reason: 'tool_use' } }),
+  endTurn: (m: number) => line({ type: 'assistant', sessionId: ID, isSidechain: false, timestamp: at(m), message: { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn' } }),
+  apiError: (m: number) => line({ type: 'assistant', sessionId: ID, isSidechain: false, isApiErrorMessage: true, timestamp: at(m), message: { content: [{ type: 'text', text: 'API Error: 529' }], stop_reason: 'stop_sequence' } }),
+};
+
+test('Claude: revive prompts count until the model ends a turn (stop_reason end_turn) or a person types', () => {
+  const killedTwice = [claude.user(0, 'migrate the db'), claude.toolUse(1, 'toolu_1'), claude.user(2, revivePrompt), claude.toolUse(3, 'toolu_2'), claude.user(4, revivePrompt), claude.toolUse(5, 'toolu_3')];
+  const twice = readClaudeTranscript(killedTwice)!;
+  assert.deepEqual([twice.revivesSinceUserInput, twice.interruption !== null], [2, true]);
+  const healed = [...killedTwice.slice(0, 5), claude.endTurn(5)];
+  assert.deepEqual([readClaudeTranscript(healed)!.revivesSinceUserInput, readClaudeTranscript(healed)!.interruption], [0, null], 'the revived turn completed');
+  const laterCut = readClaudeTranscript([...healed, claude.user(30, revivePrompt), claude.toolUse(31, 'toolu_4')])!;
+  assert.equal(laterCut.revivesSinceUserInput, 1, 'only the revives since the completed turn count');
+  const apiError = readClaudeTranscript([...killedTwice.slice(0, 5), claude.apiError(5)])!;
+  assert.equal(apiError.revivesSinceUserInput, 2, 'an API error ends nothing');
+  const spent = markExhausted(marker({ adapter: 'claude', argv: ['claude', '-p', 'migrate the db'], reviveCount: 3 }), 'spent', T0 + 2 * 60_000);
+  const truth = reconcileWithSession(spent, laterCut);
+  assert.deepEqual([truth.state, truth.reviveCount], ['interrupted', 1]);
+  assert.equal(decideRevive(truth, settings).revive, true, 'a spent budget starts over after a completed turn');
+});
+
 test('a session revived, completed, then cut off again is revived again', () => {
   const completedAfterRevive = markCompleted(marker({ reviveCount: 2 }), T0 + 5 * 60_000);
   assert.equal(decideRevive(completedAfterRevive, settings).revive, false);
