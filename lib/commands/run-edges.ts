@@ -35,7 +35,7 @@ export type RunEdges =
     runTag: string;
     reviveOf: string | null;
     startNote: string;
-    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts' | 'consult'>;
+    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'onTurnCompleted' | 'evidence' | 'portAccepts' | 'consult'>;
     finish(result: RunResult): void;
   };
 
@@ -75,6 +75,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
         input.records.update({ session_id: id, adapter: adapter.name });
         revive.sessionStarted(id, logger);
       },
+      onTurnCompleted: () => revive.turnCompleted(),
       evidence,
       portAccepts,
       consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout, input.redactor) : undefined,

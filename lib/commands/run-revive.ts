@@ -1,5 +1,5 @@
 import {
-  decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
+  decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
 } from '../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
 import type { AdapterName } from '../core/process/events.ts';
@@ -124,6 +124,11 @@ export class ReviveGuard {
     const mismatch = sessionMismatch(this.marker, sessionId);
     if (mismatch) logger.log('warn', mismatch);
     this.save(withSessionId(this.marker, sessionId, systemClock.wall()));
+  }
+
+  /** The revives that led here worked: a later interruption starts the count over (one write, only when it changes). */
+  turnCompleted(): void {
+    if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, systemClock.wall()));
   }
 
   finish(result: RunResult): void {

@@ -1,6 +1,7 @@
 import type { Adapter, AgentEvent } from '../core/process/events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
+import type { RunSessionPorts } from './ports.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -31,17 +32,17 @@ export class OutputTracker {
   readonly state: OutputState;
   private readonly adapter: () => Adapter;
   private readonly records: RunRecords;
-  private readonly onSession: (id: string) => void;
+  private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>;
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
 
-  constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
+  constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>) {
     this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null };
     this.adapter = adapter;
     this.records = records;
-    this.onSession = onSession;
+    this.agent = agent;
   }
 
   /** Every chunk of output, before any line splitting: keeps the tail for incident evidence. */
@@ -88,7 +89,7 @@ export class OutputTracker {
       case 'session':
         if (s.sessionId !== event.sessionId) {
           s.sessionId = event.sessionId;
-          this.onSession(event.sessionId);
+          this.agent.onSession(event.sessionId);
         }
         break;
       case 'tool_started':
@@ -105,6 +106,7 @@ export class OutputTracker {
       case 'turn_completed':
         s.completed = true;
         s.openTools.clear();
+        this.agent.onTurnCompleted?.();
         break;
       case 'turn_failed':
         s.failed = event.message;

@@ -82,6 +82,8 @@ export interface RunSessionPorts {
   /** Present while the adapter may still be upgraded from the first stdout line; resolves true when it was. */
   sniff?: (firstLine: string) => Promise<boolean>;
   onSession(sessionId: string): void;
+  /** The agent completed a turn (its process may go on to the next): the revive count starts over. */
+  onTurnCompleted?(): void;
   evidence: EvidenceGate;
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */

@@ -69,7 +69,7 @@ class Session {
     this.tickStartedAt = this.startedAt;
     this.tickBudget = 3 * this.config.poll + this.config.kill_grace + this.config.diagnose.timeout + 10_000;
     this.tree = ports.makeTree(child.pid, plan.runTag);
-    this.output = new OutputTracker(this.startedAt, ports.adapter, ports.records, ports.onSession);
+    this.output = new OutputTracker(this.startedAt, ports.adapter, ports.records, ports);
     this.supervisor = this.createSupervisor();
     this.sendStatus = statusSender(ports.notifier);
   }

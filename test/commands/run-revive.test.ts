@@ -93,3 +93,28 @@ test('adapter auto: an agent behind a wrapper script is recognised from its firs
   assert.deepEqual({ ...run }, { session_id: '01a23013-27f3-73e2-b3cb-86b68ffb84d0', adapter: 'codex' });
   assert.ok(query<{ kind: string }>(database, 'SELECT kind FROM events').some((e) => e.kind.includes('turn_completed')));
 });
+
+test('Claude: a turn completed inside a revived run sets the count back to 0; crashes without one keep counting', async (t) => {
+  const dir = tempDir(t);
+  const argvLog = join(dir, 'argv.jsonl');
+  const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', FAKE_AGENT_ARGV_LOG: argvLog };
+  const command = [process.execPath, fakeAgent, 'claude', '-p', 'fix the flaky test', '--output-format', 'stream-json', '--verbose'];
+  const run = async (scenario: string) => {
+    const result = await runDeadman(['run', '--name', 'fix-tests', '--adapter', 'claude', '--poll', '250ms', '--', ...command], { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir });
+    await killLeftovers(argvLog);
+    return result;
+  };
+  const marker = () => JSON.parse(readFileSync(join(dir, 'state', 'markers', 'fix-tests.json'), 'utf8')) as { state: string; reviveCount: number };
+  for (const attempt of [0, 1, 2]) {
+    const crashed = await run('crash');
+    assert.equal(crashed.code, 137, crashed.stderr);
+    if (attempt > 0) assert.match(crashed.stderr, new RegExp(`revived session \\S+ \\(${attempt}/5\\)`));
+  }
+  assert.equal(marker().reviveCount, 2, 'crashes without a completed turn are consecutive');
+  const healed = await run('turn-then-crash');
+  assert.equal(healed.code, 137, healed.stderr);
+  assert.match(healed.stderr, /revived session \S+ \(3\/5\)/);
+  assert.deepEqual([marker().state, marker().reviveCount], ['interrupted', 0], 'its result event (success) reset the count; the next turn was cut off');
+  const next = await run('crash');
+  assert.match(next.stderr, /revived session \S+ \(1\/5\)/, 'the budget counts from the completed turn');
+});

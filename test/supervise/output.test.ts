@@ -6,7 +6,7 @@ import { RunRecords } from '../../lib/supervise/records.ts';
 
 const tracker = () => {
   const adapter = createGenericAdapter();
-  return new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), () => {});
+  return new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
 };
 const bytes = (text: string) => Buffer.from(text);
 

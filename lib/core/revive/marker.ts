@@ -14,6 +14,8 @@ import { MARKER_VERSION } from './marker-version.ts';
  *    crash, reboot    ▼  │
  *                  interrupted ──count reached max_revives──▶ exhausted (do not restart)
  *
+ * A turn the agent completes while it keeps running also sets the count back to 0.
+ *
  * A `running` marker whose owner is dead is an interruption nobody got to record.
  */
 
@@ -75,6 +77,14 @@ export function touchMarker(marker: Marker, now: number): Marker {
 /** Completion event + exit 0 + evidence holding: the budget starts over. */
 export function markCompleted(marker: Marker, now: number): Marker {
   return { ...marker, state: 'completed', reason: 'completed', reviveCount: 0, updatedAt: now };
+}
+
+/**
+ * The agent completed a turn and its process goes on (a session fed more turns): the budget
+ * counts consecutive revives that did not get a turn done, so it starts over; still running.
+ */
+export function markTurnCompleted(marker: Marker, now: number): Marker {
+  return { ...marker, reviveCount: 0, updatedAt: now };
 }
 
 export function markInterrupted(marker: Marker, reason: string, now: number): Marker {
