@@ -63,6 +63,12 @@ const TAMPERING: Record<string, (s: Setup, t: { after(fn: () => void): void }) =
     s.edit((value) => (value.argv = ['/bin/sh', '-c', `touch ${s.pwned}`]));
     chmodSync(s.markers, 0o777);
   },
+  'wrong version': (s) => s.edit((value) => (value.version = 1)),
+  'symlinked marker file': (s, t) => {
+    const elsewhere = join(tempDir(t), 'job.json');
+    renameSync(markerPath(s.markers, 'job'), elsewhere);
+    symlinkSync(elsewhere, markerPath(s.markers, 'job'));
+  },
   'symlinked markers directory': (s, t) => {
     const elsewhere = join(tempDir(t), 'elsewhere');
     renameSync(s.markers, elsewhere);
@@ -70,9 +76,12 @@ const TAMPERING: Record<string, (s: Setup, t: { after(fn: () => void): void }) =
   },
 };
 
+const untrustedDirectory = (form: string) => form.includes('directory');
+const skipUnlessRoot = (form: string, t: { skip(message: string): void }) => form === 'foreign uid' && process.geteuid?.() !== 0 && (t.skip('needs root to write as another uid'), true);
+
 for (const [form, tamper] of Object.entries(TAMPERING)) {
-  test(`${form}: refused by run and by revive, one line, recorded, the forged command never runs`, async (t) => {
-    if (form === 'foreign uid' && process.geteuid?.() !== 0) return t.skip('needs root to write as another uid');
+  test(`${form}: refused by run, one line, recorded, the forged command never runs`, async (t) => {
+    if (skipUnlessRoot(form, t)) return;
     const s = setup(t);
     s.genuine();
     tamper(s, t);
@@ -88,33 +97,28 @@ for (const [form, tamper] of Object.entries(TAMPERING)) {
     assert.equal(ran[0]!.at(-1), 'the real task', 'the command given ran fresh');
     const rows = query<{ outcome: string }>(s.database, "SELECT outcome FROM revives WHERE outcome LIKE 'refused:%'");
     assert.equal(rows.length, 1);
-    await assertRefusalIncident(s, !form.includes('directory'));
-    if (form.includes('directory')) {
-      assert.deepEqual(readdirSync(s.markers).sort(), before, 'nothing is written into an untrusted directory');
-      const revived = await s.revive();
-      assert.equal(revived.code, 0, revived.stderr);
-      assert.match(revived.stderr, /revive marker .* refused/);
-      assert.equal(existsSync(s.pwned), false);
-      assert.equal(argvLog(s.log).length, 1, 'revive started nothing');
-    }
+    await assertRefusalIncident(s, !untrustedDirectory(form));
+    if (untrustedDirectory(form)) assert.deepEqual(readdirSync(s.markers).sort(), before, 'nothing is written into an untrusted directory');
+  });
+
+  test(`${form}: refused by revive, one line, recorded, nothing started`, async (t) => {
+    if (skipUnlessRoot(form, t)) return;
+    const s = setup(t);
+    s.genuine();
+    tamper(s, t);
+    const before = readdirSync(s.markers).sort();
+    const result = await s.revive();
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stderr.split('\n').filter((line) => /revive marker .* refused/.test(line)).length, 1, result.stderr);
+    assert.equal(existsSync(s.pwned), false);
+    assert.equal(argvLog(s.log).length, 0, 'revive started nothing');
+    if (untrustedDirectory(form)) assert.deepEqual(readdirSync(s.markers).sort(), before, 'nothing is written into an untrusted directory');
+    else assert.equal(existsSync(markerPath(s.markers, 'job')), false, 'moved aside');
+    await assertRefusalIncident(s, !untrustedDirectory(form));
+    const [run] = query<{ outcome: string; argv: string[] }>(s.database, 'SELECT outcome, argv FROM runs');
+    assert.deepEqual({ ...run }, { outcome: 'revive-refused', argv: [] }, 'a run row that started nothing, nothing from the marker in it');
   });
 }
-
-test('deadman revive refuses an edited marker and moves it aside', async (t) => {
-  const s = setup(t);
-  s.genuine();
-  s.edit((value) => (value.argv = ['/bin/sh', '-c', `touch ${s.pwned}`]));
-  const result = await s.revive();
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stderr.split('\n').filter((line) => /refused: it was not written by deadman/.test(line)).length, 1, result.stderr);
-  assert.equal(existsSync(s.pwned), false);
-  assert.equal(existsSync(markerPath(s.markers, 'job')), false);
-  assert.ok(readdirSync(s.markers).some((file) => file.startsWith('job.json.refused-')));
-  assert.equal(query(s.database, "SELECT id FROM revives WHERE outcome LIKE 'refused:%'").length, 1);
-  await assertRefusalIncident(s, true);
-  const [run] = query<{ outcome: string; argv: string[] }>(s.database, 'SELECT outcome, argv FROM runs');
-  assert.deepEqual({ ...run }, { outcome: 'revive-refused', argv: [] }, 'a run row that started nothing, nothing from the marker in it');
-});
 
 /**
  * The refusal is an escalated REVIVE_REFUSED incident naming the file, why and (when it could
@@ -212,6 +216,9 @@ test('an agent that outlived its SIGKILLed supervisor is not doubled by the next
   const revive = await s.revive('--dry-run', '--json');
   const rows = JSON.parse(revive.stdout) as Array<{ action: string; reason: string }>;
   assert.deepEqual(rows.map((row) => row.action), ['skip']);
+  const revived = await s.revive();
+  assert.equal(revived.code, 0, revived.stderr);
+  assert.doesNotMatch(revived.stderr, /revived session/);
   assert.equal(argvLog(s.log).length, 1, 'one agent only');
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { systemClock } from '../clock.ts';
 import { currentOwner, isOwnerAlive } from './markers.ts';
 import { ensurePrivateDir } from '../paths.ts';
+import { untrustedDirReason } from './marker-trust.ts';
 
 /**
  * One reviver at a time over a marker directory. Two hooks (the ExecStartPost of two
@@ -20,6 +21,9 @@ const UNREADABLE_GRACE_MS = 5_000;
 
 export async function lockMarkers(markerDir: string, timeoutMs: number): Promise<Release | null> {
   ensurePrivateDir(markerDir);
+  // No marker there is read or written (marker-trust.ts): nothing to serialise, and deadman
+  // writes nothing at all into a directory others control, not even its lock.
+  if (untrustedDirReason(markerDir) !== null) return () => {};
   const path = join(markerDir, LOCK);
   const owner = currentOwner();
   const deadline = systemClock.monotonic() + timeoutMs;

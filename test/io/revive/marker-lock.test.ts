@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockMarkers } from '../../../lib/io/revive/marker-lock.ts';
 import { tempDir } from '../../helpers/cli.ts';
@@ -34,4 +34,18 @@ test('a lock left by a dead process, or half-written long ago, is broken; a fres
   const second = await lockMarkers(dir, 100);
   assert.ok(second, 'cut by a crash long ago');
   second();
+});
+
+test('in a directory others can write nothing is written, not even the lock', async (t) => {
+  const markers = join(tempDir(t), 'markers');
+  mkdirSync(markers);
+  chmodSync(markers, 0o777);
+  const release = await lockMarkers(markers, 100);
+  assert.ok(release);
+  assert.deepEqual(readdirSync(markers), [], 'no lock file while held');
+  release();
+  chmodSync(markers, 0o700);
+  const held = await lockMarkers(markers, 100);
+  assert.ok(held && existsSync(join(markers, '.revive.lock')), 'a trusted directory gets its lock');
+  held();
 });
