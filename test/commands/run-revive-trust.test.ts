@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { markInterrupted, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
 import { markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
@@ -148,6 +148,21 @@ async function assertRefusalIncident(s: Setup, movedAside: boolean): Promise<voi
   const row = (JSON.parse(status.stdout) as Array<{ name: string; state: string; needs_attention: boolean }>).find((r) => r.name === 'job');
   assert.deepEqual({ state: row?.state, attention: row?.needs_attention }, { state: 'refused', attention: true });
 }
+
+test('the refusal is stored and printed redacted: a secret in the marker\'s path never reaches the records', async (t) => {
+  const s = setup(t);
+  s.genuine();
+  s.edit((value) => (value.argv = ['/bin/sh', '-c', `touch ${s.pwned}`]));
+  const secret = basename(s.dir);
+  const result = await runDeadman(['revive', '--config', join(s.dir, 'deadman.toml')], { env: { ...s.env, DEPLOY_TOKEN: secret }, cwd: s.dir });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /revive marker \S*\[REDACTED\]\S* refused/);
+  assert.doesNotMatch(result.stderr, new RegExp(secret));
+  const [incident] = query<{ kind: string; message: string }>(s.database, 'SELECT kind, message FROM incidents');
+  assert.equal(incident!.kind, 'REVIVE_REFUSED');
+  assert.match(incident!.message, /\[REDACTED\]/);
+  assert.doesNotMatch(incident!.message, new RegExp(secret));
+});
 
 test('two tasks of the same program run as two jobs; the same task after a crash resumes', async (t) => {
   const s = setup(t);
