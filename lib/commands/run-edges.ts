@@ -80,7 +80,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
       portAccepts,
       consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout, input.redactor) : undefined,
     },
-    finish: (result) => revive.finish(result),
+    finish: (result) => revive.finish(result, input.unit !== null),
   };
 }
 

@@ -1,5 +1,5 @@
 import {
-  decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
+  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
 } from '../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
 import type { AdapterName } from '../core/process/events.ts';
@@ -22,7 +22,8 @@ import type { Context } from './command-context.ts';
  * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
  * between a fresh start and the resume of an interrupted session (inline revive, for one-shot
  * agents like `codex exec`), keep the marker current while the run goes, and record how it
- * ended — `completed` resets the budget, anything else leaves it `interrupted` for next time.
+ * ended — `completed` resets the budget, a person's Ctrl-C is theirs (never revived), anything
+ * else leaves it `interrupted` for next time (markRunEnded).
  */
 
 export interface Refusal {
@@ -131,11 +132,10 @@ export class ReviveGuard {
     if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, systemClock.wall()));
   }
 
-  finish(result: RunResult): void {
+  finish(result: RunResult, underUnit: boolean): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (!this.marker) return;
-    const now = systemClock.wall();
-    this.save(result.clean ? markCompleted(this.marker, now) : markInterrupted(this.marker, `${result.outcome}: ${result.reason}`, now));
+    this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, systemClock.wall()));
   }
 
   private save(marker: Marker): void {

@@ -118,3 +118,18 @@ test('Claude: a turn completed inside a revived run sets the count back to 0; cr
   const next = await run('crash');
   assert.match(next.stderr, /revived session \S+ \(1\/5\)/, 'the budget counts from the completed turn');
 });
+
+test('Ctrl-C at a terminal is a person\'s stop: the next run starts fresh; SIGTERM (a reboot\'s stop) is revived', async (t) => {
+  for (const [signal, revived] of [['SIGINT', false], ['SIGTERM', true]] as const) {
+    const s = setup(t);
+    const first = spawn(process.execPath, [deadmanBin, ...s.args()], { env: { ...s.env, FAKE_AGENT_SCENARIO: 'silent' }, cwd: s.dir, stdio: 'ignore' });
+    await waitFor(() => existsSync(join(s.dir, 'state', 'markers', 'fix-tests.json')) && s.marker().sessionId, 5000, 'the session id in the marker');
+    process.kill(first.pid!, signal);
+    await new Promise((r) => first.on('exit', r));
+    assert.equal(s.marker().state, revived ? 'interrupted' : 'completed', signal);
+    const next = await s.run('complete');
+    assert.equal(next.code, 0, next.stderr);
+    assert.equal(/revived session/.test(next.stderr), revived, `${signal}: ${next.stderr}`);
+    assert.equal(s.argvs().at(-1)!.includes('resume'), revived);
+  }
+});

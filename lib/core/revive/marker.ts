@@ -14,7 +14,8 @@ import { MARKER_VERSION } from './marker-version.ts';
  *    crash, reboot    ▼  │
  *                  interrupted ──count reached max_revives──▶ exhausted (do not restart)
  *
- * A turn the agent completes while it keeps running also sets the count back to 0.
+ * A turn the agent completes while it keeps running also sets the count back to 0; a person's
+ * Ctrl-C at a terminal ends `running` as completed (theirs to continue, never revived).
  *
  * A `running` marker whose owner is dead is an interruption nobody got to record.
  */
@@ -89,6 +90,32 @@ export function markTurnCompleted(marker: Marker, now: number): Marker {
 
 export function markInterrupted(marker: Marker, reason: string, now: number): Marker {
   return { ...marker, state: 'interrupted', reason, updatedAt: now };
+}
+
+/** A person stopped the session's turn: theirs to continue, never revived (done, as far as deadman goes). */
+export function markStoppedByPerson(marker: Marker, reason: string, now: number): Marker {
+  return { ...marker, state: 'completed', reason, updatedAt: now };
+}
+
+export interface RunEnd {
+  clean: boolean;
+  outcome: string;
+  reason: string;
+  /** The stop signal deadman received, or null. */
+  stopSignal: string | null;
+  /** Run as a systemd unit's (or launchd job's) main process, not from a terminal. */
+  underUnit: boolean;
+}
+
+/**
+ * How the end of a `deadman run` leaves its marker. Ctrl-C at a terminal (SIGINT, no unit) is
+ * a person stopping the turn; under a unit SIGINT is a configured KillSignal= — a stop for a
+ * reboot as much as SIGTERM is — so that is an interruption to revive.
+ */
+export function markRunEnded(marker: Marker, end: RunEnd, now: number): Marker {
+  if (end.clean) return markCompleted(marker, now);
+  if (end.stopSignal === 'SIGINT' && !end.underUnit) return markStoppedByPerson(marker, 'a person stopped the run (SIGINT at a terminal)', now);
+  return markInterrupted(marker, `${end.outcome}: ${end.reason}`, now);
 }
 
 export function markExhausted(marker: Marker, reason: string, now: number): Marker {

@@ -1,4 +1,4 @@
-import type { Marker } from './marker.ts';
+import { markStoppedByPerson, type Marker } from './marker.ts';
 import type { SessionFinding } from './session-files.ts';
 
 /**
@@ -12,7 +12,7 @@ export function reconcileWithSession(marker: Marker, finding: SessionFinding | u
   if (finding === undefined || marker.state === 'running') return marker;
   if (finding.lastTimestamp === null || finding.lastTimestamp <= marker.updatedAt) return marker;
   const updatedAt = finding.lastTimestamp;
-  if (finding.stoppedByPerson !== null) return { ...marker, state: 'completed', reason: finding.stoppedByPerson, updatedAt };
+  if (finding.stoppedByPerson !== null) return markStoppedByPerson(marker, finding.stoppedByPerson, updatedAt);
   if (finding.interruption === null) return { ...marker, state: 'completed', reason: 'the session\'s last turn completed', reviveCount: 0, updatedAt };
   return { ...marker, state: 'interrupted', reason: finding.interruption, reviveCount: finding.revivesSinceUserInput, updatedAt };
 }

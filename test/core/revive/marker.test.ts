@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, newMarker, sessionMismatch, withSessionId,
+  decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, markRunEnded, newMarker, sessionMismatch, withSessionId,
   type Marker, type ReviveSettings,
 } from '../../../lib/core/revive/marker.ts';
 import { parseMarker } from '../../../lib/core/revive/marker-schema.ts';
@@ -115,4 +115,16 @@ test('parseMarker: cut, garbage, wrong version and bad fields are one-line probl
     assert.match(parsed.problem, problem);
     assert.ok(!parsed.problem.includes('\n'));
   }
+});
+
+test('how a run\'s end leaves its marker: clean, a person\'s Ctrl-C, a unit\'s stop, a failure', () => {
+  const running = markRevived(interrupted(), { owner, runTag: null }, T0 + 3000);
+  const end = { clean: false, outcome: 'stopped', reason: 'stopped by SIGINT', stopSignal: 'SIGINT', underUnit: false };
+  assert.deepEqual([markRunEnded(running, { ...end, clean: true }, T0).state, markRunEnded(running, { ...end, clean: true }, T0).reviveCount], ['completed', 0]);
+  const person = markRunEnded(running, end, T0 + 4000);
+  assert.deepEqual([person.state, person.reason, person.reviveCount], ['completed', 'a person stopped the run (SIGINT at a terminal)', 1]);
+  assert.equal(decideRevive(person, settings()).revive, false);
+  assert.equal(markRunEnded(running, { ...end, underUnit: true }, T0 + 4000).state, 'interrupted', 'KillSignal=SIGINT: a unit\'s stop');
+  assert.deepEqual(markRunEnded(running, { ...end, stopSignal: 'SIGTERM', reason: 'stopped by SIGTERM' }, T0 + 4000).reason, 'stopped: stopped by SIGTERM');
+  assert.equal(markRunEnded(running, { ...end, outcome: 'failed', reason: 'child exited 1', stopSignal: null }, T0 + 4000).state, 'interrupted');
 });
