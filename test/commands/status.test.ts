@@ -109,4 +109,9 @@ test('a refused marker shows as refused, and its escalated incident keeps status
   assert.equal(later.code, 1, 'nobody resolved the refusal yet');
   const [row] = JSON.parse(later.stdout) as JsonRow[];
   assert.deepEqual([row!.state, row!.needs_attention, (row!.open_incident as { kind: string; state: string }).kind], ['completed', true, 'REVIVE_REFUSED']);
+
+  writeFileSync(path, readFileSync(path, 'utf8').replace('"true"', '"touch /tmp/forged"').replace('"state": "completed"', '"state": "interrupted"'));
+  assert.equal((await run(s, 'job', ['true'])).code, 0);
+  const again = JSON.parse((await status(s, ['--json'])).stdout) as JsonRow[];
+  assert.deepEqual(again.map((r) => [r.state, (r.open_incident as { id: number }).id]), [['refused', (row!.open_incident as { id: number }).id]], 'refused again: the same incident, recurred');
 });

@@ -26,7 +26,6 @@ export interface StatusMarker {
 }
 
 export interface StatusRun {
-  id: number;
   name: string;
   session_id: string | null;
   started_at: number;
@@ -41,8 +40,8 @@ export interface StatusIncident {
   kind: string;
   state: string;
   message: string;
-  opened_at: number;
-  run_id: number | null;
+  /** Wall-clock ms of the last change: a refusal that recurs in a later run is reopened then. */
+  updated_at: number;
   run_name: string | null;
 }
 
@@ -100,10 +99,11 @@ export function statusRows(
     const marker = markers.find((m) => m.name === name);
     const run = runs.find((r) => r.name === name);
     const unresolved = incidents.filter((i) => i.run_name === name && i.state !== 'RESOLVED');
-    // The run that found a forged marker went on fresh: refused is what a person must know of it.
-    const refusal = unresolved.find((i) => i.kind === 'REVIVE_REFUSED' && i.run_id === run?.id);
+    // The run that found a forged marker (opened or reopened the incident as it started) went on
+    // fresh: refused is what a person must know of it.
+    const refusal = unresolved.find((i) => i.kind === 'REVIVE_REFUSED' && run !== undefined && i.updated_at >= run.started_at);
     let row = verdict(marker, run, pidAlive);
-    if (refusal) row = { state: 'refused', updatedAt: refusal.opened_at, reason: refusal.message };
+    if (refusal) row = { state: 'refused', updatedAt: refusal.updated_at, reason: refusal.message };
     const open = unresolved.at(-1);
     return {
       name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null,
