@@ -30,7 +30,9 @@ export async function main(): Promise<number> {
     process.stdout.write(table([
       { what: 'RSS of deadman supervising idle `sleep 60`', value: megabytes(deadman.rssKb), target: '≤ 50 MB', pass: deadman.rssKb * 1024 <= 50e6 },
       { what: '  reference: its peak (VmHWM) so far, start-up included', value: megabytes(deadman.peakKb), target: '', pass: null },
+      { what: '  reference: of it anonymous (not shared with other Node processes)', value: megabytes(deadman.anonKb), target: '', pass: null },
       { what: '  reference: RSS of an idle `node -e setTimeout…`', value: megabytes(node.rssKb), target: '', pass: null },
+      { what: '  reference: of it anonymous', value: megabytes(node.anonKb), target: '', pass: null },
       { what: `CPU supervising idle \`sleep 60\` (${MEASURE_MS / 1000} s)`, value: `${deadman.percent.toFixed(2)} % of a core (${deadman.cpuMs.toFixed(0)} ms)`, target: '≤ 0.2 %', pass: deadman.percent <= 0.2 },
     ]));
     return 0;
@@ -40,7 +42,7 @@ export async function main(): Promise<number> {
 }
 
 /** The process's own utime+stime over MEASURE_MS once start-up has settled, and its memory then. */
-async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ percent: number; cpuMs: number; rssKb: number; peakKb: number }> {
+async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ percent: number; cpuMs: number; rssKb: number; anonKb: number; peakKb: number }> {
   const child = spawn(argv[0]!, argv.slice(1), { ...opts, stdio: 'ignore' });
   const closed = new Promise((resolve) => child.once('close', resolve));
   try {
@@ -48,7 +50,7 @@ async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv 
     const before = { cpu: cpuTicks(child.pid!).own, at: performance.now() };
     await sleep(MEASURE_MS);
     const cpuMs = (cpuTicks(child.pid!).own - before.cpu) / clockTicksPerSecond() * 1000;
-    return { percent: cpuMs / (performance.now() - before.at) * 100, cpuMs, rssKb: statusKb(child.pid!, 'VmRSS'), peakKb: statusKb(child.pid!, 'VmHWM') };
+    return { percent: cpuMs / (performance.now() - before.at) * 100, cpuMs, rssKb: statusKb(child.pid!, 'VmRSS'), anonKb: statusKb(child.pid!, 'RssAnon'), peakKb: statusKb(child.pid!, 'VmHWM') };
   } finally {
     child.kill('SIGTERM');
     await closed;

@@ -11,8 +11,11 @@ export function cpuTicks(pid: number | 'self'): { own: number; reaped: number } 
   return { own: stat.cpuTicks, reaped: stat.reapedCpuTicks ?? 0 };
 }
 
-/** A `Vm…:` line of /proc/<pid>/status in kB (VmRSS now, VmHWM its peak); 0 once it exited. */
-export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/**
+ * A line of /proc/<pid>/status in kB (VmRSS now, VmHWM its peak, RssAnon the part no other
+ * process shares: the rest is mostly the Node binary's pages); 0 once it exited.
+ */
+export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
   try {
     return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
