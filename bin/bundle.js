@@ -48,5 +48,11 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+// A warning here is a bundle that breaks at run time (an import() esbuild cannot follow, a
+// require of a missing file): fail the build instead.
+if (result.warnings.length > 0) {
+  process.stderr.write(`bin/bundle.js: ${result.warnings.length} esbuild warning(s) above; the bundle would not work as dist/lib does\n`);
+  process.exit(1);
+}
 // Which sources went into which chunk: test/bin/bundle.test.ts checks the run path's chunks with it.
 writeFileSync(`${root}/dist/bundle.meta.json`, JSON.stringify(result.metafile));

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { repoRoot, tempDir } from '../helpers/cli.ts';
 
 /**
@@ -81,4 +81,25 @@ test('the bundled CLI answers --version from the package file', {
   const run = spawnSync(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), '--version'], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout.trim(), (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
+});
+
+/**
+ * In the bundle every module's import.meta.url is its chunk's, in dist/bundle/, not the file's
+ * own place under dist/lib/: a path built from it breaks once bundled. Package files are found
+ * through lib/io/package-files.ts; resolving a package (createRequire) works from anywhere.
+ */
+const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/notify.ts']);
+
+function libSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? libSources(path) : entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+test('no lib/ module builds a path from its own import.meta.url (it moves when bundled)', () => {
+  const offenders = libSources(join(repoRoot, 'lib'))
+    .map((path) => relative(repoRoot, path))
+    .filter((path) => !IMPORT_META_ALLOWED.has(path) && /import\.meta\.(url|dirname|filename)/.test(readFileSync(join(repoRoot, path), 'utf8')));
+  assert.deepEqual(offenders, [], 'use packageFile() from lib/io/package-files.ts');
 });
