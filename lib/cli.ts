@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { usageError } from './exit-codes.ts';
 import { commandLineProblem, unknownCommandMessage } from './core/config/command-line.ts';
 import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
+import { packageFile } from './io/package-files.ts';
 import { commands } from './commands/index.ts';
 
 /**
@@ -103,6 +104,6 @@ function oneLine(text: string): string {
 }
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }

@@ -1,13 +1,13 @@
 import type { CommandModule } from 'yargs';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { formatDuration } from '../core/config/duration.ts';
 import { renderIncidentList } from '../core/incident/report-text.ts';
 import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.ts';
 import { runBounded } from '../io/process/bounded-run.ts';
 import { systemClock } from '../io/clock.ts';
+import { packageFile } from '../io/package-files.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
 import { stateOptions, type CommonArgs } from './command-context.ts';
@@ -18,7 +18,6 @@ import { ExitCode } from '../exit-codes.ts';
  * fake agent or a shell job, in a temporary state directory (kept, so its reports can be read).
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
 export const demoCommand: CommandModule<object, CommonArgs> = {
@@ -29,8 +28,8 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
     const dir = mkdtempSync(join(tmpdir(), 'deadman-demo-'));
     const database = args.database ?? join(dir, 'deadman.db');
     const paths = {
-      deadman: [process.execPath, join(here, '..', '..', '..', 'bin', 'deadman.js')],
-      fakeAgent: [process.execPath, join(here, '..', 'demo', 'fake-agent.js')],
+      deadman: [process.execPath, packageFile('bin/deadman.js')],
+      fakeAgent: [process.execPath, packageFile('dist/lib/demo/fake-agent.js')],
       dir,
       database,
     };

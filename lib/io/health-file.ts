@@ -23,7 +23,8 @@ export function healthRefresher(path: string, base: Omit<HealthRecord, 'updated_
     if (!healthy || monotonicMs - lastWrite < base.interval_ms) return;
     try {
       ensurePrivateDir(join(path, '..'));
-      writeFileAtomically(path, `${JSON.stringify({ ...base, updated_at: nowMs, status })}\n`, 0o644);
+      // Rewritten every interval_ms: what a power cut may lose, the next refresh restores.
+      writeFileAtomically(path, `${JSON.stringify({ ...base, updated_at: nowMs, status })}\n`, 0o644, { durable: false });
       lastWrite = monotonicMs;
       failing = false;
     } catch (error) {

@@ -15,6 +15,8 @@ export interface ProcStat {
   reapedCpuTicks?: number;
   /** Field 22: start time in clock ticks since boot. With the pid, a process's identity. */
   startTime: number;
+  /** Field 20: number of threads (Linux only). */
+  threads?: number;
 }
 
 export function parseProcStat(text: string): ProcStat | null {
@@ -34,6 +36,7 @@ export function parseProcStat(text: string): ProcStat | null {
     cpuTicks: field(14) + field(15),
     reapedCpuTicks: field(16) + field(17),
     startTime: field(22),
+    threads: field(20),
   };
   return Number.isInteger(parsed.pid) && Number.isFinite(parsed.startTime) ? parsed : null;
 }

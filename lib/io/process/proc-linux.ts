@@ -53,12 +53,13 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   }
 
   function walk(seeds: Seed[]): ProcessInfo[] {
-    const childrenOf = scanAll ? childrenFromScan() : readThreadChildren;
+    const childrenOf = scanAll ? childrenFromScan() : (pid: number) => reader.children(pid);
     const read = new Map<number, LinuxProcess>();
     const found = walkOwnedTree(
       seeds,
       (pid) => {
-        const p = reader.read(pid);
+        // A parent that was not scheduled since has not exited: its children kept their ppid.
+        const p = reader.read(pid, (ppid) => ppid === selfPid || ppid === 1 || read.get(ppid)?.ran === false);
         if (p) read.set(pid, p);
         return p?.info ?? null;
       },

@@ -13,9 +13,11 @@ import { readProcStat } from './process-identity.ts';
 export interface LinuxProcess {
   info: ProcessInfo;
   socketInodes: string[];
+  /** False when it provably was not scheduled since the last read: all but stat is as it was. */
+  ran: boolean;
 }
 
-/** Re-read the command line and fds of a known process at least this often. */
+/** Re-read the command line and fds of a known process that runs at least this often. */
 const DETAILS_REFRESH_MS = 10_000;
 
 interface Details {
@@ -28,45 +30,104 @@ interface Details {
   cpuTicks: number;
 }
 
+/** The last read of one process. */
+interface LastRead {
+  info: ProcessInfo;
+  details: Details;
+  /** /proc/<pid>/schedstat, read before the rest; null where it says nothing (multi-threaded, no scheduler stats). */
+  schedstat: string | null;
+  /** Its children at the last read that found it running (null: not read yet). */
+  children: number[] | null;
+  ran: boolean;
+  singleThreaded: boolean;
+}
+
 /**
- * Reads processes poll after poll. stat and io change all the time and are read every poll;
- * the command line and the socket fds rarely change, so they are read again only after an
- * exec (the name changed), when the number of open fds changed (the size of /proc/<pid>/fd
- * counts them on Linux 6.2+; where it reads 0 they are read every poll), when it ran since
- * (closing a file and opening a socket keeps the count: a starting server was missed so and
- * killed as hung), or after DETAILS_REFRESH_MS. An idle process costs no fd walk. Listing and resolving every fd is the most expensive part of a poll.
+ * Reads processes poll after poll. A process that was not scheduled at all since the last read
+ * (single-threaded, asleep, the same /proc/<pid>/schedstat: its count of times run included)
+ * made no system call since: its stat, io counters, fds, command line and children are as they
+ * were. Only its parent may have changed, by exiting; so a process whose parent stayed (was
+ * itself not scheduled, or is deadman or init) costs one small read, the others also a stat:
+ * an idle tree of 1,000 processes costs about 1,000 reads a poll. For one that ran, io
+ * counters and children are read again; the command line and the socket fds rarely change, so
+ * they are read again only after an exec (the name changed), when the number of open fds
+ * changed (the size of /proc/<pid>/fd counts them on Linux 6.2+; where it reads 0 they are
+ * read every poll), when it used CPU since (closing a file and opening a socket keeps the
+ * count: a starting server was missed so and killed as hung), or after DETAILS_REFRESH_MS.
+ * Listing and resolving every fd is the most expensive part of a poll.
  */
 export class LinuxProcessReader {
-  #details = new Map<string, Details>();
+  /** By pid: the last read of each process alive at the last poll. */
+  #last = new Map<number, LastRead>();
 
   constructor(private readonly monotonic: () => number) {}
 
-  read(pid: number): LinuxProcess | null {
-    const stat = readProcStat(pid);
-    if (!stat) return null;
-    const { cpuTicks, reapedCpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
-    const details = this.#detailsOf(pid, processKey(stat), comm, cpuTicks);
-    return {
-      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ioBytes: readIoBytes(pid), listening: false },
-      socketInodes: details.socketInodes,
-    };
+  /** `parentStayed(ppid)`: the parent is provably the same process as at the last read. */
+  read(pid: number, parentStayed: (ppid: number) => boolean = () => false): LinuxProcess | null {
+    const known = this.#last.get(pid);
+    const quick = known?.singleThreaded && known.schedstat !== null && known.info.state !== 'R' && parentStayed(known.info.ppid) ? schedulerStats(pid) : undefined;
+    const last = known && quick !== undefined && quick === known.schedstat ? { ...known, ran: false } : this.#readWhole(pid, known, quick);
+    if (!last) {
+      this.#last.delete(pid);
+      return null;
+    }
+    this.#last.set(pid, last);
+    return { info: { ...last.info }, socketInodes: last.details.socketInodes, ran: last.ran };
+  }
+
+  /** Children of a process this poll read: as they were when it did not run since, else read now. */
+  children(pid: number): number[] {
+    const last = this.#last.get(pid);
+    if (!last) return readThreadChildren(pid);
+    if (last.ran || last.children === null) last.children = readThreadChildren(pid, last.singleThreaded);
+    return last.children;
   }
 
   /** Forgets the processes not in `alive` (gone since). */
   keepOnly(alive: Iterable<ProcessIdentity>): void {
     const keep = new Set([...alive].map(processKey));
-    for (const key of this.#details.keys()) if (!keep.has(key)) this.#details.delete(key);
+    for (const [pid, last] of this.#last) if (!keep.has(processKey(last.info))) this.#last.delete(pid);
   }
 
-  #detailsOf(pid: number, key: string, comm: string, cpuTicks: number): Details {
+  /**
+   * stat and what changed with it. schedstat is read before stat, so a run after it shows at
+   * the next poll (a process first seen has it read from its second poll on, once stat said it
+   * has one thread).
+   */
+  #readWhole(pid: number, known: LastRead | undefined, schedstatFirst: string | null | undefined): LastRead | null {
+    const schedstat = schedstatFirst !== undefined ? schedstatFirst : known?.singleThreaded ? schedulerStats(pid) : null;
+    const stat = readProcStat(pid);
+    if (!stat) return null;
+    const { cpuTicks, reapedCpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
+    const same = known !== undefined && known.info.startTime === startTime && known.info.comm === comm;
+    const singleThreaded = stat.threads === 1;
+    const idle = same && singleThreaded && state !== 'R' && schedstat !== null && known.schedstat === schedstat && known.info.cpuTicks === cpuTicks;
+    const details = idle ? known.details : this.#detailsOf(pid, same ? known.details : undefined, comm, cpuTicks);
+    return {
+      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ioBytes: idle ? known.info.ioBytes : readIoBytes(pid), listening: false },
+      details,
+      schedstat: singleThreaded ? schedstat : null,
+      children: idle ? known.children : null,
+      ran: !idle,
+      singleThreaded,
+    };
+  }
+
+  #detailsOf(pid: number, known: Details | undefined, comm: string, cpuTicks: number): Details {
     const now = this.monotonic();
     const fdCount = countFds(pid);
-    const known = this.#details.get(key);
     if (known && known.comm === comm && fdCount > 0 && known.fdCount === fdCount && known.cpuTicks === cpuTicks && now - known.readAt < DETAILS_REFRESH_MS) return known;
-    const fresh = { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now, cpuTicks };
-    this.#details.set(key, fresh);
-    return fresh;
+    return { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now, cpuTicks };
   }
+}
+
+/**
+ * /proc/<pid>/schedstat: time on CPU (ns), time waiting for one, times run. Null where the
+ * kernel keeps no scheduler statistics (it then prints zeros: a live process has run once).
+ */
+function schedulerStats(pid: number): string | null {
+  const text = readOrNull(`/proc/${pid}/schedstat`);
+  return text === null || text.trimEnd().endsWith(' 0') ? null : text;
 }
 
 function countFds(pid: number): number {
@@ -115,10 +176,13 @@ export function threadChildrenAvailable(): boolean {
   return existsSync(`/proc/self/task/${process.pid}/children`);
 }
 
-/** Children of every thread: a child belongs to the thread that forked it, not to the main one. */
-export function readThreadChildren(pid: number): number[] {
+/**
+ * Children of every thread: a child belongs to the thread that forked it, not to the main one.
+ * A single-threaded process has one `children` file, at its own pid: no listing needed.
+ */
+export function readThreadChildren(pid: number, singleThreaded = false): number[] {
   const children: number[] = [];
-  for (const tid of listOrEmpty(`/proc/${pid}/task`)) {
+  for (const tid of singleThreaded ? [String(pid)] : listOrEmpty(`/proc/${pid}/task`)) {
     const text = readOrNull(`/proc/${pid}/task/${tid}/children`);
     if (text) for (const child of text.trim().split(' ')) if (child) children.push(Number(child));
   }

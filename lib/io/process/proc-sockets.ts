@@ -7,9 +7,10 @@ import { readOrNull } from './proc-read.ts';
  * Marks the owned processes that hold a listening socket. The socket tables list every socket
  * of a network namespace and /proc/net/tcp alone takes milliseconds to read, while nearly every
  * process holds sockets (Node gives its children socketpairs as stdio pipes). So a listening
- * socket is remembered for REFRESH_MS, but a "not listening" answer only until the next poll:
- * a server binds first and listens a second later, and taking it for a hung process then is
- * the worse mistake. Lookups go cheapest table first and only until every inode asked about is
+ * socket is remembered for REFRESH_MS, but a "not listening" answer only until the next poll
+ * in which the process was scheduled: a server binds first and listens a second later, and
+ * taking it for a hung process then is the worse mistake (one that did not run cannot have
+ * called listen()). Lookups go cheapest table first and only until every inode asked about is
  * found. Tables are read through a process of the right namespace (`/proc/<pid>/net/…`), so a
  * server in a sandbox's private network namespace counts too.
  */
@@ -25,10 +26,19 @@ export class ListeningSockets {
     const withSockets = processes.filter((p) => p.socketInodes.length > 0);
     const now = this.monotonic();
     const refresh = now - this.#refreshedAt >= REFRESH_MS;
-    const unknown = withSockets.filter((p) => refresh || p.socketInodes.some((inode) => this.#listening.get(inode) !== true));
+    const unknown = withSockets.filter((p) => refresh || p.socketInodes.some((inode) => !this.#settled(inode, p.ran)));
     if (unknown.length > 0) this.#lookUp(unknown, refresh);
     if (refresh) this.#refreshedAt = now;
     for (const p of withSockets) p.info.listening = p.socketInodes.some((inode) => this.#listening.get(inode) === true);
+  }
+
+  /**
+   * An answer that needs no lookup: listening (kept REFRESH_MS), or not listening from a
+   * process that was not scheduled since (it cannot have called listen() meanwhile).
+   */
+  #settled(inode: string, ran: boolean): boolean {
+    const listening = this.#listening.get(inode);
+    return listening === true || (listening === false && !ran);
   }
 
   #lookUp(processes: LinuxProcess[], refresh: boolean): void {

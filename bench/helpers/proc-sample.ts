@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseProcStat } from '../../lib/core/process/proc-stat.ts';
+
+/** What the benches read of a running process under /proc (Linux). */
+
+/** utime + stime, and cutime + cstime (children waited for), in clock ticks. */
+export function cpuTicks(pid: number | 'self'): { own: number; reaped: number } {
+  const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  if (!stat) throw new Error(`cannot parse /proc/${pid}/stat`);
+  return { own: stat.cpuTicks, reaped: stat.reapedCpuTicks ?? 0 };
+}
+
+/**
+ * A line of /proc/<pid>/status in kB (VmRSS now, VmHWM its peak, RssAnon the part no other
+ * process shares: the rest is mostly the Node binary's pages); 0 once it exited.
+ */
+export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): number {
+  try {
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+export function clockTicksPerSecond(): number {
+  const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
+  return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
+}

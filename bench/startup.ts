@@ -1,0 +1,116 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deadmanBench, deadmanBin } from './helpers/deadman-env.ts';
+import { median, table, type Figure } from './helpers/figures.ts';
+import { clockTicksPerSecond, cpuTicks } from './helpers/proc-sample.ts';
+
+/**
+ * What a start of `deadman run -- true` costs against bare Node (systemd restarts a unit by
+ * starting it again): wall time, median of interleaved runs so a change in machine load hits
+ * every case alike, and CPU time (user + system, deadman and `true`), which a busy host
+ * disturbs less. With and without `--config`, and for reference unbundled (dist/lib/, as after
+ * a plain tsc) and the first start of a name (no revive marker yet). Prints one table; a miss
+ * is reported, not failed (benchmarks report, tests assert), so it always returns 0.
+ */
+
+const WARMUPS = 2;
+const RUNS = 15;
+const TARGET_RATIO = 1.5;
+
+interface Start {
+  argv: string[];
+  before?: () => void;
+}
+
+interface Timing {
+  wallMs: number;
+  cpuMs: number;
+}
+
+export async function main(): Promise<number> {
+  const bench = deadmanBench('startup');
+  try {
+    const bundled = existsSync(new URL('../../dist/bundle/main.js', import.meta.url));
+    // The same start through dist/lib/: what the bundle saves.
+    const unbundledEntry = join(bench.dir, 'unbundled.js');
+    const compiledMain = new URL('../lib/main.js', import.meta.url).href;
+    writeFileSync(unbundledEntry, `import module from 'node:module';\nmodule.enableCompileCache?.();\nconst { main } = await import(${JSON.stringify(compiledMain)});\nawait main(process.argv.slice(2));\n`);
+    const unbundledRun = (...args: string[]) => [unbundledEntry, ...bench.run(...args).slice(1)];
+    const marker = join(bench.opts.env.STATE_DIRECTORY!, 'markers', 'true.json');
+    process.stdout.write(`startup: ${process.execPath} ${process.version}; ${deadmanBin} ${bundled ? 'starts dist/bundle/' : 'has no bundle (npm run build makes one): starts dist/lib/'}\n`);
+    const t = timeStarts({
+      node: { argv: ['-e', '0'] },
+      plain: { argv: bench.run('--', 'true') },
+      withConfig: { argv: bench.run('--config', bench.config, '--', 'true') },
+      unbundled: { argv: unbundledRun('--', 'true') },
+      unbundledConfig: { argv: unbundledRun('--config', bench.config, '--', 'true') },
+      fresh: { argv: bench.run('--', 'true'), before: () => rmSync(marker, { force: true }) },
+      floor: { argv: ['--input-type=module', '-e', floorScript(join(bench.dir, 'floor.db'))] },
+    }, bench.opts);
+    const ratio = (x: Timing) => x.wallMs / t.node.wallMs;
+    const row = (what: string, x: Timing, target: boolean): Figure => ({
+      what,
+      value: `${x.wallMs.toFixed(0)} / ${t.node.wallMs.toFixed(0)} ms = ${ratio(x).toFixed(2)}× (CPU ${x.cpuMs.toFixed(0)} / ${t.node.cpuMs.toFixed(0)} ms = ${(x.cpuMs / t.node.cpuMs).toFixed(2)}×)`,
+      target: target ? `≤ ${TARGET_RATIO}×` : '',
+      pass: target ? ratio(x) <= TARGET_RATIO : null,
+    });
+    process.stdout.write(table([
+      row('start-up `run -- true` / `node -e 0`', t.plain, true),
+      row('start-up `run --config F -- true` / `node -e 0`', t.withConfig, true),
+      row('  reference: `run -- true` unbundled (dist/lib)', t.unbundled, false),
+      row('  reference: `run --config F -- true` unbundled', t.unbundledConfig, false),
+      row('  reference: first start of a name (no marker)', t.fresh, false),
+      row('  floor: Node opening SQLite and running `true`', t.floor, false),
+    ]));
+    process.stdout.write(`  (wall: median of ${RUNS} after ${WARMUPS} warm-ups, interleaved; CPU: mean user+system of the same runs)\n`);
+    return 0;
+  } finally {
+    rmSync(bench.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The least any Node wrapper of `true` that records to SQLite does: load child_process and
+ * node:sqlite, open a WAL database and write one row, spawn `true` with pipes and wait for it.
+ * What deadman adds beyond this is its own code and its other records (marker, health file).
+ */
+function floorScript(database: string): string {
+  return `import { spawn } from 'node:child_process';
+    import { DatabaseSync } from 'node:sqlite';
+    const db = new DatabaseSync(${JSON.stringify(database)});
+    db.exec('PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS runs (at INTEGER)');
+    db.prepare('INSERT INTO runs VALUES (?)').run(Date.now());
+    spawn('true', { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', () => db.close());`;
+}
+
+/**
+ * Wall time and CPU time of each start. A start's CPU is read from this process's cutime +
+ * cstime (children waited for), which spawnSync's wait adds the child's to; at 10 ms a tick it
+ * is summed over all runs, then divided.
+ */
+function timeStarts<K extends string>(cases: Record<K, Start>, opts: { cwd: string; env: NodeJS.ProcessEnv }): Record<K, Timing> {
+  const entries = Object.entries(cases) as Array<[K, Start]>;
+  const walls = new Map<K, number[]>(entries.map(([key]) => [key, []]));
+  const ticks = new Map<K, number>(entries.map(([key]) => [key, 0]));
+  for (let round = 0; round < WARMUPS + RUNS; round++) {
+    for (const [key, { argv, before }] of entries) {
+      before?.();
+      const reapedBefore = cpuTicks('self').reaped;
+      const started = performance.now();
+      const result = spawnSync(process.execPath, argv, { ...opts, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+      const elapsed = performance.now() - started;
+      if (result.status !== 0) throw new Error(`${argv.join(' ')} ended ${result.status ?? result.signal}: ${result.stderr}`);
+      if (round < WARMUPS) continue;
+      walls.get(key)!.push(elapsed);
+      ticks.set(key, ticks.get(key)! + cpuTicks('self').reaped - reapedBefore);
+    }
+  }
+  const msPerTick = 1000 / clockTicksPerSecond();
+  return Object.fromEntries(entries.map(([key]) => [key, { wallMs: median(walls.get(key)!), cpuMs: ticks.get(key)! * msPerTick / RUNS }])) as Record<K, Timing>;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main();
+}

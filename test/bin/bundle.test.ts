@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { repoRoot, tempDir } from '../helpers/cli.ts';
+
+/**
+ * bin/deadman.js starts the bundle of dist/bundle/ (bin/bundle.js, run by `npm run build`) while
+ * it is newer than the tsc output, else dist/lib/. The choice is checked in a package of two
+ * one-line stand-ins; the real bundle is checked for what a supervised start loads.
+ */
+
+function fakePackage(dir: string): { bundle: string; compiled: string } {
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(join(repoRoot, 'bin', 'deadman.js'), join(dir, 'bin', 'deadman.js'));
+  const standIn = (relative: string, says: string) => {
+    mkdirSync(join(dir, relative, '..'), { recursive: true });
+    writeFileSync(join(dir, relative), `export async function main() { process.stdout.write('${says}'); }\n`);
+    return join(dir, relative);
+  };
+  return { bundle: standIn('dist/bundle/main.js', 'bundle'), compiled: standIn('dist/lib/main.js', 'compiled') };
+}
+
+const startedFrom = (dir: string) => spawnSync(process.execPath, [join(dir, 'bin', 'deadman.js')], { encoding: 'utf8' }).stdout;
+
+test('the entry starts the bundle when it is newer than dist/lib, and dist/lib after a plain tsc', (t) => {
+  const dir = tempDir(t);
+  const { bundle, compiled } = fakePackage(dir);
+  utimesSync(compiled, 1_000, 1_000);
+  utimesSync(bundle, 2_000, 2_000);
+  assert.equal(startedFrom(dir), 'bundle');
+  utimesSync(compiled, 3_000, 3_000);
+  assert.equal(startedFrom(dir), 'compiled', 'a tsc build after the bundle: the bundle is stale');
+});
+
+test('without a bundle (tsc only) the entry starts dist/lib', (t) => {
+  const dir = tempDir(t);
+  const { bundle } = fakePackage(dir);
+  writeFileSync(bundle, 'throw new Error("not this one");\n');
+  utimesSync(bundle, 1_000, 1_000);
+  assert.equal(startedFrom(dir), 'compiled');
+});
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+const metafile = join(repoRoot, 'dist', 'bundle.meta.json');
+const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.js');
+const built = existsSync(metafile) && existsSync(bundleMain) && statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
+
+test('a bundled `deadman run` loads no yargs, zod or TOML parser, and no module of dist/lib', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, (t) => {
+  const dir = tempDir(t);
+  const hook = `
+    const { registerHooks } = await import('node:module');
+    const loaded = [];
+    registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+    process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(loaded) + '\\n'));`;
+  const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state') };
+  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG']) delete env[key];
+  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), '--', 'true'], { encoding: 'utf8', env, cwd: dir });
+  assert.equal(run.status, 0, run.stderr);
+  const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as string[];
+  const files = loaded.filter((url) => url.startsWith('file:')).map((url) => new URL(url).pathname);
+  assert.ok(files.includes(bundleMain), `the bundle ran: ${files.join(', ')}`);
+  assert.deepEqual(files.filter((file) => file.includes('/dist/lib/') || file.includes('/node_modules/')), []);
+  const { outputs } = JSON.parse(readFileSync(metafile, 'utf8')) as Metafile;
+  const sources = files.flatMap((file) => Object.keys(outputs[file.slice(repoRoot.length)]?.inputs ?? {}));
+  assert.ok(sources.includes('lib/commands/run.ts'), `chunks mapped to their sources: ${sources.length}`);
+  for (const heavy of ['node_modules/yargs', 'node_modules/zod', 'node_modules/@iarna/toml']) {
+    assert.deepEqual(sources.filter((source) => source.startsWith(heavy)), [], `${heavy} is in a chunk the run path loads`);
+  }
+});
+
+test('the bundled CLI answers --version from the package file', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, () => {
+  const run = spawnSync(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), '--version'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout.trim(), (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
+});
+
+/**
+ * In the bundle every module's import.meta.url is its chunk's, in dist/bundle/, not the file's
+ * own place under dist/lib/: a path built from it breaks once bundled. Package files are found
+ * through lib/io/package-files.ts; resolving a package (createRequire) works from anywhere.
+ */
+const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/notify.ts']);
+
+function libSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? libSources(path) : entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+test('no lib/ module builds a path from its own import.meta.url (it moves when bundled)', () => {
+  const offenders = libSources(join(repoRoot, 'lib'))
+    .map((path) => relative(repoRoot, path))
+    .filter((path) => !IMPORT_META_ALLOWED.has(path) && /import\.meta\.(url|dirname|filename)/.test(readFileSync(join(repoRoot, path), 'utf8')));
+  assert.deepEqual(offenders, [], 'use packageFile() from lib/io/package-files.ts');
+});
