@@ -74,12 +74,13 @@ function idleSince(dir: string, file: string | undefined): number {
 
 /**
  * Busy-host noise for the duration of a test: another process tree exec'ing /bin/true every
- * 0.3 s (every exec opens /etc/ld.so.cache) and one busy core. Returns the stop function.
+ * 0.3 s (every exec opens /etc/ld.so.cache) and `busyCores` busy loops (one unless told).
+ * Returns the stop function.
  */
-export function startHostNoise(): () => void {
+export function startHostNoise({ busyCores = 1 } = {}): () => void {
   const children = [
     spawn('sh', ['-c', 'while :; do /bin/true; sleep 0.3; done'], { detached: true, stdio: 'ignore' }),
-    spawn(process.execPath, ['-e', 'for (;;);'], { detached: true, stdio: 'ignore' }),
+    ...Array.from({ length: busyCores }, () => spawn(process.execPath, ['-e', 'for (;;);'], { detached: true, stdio: 'ignore' })),
   ];
   return () => {
     for (const child of children) {
