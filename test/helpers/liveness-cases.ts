@@ -29,9 +29,9 @@ const node = (script: string) => [process.execPath, '-e', script];
 
 export const LIVENESS_CASES: LivenessCase[] = [
   { name: 'idle agent with an inotify watch on /etc', expect: 'stall', idleFrom: 'watching', command: (dir) => ['python3', fixturePath('inotify-idle.py'), join(dir, 'watching')] },
-  { name: 'until test -f X; do sleep 1; done', expect: 'stall', command: (dir) => ['sh', '-c', `until test -f ${join(dir, 'never')}; do sleep 1; done`] },
-  { name: 'a systemd-notify WATCHDOG=1 loop', expect: 'stall', command: () => ['sh', '-c', 'while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'] },
-  { name: 'codex adapter, non-JSON junk every second', expect: 'stall', flags: ['--adapter', 'codex'], command: () => ['sh', '-c', 'while :; do echo "not json"; echo oops >&2; sleep 1; done'] },
+  { name: 'until test -f X; do sleep 1; done', expect: 'stall', idleFrom: 'started', command: (dir) => ['sh', '-c', `touch started; until test -f ${join(dir, 'never')}; do sleep 1; done`] },
+  { name: 'a systemd-notify WATCHDOG=1 loop', expect: 'stall', idleFrom: 'started', command: () => ['sh', '-c', 'touch started; while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'] },
+  { name: 'codex adapter, non-JSON junk every second', expect: 'stall', idleFrom: 'started', flags: ['--adapter', 'codex'], command: () => ['sh', '-c', 'touch started; while :; do echo "not json"; echo oops >&2; sleep 1; done'] },
   { name: 'a silent CPU-bound job', expect: 'survive', command: () => node('for (;;);') },
   {
     name: 'a silent download throttled to 100 KB/s from a loopback server', expect: 'survive',

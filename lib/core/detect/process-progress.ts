@@ -1,5 +1,5 @@
 import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
-import { exceedsFloors, processGrowth, withSample, type ActivityFloors, type Growth, type Sample } from './tree-activity.ts';
+import { exceedsFloors, growthByProcess, withSample, type ActivityFloors, type Growth, type Sample } from './tree-activity.ts';
 
 /**
  * The history the hung detector needs, folded poll by poll: per process, when it was first
@@ -51,8 +51,9 @@ export function updateProgress(state: ProgressState, observation: Observation, f
 function growthBySubtree(state: ProgressState, observation: Observation): Map<string, Growth> {
   const totals = new Map<string, Growth>(observation.processes.map((p) => [processKey(p), { cpuMs: 0, ioBytes: 0 }]));
   const byPid = new Map(observation.processes.map((p) => [p.pid, p]));
+  const ownGrowth = growthByProcess([...state.processes.values()].map((entry) => entry.info), observation.processes);
   for (const p of observation.processes) {
-    const own = processGrowth(state.processes.get(processKey(p))?.info, p);
+    const own = ownGrowth.get(processKey(p))!;
     if (own.cpuMs === 0 && own.ioBytes === 0) continue;
     const seen = new Set<number>();
     for (let member: ProcessInfo | undefined = p; member && !seen.has(member.pid); member = byPid.get(member.ppid)) {

@@ -101,14 +101,12 @@ function aboveFloor(key: keyof Growth, moved: Growth, spanMs: number, floors: Ac
 /**
  * CPU and I/O the tree used between two polls. With the unit's cgroup the CPU comes from its
  * cpu.stat (processes that already exited included); otherwise from each owned process's own
- * and reaped children's times. A process seen for the first time contributes all it has used.
+ * and reaped children's times.
  */
 export function growth(previous: Observation, next: Observation): Growth {
-  const before = new Map(previous.processes.map((p) => [processKey(p), p]));
   let cpuMs = 0;
   let ioBytes = 0;
-  for (const p of next.processes) {
-    const own = processGrowth(before.get(processKey(p)), p);
+  for (const own of growthByProcess(previous.processes, next.processes).values()) {
     cpuMs += own.cpuMs;
     ioBytes += own.ioBytes;
   }
@@ -116,8 +114,29 @@ export function growth(previous: Observation, next: Observation): Growth {
   return { cpuMs: fromCgroup ?? cpuMs, ioBytes };
 }
 
-/** What one process used since `earlier` (its previous sighting): everything it used when there is none. */
-export function processGrowth(earlier: ProcessInfo | undefined, p: ProcessInfo): Growth {
+/**
+ * What each process of `next` used since `previous`, by processKey. A process seen for the
+ * first time contributes all it has used. A child seen before and gone now was reaped by its
+ * parent, whose counters (cutime/cstime, rchar/wchar) have just taken in the child's totals:
+ * what the child had already shown is taken off the parent's growth, or it would count twice.
+ * Counted twice, a `systemd-notify` loop whose execs a loaded host lets the polls see alive
+ * moved ~60 KB/s, above the 51 KB/s floor, and stalled late or never.
+ */
+export function growthByProcess(previous: readonly ProcessInfo[], next: readonly ProcessInfo[]): Map<string, Growth> {
+  const before = new Map(previous.map((p) => [processKey(p), p]));
+  const result = new Map(next.map((p) => [processKey(p), ownGrowth(before.get(processKey(p)), p)]));
+  const nextByPid = new Map(next.map((p) => [p.pid, p]));
+  for (const gone of previous) {
+    const parent = result.has(processKey(gone)) ? undefined : nextByPid.get(gone.ppid);
+    const parentGrowth = parent && result.get(processKey(parent));
+    if (!parentGrowth) continue;
+    parentGrowth.cpuMs = Math.max(0, parentGrowth.cpuMs - totalTicks(gone) * MS_PER_TICK);
+    parentGrowth.ioBytes = Math.max(0, parentGrowth.ioBytes - (gone.ioBytes ?? 0));
+  }
+  return result;
+}
+
+function ownGrowth(earlier: ProcessInfo | undefined, p: ProcessInfo): Growth {
   return {
     cpuMs: Math.max(0, totalTicks(p) - (earlier ? totalTicks(earlier) : 0)) * MS_PER_TICK,
     ioBytes: Math.max(0, (p.ioBytes ?? 0) - (earlier?.ioBytes ?? 0)),
