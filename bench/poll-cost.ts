@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { findHungSubtree } from '../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../lib/core/detect/process-progress.ts';
+import { activityFloors } from '../lib/core/detect/tree-activity.ts';
+import { DEFAULT_CONFIG } from '../lib/core/config/defaults.ts';
 import { systemClock } from '../lib/io/clock.ts';
 import { createLinuxObserver } from '../lib/io/process/proc-linux.ts';
 import { median, table, type Figure } from './helpers/figures.ts';
@@ -110,7 +112,7 @@ function detectorMsPerPoll(rootPid: number): string {
   const samples = Array.from({ length: POLLS }, () => {
     const observation = observer.observe();
     return timed(() => {
-      progress = updateProgress(progress, observation);
+      progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
       findHungSubtree(observation, progress, options);
     });
   });
@@ -133,7 +135,7 @@ async function detectionLatency(): Promise<number> {
   try {
     for (;;) {
       const observation = observer.observe();
-      progress = updateProgress(progress, observation);
+      progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
       const finding = findHungSubtree(observation, progress, options);
       if (finding) {
         for (const p of finding.subtree) process.kill(p.pid, 'SIGKILL');

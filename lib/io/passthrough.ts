@@ -1,5 +1,6 @@
 import { writev } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { holdPaused } from './pause-holds.ts';
 
 /**
  * Copies a child's output to one of deadman's own fds, byte for byte and in order, without
@@ -45,7 +46,7 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
       writing = false;
       queued -= written;
       for (const chunk of batch) release(chunk);
-      if (queued <= highWaterBytes / 2 && source.isPaused()) source.resume();
+      if (queued <= highWaterBytes / 2) holdPaused(source, 'passthrough', false);
       pump();
     }, () => {
       // The reader went away (EPIPE): keep draining the child so it is never blocked on us.
@@ -53,7 +54,7 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
       writing = false;
       queue = [];
       queued = 0;
-      if (source.isPaused()) source.resume();
+      holdPaused(source, 'passthrough', false);
       settle();
     });
   };
@@ -66,7 +67,7 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
     }
     queue.push(chunk);
     queued += chunk.length;
-    if (queued > highWaterBytes) source.pause();
+    if (queued > highWaterBytes) holdPaused(source, 'passthrough', true);
     pump();
   });
 

@@ -40,7 +40,7 @@ export class ObservationHistory {
     const previous = this.latest;
     this.activity = updateActivity(this.activity, observation, input.pipeBytes, input.floors);
     if (this.activity.working) this.lastTreeActivityAt = now;
-    this.progress = updateProgress(this.progress, observation);
+    this.progress = updateProgress(this.progress, observation, input.floors);
     for (const process of observation.processes) if (process.listening) this.persistent.add(processKey(process));
     if (input.readyAt !== null && input.readyAt !== this.readySeenAt) {
       this.readySeenAt = input.readyAt;

@@ -1,5 +1,6 @@
 import type { Config } from '../core/config/config.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
+import { activityFloors } from '../core/detect/tree-activity.ts';
 import { OutputTracker } from './output.ts';
 import { Supervisor, type Stall } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
@@ -160,7 +161,7 @@ class Session {
       ignore: config.ignore.map((pattern) => new RegExp(pattern)),
       verifyWindowMs: config.verify_window,
       agent: () => ports.adapter().name !== 'generic',
-      activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
+      activity: activityFloors(config.activity),
     }, this.output, this.startedAt, () => this.send('stall'));
   }
 

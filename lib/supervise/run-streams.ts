@@ -1,6 +1,8 @@
 import type { Config } from '../core/config/config.ts';
 import { LineSplitter, type Line } from '../core/adapters/lines.ts';
+import { holdPaused } from '../io/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
+import { paceLines } from './line-pacer.ts';
 import type { RunSessionPorts, SpawnedChild } from './ports.ts';
 
 /**
@@ -28,29 +30,29 @@ export function feedStreams(
   const needsLines = () => sniffing || linesWanted || ports.adapter().name !== 'generic';
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
-    const handle = (lines: Line[]) => {
+    const handle = (line: Line) => {
       const now = ports.clock.monotonic();
-      for (const line of lines) {
-        if (sniffing && stream === 'stdout') {
-          sniffing = false;
-          void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
-        }
-        output.line(stream, line, now);
-        onLine(line, now);
+      if (sniffing && stream === 'stdout') {
+        sniffing = false;
+        void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
       }
+      output.line(stream, line, now);
+      onLine(line, now);
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
+    // Stamped after each parse slice too: a backlog being worked off must not make a flowing pipe look quiet.
+    const stamp = () => (lastChunkAt = ports.clock.monotonic());
+    const paced = paceLines({ handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced: stamp, monotonic: () => ports.clock.monotonic() });
     const pipe = ports.forward(source, fd, (chunk) => {
       output.chunk(chunk, ports.clock.monotonic());
-      if (needsLines()) handle(splitter.push(chunk));
-      // Stamped after the parse: a slow one must not make a flowing pipe look quiet.
-      lastChunkAt = ports.clock.monotonic();
+      if (needsLines()) paced.push(splitter.push(chunk));
+      stamp();
     });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
-      if (needsLines()) handle(splitter.flush());
+      if (needsLines()) paced.push(splitter.flush());
       resolve();
     }));
-    return { pipe, closed, source };
+    return { pipe, closed, source, paced };
   };
   let lastChunkAt = ports.clock.monotonic();
   const streams = [feed('stdout', 1), feed('stderr', 2)];
@@ -62,6 +64,7 @@ export function feedStreams(
       await untilClosedOrQuiet(streams, () => lastChunkAt, ports.clock);
       for (const s of streams) s.source.destroy();
       await Promise.all(streams.map((s) => s.closed));
+      await Promise.all(streams.map((s) => s.paced.idle()));
       await Promise.all(streams.map((s) => s.pipe.drained()));
     },
   };

@@ -29,9 +29,9 @@ const node = (script: string) => [process.execPath, '-e', script];
 
 export const LIVENESS_CASES: LivenessCase[] = [
   { name: 'idle agent with an inotify watch on /etc', expect: 'stall', idleFrom: 'watching', command: (dir) => ['python3', fixturePath('inotify-idle.py'), join(dir, 'watching')] },
-  { name: 'until test -f X; do sleep 1; done', expect: 'stall', command: (dir) => ['sh', '-c', `until test -f ${join(dir, 'never')}; do sleep 1; done`] },
-  { name: 'a systemd-notify WATCHDOG=1 loop', expect: 'stall', command: () => ['sh', '-c', 'while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'] },
-  { name: 'codex adapter, non-JSON junk every second', expect: 'stall', flags: ['--adapter', 'codex'], command: () => ['sh', '-c', 'while :; do echo "not json"; echo oops >&2; sleep 1; done'] },
+  { name: 'until test -f X; do sleep 1; done', expect: 'stall', idleFrom: 'started', command: (dir) => ['sh', '-c', `touch started; until test -f ${join(dir, 'never')}; do sleep 1; done`] },
+  { name: 'a systemd-notify WATCHDOG=1 loop', expect: 'stall', idleFrom: 'started', command: () => ['sh', '-c', 'touch started; while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'] },
+  { name: 'codex adapter, non-JSON junk every second', expect: 'stall', idleFrom: 'started', flags: ['--adapter', 'codex'], command: () => ['sh', '-c', 'touch started; while :; do echo "not json"; echo oops >&2; sleep 1; done'] },
   { name: 'a silent CPU-bound job', expect: 'survive', command: () => node('for (;;);') },
   {
     name: 'a silent download throttled to 100 KB/s from a loopback server', expect: 'survive',
@@ -74,12 +74,13 @@ function idleSince(dir: string, file: string | undefined): number {
 
 /**
  * Busy-host noise for the duration of a test: another process tree exec'ing /bin/true every
- * 0.3 s (every exec opens /etc/ld.so.cache) and one busy core. Returns the stop function.
+ * 0.3 s (every exec opens /etc/ld.so.cache) and `busyCores` busy loops (one unless told).
+ * Returns the stop function.
  */
-export function startHostNoise(): () => void {
+export function startHostNoise({ busyCores = 1 } = {}): () => void {
   const children = [
     spawn('sh', ['-c', 'while :; do /bin/true; sleep 0.3; done'], { detached: true, stdio: 'ignore' }),
-    spawn(process.execPath, ['-e', 'for (;;);'], { detached: true, stdio: 'ignore' }),
+    ...Array.from({ length: busyCores }, () => spawn(process.execPath, ['-e', 'for (;;);'], { detached: true, stdio: 'ignore' })),
   ];
   return () => {
     for (const child of children) {

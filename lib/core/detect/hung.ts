@@ -3,9 +3,10 @@ import { processKey, type Observation, type ProcessInfo } from '../process/event
 import type { ProgressState } from './process-progress.ts';
 
 /**
- * HUNG_PROCESS: a subtree of the owned tree that made no progress for `hungTimeoutMs` — no CPU
- * time or I/O bytes anywhere in it, no process added or removed in it — while the root printed
- * nothing. Pure: the caller folds observations with `updateProgress` and passes the times.
+ * HUNG_PROCESS: a subtree of the owned tree that did not work for `hungTimeoutMs` — its CPU
+ * time and I/O bytes stayed under the activity floors (process-progress.ts), however often it
+ * ticked or started a process — while the root printed nothing. Pure: the caller folds
+ * observations with `updateProgress` and passes the times.
  *
  * Where the target is: climb from each idle leaf through parents in the same process group or
  * session, never into the root's own group (the agent lives there, even below a wrapper such
@@ -68,9 +69,8 @@ function judge(target: ProcessInfo, tree: Tree, progress: ProgressState, options
   if (subtree.some((p) => options.ignore.some((re) => re.test(p.cmdline.join(' ') || p.comm)))) return null;
   const targetProgress = progress.processes.get(processKey(target));
   if (!targetProgress) return null;
-  let lastActivity = Math.max(options.lastOutputAt, targetProgress.lastMembershipChangeAt);
-  for (const p of subtree) lastActivity = Math.max(lastActivity, progress.processes.get(processKey(p))?.lastProgressAt ?? now);
-  const idleMs = now - lastActivity;
+  // The target's progress covers its whole subtree.
+  const idleMs = now - Math.max(options.lastOutputAt, targetProgress.lastProgressAt);
   if (idleMs < options.hungTimeoutMs) return null;
   const tool = toolOf(targetProgress.firstSeenAt, options.openTools);
   return { target, subtree, idleMs, toolId: tool?.toolId ?? null, reason: explain(target, subtree, idleMs, tool, now) };
@@ -89,7 +89,7 @@ function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, to
   const others = subtree.length - 1;
   const below = others === 0 ? '' : ` and ${others} descendant${others === 1 ? '' : 's'}`;
   const call = tool ? `; open tool call ${tool.toolId} since ${formatDuration(now - tool.startedAt)}` : '';
-  return `${shown} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: no CPU or I/O, no process started or ended, no output from the root${call}`;
+  return `${shown} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: CPU and I/O under the activity floors, no output from the root${call}`;
 }
 
 /** One observation as a tree, with the climbing rules. */

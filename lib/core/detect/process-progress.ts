@@ -1,18 +1,24 @@
 import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
+import { exceedsFloors, growthByProcess, withSample, type ActivityFloors, type Growth, type Sample } from './tree-activity.ts';
 
 /**
- * The history the hung detector needs, folded poll by poll: per process, when its own CPU
- * time or I/O bytes last moved, and when a process last appeared in, left, or was reparented
- * out of the subtree below it. Pure: times come from the observations.
+ * The history the hung detector needs, folded poll by poll: per process, when it was first
+ * seen and when its subtree (itself and everything below it) last worked. "Worked" is the rule
+ * of "the tree is working" (tree-activity.ts) applied to the subtree: above the CPU or I/O
+ * floor over the window, and in the latest step. A subtree that only ticks — a `sleep 1`
+ * polling loop, an inotify watch answering execs elsewhere on the host — is idle, and
+ * processes starting and ending count only through the CPU and I/O they cause. The CPU of a
+ * child reaped between two polls reaches its parent's cutime/cstime, so it is not lost. Pure:
+ * times come from the observations.
  */
 
 export interface ProcessProgress {
   info: ProcessInfo;
   firstSeenAt: number;
-  /** Last poll at which its CPU ticks or I/O bytes changed (its first poll to begin with). */
+  /** Last poll at which its subtree worked above the floors (its first poll to begin with). */
   lastProgressAt: number;
-  /** Last poll at which a process appeared in or disappeared from its subtree, itself included. */
-  lastMembershipChangeAt: number;
+  /** Its subtree's CPU and I/O since it was first seen, over the last window. */
+  samples: Sample[];
 }
 
 export interface ProgressState {
@@ -22,54 +28,40 @@ export interface ProgressState {
 
 export const emptyProgress: ProgressState = { processes: new Map() };
 
-export function updateProgress(state: ProgressState, observation: Observation): ProgressState {
+export function updateProgress(state: ProgressState, observation: Observation, floors: ActivityFloors): ProgressState {
   const at = observation.at;
-  const previous = state.processes;
+  const subtreeGrowth = growthBySubtree(state, observation);
   const next = new Map<string, ProcessProgress>();
   for (const info of observation.processes) {
     const key = processKey(info);
-    const earlier = previous.get(key);
-    const moved = !earlier || earlier.info.cpuTicks !== info.cpuTicks || earlier.info.ioBytes !== info.ioBytes;
-    next.set(key, {
-      info,
-      firstSeenAt: earlier?.firstSeenAt ?? at,
-      lastProgressAt: moved ? at : earlier.lastProgressAt,
-      lastMembershipChangeAt: earlier?.lastMembershipChangeAt ?? at,
-    });
-  }
-  const markChanged = (keys: Iterable<string>) => {
-    for (const key of keys) {
-      const entry = next.get(key);
-      if (entry) entry.lastMembershipChangeAt = at;
+    const earlier = state.processes.get(key);
+    if (!earlier) {
+      next.set(key, { info, firstSeenAt: at, lastProgressAt: at, samples: [{ at, cpuMs: 0, ioBytes: 0 }] });
+      continue;
     }
-  };
-  const nowByPid = byPid(observation.processes);
-  const previousByPid = byPid([...previous.values()].map((p) => p.info));
-  for (const [key, entry] of next) {
-    const earlier = previous.get(key);
-    if (!earlier) markChanged(ancestorKeys(entry.info, nowByPid));
-    else if (earlier.info.ppid !== entry.info.ppid) {
-      markChanged([key, ...ancestorKeys(earlier.info, previousByPid)]);
-      markChanged(ancestorKeys(entry.info, nowByPid));
-    }
-  }
-  for (const [key, earlier] of previous) {
-    if (!next.has(key)) markChanged(ancestorKeys(earlier.info, previousByPid));
+    const last = earlier.samples.at(-1)!;
+    const moved = subtreeGrowth.get(key)!;
+    const samples = withSample(earlier.samples, { at, cpuMs: last.cpuMs + moved.cpuMs, ioBytes: last.ioBytes + moved.ioBytes }, floors.windowMs);
+    next.set(key, { info, firstSeenAt: earlier.firstSeenAt, lastProgressAt: exceedsFloors(samples, floors) ? at : earlier.lastProgressAt, samples });
   }
   return { processes: next };
 }
 
-function byPid(processes: readonly ProcessInfo[]): Map<number, ProcessInfo> {
-  return new Map(processes.map((p) => [p.pid, p]));
-}
-
-/** Keys of `p`'s parent, grandparent, … as linked in one observation. */
-function ancestorKeys(p: ProcessInfo, byPid: ReadonlyMap<number, ProcessInfo>): string[] {
-  const keys: string[] = [];
-  const seen = new Set([p.pid]);
-  for (let parent = byPid.get(p.ppid); parent && !seen.has(parent.pid); parent = byPid.get(parent.ppid)) {
-    seen.add(parent.pid);
-    keys.push(processKey(parent));
+/** Per process, the CPU and I/O its subtree (as linked in this observation) used since the last one. */
+function growthBySubtree(state: ProgressState, observation: Observation): Map<string, Growth> {
+  const totals = new Map<string, Growth>(observation.processes.map((p) => [processKey(p), { cpuMs: 0, ioBytes: 0 }]));
+  const byPid = new Map(observation.processes.map((p) => [p.pid, p]));
+  const ownGrowth = growthByProcess([...state.processes.values()].map((entry) => entry.info), observation.processes);
+  for (const p of observation.processes) {
+    const own = ownGrowth.get(processKey(p))!;
+    if (own.cpuMs === 0 && own.ioBytes === 0) continue;
+    const seen = new Set<number>();
+    for (let member: ProcessInfo | undefined = p; member && !seen.has(member.pid); member = byPid.get(member.ppid)) {
+      seen.add(member.pid);
+      const total = totals.get(processKey(member))!;
+      total.cpuMs += own.cpuMs;
+      total.ioBytes += own.ioBytes;
+    }
   }
-  return keys;
+  return totals;
 }

@@ -19,11 +19,16 @@ export interface ActivityFloors {
   ioFloorBytes: number;
 }
 
+/** The floors of a config's `[activity]` table (milliseconds and bytes, as resolved). */
+export function activityFloors(activity: { window: number; cpu: number; io_bytes: number }): ActivityFloors {
+  return { windowMs: activity.window, cpuFloorMs: activity.cpu, ioFloorBytes: activity.io_bytes };
+}
+
 /** Clock ticks are USER_HZ, 100 per second on every Linux architecture Node runs on. */
 const MS_PER_TICK = 10;
 
-/** Cumulative totals at one poll: what the tree did since the run started. */
-interface Sample {
+/** Cumulative totals at one poll: what the tree (or a subtree) did since it was first seen. */
+export interface Sample {
   at: number;
   cpuMs: number;
   ioBytes: number;
@@ -49,11 +54,15 @@ export function updateActivity(state: ActivityState, observation: Observation, p
   const last = state.samples.at(-1) ?? { at: observation.at, cpuMs: 0, ioBytes: 0 };
   const delta = state.previous ? growth(state.previous, observation) : { cpuMs: 0, ioBytes: 0 };
   const ioBytes = Math.max(0, delta.ioBytes - (pipeBytes - state.previousPipeBytes));
-  const sample = { at: observation.at, cpuMs: last.cpuMs + delta.cpuMs, ioBytes: last.ioBytes + ioBytes };
-  const samples = [...state.samples, sample];
-  // Keep the latest sample at or before the window's start, and everything after it.
-  while (samples.length > 2 && samples[1]!.at <= observation.at - floors.windowMs) samples.shift();
+  const samples = withSample(state.samples, { at: observation.at, cpuMs: last.cpuMs + delta.cpuMs, ioBytes: last.ioBytes + ioBytes }, floors.windowMs);
   return { previous: observation, previousPipeBytes: pipeBytes, samples, working: exceedsFloors(samples, floors) };
+}
+
+/** Appends one poll's totals; keeps the latest sample at or before the window's start, and everything after it. */
+export function withSample(samples: readonly Sample[], sample: Sample, windowMs: number): Sample[] {
+  const kept = [...samples, sample];
+  while (kept.length > 2 && kept[1]!.at <= sample.at - windowMs) kept.shift();
+  return kept;
 }
 
 /**
@@ -64,34 +73,74 @@ export function updateActivity(state: ActivityState, observation: Observation, p
  * passed, the floors are scaled to the time covered, so work that starts with the run counts
  * from its first polls.
  */
-function exceedsFloors(samples: Sample[], floors: ActivityFloors): boolean {
+export function exceedsFloors(samples: readonly Sample[], floors: ActivityFloors): boolean {
   const first = samples[0]!;
   const last = samples.at(-1)!;
   const before = samples.at(-2) ?? last;
   const spanMs = Math.min(floors.windowMs, last.at - first.at);
   const stepMs = last.at - before.at;
   if (spanMs <= 0 || stepMs <= 0) return false;
-  const above = (key: 'cpuMs' | 'ioBytes', floor: number) =>
-    last[key] - first[key] > floor * (spanMs / floors.windowMs) && last[key] - before[key] > floor * (stepMs / floors.windowMs);
-  return above('cpuMs', floors.cpuFloorMs) || above('ioBytes', floors.ioFloorBytes);
+  const overWindow = { cpuMs: last.cpuMs - first.cpuMs, ioBytes: last.ioBytes - first.ioBytes };
+  const overStep = { cpuMs: last.cpuMs - before.cpuMs, ioBytes: last.ioBytes - before.ioBytes };
+  return (['cpuMs', 'ioBytes'] as const).some((key) => aboveFloor(key, overWindow, spanMs, floors) && aboveFloor(key, overStep, stepMs, floors));
+}
+
+/** CPU time and I/O bytes used over some span. */
+export interface Growth {
+  cpuMs: number;
+  ioBytes: number;
+}
+
+const FLOOR_OF = { cpuMs: 'cpuFloorMs', ioBytes: 'ioFloorBytes' } as const;
+
+/** Whether `moved` (over `spanMs`) is above the floor of `key`, scaled from the window to that span. */
+function aboveFloor(key: keyof Growth, moved: Growth, spanMs: number, floors: ActivityFloors): boolean {
+  return moved[key] > floors[FLOOR_OF[key]] * (spanMs / floors.windowMs);
 }
 
 /**
  * CPU and I/O the tree used between two polls. With the unit's cgroup the CPU comes from its
  * cpu.stat (processes that already exited included); otherwise from each owned process's own
- * and reaped children's times. A process seen for the first time contributes all it has used.
+ * and reaped children's times.
  */
-export function growth(previous: Observation, next: Observation): { cpuMs: number; ioBytes: number } {
-  const before = new Map(previous.processes.map((p) => [processKey(p), p]));
-  let cpuTicks = 0;
+export function growth(previous: Observation, next: Observation): Growth {
+  let cpuMs = 0;
   let ioBytes = 0;
-  for (const p of next.processes) {
-    const earlier = before.get(processKey(p));
-    cpuTicks += Math.max(0, totalTicks(p) - (earlier ? totalTicks(earlier) : 0));
-    ioBytes += Math.max(0, (p.ioBytes ?? 0) - (earlier?.ioBytes ?? 0));
+  for (const own of growthByProcess(previous.processes, next.processes).values()) {
+    cpuMs += own.cpuMs;
+    ioBytes += own.ioBytes;
   }
   const fromCgroup = previous.cgroupCpuMs != null && next.cgroupCpuMs != null ? Math.max(0, next.cgroupCpuMs - previous.cgroupCpuMs) : null;
-  return { cpuMs: fromCgroup ?? cpuTicks * MS_PER_TICK, ioBytes };
+  return { cpuMs: fromCgroup ?? cpuMs, ioBytes };
+}
+
+/**
+ * What each process of `next` used since `previous`, by processKey. A process seen for the
+ * first time contributes all it has used. A child seen before and gone now was reaped by its
+ * parent, whose counters (cutime/cstime, rchar/wchar) have just taken in the child's totals:
+ * what the child had already shown is taken off the parent's growth, or it would count twice.
+ * Counted twice, a `systemd-notify` loop whose execs a loaded host lets the polls see alive
+ * moved ~60 KB/s, above the 51 KB/s floor, and stalled late or never.
+ */
+export function growthByProcess(previous: readonly ProcessInfo[], next: readonly ProcessInfo[]): Map<string, Growth> {
+  const before = new Map(previous.map((p) => [processKey(p), p]));
+  const result = new Map(next.map((p) => [processKey(p), ownGrowth(before.get(processKey(p)), p)]));
+  const nextByPid = new Map(next.map((p) => [p.pid, p]));
+  for (const gone of previous) {
+    const parent = result.has(processKey(gone)) ? undefined : nextByPid.get(gone.ppid);
+    const parentGrowth = parent && result.get(processKey(parent));
+    if (!parentGrowth) continue;
+    parentGrowth.cpuMs = Math.max(0, parentGrowth.cpuMs - totalTicks(gone) * MS_PER_TICK);
+    parentGrowth.ioBytes = Math.max(0, parentGrowth.ioBytes - (gone.ioBytes ?? 0));
+  }
+  return result;
+}
+
+function ownGrowth(earlier: ProcessInfo | undefined, p: ProcessInfo): Growth {
+  return {
+    cpuMs: Math.max(0, totalTicks(p) - (earlier ? totalTicks(earlier) : 0)) * MS_PER_TICK,
+    ioBytes: Math.max(0, (p.ioBytes ?? 0) - (earlier?.ioBytes ?? 0)),
+  };
 }
 
 function totalTicks(p: ProcessInfo): number {

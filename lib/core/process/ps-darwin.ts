@@ -1,4 +1,5 @@
 import type { ProcessInfo } from './events.ts';
+import type { Seed } from './owned-tree.ts';
 
 /**
  * Parser for macOS `ps -A -o pid=,ppid=,pgid=,lstart=,time=,state=,command=` (run with
@@ -44,6 +45,31 @@ export function parsePsLine(line: string): ProcessInfo | null {
     ioBytes: null,
     listening: false,
   };
+}
+
+/**
+ * The environment listing, `ps -E -A -ww -o pid=,uid=,lstart=,command=`: macOS appends each
+ * process's environment as it was at exec to `command`, and shows it only for the caller's own
+ * processes (root sees all). Ownership outside a cgroup is the run tag there (see
+ * io/process/tagged-processes.ts for the Linux side).
+ */
+export const PS_ENV_ARGS = ['-E', '-A', '-ww', '-o', 'pid=,uid=,lstart=,command='] as const;
+
+const ENV_ROW = /^\s*(\d+)\s+(\d+)\s+[A-Z][a-z]{2}\s+([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s+(.*)$/;
+
+/**
+ * Seeds of the processes in that listing that carry `needle` (`DEADMAN_RUN_TAG=<tag>`) as one
+ * whole word, run as `uid` and started no earlier than `notBefore` (epoch seconds; lstart has
+ * one-second resolution, so a process started in the root's second counts).
+ */
+export function taggedInPsListing(text: string, needle: string, uid: number, notBefore: number): Seed[] {
+  return text.split('\n').flatMap((line) => {
+    const m = ENV_ROW.exec(line);
+    if (!m || Number(m[2]) !== uid || !m[9]!.split(/\s+/).includes(needle)) return [];
+    const [, pid, , month, day, hour, minute, second, year] = m;
+    const startTime = lstartToEpochSeconds(month!, Number(day), Number(hour), Number(minute), Number(second), Number(year));
+    return startTime !== null && startTime >= notBefore ? [{ pid: Number(pid), startTime }] : [];
+  });
 }
 
 /** `Tue Dec  1 08:39:28 2026`, local time as ps prints it, to seconds since the epoch. */

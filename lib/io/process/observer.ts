@@ -11,7 +11,7 @@ export interface ObserverOptions {
   /** Linux: also own the members of deadman's systemd service cgroup. Ignored on macOS. */
   useCgroup: boolean;
   monotonic: () => number;
-  /** Linux: the run tag in the child's environment, proof of ownership without a cgroup. */
+  /** The run tag in the child's environment, proof of ownership without a cgroup. */
   runTag?: string;
 }
 

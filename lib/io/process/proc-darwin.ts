@@ -1,12 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import type { ProcessInfo } from '../../core/process/events.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
-import { parseLsofPids, parsePsOutput, PS_COLUMNS } from '../../core/process/ps-darwin.ts';
+import { parseLsofPids, parsePsOutput, PS_COLUMNS, PS_ENV_ARGS, taggedInPsListing } from '../../core/process/ps-darwin.ts';
+import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
+import { TagSweepSchedule } from './tagged-processes.ts';
 
 export interface DarwinObserverOptions {
   rootPid: number;
   selfPid?: number;
   monotonic: () => number;
+  /** The run tag in the child's environment: ownership of processes that left the PID chain unseen. */
+  runTag?: string;
+  /** Tests: the uid whose processes may be owned (default: ours), and what `ps`/`lsof` print. */
+  uid?: number;
+  run?: (file: 'ps' | 'lsof', args: readonly string[]) => string;
 }
 
 /**
@@ -15,20 +22,34 @@ export interface DarwinObserverOptions {
  * lists the whole host, so here a poll's cost grows with the host's processes. Listening
  * sockets come from `lsof`, which is slow, so it runs only when the owned set changed or
  * LISTEN_RECHECK_MS passed. Runs on Linux too (procps `ps` prints the same columns), which is
- * how its tests run.
+ * how its tests run. With a run tag, the processes of our uid whose environment (`ps -E`)
+ * carries it and that started after the root are owned too, found at the first poll, every
+ * few seconds, and on every poll once the root is gone (as on Linux): a `setsid sleep 100 &`
+ * of a shell that exits at once is still stopped. That listing is macOS-only (procps has no
+ * `-E`); it is tested with hand-made output in its shape, not on a Mac.
  */
 const LISTEN_RECHECK_MS = 10_000;
 const COMMAND_TIMEOUT_MS = 5_000;
 
 export function createDarwinObserver(options: DarwinObserverOptions): TreeObserver {
   const { rootPid, monotonic } = options;
+  const run = options.run ?? runTolerant;
+  const runPs = (args: readonly string[]) => run('ps', args);
   const selfPid = options.selfPid ?? process.pid;
+  const uid = options.uid ?? process.getuid?.() ?? -1;
   const initial = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
   const neverOwned = new Set([0, 1, ...ancestorsIn(initial, selfPid)]);
   const rootStartTime = initial.get(rootPid)?.startTime;
   const memory = new OwnershipMemory();
-  const listening = new ListeningCache(monotonic);
+  const listening = new ListeningCache(monotonic, (pids) => runLsof(run, pids));
+  const needle = options.runTag ? `${RUN_TAG_ENV}=${options.runTag}` : null;
+  const tagSweeps = new TagSweepSchedule();
   let last: ProcessInfo[] = [];
+
+  function taggedSeeds(at: number, sweep: boolean): Seed[] {
+    if (needle === null || rootStartTime === undefined || !tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid))) return [];
+    return taggedInPsListing(runPs(PS_ENV_ARGS), needle, uid, rootStartTime).filter((seed) => !neverOwned.has(seed.pid));
+  }
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const table = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
@@ -41,10 +62,10 @@ export function createDarwinObserver(options: DarwinObserverOptions): TreeObserv
   }
 
   return {
-    observe() {
+    observe(sweep = false) {
       const at = monotonic();
       const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
-      last = walk([...rootSeed, ...memory.seeds()]);
+      last = walk([...rootSeed, ...memory.seeds(), ...taggedSeeds(at, sweep)]);
       memory.keepOnly(last);
       return { at, rootPid, processes: last };
     },
@@ -60,13 +81,13 @@ class ListeningCache {
   #checkedAt = -Infinity;
   #listeners = new Set<number>();
 
-  constructor(private readonly monotonic: () => number) {}
+  constructor(private readonly monotonic: () => number, private readonly listListeners: (pidList: string) => string) {}
 
   pidsAmong(pids: number[]): Set<number> {
     const key = [...pids].sort((a, b) => a - b).join(',');
     const now = this.monotonic();
     if (key !== this.#checkedPids || now - this.#checkedAt >= LISTEN_RECHECK_MS) {
-      this.#listeners = new Set(pids.length === 0 ? [] : parseLsofPids(runLsof(key)));
+      this.#listeners = new Set(pids.length === 0 ? [] : parseLsofPids(this.listListeners(key)));
       this.#checkedPids = key;
       this.#checkedAt = now;
     }
@@ -74,17 +95,13 @@ class ListeningCache {
   }
 }
 
-function runPs(args: readonly string[]): string {
-  return runTolerant('ps', args);
-}
-
 /** Listening TCP sockets and bound UDP sockets of these pids only (`-a` ANDs the selections). */
-function runLsof(pidList: string): string {
-  return runTolerant('lsof', ['-nP', '-a', '-p', pidList, '-iTCP', '-sTCP:LISTEN', '-Fp']) + runTolerant('lsof', ['-nP', '-a', '-p', pidList, '-iUDP', '-Fp']);
+function runLsof(run: NonNullable<DarwinObserverOptions['run']>, pidList: string): string {
+  return run('lsof', ['-nP', '-a', '-p', pidList, '-iTCP', '-sTCP:LISTEN', '-Fp']) + run('lsof', ['-nP', '-a', '-p', pidList, '-iUDP', '-Fp']);
 }
 
 /** ps and lsof exit 1 when nothing matched; what they printed is still the answer. */
-function runTolerant(file: string, args: readonly string[]): string {
+function runTolerant(file: 'ps' | 'lsof', args: readonly string[]): string {
   try {
     return execFileSync(file, args, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
   } catch (error) {

@@ -4,7 +4,7 @@ import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from
 import { readProcStat } from './process-identity.ts';
 import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
 import { ListeningSockets } from './proc-sockets.ts';
-import { TaggedProcesses } from './tagged-processes.ts';
+import { TaggedProcesses, TagSweepSchedule } from './tagged-processes.ts';
 
 export interface LinuxObserverOptions {
   /** The supervised child: the root of the owned tree. */
@@ -19,9 +19,6 @@ export interface LinuxObserverOptions {
   /** The run tag in the child's environment: proof of ownership where there is no unit cgroup. */
   runTag?: string;
 }
-
-/** How often, while the root lives, every process is checked for the run tag. */
-const TAG_SCAN_MS = 5_000;
 
 /**
  * Observes the owned tree through /proc. A poll walks down from the root, from every process
@@ -42,13 +39,11 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const reader = new LinuxProcessReader(monotonic);
   const sockets = new ListeningSockets(monotonic);
   const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
-  let lastTagScanAt = -Infinity;
+  const tagSweeps = new TagSweepSchedule();
   let last: ProcessInfo[] = [];
 
-  /** Tagged processes: at the first poll, every TAG_SCAN_MS, and on every poll once the root is gone. */
   function taggedSeeds(at: number, sweep: boolean): Seed[] {
-    if (!tagged || !(sweep || at - lastTagScanAt >= TAG_SCAN_MS || !last.some((p) => p.pid === rootPid))) return [];
-    lastTagScanAt = at;
+    if (!tagged || !tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid))) return [];
     return tagged.find(neverOwned);
   }
 

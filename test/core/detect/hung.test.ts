@@ -3,8 +3,12 @@ import assert from 'node:assert/strict';
 import { processKey, type Observation, type ProcessInfo } from '../../../lib/core/process/events.ts';
 import { findHungSubtree, type HungOptions } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
+import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
+import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
 
-// Synthetic trees, one poll a second, hung_timeout 3 s: no clock, no sleeping.
+// Synthetic trees, one poll a second, hung_timeout 3 s, the default activity floors (500 ms of
+// CPU or 512 KiB of I/O per 10 s: 50 ms or ~52 KB per poll): no clock, no sleeping.
+const FLOORS = activityFloors(DEFAULT_CONFIG.activity);
 type Proc = Partial<ProcessInfo> & Pick<ProcessInfo, 'pid' | 'ppid'>;
 const proc = (p: Proc): ProcessInfo => ({
   pgid: p.pid, sid: p.pid, startTime: p.pid * 10, state: 'S', comm: 'x', cmdline: [`proc-${p.pid}`], cpuTicks: 0, ioBytes: 0, listening: false, ...p,
@@ -26,7 +30,7 @@ function detect(until: number, at: (t: number) => ProcessInfo[], opts = options(
   let last: Observation = { at: 0, rootPid, processes: [] };
   for (let t = 0; t <= until; t += 1_000) {
     last = { at: t, rootPid, processes: at(t) };
-    progress = updateProgress(progress, last);
+    progress = updateProgress(progress, last, FLOORS);
   }
   return findHungSubtree(last, progress, opts);
 }
@@ -49,17 +53,36 @@ test('nothing is hung before hung_timeout, or while the root prints', () => {
   assert.ok(detect(6_000, seed, options({ lastOutputAt: 3_000 })));
 });
 
-test('progress anywhere in the subtree keeps it alive', () => {
+test('work above the floors anywhere in the subtree keeps it alive', () => {
   const cases: Array<[string, (t: number) => ProcessInfo[]]> = [
     ['CPU-busy leaf', (t) => [agent, python, { ...sleep, cpuTicks: t / 10 }]],
     ['CPU-busy session leader', (t) => [agent, { ...python, cpuTicks: t / 10 }, sleep]],
-    ['I/O from a leaf (a file writer)', (t) => [agent, python, { ...sleep, ioBytes: t }]],
-    ['a child appearing at 4 s', (t) => (t >= 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed())],
-    ['a child ending at 4 s', (t) => (t < 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed())],
-    ['a child reparented away at 4 s', (t) => [agent, python, { ...sleep, ppid: t >= 4_000 ? 1 : 200 }]],
+    ['I/O from a leaf at 100 KB/s (a file writer)', (t) => [agent, python, { ...sleep, ioBytes: t * 100 }]],
     ['a busy sibling of the idle leaf', (t) => [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200, cpuTicks: t })]],
+    // `make` running short compilers: each is gone by the next poll, its CPU reaped into the leader.
+    ['CPU of children reaped between polls', (t) => [agent, { ...python, reapedCpuTicks: t / 20 }, sleep]],
+    ['four leaves each under the floor, together above it', (t) => [agent, python,
+      ...[202, 203, 204, 205].map((pid) => proc({ pid, ppid: 200, pgid: 200, sid: 200, cpuTicks: (t / 1000) * 2 }))]],
   ];
   for (const [what, at] of cases) assert.equal(detect(5_000, at), null, what);
+});
+
+test('ticks under the floors, and processes starting and ending, are not work', () => {
+  const cases: Array<[string, (t: number) => ProcessInfo[]]> = [
+    ['a leaf using 1 tick (10 ms) of CPU a second', (t) => [agent, python, { ...sleep, cpuTicks: t / 1000 }]],
+    ['an inotify watch reading 40 bytes a second', (t) => [agent, python, { ...sleep, ioBytes: (t / 1000) * 40 }]],
+    ['a `sleep 1` polling loop: a new child every second', (t) => [agent, python, proc({ pid: 1000 + t / 1000, ppid: 200, pgid: 200, sid: 200 })]],
+    ['a child ending at 4 s', (t) => (t < 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed())],
+    ['a child reparented away at 4 s', (t) => [agent, python, { ...sleep, ppid: t >= 4_000 ? 1 : 200 }]],
+  ];
+  for (const [what, at] of cases) assert.equal(detect(5_000, at)?.target.pid, 200, what);
+});
+
+test('idle time counts from the last poll above the floors', () => {
+  // 200 ms of CPU in the step to 2 s, then nothing: idle for 3 s at 5 s, so hung at 5 s, not at 4 s.
+  const burst = (t: number) => [agent, python, { ...sleep, cpuTicks: t >= 2_000 ? 20 : 0 }];
+  assert.equal(detect(4_000, burst), null);
+  assert.equal(detect(5_000, burst)?.idleMs, 3_000);
 });
 
 test('servers, baseline helpers and ignored commands are never targets', () => {

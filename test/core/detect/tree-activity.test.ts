@@ -35,6 +35,15 @@ test('a systemd-notify loop (~30 KB/s of library reads, 8 ms/s of reaped CPU) is
   assert.deepEqual(workingAt(states).filter(Boolean), []);
 });
 
+test('a systemd-notify loop whose every exec a poll sees alive is still not working: a reaped child is not counted twice', () => {
+  // Each second a new systemd-notify (pid 100 + s) is seen alive with 30 KB read and 8 ms of CPU;
+  // by the next poll the shell (10) has reaped it, and its counters took in the child's totals.
+  const states = run(30, (s) => ({
+    processes: [proc(10, { reapedCpuTicks: Math.floor(0.8 * s), ioBytes: 30_000 * s }), { ...proc(100 + s, { startTime: 100 + s, cpuTicks: 1, ioBytes: 30_000 }), ppid: 10 }],
+  }));
+  assert.deepEqual(workingAt(states).filter(Boolean), []);
+});
+
 test('processes starting and ending do not count by themselves', () => {
   const states = run(20, (s) => ({ processes: [proc(10), proc(100 + s, { startTime: 100 + s })] }));
   assert.deepEqual(workingAt(states).filter(Boolean), []);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpuTimeToTicks, parseLsofPids, parsePsLine, parsePsOutput } from '../../../lib/core/process/ps-darwin.ts';
+import { cpuTimeToTicks, parseLsofPids, parsePsLine, parsePsOutput, taggedInPsListing } from '../../../lib/core/process/ps-darwin.ts';
 import { repoRoot } from '../../helpers/cli.ts';
 
 // The fixture is hand-made in the shape of macOS ps output; it was not captured on a Mac.
@@ -42,4 +42,19 @@ test('refuses garbage and huge lines', () => {
 
 test('reads pids from lsof -F p output', () => {
   assert.deepEqual(parseLsofPids('p123\nf5\np456\n\nq7\npabc\n'), [123, 456]);
+});
+
+test('the environment listing gives the tagged processes of our uid started since the root, and only them', () => {
+  // Hand-made in the shape of macOS `ps -E` output; it was not captured on a Mac.
+  const listing = readFileSync(join(repoRoot, 'test/fixtures/ps-darwin-env.txt'), 'utf8');
+  const needle = 'DEADMAN_RUN_TAG=5f0c2a9e8d7b4c3a1f6e0d9c8b7a6f5e';
+  const rootStart = epochSeconds(2026, 11, 1, 8, 39, 28);
+  const seeds = taggedInPsListing(listing, needle, 501, rootStart);
+  assert.deepEqual(seeds, [
+    { pid: 4100, startTime: rootStart },
+    { pid: 4700, startTime: rootStart },
+    { pid: 4705, startTime: rootStart + 2 },
+  ]);
+  assert.deepEqual(taggedInPsListing(listing, needle, 502, rootStart).map((s) => s.pid), [4702], 'another uid sees its own');
+  assert.deepEqual(taggedInPsListing(listing, 'DEADMAN_RUN_TAG=ffff', 501, rootStart), []);
 });

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { findHungSubtree } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
+import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
+import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
 import { systemClock } from '../../../lib/io/clock.ts';
 import { stopOwnedTree, terminateSubtree } from '../../../lib/io/process/kill.ts';
 import { createLinuxObserver } from '../../../lib/io/process/proc-linux.ts';
@@ -141,7 +143,7 @@ test('the seed scenario: the hung python/sleep subtree is found and killed, the 
     let progress = emptyProgress;
     const finding = await waitFor(() => {
       const observation = observer.observe();
-      progress = updateProgress(progress, observation);
+      progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
       return findHungSubtree(observation, progress, {
         hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: toolStartedAt, baseline: new Set(), ignore: [],
         openTools: [{ toolId: events[2].item.id, startedAt: toolStartedAt }], requireOpenTool: true,

@@ -5,6 +5,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { processKey } from '../../../lib/core/process/events.ts';
 import { findHungSubtree } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
+import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
+import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
 import { systemClock } from '../../../lib/io/clock.ts';
 import { createLinuxObserver } from '../../../lib/io/process/proc-linux.ts';
 import { readProcStat } from '../../../lib/io/process/process-identity.ts';
@@ -119,7 +121,8 @@ test('processes vanishing mid-walk are normal: a churning tree never throws', as
 test('over 3× hung_timeout the detector never picks a busy, writing, listening or baseline process', { timeout: 30_000 }, async (t) => {
   const HUNG_TIMEOUT_MS = 1_000;
   const file = join(tempDir(t), 'written');
-  const writer = 'import sys, time\nf = open(sys.argv[1], "a")\nwhile True:\n    f.write("x\\n"); f.flush(); time.sleep(0.2)';
+  // 100 KB/s: above the I/O floor (a writer under it would be hung: hung-floors.test.ts).
+  const writer = 'import sys, time\nf = open(sys.argv[1], "a")\nwhile True:\n    f.write("x" * 20000); f.flush(); f.truncate(0); time.sleep(0.2)';
   // Each in its own session, like a tool command; the last sleep is an idle tool: the control.
   const script = `setsid sleep 600 >/dev/null 2>&1 & echo $!; read go
     setsid sh -c 'exec yes > /dev/null' & echo $!
@@ -146,7 +149,7 @@ test('over 3× hung_timeout the detector never picks a busy, writing, listening 
   const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt, baseline, ignore: [], openTools: [], requireOpenTool: false };
   for (const deadline = lastOutputAt + 3 * HUNG_TIMEOUT_MS + 300; systemClock.monotonic() < deadline; await delay(100)) {
     observation = observer.observe();
-    progress = updateProgress(progress, observation);
+    progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
     const finding = findHungSubtree(observation, progress, options);
     if (finding) targets.add(finding.target.pid);
     assert.ok(!finding?.subtree.some((p) => protectedPids.has(p.pid)), `picked ${finding?.reason}`);
