@@ -56,7 +56,7 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
     title: z.string().optional(),
   }),
   z.strictObject({ type: z.literal('output'), at: ms, stream: z.enum(['stdout', 'stderr']), text: z.string() }),
-  z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema).min(1) }),
+  z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema) }),
   z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable() }),
 ]);
 
@@ -105,3 +105,14 @@ export function parseTrace(text: string): TraceParse {
 export function traceLine(entry: TraceEntry): string {
   return JSON.stringify(entry);
 }
+
+/** The settings of a run as a trace header keeps them (only what the loop decides with). */
+export function traceSettings(config: TraceSettingsSource, onStall: 'withhold' | 'exit'): TraceSettings {
+  const { poll, inactivity, timeout, hung_timeout, ready_timeout, ready_pattern, verify_window, kill_grace, stop_grace, auto_recover, ignore, activity } = config;
+  return {
+    poll, inactivity, timeout, hung_timeout, ready_timeout, verify_window, kill_grace, stop_grace, auto_recover, on_stall: onStall, ignore, activity,
+    ...(ready_pattern === undefined ? {} : { ready_pattern }),
+  };
+}
+
+type TraceSettingsSource = Required<Omit<TraceSettings, 'ready_pattern' | 'on_stall'>> & { ready_pattern?: string | undefined };
