@@ -4,8 +4,8 @@ import { renderWatched, inRepository, watchSession, type WatchedSession } from '
 import { formatDuration } from '../core/config/duration.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
-import { repositoryRoot } from '../io/session/repository.ts';
+import { sessionDirs } from '../io/revive/session-files.ts';
+import { repositoryRoot, repositorySessions } from '../io/session/repository.ts';
 import { fileHolders } from '../io/session/session-file-holders.ts';
 import { loadContext, type CommonArgs } from './command-context.ts';
 
@@ -60,15 +60,14 @@ interface LookOptions {
 /** The view of the chosen session, or why there is none to show. */
 function lookAtSession(root: string, sessionId: string | undefined, options: LookOptions): WatchedSession | string {
   const now = systemClock.wall();
-  const found = findSessionFiles(AGENTS, options.dirs, now, sessionId ? 0 : RECENT_MS)
-    .filter((f) => (sessionId ? f.finding.sessionId === sessionId : f.finding.root))
-    .sort((a, b) => b.mtimeMs - a.mtimeMs);
-  const chosen = found.find((f) => inRepository(f.finding.cwd, root));
+  const chosen = sessionId
+    ? repositorySessions(AGENTS, options.dirs, '/', now, 0).find((f) => f.finding.sessionId === sessionId)
+    : repositorySessions(AGENTS, options.dirs, root, now, RECENT_MS)[0];
   if (!chosen) {
-    if (sessionId && found[0]) return `session ${sessionId} is not a session of ${root} (its workspace is ${found[0].finding.cwd ?? 'unknown'}): run deadman watch there`;
     return sessionId ? `no session ${sessionId} in ${options.dirs.codexHome}/sessions or ${options.dirs.claudeConfigDir}/projects`
       : `no Codex or Claude session of ${root} in the last ${formatDuration(RECENT_MS)} (looked in ${options.dirs.codexHome}/sessions and ${options.dirs.claudeConfigDir}/projects)`;
   }
+  if (!inRepository(chosen.finding.cwd, root)) return `session ${sessionId} is not a session of ${root} (its workspace is ${chosen.finding.cwd ?? 'unknown'}): run deadman watch there`;
   const lines = readFileSync(chosen.path, 'utf8').split('\n').filter((line) => line !== '');
   return watchSession({ ...chosen, lines, holders: fileHolders(chosen.path) }, now, options.inactivityMs);
 }

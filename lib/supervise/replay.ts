@@ -5,7 +5,7 @@ import { configSchema, type Config } from '../core/config/config.ts';
 import { processKey, type Observation } from '../core/process/events.ts';
 import type { Trace, TraceEvent } from '../core/session/trace.ts';
 import type { RunResult } from './outcome.ts';
-import { ReplayRecords, type ReplayStep } from './replay-records.ts';
+import { StepRecords, type RecordedStep } from './step-records.ts';
 import { runSession } from './run-session.ts';
 import type { RunSessionPorts, SpawnedChild, TerminateTarget } from './ports.ts';
 
@@ -17,7 +17,7 @@ import type { RunSessionPorts, SpawnedChild, TerminateTarget } from './ports.ts'
  */
 
 export interface ReplayOutcome {
-  steps: ReplayStep[];
+  steps: RecordedStep[];
   result: RunResult;
   /** Simulated milliseconds from the start to the exit. */
   durationMs: number;
@@ -57,7 +57,7 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
   const observations = trace.events.filter((e): e is Extract<TraceEvent, { type: 'observation' }> => e.type === 'observation');
   const rootPid = trace.header.root;
   const child = new SimulatedChild(rootPid);
-  const records = new ReplayRecords(() => now);
+  const records = new StepRecords(null, () => now, () => now);
   const adapter = await createAdapter(trace.header.adapter);
   const polls: Array<() => void> = [];
   const killed = new Set<string>();

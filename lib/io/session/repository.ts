@@ -1,5 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { FoundSession } from '../../core/revive/session-files.ts';
+import { inRepository } from '../../core/session/watched-session.ts';
+import { findSessionFiles, type SessionDirs } from '../revive/session-files.ts';
 
 /**
  * The git repository a directory belongs to: the nearest ancestor holding `.git` (a directory,
@@ -20,4 +23,11 @@ function realpathOr(path: string): string {
   } catch {
     return path;
   }
+}
+
+/** Root sessions of the agents whose workspace is in `root`, newest first; a session id picks one whatever its workspace. */
+export function repositorySessions(agents: ReadonlyArray<'codex' | 'claude'>, dirs: SessionDirs, root: string, now: number, maxAgeMs: number): FoundSession[] {
+  return findSessionFiles(agents, dirs, now, maxAgeMs)
+    .filter((f) => f.finding.root && inRepository(f.finding.cwd, root))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
 }

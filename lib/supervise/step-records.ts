@@ -1,14 +1,16 @@
 import type { IncidentEvent, IncidentState } from '../core/incident/incident.ts';
 import type { PolicyDecision, SignalKind } from '../core/incident/policy.ts';
+import type { StoreSink } from '../io/store/recording-store.ts';
 import { RunRecords, type Incident, type SignalEvidence } from './records.ts';
 
 /**
- * The records of a replayed run: nothing is written anywhere; each signal, decision, action,
- * verification and incident transition becomes one step of the replay's story, stamped with
- * the simulated time. Incidents are numbered in the order they opened.
+ * Run records that also keep each signal, decision, action, verification and incident
+ * transition as one step of the run's story, stamped with the loop's clock: a replay (which
+ * writes nothing) prints them, `deadman attach` sums them up. Incidents are numbered in the
+ * order they opened.
  */
 
-export type ReplayStep = { at: number; incident: number; kind: SignalKind } & (
+export type RecordedStep = { at: number; incident: number; kind: SignalKind } & (
   | { step: 'signal'; message: string }
   | { step: 'decision'; verdict: PolicyDecision['verdict']; reason: string }
   | { step: 'action'; action: string; result: string; killed: number[] }
@@ -16,13 +18,14 @@ export type ReplayStep = { at: number; incident: number; kind: SignalKind } & (
   | { step: 'transition'; to: IncidentState; reason: string }
 );
 
-export class ReplayRecords extends RunRecords {
-  readonly steps: ReplayStep[] = [];
+export class StepRecords extends RunRecords {
+  readonly steps: RecordedStep[] = [];
   private readonly numbers = new Map<Incident, number>();
   private readonly now: () => number;
 
-  constructor(now: () => number) {
-    super(null, now);
+  /** `now`: the loop's monotonic clock, for the steps; `wall`: the records' clock. */
+  constructor(sink: StoreSink | null, wall: () => number, now: () => number) {
+    super(sink, wall);
     this.now = now;
   }
 
@@ -52,8 +55,8 @@ export class ReplayRecords extends RunRecords {
     return applied;
   }
 
-  private add(incident: Incident, step: DistributiveOmit<ReplayStep, 'at' | 'incident' | 'kind'>): void {
-    this.steps.push({ at: this.now(), incident: this.numbers.get(incident) ?? 0, kind: incident.kind, ...step } as ReplayStep);
+  private add(incident: Incident, step: DistributiveOmit<RecordedStep, 'at' | 'incident' | 'kind'>): void {
+    this.steps.push({ at: this.now(), incident: this.numbers.get(incident) ?? 0, kind: incident.kind, ...step } as RecordedStep);
   }
 }
 
