@@ -37,15 +37,18 @@ export class StepRecords extends RunRecords {
   }
 
   override decision(incident: Incident, decision: PolicyDecision): void {
+    super.decision(incident, decision);
     this.add(incident, { step: 'decision', verdict: decision.verdict, reason: decision.reason });
   }
 
-  override action(incident: Incident, kind: string, _target: object | null, result: string, detail: object): void {
+  override action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void {
+    super.action(incident, kind, target, result, detail);
     const killed = 'killed' in detail && Array.isArray(detail.killed) ? (detail.killed as number[]) : [];
     this.add(incident, { step: 'action', action: kind, result, killed });
   }
 
   override verification(incident: Incident, verdict: string, detail: string): void {
+    super.verification(incident, verdict, detail);
     this.add(incident, { step: 'verification', verdict, detail });
   }
 
