@@ -45,14 +45,12 @@ test('attach --auto-recover kills only the hung tool subtree; the agent carries 
 
   const once = await runDeadman(['attach', '--once', '--database', database], { cwd: repo, env });
   assert.equal(once.code, 0, once.stderr);
-  assert.match(once.stdout, new RegExp(`codex pid ${agent.pid} in .*/repo`));
-  assert.match(once.stdout, /monitoring 4 owned descendant\(s\) of pid \d+, baseline 2/, 'helper sh + sleep are baseline; the tool sh + sleep are not');
+  assert.match(once.stderr, new RegExp(`codex pid ${agent.pid} in .*/repo`));
+  assert.match(once.stderr, /monitoring 4 owned descendant\(s\) of pid \d+, baseline 2/, 'helper sh + sleep are baseline; the tool sh + sleep are not');
 
   const attach = spawn(process.execPath, [deadmanBin, 'attach', '--auto-recover', '--hung-timeout', '2s', '--kill-grace', '1s', '--poll', '250ms', '--database', database],
-    { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
+    { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  attach.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   attach.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => attach.on('exit', (code) => resolve(code)));
   t.after(() => attach.kill('SIGKILL'));
@@ -61,7 +59,7 @@ test('attach --auto-recover kills only the hung tool subtree; the agent carries 
   attach.kill('SIGINT');
   assert.equal(await exited, 0, stderr);
 
-  assert.match(stdout, /HUNG_PROCESS → TERMINATE_DESCENDANT_PROCESS → RESOLVED; killed \[\d+ \d+\]/);
+  assert.match(stderr, /stopped after .*: HUNG_PROCESS → TERMINATE_DESCENDANT_PROCESS → RESOLVED; killed \[\d+ \d+\]/);
   const [incident] = query<{ kind: string; state: string; id: number }>(database, 'SELECT id, kind, state FROM incidents');
   assert.deepEqual({ kind: incident?.kind, state: incident?.state }, { kind: 'HUNG_PROCESS', state: 'RESOLVED' });
   const [action] = query<{ target: { pid: number }; detail: { killed: number[] } }>(database, 'SELECT target, detail FROM actions WHERE incident_id = ?', incident!.id);
@@ -70,7 +68,7 @@ test('attach --auto-recover kills only the hung tool subtree; the agent carries 
   assert.ok(action!.detail.killed.includes(toolPid));
   assert.ok(!action!.detail.killed.includes(helperPid) && !action!.detail.killed.includes(agent.pid!));
 
-  assert.equal(readFileSync(signalLog, 'utf8'), 'tool TERM\n', 'the tool got SIGTERM; the agent and the older helper got nothing');
+  assert.equal(readFileSync(signalLog, 'utf8'), 'tool SIGTERM\n', 'the tool got SIGTERM; the agent and the older helper got nothing');
   assert.equal(agent.exitCode, null, 'the agent is still open');
   process.kill(helperPid, 0); // the helper is alive
 });
