@@ -61,14 +61,15 @@ export async function superviseAttachedAgent(agent: RunningAgent, context: Conte
     const monotonic = () => systemClock.monotonic();
     const startedAt = monotonic();
     const toWall = startTimeToWall();
-    const sessionFile = attachedSessionFile(agent.agent, agent.cwd, toWall(readProcStat(agent.pid)?.startTime ?? 0), sessionDirs(config.revive), () => systemClock.wall());
+    const rootStartedAt = toWall(readProcStat(agent.pid)?.startTime ?? 0);
+    const sessionFile = attachedSessionFile(agent.agent, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
     const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
     const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
     const records = new StepRecords(store, () => systemClock.wall(), () => monotonic() - startedAt);
     records.startRun({ name: `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, invocationId: null, pid: process.pid, adapter: agent.agent, reviveOf: null });
     const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
     out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
-    const summary = await attachSession({ rootPid: agent.pid, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
+    const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
       // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
       clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out, startedAtWall: toWall,
       sessionFile: () => sessionFile.look(),

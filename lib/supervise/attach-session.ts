@@ -45,6 +45,8 @@ export interface AttachSummary {
 
 export interface AttachPlan {
   rootPid: number;
+  /** Wall ms the agent started: a tool call its session file shows from before then was an earlier process's, cut off. */
+  rootStartedAt: number;
   settings: SupervisorSettings;
   pollMs: number;
   /** One look, then the summary. */
@@ -76,8 +78,9 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
     lastSize = look.size;
     const wallNow = clock.wall();
     const toMonotonic = (wall: number | null) => (wall === null ? now : now - (wallNow - wall));
-    output.state.openTools = new Map(look.openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)]));
-    const walls = look.openTools.map((tool) => tool.startedAt ?? wallNow);
+    const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
+    output.state.openTools = new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)]));
+    const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
     earliestToolWall = walls.length ? Math.min(...walls) : null;
     output.state.firstToolAt = earliestToolWall === null ? null : toMonotonic(earliestToolWall);
   };
