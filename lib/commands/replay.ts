@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { renderReplay, signalSequence } from '../core/session/replay-report.ts';
+import { traceAdapter } from '../core/session/trace.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { readTrace, shippedTraceNames } from '../io/session/trace-file.ts';
 import { replayTrace } from '../supervise/replay.ts';
@@ -29,7 +30,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const { name, trace } = readTrace(args.trace);
     const replayed = await replayTrace(trace);
     const sequence = signalSequence(replayed.steps);
-    const view = { name, adapter: trace.header.adapter, durationMs: replayed.durationMs, steps: replayed.steps, outcome: replayed.result.outcome, exitCode: replayed.result.exitCode };
+    const view = { name, title: trace.header.title, adapter: traceAdapter(trace), durationMs: replayed.durationMs, steps: replayed.steps, outcome: replayed.result.outcome, exitCode: replayed.result.exitCode };
     process.stdout.write(args.json ? `${JSON.stringify({ ...view, signals: sequence })}\n` : renderReplay(view));
     const expected = trace.header.expect;
     if (expected && JSON.stringify(expected) !== JSON.stringify(sequence)) {

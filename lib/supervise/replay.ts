@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { createAdapter } from '../core/adapters/index.ts';
 import { configSchema, type Config } from '../core/config/config.ts';
 import { processKey, type Adapter, type Observation } from '../core/process/events.ts';
-import type { Trace, TraceEvent } from '../core/session/trace.ts';
+import { traceAdapter, type Trace, type TraceEvent } from '../core/session/trace.ts';
 import type { RunResult } from './outcome.ts';
 import { StepRecords, type RecordedStep } from './step-records.ts';
 import { runSession } from './run-session.ts';
@@ -53,7 +53,7 @@ export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold
 
 export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
   const { config, onStall } = replayConfig(trace);
-  const world = new SimulatedWorld(trace, await createAdapter(trace.header.adapter));
+  const world = new SimulatedWorld(trace, await createAdapter(traceAdapter(trace)));
   const running = runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, world.ports);
   await settle();
   let exited = false;

@@ -23,7 +23,7 @@ export function recordingPorts(ports: RunSessionPorts, settings: TraceSettings, 
       if (!spawned.ok) return spawned;
       spawnedAt = ports.clock.monotonic();
       sink.write({ type: 'header', version: 1, adapter: ports.adapter().name, root: spawned.child.pid, settings });
-      spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: since(), code, signal }));
+      spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: since(), code, signal, adapter: ports.adapter().name }));
       return spawned;
     },
     makeTree: (rootPid, runTag) => {

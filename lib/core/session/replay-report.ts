@@ -55,6 +55,7 @@ function describeStep(step: ReplayStepView): string {
 
 export interface ReplayView {
   name: string;
+  title?: string | undefined;
   adapter: string;
   durationMs: number;
   steps: readonly ReplayStepView[];
@@ -63,7 +64,7 @@ export interface ReplayView {
 }
 
 export function renderReplay(view: ReplayView): string {
-  const lines = [`replay ${view.name} (${view.adapter}, ${formatDuration(view.durationMs)} simulated)`];
+  const lines = [`replay ${view.name} (${view.adapter}, ${formatDuration(view.durationMs)} simulated)${view.title ? `: ${view.title}` : ''}`];
   for (const step of view.steps) lines.push(`  ${clock(step.at)}  #${step.incident} ${describeStep(step)}`);
   if (view.steps.length === 0) lines.push('  no signal raised');
   for (const sequence of signalSequence(view.steps)) lines.push(`signal: ${sequence}`);

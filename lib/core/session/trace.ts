@@ -57,7 +57,8 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('output'), at: ms, stream: z.enum(['stdout', 'stderr']), text: z.string() }),
   z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema) }),
-  z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable() }),
+  /** `adapter`: the one the run ended with, when the first output line upgraded it (adapter = "auto" behind a wrapper). */
+  z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: z.enum(['codex', 'claude', 'generic']).optional() }),
 ]);
 
 export type TraceEntry = z.infer<typeof traceEntrySchema>;
@@ -69,6 +70,12 @@ export interface Trace {
   header: TraceHeader;
   /** Output, observations and the exit, in the order they happened. */
   events: TraceEvent[];
+}
+
+/** The adapter to read the trace's output with: the one the run ended with. */
+export function traceAdapter(trace: Trace): TraceHeader['adapter'] {
+  const exit = trace.events.findLast((event) => event.type === 'exit');
+  return (exit?.type === 'exit' ? exit.adapter : undefined) ?? trace.header.adapter;
 }
 
 export type TraceParse = { ok: true; trace: Trace } | { ok: false; problem: string };
