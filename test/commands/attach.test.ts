@@ -85,3 +85,21 @@ test('attach without an agent in the repository, or with the pid of something el
   assert.equal(other.code, 64);
   assert.match(other.stderr, /^deadman: pid \d+ is not a Codex or Claude Code process: give the agent's pid\n$/);
 });
+
+test('attach with two agents in the repository lists both and exits 64', async (t) => {
+  const dir = tempDir(t);
+  const repo = join(dir, 'repo');
+  mkdirSync(join(repo, '.git', 'sub'), { recursive: true });
+  // Two processes whose command line is an agent's (argv[0] "codex"), one in a subdirectory; one elsewhere.
+  const agents = [repo, join(repo, '.git', 'sub'), dir].map((cwd) => spawn('bash', ['-c', 'exec -a codex sleep 600'], { cwd, stdio: 'ignore' }));
+  t.after(() => agents.forEach((a) => a.kill('SIGKILL')));
+  await waitFor(() => agents.every((a) => readFileSync(`/proc/${a.pid}/cmdline`, 'utf8').startsWith('codex\0')), 5000, 'the agents to exec');
+  const env = { ...process.env, DEADMAN_CONFIG: '', HOME: dir };
+  const finished = await runDeadman(['attach', '--once', '--database', join(dir, 'd.db')], { cwd: repo, env });
+  assert.equal(finished.code, 64);
+  assert.match(finished.stderr, /^deadman: 2 agents work in .*\/repo; pick one with --pid:\n/);
+  assert.match(finished.stderr, new RegExp(`pid ${agents[0]!.pid}  codex`));
+  assert.match(finished.stderr, new RegExp(`pid ${agents[1]!.pid}  codex`));
+  assert.doesNotMatch(finished.stderr, new RegExp(`pid ${agents[2]!.pid} `));
+  assert.ok(agents.every((a) => a.exitCode === null && a.signalCode === null), 'none of them was signalled');
+});
