@@ -4,7 +4,7 @@ import { constants } from 'node:os';
 import { splitProgram } from '../core/adapters/program.ts';
 import { DeadmanError, ExitCode, exitCodeForSignal, usageError } from '../exit-codes.ts';
 import { readThreadChildren } from '../io/process/proc-read.ts';
-import { ptyCommand } from '../io/session/pty-command.ts';
+import { programFound, ptyCommand } from '../io/session/pty-command.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { attachedAgentContext, attachedAgentOptions, superviseAttachedAgent, type AttachedAgentArgs } from './attached-agent.ts';
 
@@ -28,6 +28,7 @@ export const agentCommand: CommandModule<object, AgentArgs> = {
     const command = (args['--'] ?? []).map(String);
     const agent = splitProgram(command).agent;
     if (agent === null) throw usageError(`deadman agent runs Codex or Claude Code: put the agent after -- (deadman agent -- codex), got ${JSON.stringify(command.join(' ') || 'nothing')}`);
+    if (!programFound(command[0]!, process.env)) throw new DeadmanError(`${command[0]}: command not found`, ExitCode.NOT_FOUND);
     const pty = ptyCommand(command, process.env);
     if (pty === null) {
       throw new DeadmanError('deadman agent needs `script` (util-linux on Linux, BSD on macOS) for a pseudo-terminal; without it, start the agent yourself and run deadman attach beside it', ExitCode.NOT_FOUND);

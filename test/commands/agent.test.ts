@@ -35,10 +35,13 @@ test('deadman agent: a tty in raw mode with the terminal\'s size, the hung tool 
   assert.equal(readFileSync(signalLog, 'utf8'), 'tool SIGTERM\n', 'only the tool was signalled');
 });
 
-test('deadman agent refuses anything but Codex or Claude Code in one line (exit 64)', async () => {
+test('deadman agent refuses anything but Codex or Claude Code (64) and an agent that is not installed (127), each in one line', async () => {
   const finished = await runProgram(process.execPath, [deadmanBin, 'agent', '--', 'vim']);
   assert.equal(finished.code, 64);
   assert.equal(finished.stderr, 'deadman: deadman agent runs Codex or Claude Code: put the agent after -- (deadman agent -- codex), got "vim"\n');
+  const missing = await runProgram(process.execPath, [deadmanBin, 'agent', '--', 'codex', '--yolo'], { env: { ...process.env, PATH: '/nonexistent' } });
+  assert.equal(missing.code, 127);
+  assert.equal(missing.stderr, 'deadman: codex: command not found\n');
 });
 
 test('deadman agent in a tmux window: a window-size change reaches the agent, and its exit code is deadman\'s', async (t) => {

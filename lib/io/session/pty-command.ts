@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The command line that runs `argv` in a new pseudo-terminal without a native addon: util-linux
@@ -23,4 +24,20 @@ export function ptyCommand(argv: readonly string[], env: NodeJS.ProcessEnv, plat
 
 function shellQuote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Whether `file` would start: `script` only reports a missing program from inside the new
+ * terminal, after the agent's pid was taken, so it is looked up on PATH first.
+ */
+export function programFound(file: string, env: NodeJS.ProcessEnv): boolean {
+  const candidates = file.includes('/') ? [file] : (env.PATH ?? '').split(':').filter(Boolean).map((dir) => join(dir, file));
+  return candidates.some((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
