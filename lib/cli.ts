@@ -33,7 +33,7 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /** Commands whose program comes after `--`. */
-const TAKES_PROGRAM = new Set(['run', 'unit', 'install']);
+const TAKES_PROGRAM = new Set(['run', 'unit', 'install', 'agent']);
 
 /**
  * Runs before yargs validates and before any handler: an unknown option or a stray word is

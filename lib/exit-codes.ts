@@ -8,7 +8,7 @@
  */
 export const ExitCode = {
   OK: 0,
-  /** `deadman check`: at least one job needs attention. */
+  /** `deadman check`: at least one job needs attention; `deadman replay`: the trace's expected signals did not happen. */
   ATTENTION: 1,
   /** Command line not understood (EX_USAGE). */
   USAGE: 64,

@@ -15,6 +15,8 @@ export interface RunOption {
   describe: string;
   /** Numeric config keys get numbers, so the schema can check their range. */
   numeric?: true;
+  /** A flag of this run only, naming no config key. */
+  runOnly?: true;
 }
 
 export const RUN_OPTIONS = {
@@ -35,6 +37,7 @@ export const RUN_OPTIONS = {
   poll: { type: 'string', describe: 'how often the process tree is observed (default 1s)' },
   'verify-window': { type: 'string', describe: 'how long a recovery has to show new output (default 60s)' },
   ignore: { type: 'string', multiple: true, describe: 'regex on a command line that is never a kill target (repeatable)' },
+  record: { type: 'string', runOnly: true, describe: 'write a trace of this run (output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE' },
 } as const satisfies Record<string, RunOption>;
 
 export type RunOptionName = keyof typeof RUN_OPTIONS;
@@ -44,7 +47,7 @@ export function flagsToConfig(values: Record<string, unknown>): Partial<Record<k
   const out: Record<string, unknown> = {};
   for (const [flag, option] of Object.entries(RUN_OPTIONS) as Array<[string, RunOption]>) {
     const value = values[flag];
-    if (value === undefined) continue;
+    if (value === undefined || option.runOnly) continue;
     out[flag.replaceAll('-', '_')] = option.numeric && typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   }
   return out;

@@ -9,6 +9,10 @@ import { passThrough } from '../io/passthrough.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
+import type { RunSessionPorts } from '../supervise/ports.ts';
+import { recordingPorts } from '../supervise/trace-recorder.ts';
+import { traceSettings } from '../core/session/trace.ts';
+import { openTraceWriter } from '../io/session/trace-file.ts';
 import { spawnChild } from '../io/process/child.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
@@ -42,7 +46,7 @@ const HEALTH_INTERVAL_MIN_MS = 2_000;
 const RUN_BUSY_TIMEOUT_MS = 2_000;
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, 'state-dir': stateDir, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, record, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings));
   const { config } = context;
@@ -60,6 +64,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   }
   const unit = currentUnitName();
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
+  const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
@@ -83,10 +88,12 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     });
     const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
       (message) => logger.log('warn', message));
-    const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
+    const ports: RunSessionPorts = {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
       health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
-    });
+    };
+    const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall },
+      trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
     edges.finish(result);
     logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
@@ -94,6 +101,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     return result.exitCode;
   } finally {
     store.close();
+    trace?.close();
   }
 }
 

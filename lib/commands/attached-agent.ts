@@ -1,0 +1,94 @@
+import type { Argv } from 'yargs';
+import { formatDuration } from '../core/config/duration.ts';
+import type { Config } from '../core/config/config.ts';
+import { ExitCode } from '../exit-codes.ts';
+import { repeatEvery, systemClock } from '../io/clock.ts';
+import { createLogger, redactedLogger } from '../io/log.ts';
+import { terminateSubtree } from '../io/process/kill.ts';
+import { createObserver } from '../io/process/observer.ts';
+import { readProcStat } from '../io/process/process-identity.ts';
+import { sessionDirs } from '../io/revive/session-files.ts';
+import { startTimeToWall, type RunningAgent } from '../io/session/agent-processes.ts';
+import { attachedSessionFile } from '../io/session/attached-session-file.ts';
+import { listenForStopSignals } from '../io/stop-signals.ts';
+import { RecordingStore } from '../io/store/recording-store.ts';
+import { attachSession, type AttachSummary } from '../supervise/attach-session.ts';
+import type { SignalSource } from '../supervise/ports.ts';
+import { StepRecords } from '../supervise/step-records.ts';
+import { databaseOption, loadContext, openStore, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
+
+/**
+ * What `deadman attach` and `deadman agent` share: their supervision options, and supervising
+ * one agent process deadman did not spawn itself — its tree, its session file, its records —
+ * until it exits (or after one look), with a summary at the end.
+ */
+
+export interface AttachedAgentArgs extends CommonArgs {
+  'auto-recover'?: boolean;
+  'hung-timeout'?: string;
+  'kill-grace'?: string;
+  poll?: string;
+  'verify-window'?: string;
+  inactivity?: string;
+}
+
+export function attachedAgentOptions<T>(y: Argv<T>): Argv<T & AttachedAgentArgs> {
+  return y
+    .option('database', databaseOption)
+    .option('state-dir', stateDirOption)
+    .option('auto-recover', { type: 'boolean', describe: 'kill hung descendants (off by default: incidents wait for approval)' })
+    .option('hung-timeout', { type: 'string', describe: 'a tool subtree with no CPU, I/O or process change for this long is hung (default 60s)' })
+    .option('kill-grace', { type: 'string', describe: 'time between SIGTERM and SIGKILL for a hung subtree (default 5s)' })
+    .option('poll', { type: 'string', describe: 'how often the agent\'s tree is observed (default 1s)' })
+    .option('verify-window', { type: 'string', describe: 'how long a recovery has to show the session file growing (default 60s)' })
+    .option('inactivity', { type: 'string', describe: 'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)' }) as Argv<T & AttachedAgentArgs>;
+}
+
+/** The config with the flags over it; inactivity is off unless asked for. */
+export function attachedAgentContext(args: AttachedAgentArgs): Promise<Context> {
+  const flags = { auto_recover: args['auto-recover'], hung_timeout: args['hung-timeout'], kill_grace: args['kill-grace'], poll: args.poll, verify_window: args['verify-window'], inactivity: args.inactivity ?? 'off' };
+  return loadContext(args, Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)));
+}
+
+const ENDED: Record<AttachSummary['ended'], string> = { once: 'one look', 'root-exited': 'the agent exited', signal: 'stopped', stalled: 'an incident escalated' };
+
+/** Supervises `agent` until it exits (or once); returns attach's exit code (1 when an incident escalated). */
+export async function superviseAttachedAgent(agent: RunningAgent, context: Context, options: { once: boolean; signals?: SignalSource; quietWhileRunning?: boolean }): Promise<number> {
+  const { config } = context;
+  const logger = redactedLogger(createLogger(), redactorFor(config).text);
+  const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic() });
+  try {
+    const monotonic = () => systemClock.monotonic();
+    const startedAt = monotonic();
+    const toWall = startTimeToWall();
+    const rootStartedAt = toWall(readProcStat(agent.pid)?.startTime ?? 0);
+    const sessionFile = attachedSessionFile(agent.agent, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
+    const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
+    const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
+    const records = new StepRecords(store, () => systemClock.wall(), () => monotonic() - startedAt);
+    records.startRun({ name: `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, invocationId: null, pid: process.pid, adapter: agent.agent, reviveOf: null });
+    const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
+    out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
+    const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
+      // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
+      clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out, startedAtWall: toWall,
+      sessionFile: () => sessionFile.look(),
+      tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
+    });
+    const incidents = summary.incidents.length ? summary.incidents.join('; ') : 'no incident';
+    out(`session file ${sessionFile.path ?? 'not found (no open tool call seen: nothing was killed)'}`);
+    out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);
+    records.finishRun({ exitCode: null, signal: null, outcome: summary.ended === 'stalled' ? 'stalled' : 'attached', reason: incidents });
+    return summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
+  } finally {
+    store.close();
+  }
+}
+
+function supervisorSettings(config: Config) {
+  return {
+    autoRecover: config.auto_recover, inactivityMs: config.inactivity, timeoutMs: 0, hungTimeoutMs: config.hung_timeout, readyTimeoutMs: 0,
+    ignore: config.ignore.map((pattern) => new RegExp(pattern)), verifyWindowMs: config.verify_window, agent: () => true,
+    activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
+  };
+}

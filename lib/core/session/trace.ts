@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/**
+ * A trace: what one run saw, as JSON lines — the settings it ran with, each chunk of output,
+ * each observation of its process tree, and its exit, every entry stamped with milliseconds
+ * since the run started. `deadman run --record` writes one; `deadman replay` feeds one through
+ * the same supervision loop on a simulated clock. One schema per line; the type is inferred.
+ */
+
+export const TRACE_VERSION = 1;
+
+const ms = z.number().int().nonnegative();
+
+const processSchema = z.object({
+  pid: z.number().int().positive(),
+  ppid: z.number().int().nonnegative(),
+  pgid: z.number().int().nonnegative(),
+  sid: z.number().int().nonnegative(),
+  startTime: z.number().nonnegative(),
+  state: z.string().min(1),
+  comm: z.string(),
+  cmdline: z.array(z.string()),
+  cpuTicks: z.number().nonnegative(),
+  reapedCpuTicks: z.number().nonnegative().optional(),
+  ioBytes: z.number().nonnegative().nullable(),
+  listening: z.boolean(),
+});
+
+/** The settings that change what the loop decides; anything left out takes deadman's default. */
+const settingsSchema = z.strictObject({
+  poll: ms.min(1),
+  inactivity: ms,
+  timeout: ms,
+  hung_timeout: ms,
+  ready_timeout: ms,
+  ready_pattern: z.string().optional(),
+  verify_window: ms,
+  kill_grace: ms,
+  stop_grace: ms,
+  auto_recover: z.boolean(),
+  on_stall: z.enum(['withhold', 'exit']),
+  ignore: z.array(z.string()),
+  activity: z.strictObject({ window: ms.min(1), cpu: ms, io_bytes: ms }),
+}).partial();
+
+export const traceEntrySchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('header'),
+    version: z.literal(TRACE_VERSION),
+    adapter: z.enum(['codex', 'claude', 'generic']),
+    /** Pid of the supervised command (the root of the observed tree). */
+    root: z.number().int().positive(),
+    settings: settingsSchema,
+    /** What a replay must show, as `KIND → STATE` per incident (shipped traces); a recording has none. */
+    expect: z.array(z.string()).optional(),
+    title: z.string().optional(),
+  }),
+  z.strictObject({ type: z.literal('output'), at: ms, stream: z.enum(['stdout', 'stderr']), text: z.string() }),
+  z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema) }),
+  /** `adapter`: the one the run ended with, when the first output line upgraded it (adapter = "auto" behind a wrapper). */
+  z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: z.enum(['codex', 'claude', 'generic']).optional() }),
+]);
+
+export type TraceEntry = z.infer<typeof traceEntrySchema>;
+export type TraceHeader = Extract<TraceEntry, { type: 'header' }>;
+export type TraceSettings = TraceHeader['settings'];
+export type TraceEvent = Exclude<TraceEntry, TraceHeader>;
+
+export interface Trace {
+  header: TraceHeader;
+  /** Output, observations and the exit, in the order they happened. */
+  events: TraceEvent[];
+}
+
+/** The adapter to read the trace's output with: the one the run ended with. */
+export function traceAdapter(trace: Trace): TraceHeader['adapter'] {
+  const exit = trace.events.findLast((event) => event.type === 'exit');
+  return (exit?.type === 'exit' ? exit.adapter : undefined) ?? trace.header.adapter;
+}
+
+export type TraceParse = { ok: true; trace: Trace } | { ok: false; problem: string };
+
+/** Parses a whole trace; the problem names the line and what is wrong with it. */
+export function parseTrace(text: string): TraceParse {
+  const lines = text.split('\n');
+  const entries: TraceEntry[] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      return { ok: false, problem: `line ${index + 1} is not JSON` };
+    }
+    const parsed = traceEntrySchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return { ok: false, problem: `line ${index + 1}: ${issue.path.join('.') || 'entry'}: ${issue.message}` };
+    }
+    entries.push(parsed.data);
+  }
+  const [header, ...rest] = entries;
+  if (header?.type !== 'header') return { ok: false, problem: 'the first line must be the header ({"type":"header","version":1,…})' };
+  const events = rest.filter((entry): entry is TraceEvent => entry.type !== 'header');
+  if (events.length !== rest.length) return { ok: false, problem: 'only the first line may be a header' };
+  const disordered = events.findIndex((event, i) => i > 0 && event.at < events[i - 1]!.at);
+  if (disordered !== -1) return { ok: false, problem: `entry ${disordered + 2} is earlier than the one before it: entries must be in time order` };
+  return { ok: true, trace: { header, events } };
+}
+
+/** One trace line (no newline). */
+export function traceLine(entry: TraceEntry): string {
+  return JSON.stringify(entry);
+}
+
+/** The settings of a run as a trace header keeps them (only what the loop decides with). */
+export function traceSettings(config: TraceSettingsSource, onStall: 'withhold' | 'exit'): TraceSettings {
+  const { poll, inactivity, timeout, hung_timeout, ready_timeout, ready_pattern, verify_window, kill_grace, stop_grace, auto_recover, ignore, activity } = config;
+  return {
+    poll, inactivity, timeout, hung_timeout, ready_timeout, verify_window, kill_grace, stop_grace, auto_recover, on_stall: onStall, ignore, activity,
+    ...(ready_pattern === undefined ? {} : { ready_pattern }),
+  };
+}
+
+type TraceSettingsSource = Required<Omit<TraceSettings, 'ready_pattern' | 'on_stall'>> & { ready_pattern?: string | undefined };

@@ -1,0 +1,32 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { listAllPids } from '../process/proc-read.ts';
+
+/**
+ * Which live processes hold a file open — the agent writing its session file. Read from
+ * /proc/<pid>/fd (Linux); other users' processes are unreadable and so never counted, and
+ * where there is no /proc the answer is none (the file's write time then decides).
+ */
+export function fileHolders(path: string, selfPid = process.pid): number[] {
+  const target = resolve(path);
+  const holders: number[] = [];
+  for (const pid of listAllPids()) {
+    if (pid === selfPid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or another user's
+    }
+    if (fds.some((fd) => linkOrNull(`/proc/${pid}/fd/${fd}`) === target)) holders.push(pid);
+  }
+  return holders;
+}
+
+function linkOrNull(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}

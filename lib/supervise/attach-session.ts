@@ -1,0 +1,129 @@
+import { createGenericAdapter } from '../core/adapters/generic.ts';
+import { TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
+import { processKey, type ProcessInfo } from '../core/process/events.ts';
+import type { OpenToolCall } from '../core/session/open-tools.ts';
+import { signalSequence } from '../core/session/replay-report.ts';
+import { hungProcessDetector, outputInactivity, type DetectorInput } from './detectors.ts';
+import { OutputTracker } from './output.ts';
+import type { Clock, Logger, ProcessTree, Repeater, SignalSource } from './ports.ts';
+import type { StepRecords } from './step-records.ts';
+import { Supervisor, type SupervisorSettings } from './supervisor.ts';
+
+/**
+ * `deadman attach`: the supervisor's observe → detect → act → verify over an agent deadman
+ * did not start. Its stdout is not deadman's, so the agent's session file stands in: the file
+ * growing is output, its unanswered tool calls are the open tools, and every process that
+ * started before the earliest open tool call is a helper (an MCP server), never a target.
+ * Only proven descendants of the root are ever signalled, through the tree's terminate.
+ */
+
+export interface SessionFileLook {
+  size: number;
+  openTools: OpenToolCall[];
+}
+
+export interface AttachPorts {
+  clock: Clock;
+  logger: Logger;
+  records: StepRecords;
+  tree: Pick<ProcessTree, 'observe' | 'terminate'>;
+  /** The attached agent's session file as it is now; null when there is none. */
+  sessionFile(): SessionFileLook | null;
+  /** Wall ms at which a process with this /proc start time started. */
+  startedAtWall(startTime: number): number;
+  every: Repeater;
+  signals: SignalSource;
+  print(line: string): void;
+}
+
+export interface AttachSummary {
+  /** `KIND → ACTION… → STATE` per incident. */
+  incidents: string[];
+  killed: number[];
+  ended: 'once' | 'root-exited' | 'signal' | 'stalled';
+}
+
+export interface AttachPlan {
+  rootPid: number;
+  /** Wall ms the agent started: a tool call its session file shows from before then was an earlier process's, cut off. */
+  rootStartedAt: number;
+  settings: SupervisorSettings;
+  pollMs: number;
+  /** One look, then the summary. */
+  once: boolean;
+}
+
+export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promise<AttachSummary> {
+  const { rootPid, settings } = plan;
+  const { clock } = ports;
+  const startedAt = clock.monotonic();
+  const generic = createGenericAdapter();
+  const output = new OutputTracker(startedAt, () => generic, ports.records, () => {});
+  let lastSize: number | null = null;
+  let earliestToolWall: number | null = null;
+  const helpers = (processes: readonly ProcessInfo[]) => new Set(processes
+    .filter((p) => p.pid !== rootPid && (earliestToolWall === null || ports.startedAtWall(p.startTime) < earliestToolWall - TOOL_START_SLACK_MS))
+    .map(processKey));
+  const alsoBaseline = ({ history }: DetectorInput) => helpers(history.latest?.processes ?? []);
+  let ended: AttachSummary['ended'] | null = null;
+  const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, settings, output, startedAt,
+    () => (ended ??= 'stalled'), [hungProcessDetector(alsoBaseline), outputInactivity]);
+
+  /** The session file's growth is the agent's output; its open tool calls, the open tools. */
+  const readSessionFile = () => {
+    const look = ports.sessionFile();
+    const now = clock.monotonic();
+    if (look === null) return;
+    if (lastSize !== null && look.size !== lastSize) output.state.lastOutputAt = now;
+    lastSize = look.size;
+    const wallNow = clock.wall();
+    const toMonotonic = (wall: number | null) => (wall === null ? now : now - (wallNow - wall));
+    const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
+    output.state.openTools = new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)]));
+    const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
+    earliestToolWall = walls.length ? Math.min(...walls) : null;
+    output.state.firstToolAt = earliestToolWall === null ? null : toMonotonic(earliestToolWall);
+  };
+
+  let status = '';
+  const tick = async () => {
+    readSessionFile();
+    await supervisor.tick();
+    const latest = supervisor.history.latest;
+    if (!latest?.processes.some((p) => p.pid === rootPid)) ended ??= 'root-exited';
+    const descendants = (latest?.processes ?? []).filter((p) => p.pid !== rootPid);
+    const line = `monitoring ${descendants.length} owned descendant(s) of pid ${rootPid}, baseline ${helpers(descendants).size}${supervisor.recovering ? ` · recovering: ${supervisor.recovering}` : ''}`;
+    if (line !== status) ports.print((status = line));
+  };
+
+  await tick();
+  if (plan.once) ended ??= 'once';
+  if (ended === null) await untilEnded(ports, plan.pollMs, tick, () => ended, (why) => (ended ??= why));
+  const killed = ports.records.steps.flatMap((step) => (step.step === 'action' ? step.killed : []));
+  return { incidents: signalSequence(ports.records.steps), killed, ended: ended ?? 'once' };
+}
+
+/** Ticks every poll (one at a time) until the root exits, an incident escalates, or a stop signal arrives. */
+function untilEnded(ports: AttachPorts, pollMs: number, tick: () => Promise<void>, ended: () => string | null, end: (why: 'signal') => void): Promise<void> {
+  return new Promise((resolve) => {
+    let ticking: Promise<void> | null = null;
+    const stopListening = ports.signals(() => {
+      end('signal');
+      finish();
+    });
+    const stopTicking = ports.every(pollMs, () => {
+      ticking ??= tick().finally(() => {
+        ticking = null;
+        if (ended() !== null) finish();
+      });
+    });
+    let finished = false;
+    function finish() {
+      if (finished) return;
+      finished = true;
+      stopTicking();
+      stopListening();
+      void Promise.resolve(ticking).then(() => resolve());
+    }
+  });
+}

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { configSchema } from '../../../lib/core/config/config.ts';
+import { parseTrace, traceEntrySchema, traceSettings } from '../../../lib/core/session/trace.ts';
+
+const header = JSON.stringify({ type: 'header', version: 1, adapter: 'codex', root: 100, settings: { poll: 1000 } });
+const observation = (at: number) => JSON.stringify({
+  type: 'observation', at, processes: [{ pid: 100, ppid: 1, pgid: 100, sid: 100, startTime: 1, state: 'S', comm: 'node', cmdline: ['node'], cpuTicks: 0, ioBytes: null, listening: false }],
+});
+
+test('a well-formed trace parses into its header and its events in order', () => {
+  const parsed = parseTrace([header, observation(0), JSON.stringify({ type: 'output', at: 5, stream: 'stdout', text: 'hi\n' }), JSON.stringify({ type: 'exit', at: 9, code: 0, signal: null }), ''].join('\n'));
+  assert.ok(parsed.ok);
+  assert.equal(parsed.trace.header.root, 100);
+  assert.deepEqual(parsed.trace.events.map((e) => e.type), ['observation', 'output', 'exit']);
+});
+
+test('each bad trace is refused with the line and what is wrong with it', () => {
+  const problem = (text: string) => {
+    const parsed = parseTrace(text);
+    assert.equal(parsed.ok, false);
+    return (parsed as { problem: string }).problem;
+  };
+  assert.equal(problem(`${header}\n{nope`), 'line 2 is not JSON');
+  assert.match(problem(observation(0)), /first line must be the header/);
+  assert.match(problem(`${header}\n${observation(5)}\n${observation(4)}`), /entry 3 is earlier than the one before it/);
+  assert.match(problem(`${header}\n${JSON.stringify({ type: 'output', at: -1, stream: 'stdout', text: '' })}`), /^line 2: at: /);
+  assert.match(problem(`${header}\n${JSON.stringify({ type: 'output', at: 1, stream: 'stdin', text: '' })}`), /^line 2: stream: /);
+  assert.match(problem(`${header}\n${header}`), /only the first line may be a header/);
+  assert.match(problem(header.replace('"poll":1000', '"pol":1000')), /^line 1: settings: /);
+});
+
+test('the settings a run records are the ones its header schema accepts, and read back to the same config values', () => {
+  const config = configSchema.parse({ poll: '250ms', hung_timeout: '2s', ready_pattern: 'listening', auto_recover: true });
+  const settings = traceSettings(config, 'withhold');
+  const header = traceEntrySchema.parse({ type: 'header', version: 1, adapter: 'generic', root: 7, settings });
+  assert.deepEqual(header.type === 'header' && header.settings, settings);
+  assert.equal(settings.poll, 250);
+  assert.equal(settings.hung_timeout, 2000);
+  assert.equal(settings.ready_pattern, 'listening');
+  assert.equal(settings.on_stall, 'withhold');
+});
