@@ -15,7 +15,7 @@ import { RecordingStore } from '../io/store/recording-store.ts';
 import { attachSession, type AttachSummary } from '../supervise/attach-session.ts';
 import type { SignalSource } from '../supervise/ports.ts';
 import { StepRecords } from '../supervise/step-records.ts';
-import { databaseOption, loadContext, openStore, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
+import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 
 /**
  * What `deadman attach` and `deadman agent` share: their supervision options, and supervising
@@ -34,8 +34,7 @@ export interface AttachedAgentArgs extends CommonArgs {
 
 export function attachedAgentOptions<T>(y: Argv<T>): Argv<T & AttachedAgentArgs> {
   return y
-    .option('database', databaseOption)
-    .option('state-dir', stateDirOption)
+    .options(stateOptions)
     .option('auto-recover', { type: 'boolean', describe: 'kill hung descendants (off by default: incidents wait for approval)' })
     .option('hung-timeout', { type: 'string', describe: 'a tool subtree with no CPU, I/O or process change for this long is hung (default 60s)' })
     .option('kill-grace', { type: 'string', describe: 'time between SIGTERM and SIGKILL for a hung subtree (default 5s)' })

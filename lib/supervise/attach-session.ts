@@ -58,7 +58,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   const { clock } = ports;
   const startedAt = clock.monotonic();
   const generic = createGenericAdapter();
-  const output = new OutputTracker(startedAt, () => generic, ports.records, () => {});
+  const output = new OutputTracker(startedAt, () => generic, ports.records, { onSession: () => {} });
   let lastSize: number | null = null;
   let earliestToolWall: number | null = null;
   const helpers = (processes: readonly ProcessInfo[]) => new Set(processes

@@ -16,7 +16,7 @@ test('every shipped trace replays from / to the signals it expects and exits 0',
   for (const name of names) {
     const finished = await runDeadman(['replay', name], { cwd: '/' });
     assert.equal(finished.code, 0, `${name}: ${finished.stderr}`);
-    const expected = parseTrace(readFileSync(join(repoRoot, 'traces', `${name}.jsonl`), 'utf8'));
+    const expected = parseTrace(readFileSync(join(repoRoot, 'contrib', 'traces', `${name}.jsonl`), 'utf8'));
     assert.ok(expected.ok);
     assert.deepEqual(signalLines(finished.stdout), expected.trace.header.expect, name);
   }
@@ -30,7 +30,7 @@ test('every shipped trace replays from / to the signals it expects and exits 0',
 test('a trace whose expectation does not hold exits 1 and says what it showed; a missing one exits 64 naming the shipped ones', async (t) => {
   const dir = tempDir(t);
   const trace = join(dir, 'wrong.jsonl');
-  writeFileSync(trace, readFileSync(join(repoRoot, 'traces', 'silence.jsonl'), 'utf8').replace('"OUTPUT_INACTIVITY → ESCALATED"', '"OUTPUT_INACTIVITY → RESOLVED"'));
+  writeFileSync(trace, readFileSync(join(repoRoot, 'contrib', 'traces', 'silence.jsonl'), 'utf8').replace('"OUTPUT_INACTIVITY → ESCALATED"', '"OUTPUT_INACTIVITY → RESOLVED"'));
   const wrong = await runDeadman(['replay', trace]);
   assert.equal(wrong.code, 1);
   assert.match(wrong.stderr, /expected \[OUTPUT_INACTIVITY → RESOLVED\] but showed \[OUTPUT_INACTIVITY → ESCALATED\]/);

@@ -107,19 +107,3 @@ export function parseTrace(text: string): TraceParse {
   if (disordered !== -1) return { ok: false, problem: `entry ${disordered + 2} is earlier than the one before it: entries must be in time order` };
   return { ok: true, trace: { header, events } };
 }
-
-/** One trace line (no newline). */
-export function traceLine(entry: TraceEntry): string {
-  return JSON.stringify(entry);
-}
-
-/** The settings of a run as a trace header keeps them (only what the loop decides with). */
-export function traceSettings(config: TraceSettingsSource, onStall: 'withhold' | 'exit'): TraceSettings {
-  const { poll, inactivity, timeout, hung_timeout, ready_timeout, ready_pattern, verify_window, kill_grace, stop_grace, auto_recover, ignore, activity } = config;
-  return {
-    poll, inactivity, timeout, hung_timeout, ready_timeout, verify_window, kill_grace, stop_grace, auto_recover, on_stall: onStall, ignore, activity,
-    ...(ready_pattern === undefined ? {} : { ready_pattern }),
-  };
-}
-
-type TraceSettingsSource = Required<Omit<TraceSettings, 'ready_pattern' | 'on_stall'>> & { ready_pattern?: string | undefined };

@@ -1,16 +1,16 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseTrace, traceLine, type Trace, type TraceEntry } from '../../core/session/trace.ts';
+import { parseTrace, type Trace } from '../../core/session/trace.ts';
 import { usageError } from '../../exit-codes.ts';
+import { packageFile } from '../package-files.ts';
 
 /**
- * Trace files: the traces shipped in the package (`traces/*.jsonl`, found from this module's
+ * Trace files: the traces shipped in the package (`contrib/traces/*.jsonl`, found from this module's
  * own location so replay works from any directory) and the ones `deadman run --record` writes.
  */
 
-/** The package's traces/ folder: from dist/lib/io/session/ up to the package root. */
-export const SHIPPED_TRACES = fileURLToPath(new URL('../../../../traces/', import.meta.url));
+/** The package's contrib/traces/ folder. */
+export const SHIPPED_TRACES = packageFile('contrib/traces/');
 
 export function shippedTraceNames(dir = SHIPPED_TRACES): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).sort() : [];
@@ -26,18 +26,4 @@ export function readTrace(nameOrPath: string, dir = SHIPPED_TRACES): { name: str
   const parsed = parseTrace(readFileSync(path, 'utf8'));
   if (!parsed.ok) throw usageError(`trace ${path}: ${parsed.problem}`);
   return { name: path === shipped ? nameOrPath : path, trace: parsed.trace };
-}
-
-/** Appends trace lines to a file as they happen, so a run killed halfway still leaves its trace. */
-export function openTraceWriter(path: string): { write(entry: TraceEntry): void; close(): void } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'w', 0o600);
-  } catch (error) {
-    throw usageError(`--record ${path}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a writable file path`);
-  }
-  return {
-    write: (entry) => void writeSync(fd, `${traceLine(entry)}\n`),
-    close: () => closeSync(fd),
-  };
 }

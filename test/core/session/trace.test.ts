@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { configSchema } from '../../../lib/core/config/config.ts';
-import { parseTrace, traceEntrySchema, traceSettings } from '../../../lib/core/session/trace.ts';
+import { parseTrace, traceEntrySchema } from '../../../lib/core/session/trace.ts';
+import { traceSettings } from '../../../lib/core/session/trace-settings.ts';
 
 const header = JSON.stringify({ type: 'header', version: 1, adapter: 'codex', root: 100, settings: { poll: 1000 } });
 const observation = (at: number) => JSON.stringify({
