@@ -25,7 +25,7 @@ const IDLE_MEASURE_MS = 20_000;
 
 const bin = new URL('../../bin/deadman.js', import.meta.url).pathname;
 
-interface Figure {
+export interface Figure {
   what: string;
   value: string;
   target: string;
@@ -147,7 +147,7 @@ function cpuTicks(pid: number): number {
   return stat.cpuTicks;
 }
 
-function vmHwmKb(pid: number): number {
+export function vmHwmKb(pid: number): number {
   try {
     return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
@@ -160,13 +160,13 @@ function clockTicksPerSecond(): number {
   return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function table(figures: Figure[]): string {
+export function table(figures: Figure[]): string {
   const width = (pick: (f: Figure) => string) => Math.max(...figures.map((f) => pick(f).length));
   const [w, v, t] = [width((f) => f.what), width((f) => f.value), width((f) => f.target)];
   return figures.map((f) => `  ${f.what.padEnd(w)}  ${f.value.padEnd(v)}  ${f.pass === null ? '' : `target ${f.target.padEnd(t)}  ${f.pass ? 'PASS' : 'MISS'}`}`.trimEnd() + '\n').join('');
