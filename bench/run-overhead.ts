@@ -141,7 +141,7 @@ async function idleCpu(argv: string[], opts: { cwd: string; env: NodeJS.ProcessE
   }
 }
 
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   if (!stat) throw new Error(`cannot parse /proc/${pid}/stat`);
   return stat.cpuTicks;
@@ -155,7 +155,7 @@ export function vmHwmKb(pid: number): number {
   }
 }
 
-function clockTicksPerSecond(): number {
+export function clockTicksPerSecond(): number {
   const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
   return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
 }

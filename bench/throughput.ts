@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median, table, vmHwmKb, type Figure } from './run-overhead.ts';
+import { clockTicksPerSecond, cpuTicks, median, table, vmHwmKb, type Figure } from './run-overhead.ts';
 
 /**
  * What an agent adapter costs the output it passes through: 100 MB of Codex and of Claude
@@ -58,6 +58,8 @@ function writeStream(path: string, cycle: (n: number) => string, bytes: number):
 interface Pass {
   seconds: number;
   peakKb: number;
+  /** deadman's user+system CPU, as last sampled before it exited (up to one sample short). */
+  cpuSeconds: number;
 }
 
 /** One `deadman run --adapter <adapter> -- cat <file>`, its stdout read and discarded here. */
@@ -66,17 +68,25 @@ async function pass(adapter: string, file: string, dir: string, env: NodeJS.Proc
   let bytes = 0;
   let firstByteAt = 0;
   let peakKb = 0;
+  let ticks = 0;
   child.stdout.on('data', (chunk: Buffer) => {
     firstByteAt ||= performance.now();
     bytes += chunk.length;
   });
-  const sampler = setInterval(() => (peakKb = Math.max(peakKb, vmHwmKb(child.pid!))), 20);
+  const sampler = setInterval(() => {
+    peakKb = Math.max(peakKb, vmHwmKb(child.pid!));
+    try {
+      ticks = cpuTicks(child.pid!);
+    } catch {
+      // exited between samples
+    }
+  }, 20);
   const ended = new Promise<void>((resolve) => child.stdout.once('end', resolve));
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   await ended;
   clearInterval(sampler);
   if (code !== 0 || bytes < STREAM_BYTES) throw new Error(`--adapter ${adapter} ended ${code} after ${bytes} bytes`);
-  return { seconds: (performance.now() - firstByteAt) / 1000, peakKb };
+  return { seconds: (performance.now() - firstByteAt) / 1000, peakKb, cpuSeconds: ticks / clockTicksPerSecond() };
 }
 
 export async function main(): Promise<number> {
@@ -103,12 +113,14 @@ export async function main(): Promise<number> {
       }
     }
     const seconds = (key: string) => median(runs.get(key)!.map((r) => r.seconds));
+    const cpu = (key: string) => median(runs.get(key)!.map((r) => r.cpuSeconds));
     const peakMb = (key: string) => Math.max(...runs.get(key)!.map((r) => r.peakKb)) * 1024 / 1e6;
     const figures: Figure[] = Object.keys(streams).flatMap((agent) => {
       const [generic, parsed] = [seconds(`${agent}/generic`), seconds(`${agent}/${agent}`)];
       const mbps = (s: number) => `${(STREAM_BYTES / 1e6 / s).toFixed(0)} MB/s`;
       return [
         { what: `100 MB of ${agent} events, --adapter ${agent} / generic`, value: `${mbps(parsed)} / ${mbps(generic)} = ${(generic / parsed).toFixed(2)}×`, target: '≥ 0.9×', pass: generic / parsed >= 0.9 },
+        { what: `  reference: deadman's CPU, --adapter ${agent} / generic`, value: `${cpu(`${agent}/${agent}`).toFixed(2)} / ${cpu(`${agent}/generic`).toFixed(2)} s`, target: '', pass: null },
         { what: `  peak RSS of deadman, --adapter ${agent}`, value: `${peakMb(`${agent}/${agent}`).toFixed(1)} MB`, target: '≤ 60 MB', pass: peakMb(`${agent}/${agent}`) <= 60 },
         { what: `  reference: peak RSS, generic`, value: `${peakMb(`${agent}/generic`).toFixed(1)} MB`, target: '', pass: null },
       ];

@@ -7,7 +7,9 @@ import type { Row } from '../io/store/store.ts';
  * interval, events are counted as dropped from the records — never from the output — and the
  * count goes in with the next batch. The store keeps only the newest few thousand events of a
  * run anyway, so a flood loses nothing a person could have read, and the cost of recording is
- * bounded per second whatever the child writes.
+ * bounded per second whatever the child writes: 1,000 events a second by default, far more than
+ * an agent says and far less than a flood, whose redaction and inserts would cost more than its
+ * parse (bench/throughput.ts).
  */
 
 export interface EventBatchOptions {
@@ -19,7 +21,7 @@ export interface EventBatchOptions {
 
 export const EVENT_BATCH_DEFAULTS: EventBatchOptions = {
   flushMs: 100,
-  maxQueued: 500,
+  maxQueued: 100,
   schedule: (flush, ms) => setTimeout(flush, ms).unref(),
 };
 
