@@ -43,10 +43,7 @@ export function passThrough(
 
   const pump = () => {
     if (writing || broken) return;
-    if (queue.length === 0) {
-      settle();
-      return;
-    }
+    if (queue.length === 0) return settle();
     const batch = queue;
     queue = [];
     writing = true;
@@ -69,17 +66,15 @@ export function passThrough(
   };
 
   source.on('data', (chunk: Buffer) => {
-    if (broken) {
-      onChunk(chunk);
-      release(chunk);
-      return;
+    if (!broken) {
+      queue.push(chunk);
+      queued += chunk.length;
+      if (queued > highWaterBytes) source.pause();
+      pump();
     }
-    queue.push(chunk);
-    queued += chunk.length;
-    if (queued > highWaterBytes) source.pause();
-    pump();
     // Safe after pump(): the write's completion (which frees the chunk) runs on a later tick.
     onChunk(chunk);
+    if (broken) release(chunk);
   });
 
   return {
