@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, tempDir } from '../../helpers/cli.ts';
+import { query } from '../../helpers/db.ts';
 
 /**
  * Whatever the adapter parses, deadman's stdout and stderr carry exactly the bytes the child
@@ -77,6 +78,11 @@ for (const adapter of ADAPTERS) {
     assert.equal(lines.code, 0, lines.stderr.toString());
     assert.equal(lines.stdoutBytes, 2_000_000, 'every one of 1,000,000 short lines');
     assert.equal(lines.stdoutSha, sha256(Buffer.from('x\n'.repeat(1_000_000))));
+    if (adapter !== 'generic') {
+      // An adapter records lines as events: the flood overflows the queue, and the run says how much.
+      const [last] = query<{ data: { total: number } }>(join(dir, `${adapter}.db`), "SELECT data FROM events WHERE kind = 'dropped' ORDER BY id DESC LIMIT 1");
+      assert.ok(last && last.data.total > 0 && last.data.total < 1_000_000, `dropped-from-records count: ${JSON.stringify(last)}`);
+    }
 
     const long = await deadman(dir, adapter, [process.execPath, '-e', ONE_LONG_LINE]);
     assert.equal(long.code, 0, long.stderr.toString());
