@@ -16,10 +16,19 @@ import { holdPaused } from './pause-holds.ts';
 export interface Passthrough {
   /** Resolves when everything received so far has been written. */
   drained(): Promise<void>;
+  /** Whether received bytes still wait to be written (the reader is behind). */
+  backlogged(): boolean;
 }
 
-/** `onChunk` must not keep the chunk: it is freed once written. */
-export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffer) => void, highWaterBytes = 4 * 1024 * 1024): Passthrough {
+/**
+ * `onChunk` sees each chunk after its write was started, so parsing it overlaps the write on the
+ * thread pool; it must not keep the chunk (it is freed once written). `onUndeliverable` hears
+ * once when the fd stopped taking output (the reader went away, the disk is full): the child is
+ * still drained, so it never blocks or dies of SIGPIPE because of deadman's reader.
+ */
+export function passThrough(
+  source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void, highWaterBytes = 4 * 1024 * 1024,
+): Passthrough {
   let queue: Buffer[] = [];
   let queued = 0;
   let writing = false;
@@ -35,10 +44,7 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
 
   const pump = () => {
     if (writing || broken) return;
-    if (queue.length === 0) {
-      settle();
-      return;
-    }
+    if (queue.length === 0) return settle();
     const batch = queue;
     queue = [];
     writing = true;
@@ -48,9 +54,10 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
       for (const chunk of batch) release(chunk);
       if (queued <= highWaterBytes / 2) holdPaused(source, 'passthrough', false);
       pump();
-    }, () => {
-      // The reader went away (EPIPE): keep draining the child so it is never blocked on us.
+    }, (error) => {
+      // Keep draining the child so it is never blocked on us; the bytes have nowhere to go.
       broken = true;
+      onUndeliverable(error);
       writing = false;
       queue = [];
       queued = 0;
@@ -60,18 +67,19 @@ export function passThrough(source: Readable, fd: number, onChunk: (chunk: Buffe
   };
 
   source.on('data', (chunk: Buffer) => {
-    onChunk(chunk);
-    if (broken) {
-      release(chunk);
-      return;
+    if (!broken) {
+      queue.push(chunk);
+      queued += chunk.length;
+      if (queued > highWaterBytes) holdPaused(source, 'passthrough', true);
+      pump();
     }
-    queue.push(chunk);
-    queued += chunk.length;
-    if (queued > highWaterBytes) holdPaused(source, 'passthrough', true);
-    pump();
+    // Safe after pump(): the write's completion (which frees the chunk) runs on a later tick.
+    onChunk(chunk);
+    if (broken) release(chunk);
   });
 
   return {
+    backlogged: () => writing || queue.length > 0,
     drained: () => new Promise<void>((resolve) => {
       waiters.push(resolve);
       settle();
@@ -88,11 +96,11 @@ const IMMEDIATE_RETRIES = 16;
 const MAX_RETRY_MS = 5;
 
 /** Writes every buffer, continuing after partial writes; reports the byte count when done. */
-function writeAll(fd: number, buffers: Buffer[], done: (written: number) => void, failed: () => void, total = 0, busy = 0): void {
+function writeAll(fd: number, buffers: Buffer[], done: (written: number) => void, failed: (error: NodeJS.ErrnoException) => void, total = 0, busy = 0): void {
   writev(fd, buffers, (error, written) => {
     if (error) {
       const retry = () => writeAll(fd, buffers, done, failed, total, busy + 1);
-      if (error.code !== 'EAGAIN') failed();
+      if (error.code !== 'EAGAIN') failed(error);
       else if (busy < IMMEDIATE_RETRIES) setImmediate(retry);
       else setTimeout(retry, Math.min(MAX_RETRY_MS, 2 ** (busy - IMMEDIATE_RETRIES)));
       return;

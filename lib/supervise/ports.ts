@@ -45,8 +45,8 @@ export type SpawnOutcome = { ok: true; child: SpawnedChild } | { ok: false; exit
 /** Starts the supervised command (argv verbatim, its own process group). */
 export type Spawner = (argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }) => Promise<SpawnOutcome>;
 
-/** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk first and must not keep it. */
-export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void) => Passthrough;
+/** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk and must not keep it; `onUndeliverable` hears once when the fd stopped taking output. */
+export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
 
 /** Repeats `run` every `ms` until the returned function is called. */
 export type Repeater = (ms: number, run: () => void) => () => void;

@@ -5,11 +5,13 @@ import { transition, type IncidentEvent, type IncidentState } from '../core/inci
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
+import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
 /**
  * What one run leaves in the database: its row, its events, and its incidents with every
  * transition. Writes go through a StoreSink, which is best-effort: a database that cannot be
  * written (read-only, full, locked, damaged) never takes the supervised work down with it.
+ * The child's events go in batches (event-batch.ts), flushed before the run's end is written.
  * When it can be written again, the run's row is written first, so later rows have a run.
  */
 
@@ -45,10 +47,12 @@ export class RunRecords {
   private readonly refusedMarkers: string[] = [];
   private readonly sink: StoreSink | null;
   private readonly wall: () => number;
+  private readonly events: EventBatch;
 
-  constructor(sink: StoreSink | null, wall: () => number) {
+  constructor(sink: StoreSink | null, wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS) {
     this.sink = sink;
     this.wall = wall;
+    this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows)), batching);
   }
 
   get id(): number | null {
@@ -120,13 +124,21 @@ export class RunRecords {
   }
 
   finishRun(result: { exitCode: number | null; signal: string | null; outcome: string; reason: string }): void {
+    this.events.flush();
     this.withRun('the run', (s, id) => s.update('runs', id, {
       ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason,
     }));
   }
 
+  /** Queued, not written: the caller is the output path, which must never wait on the store. */
   event(stream: string, kind: string, raw: string, truncated: boolean, data: object | null): void {
-    this.withRun('events', (s, id) => s.recordEvent(id, { at: this.wall(), stream, kind, raw, truncated, data: data ?? undefined }));
+    this.events.add({ at: this.wall(), stream, kind, raw, truncated, data: data ?? undefined });
+  }
+
+  /** Output that could not be delivered: written at once, after the events queued before it. */
+  undelivered(stream: string, problem: string): void {
+    this.events.flush();
+    this.withRun('events', (s, id) => s.recordEvents(id, [{ at: this.wall(), stream, kind: 'undelivered', raw: problem, truncated: false }]));
   }
 
   observation(processes: ProcessInfo[]): void {

@@ -95,7 +95,7 @@ class SimulatedWorld {
       signals: () => () => {},
       forward: (source, _fd, onChunk) => {
         source.on('data', (chunk: Buffer) => onChunk(chunk));
-        return { drained: async () => {} };
+        return { drained: async () => {}, backlogged: () => false };
       },
       every: (_ms, run) => {
         this.polls.push(run);

@@ -19,7 +19,7 @@ export interface RunStreams {
 export function feedStreams(
   child: SpawnedChild,
   config: Config,
-  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward'>,
+  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records'>,
   output: OutputTracker,
   onLine: (line: Line, now: number) => void,
 ): RunStreams {
@@ -47,6 +47,10 @@ export function feedStreams(
       output.chunk(chunk, ports.clock.monotonic());
       if (needsLines()) paced.push(splitter.push(chunk));
       stamp();
+    }, (error) => {
+      const problem = `could not deliver the child's ${stream} to deadman's ${stream} (${error.code ?? error.message}): the rest of it is dropped, the work goes on`;
+      ports.logger.log('warn', problem);
+      ports.records.undelivered(stream, problem);
     });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
       if (needsLines()) paced.push(splitter.flush());
@@ -62,6 +66,7 @@ export function feedStreams(
       // could not be): once they have been quiet for PIPE_QUIET_MS, stop waiting for it. Never
       // while bytes still come: output written before the root exited may sit behind a slow parse.
       await untilClosedOrQuiet(streams, () => lastChunkAt, ports.clock);
+      // Destroying drops what the kernel still holds for us: only ever done to a quiet pipe.
       for (const s of streams) s.source.destroy();
       await Promise.all(streams.map((s) => s.closed));
       await Promise.all(streams.map((s) => s.paced.idle()));
@@ -72,14 +77,26 @@ export function feedStreams(
 
 /** After the owned tree is stopped, how long the pipes may stay open and silent (held by a process deadman cannot stop). */
 const PIPE_QUIET_MS = 500;
+/** How often a pipe that is quiet but still being written out is looked at again. */
+const QUIET_RECHECK_MS = 20;
 
-/** Resolves when every stream closed, or when none delivered a byte for PIPE_QUIET_MS. */
-async function untilClosedOrQuiet(streams: ReadonlyArray<{ closed: Promise<void> }>, lastChunkAt: () => number, clock: Pick<RunSessionPorts['clock'], 'monotonic'>): Promise<void> {
+/**
+ * Resolves when every stream closed, or when none delivered a byte for PIPE_QUIET_MS. Quiet is
+ * only believed after an I/O poll ran since the timer (a loop blocked for longer by other work
+ * has not looked at the pipes) and while nothing waits to be written (a paused pipe reads nothing).
+ */
+async function untilClosedOrQuiet(
+  streams: ReadonlyArray<{ closed: Promise<void>; pipe: { backlogged(): boolean } }>, lastChunkAt: () => number, clock: Pick<RunSessionPorts['clock'], 'monotonic'>,
+): Promise<void> {
   let allClosed = false;
   const closed = Promise.all(streams.map((s) => s.closed)).then(() => (allClosed = true));
+  const quiet = () => clock.monotonic() - lastChunkAt() >= PIPE_QUIET_MS && !streams.some((s) => s.pipe.backlogged());
   for (;;) {
-    const wait = Math.max(1, lastChunkAt() + PIPE_QUIET_MS - clock.monotonic());
+    const wait = Math.max(QUIET_RECHECK_MS, lastChunkAt() + PIPE_QUIET_MS - clock.monotonic());
     await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, wait).unref())]);
-    if (allClosed || clock.monotonic() - lastChunkAt() >= PIPE_QUIET_MS) return;
+    if (allClosed) return;
+    if (!quiet()) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (allClosed || quiet()) return;
   }
 }

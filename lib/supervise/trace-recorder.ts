@@ -39,7 +39,7 @@ export function recordingPorts(ports: RunSessionPorts, settings: TraceSettings, 
         stopAll: (signal, graceMs, abort) => tree.stopAll(signal, graceMs, abort),
       };
     },
-    forward: (source, fd, onChunk) => {
+    forward: (source, fd, onChunk, onUndeliverable) => {
       // A chunk may end inside a UTF-8 character: the decoder carries it over to the next one.
       const decoder = new StringDecoder('utf8');
       const stream = fd === 2 ? 'stderr' : 'stdout';
@@ -47,7 +47,7 @@ export function recordingPorts(ports: RunSessionPorts, settings: TraceSettings, 
         const text = decoder.write(chunk);
         if (text) sink.write({ type: 'output', at: since(), stream, text: redact(text) });
         onChunk(chunk);
-      });
+      }, onUndeliverable);
     },
   };
 }

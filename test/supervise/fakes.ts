@@ -103,7 +103,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
     },
     forward: (source, _fd, onChunk) => {
       source.on('data', (chunk: Buffer) => onChunk(chunk));
-      return { drained: async () => {} };
+      return { drained: async () => {}, backlogged: () => false };
     },
     every: (_ms, run) => {
       polls.push(run);

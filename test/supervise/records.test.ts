@@ -47,6 +47,37 @@ test('another run name, another kind of stall, or a resolved incident opens a ne
   assert.notEqual(stallingRun(path, 'loop', 4000, idle(30)), first);
 });
 
+/** Batching whose flush timer the test fires by hand. */
+function manualTimer(maxQueued = 500) {
+  const due: Array<() => void> = [];
+  return {
+    options: { flushMs: 100, maxQueued, schedule: (flush: () => void) => void due.push(flush) },
+    fire: () => due.splice(0).forEach((flush) => flush()),
+  };
+}
+
+test('events wait in a bounded queue: one batch per flush, the overflow counted as dropped, the rest flushed at the run\'s end', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const sink = new RecordingStore({ path, open: () => new Store(path), logger: { log: () => {} }, wall: () => 5, monotonic: () => 0 });
+  const timer = manualTimer(3);
+  const records = new RunRecords(sink, () => 5, timer.options);
+  records.startRun(row('chatty'));
+  const reader = new Store(path, { readOnly: true });
+  const events = () => reader.all<{ kind: string; raw: string; data: { dropped: number; total: number } | null }>('SELECT kind, raw, data FROM events ORDER BY id');
+  for (let i = 0; i < 5; i++) records.event('stdout', 'line', `line ${i}`, false, null);
+  assert.deepEqual(events(), [], 'nothing is written while the output flows');
+  timer.fire();
+  const first = events();
+  assert.deepEqual(first.slice(0, 3).map((e) => e.raw), ['line 0', 'line 1', 'line 2']);
+  assert.equal(first[3]?.kind, 'dropped');
+  assert.deepEqual(first[3]?.data, { dropped: 2, total: 2 });
+  records.event('stdout', 'line', 'last words', false, null);
+  records.finishRun({ exitCode: 0, signal: null, outcome: 'completed', reason: 'exited 0' });
+  assert.deepEqual(events().slice(4).map((e) => e.raw), ['last words'], 'the run\'s end flushes what is queued, no timer needed');
+  reader.close();
+  sink.close();
+});
+
 test('rows written while the store was down follow once it is back: the run row first', (t) => {
   const path = join(tempDir(t), 'deadman.db');
   let up = false;
@@ -58,13 +89,15 @@ test('rows written while the store was down follow once it is back: the run row 
       return new Store(path);
     },
   });
-  const records = new RunRecords(sink, () => 7);
+  const timer = manualTimer();
+  const records = new RunRecords(sink, () => 7, timer.options);
   records.startRun(row('late'));
   records.update({ session_id: 'abc' });
   assert.equal(records.id, null);
   up = true;
   clock.now = 10;
   records.event('stdout', 'line', 'hello', false, null);
+  timer.fire();
   assert.notEqual(records.id, null);
   sink.close();
   const store = new Store(path, { readOnly: true });

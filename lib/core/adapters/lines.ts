@@ -8,7 +8,8 @@ export interface Line {
   truncated: boolean;
 }
 
-const decoder = new TextDecoder();
+// A BOM is text like any other: kept the same wherever a line starts (see splitComplete).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export class LineSplitter {
   private parts: Uint8Array[] = [];
@@ -24,15 +25,42 @@ export class LineSplitter {
   push(chunk: Uint8Array): Line[] {
     const lines: Line[] = [];
     let start = 0;
-    for (;;) {
-      const newline = chunk.indexOf(10, start);
-      const end = newline === -1 ? chunk.length : newline;
-      this.hold(chunk.subarray(start, end));
-      if (newline === -1) break;
+    const first = chunk.indexOf(10);
+    if (first === -1) {
+      this.hold(chunk);
+      return lines;
+    }
+    if (this.held > 0 || this.truncated) {
+      this.hold(chunk.subarray(0, first));
       lines.push(this.take());
+      start = first + 1;
+    }
+    const last = chunk.lastIndexOf(10);
+    if (last >= start) this.splitComplete(chunk.subarray(start, last), lines);
+    this.hold(chunk.subarray(last + 1));
+    return lines;
+  }
+
+  /**
+   * Lines wholly inside one chunk, the common case: decoded straight from the chunk, never
+   * copied. Short enough in all, the span is decoded once and split as text — a newline byte is
+   * never part of a UTF-8 sequence, so this equals decoding each line — which keeps a flood of
+   * short lines at native speed instead of a few microseconds a line.
+   */
+  private splitComplete(span: Uint8Array, lines: Line[]): void {
+    if (span.length <= this.maxLineBytes) {
+      for (const text of decoder.decode(span).split('\n')) lines.push({ text: withoutCr(text), truncated: false });
+      return;
+    }
+    let start = 0;
+    for (;;) {
+      const newline = span.indexOf(10, start);
+      const end = newline === -1 ? span.length : newline;
+      const long = end - start > this.maxLineBytes;
+      lines.push({ text: withoutCr(decoder.decode(span.subarray(start, long ? start + this.maxLineBytes : end))), truncated: long });
+      if (newline === -1) return;
       start = newline + 1;
     }
-    return lines;
   }
 
   /** The unterminated last line at end of stream, if any. */
@@ -52,13 +80,17 @@ export class LineSplitter {
   }
 
   private take(): Line {
-    const text = decoder.decode(concat(this.parts, this.held)).replace(/\r$/, '');
+    const text = withoutCr(decoder.decode(concat(this.parts, this.held)));
     const line = { text, truncated: this.truncated };
     this.parts = [];
     this.held = 0;
     this.truncated = false;
     return line;
   }
+}
+
+function withoutCr(text: string): string {
+  return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {

@@ -140,11 +140,12 @@ export class Store {
     return row === undefined ? undefined : (fromRow(row as Record<string, unknown>) as T);
   }
 
-  /** Adds a raw+normalized event, keeping at most `eventsPerRun` per run (oldest dropped). */
-  recordEvent(runId: number, row: Row): number {
-    const id = this.insert('events', { run_id: runId, ...row });
-    this.keepNewest('events', runId, this.eventsPerRun);
-    return id;
+  /** Adds raw+normalized events in one transaction, keeping at most `eventsPerRun` per run (oldest dropped). */
+  recordEvents(runId: number, rows: Row[]): void {
+    this.transaction(() => {
+      for (const row of rows) this.insert('events', { run_id: runId, ...row });
+    });
+    this.keepNewest('events', runId, this.eventsPerRun, rows.length);
   }
 
   recordObservation(runId: number, at: number, processes: object): number {
@@ -154,9 +155,9 @@ export class Store {
   }
 
   /** Bounds a per-run table cheaply: trims once every tenth of the limit, not on every insert. */
-  private keepNewest(table: 'events' | 'observations', runId: number, limit: number): void {
+  private keepNewest(table: 'events' | 'observations', runId: number, limit: number, inserted = 1): void {
     const key = `${table}:${runId}`;
-    const count = (this.insertsSincePrune.get(key) ?? 0) + 1;
+    const count = (this.insertsSincePrune.get(key) ?? 0) + inserted;
     if (count < Math.max(1, Math.floor(limit / 10))) {
       this.insertsSincePrune.set(key, count);
       return;

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deadmanBench, type DeadmanBench } from './helpers/deadman-env.ts';
+import { median, table, type Figure } from './helpers/figures.ts';
+import { clockTicksPerSecond, cpuTicks, statusKb } from './helpers/proc-sample.ts';
+
+/**
+ * What an agent adapter costs the output it passes through: 100 MB of Codex and of Claude
+ * event streams (hand-made lines of the recorded shapes: tool starts and ends with their output,
+ * agent messages) through `deadman run --adapter codex|claude`, against the same bytes through
+ * `--adapter generic`, which parses nothing, and deadman's peak RSS. Prints figures beside
+ * targets; a miss is reported, not failed, so it returns 0.
+ */
+
+const STREAM_BYTES = 100 * 1000 * 1000;
+const ROUNDS = 3;
+
+/** One cycle of Codex `exec --json` events: a command started and finished, then a message. */
+function codexCycle(n: number): string {
+  const command = `/bin/bash -lc 'make test-${n}'`;
+  const output = `ok ${n} - a test line of the tool's captured output\\n`.repeat(40);
+  return [
+    JSON.stringify({ type: 'item.started', item: { id: `item_${n}`, type: 'command_execution', command, aggregated_output: '', exit_code: null, status: 'in_progress' } }),
+    JSON.stringify({ type: 'item.completed', item: { id: `item_${n}`, type: 'command_execution', command, aggregated_output: output, exit_code: 0, status: 'completed' } }),
+    JSON.stringify({ type: 'item.completed', item: { id: `msg_${n}`, type: 'agent_message', text: `Step ${n} passed; moving on to the next one.` } }),
+  ].join('\n') + '\n';
+}
+
+/** One cycle of Claude `stream-json` events: a Bash tool use, its result, then text. */
+function claudeCycle(n: number): string {
+  const session = '6e800c64-22ae-404c-869c-65b8d8ca672c';
+  const message = (content: object[]) => ({ id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content, stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } });
+  return [
+    JSON.stringify({ type: 'assistant', message: message([{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }]), parent_tool_use_id: null, session_id: session, uuid: `u-${n}-1` }),
+    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: `ok ${n} - a test line\n`.repeat(60), is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: `u-${n}-2` }),
+    JSON.stringify({ type: 'assistant', message: message([{ type: 'text', text: `Step ${n} passed; moving on to the next one.` }]), parent_tool_use_id: null, session_id: session, uuid: `u-${n}-3` }),
+  ].join('\n') + '\n';
+}
+
+/** Writes cycles until the file holds at least `bytes`; returns its event count. */
+function writeStream(path: string, cycle: (n: number) => string, bytes: number): number {
+  const fd = openSync(path, 'w');
+  let written = 0;
+  let n = 0;
+  try {
+    while (written < bytes) {
+      const batch = Array.from({ length: 100 }, () => cycle(n++)).join('');
+      written += writeSync(fd, batch);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return n * 3;
+}
+
+interface Pass {
+  seconds: number;
+  peakKb: number;
+  /** deadman's user+system CPU, as last sampled before it exited (up to one sample short). */
+  cpuSeconds: number;
+}
+
+/** One `deadman run --adapter <adapter> -- cat <file>`, its stdout read and discarded here. */
+async function pass(adapter: string, file: string, bench: DeadmanBench): Promise<Pass> {
+  const child = spawn(process.execPath, bench.run('--adapter', adapter, '--', 'cat', file), { ...bench.opts, stdio: ['ignore', 'pipe', 'ignore'] });
+  let bytes = 0;
+  let firstByteAt = 0;
+  let peakKb = 0;
+  let ticks = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    firstByteAt ||= performance.now();
+    bytes += chunk.length;
+  });
+  const sampler = setInterval(() => {
+    peakKb = Math.max(peakKb, statusKb(child.pid!, 'VmHWM'));
+    try {
+      ticks = cpuTicks(child.pid!).own;
+    } catch {
+      // exited between samples
+    }
+  }, 20);
+  const ended = new Promise<void>((resolve) => child.stdout.once('end', resolve));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  await ended;
+  clearInterval(sampler);
+  if (code !== 0 || bytes < STREAM_BYTES) throw new Error(`--adapter ${adapter} ended ${code} after ${bytes} bytes`);
+  return { seconds: (performance.now() - firstByteAt) / 1000, peakKb, cpuSeconds: ticks / clockTicksPerSecond() };
+}
+
+export async function main(): Promise<number> {
+  const bench = deadmanBench('throughput');
+  const { dir } = bench;
+  try {
+    const streams = {
+      codex: { file: join(dir, 'codex.jsonl'), events: 0 },
+      claude: { file: join(dir, 'claude.jsonl'), events: 0 },
+    };
+    streams.codex.events = writeStream(streams.codex.file, codexCycle, STREAM_BYTES);
+    streams.claude.events = writeStream(streams.claude.file, claudeCycle, STREAM_BYTES);
+    process.stdout.write(`throughput: ${process.execPath} ${process.version}; 100 MB event streams (codex ${streams.codex.events} events, claude ${streams.claude.events}), state in ${dir}\n`);
+    const runs = new Map<string, Pass[]>();
+    // Interleaved rounds: a change in machine load hits every case alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [agent, { file }] of Object.entries(streams)) {
+        for (const adapter of ['generic', agent]) {
+          const key = `${agent}/${adapter}`;
+          runs.set(key, [...(runs.get(key) ?? []), await pass(adapter, file, bench)]);
+        }
+      }
+    }
+    const seconds = (key: string) => median(runs.get(key)!.map((r) => r.seconds));
+    const cpu = (key: string) => median(runs.get(key)!.map((r) => r.cpuSeconds));
+    const peakMb = (key: string) => Math.max(...runs.get(key)!.map((r) => r.peakKb)) * 1024 / 1e6;
+    const figures: Figure[] = Object.keys(streams).flatMap((agent) => {
+      const [generic, parsed] = [seconds(`${agent}/generic`), seconds(`${agent}/${agent}`)];
+      const mbps = (s: number) => `${(STREAM_BYTES / 1e6 / s).toFixed(0)} MB/s`;
+      return [
+        { what: `100 MB of ${agent} events, --adapter ${agent} / generic`, value: `${mbps(parsed)} / ${mbps(generic)} = ${(generic / parsed).toFixed(2)}×`, target: '≥ 0.9×', pass: generic / parsed >= 0.9 },
+        { what: `  reference: deadman's CPU, --adapter ${agent} / generic`, value: `${cpu(`${agent}/${agent}`).toFixed(2)} / ${cpu(`${agent}/generic`).toFixed(2)} s`, target: '', pass: null },
+        { what: `  peak RSS of deadman, --adapter ${agent}`, value: `${peakMb(`${agent}/${agent}`).toFixed(1)} MB`, target: '≤ 60 MB', pass: peakMb(`${agent}/${agent}`) <= 60 },
+        { what: `  reference: peak RSS, generic`, value: `${peakMb(`${agent}/generic`).toFixed(1)} MB`, target: '', pass: null },
+      ];
+    });
+    process.stdout.write(table(figures));
+    process.stdout.write(`  (median of ${ROUNDS} interleaved rounds, first byte to end of stream, read and discarded by the bench)\n`);
+    return 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main();
+}

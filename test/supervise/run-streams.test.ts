@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createAdapter } from '../../lib/core/adapters/index.ts';
+import type { Line } from '../../lib/core/adapters/lines.ts';
+import { systemClock } from '../../lib/io/clock.ts';
+import { passThrough } from '../../lib/io/passthrough.ts';
+import { OutputTracker } from '../../lib/supervise/output.ts';
+import { RunRecords } from '../../lib/supervise/records.ts';
+import { feedStreams } from '../../lib/supervise/run-streams.ts';
+import { tempDir } from '../helpers/cli.ts';
+import { testConfig } from './fakes.ts';
+
+/**
+ * The end of the output must survive whatever kept deadman's event loop busy when the child
+ * exited: the quiet-pipe wait that stops waiting for leftovers holding the pipes is only ever
+ * allowed to give up on a pipe nobody writes to. Real child, real pipes, real passthrough into a
+ * file; the bytes are compared by sha256.
+ */
+
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+
+function blockLoopFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // the loop is busy elsewhere (a slow parse, a long tick on a loaded host)
+  }
+}
+
+/** Runs `script` under feedStreams with the codex adapter; returns what reached "deadman's stdout". */
+async function passedThrough(t: { after(fn: () => void): void }, script: string, onLine: (line: Line) => void, onExit: () => void = () => {}): Promise<Buffer> {
+  const dir = tempDir(t);
+  const file = join(dir, 'stdout');
+  const out = openSync(file, 'w');
+  const err = openSync(join(dir, 'stderr'), 'w');
+  const adapter = await createAdapter('codex');
+  const records = new RunRecords(null, () => 0);
+  const output = new OutputTracker(0, () => adapter, records, { onSession: () => {} });
+  const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const logger = { log: () => {} };
+  const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
+    clock: systemClock, adapter: () => adapter, logger, records,
+    forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd === 1 ? out : err, onChunk, onUndeliverable),
+  }, output, (line) => onLine(line));
+  await exited;
+  onExit();
+  await streams.finished();
+  closeSync(out);
+  closeSync(err);
+  return readFileSync(file);
+}
+
+test('a parse slower than the quiet-pipe wait does not make a flowing pipe look quiet (the end of the output was cut)', async (t) => {
+  const chunk = 'x\n'.repeat(10_000);
+  let lines = 0;
+  const got = await passedThrough(t, `(for i in 1 2 3; do printf '${chunk}'; sleep 0.8; done) & exit 0`, () => {
+    if (lines++ % 10_000 === 0) blockLoopFor(600);
+  });
+  assert.equal(got.length, 3 * chunk.length);
+  assert.equal(sha256(got), sha256(chunk.repeat(3)));
+});
+
+test('a loop blocked past the quiet-pipe wait after the root exited still reads what a leftover wrote meanwhile', async (t) => {
+  const expected = 'y'.repeat(100_000);
+  const got = await passedThrough(t, `(sleep 0.3; head -c 100000 /dev/zero | tr '\\0' y) & exit 0`, () => {}, () => {
+    // Blocked in the check phase, like work finishing an I/O callback: the timers run next, before any poll.
+    setTimeout(() => setImmediate(() => blockLoopFor(700)), 50);
+  });
+  assert.equal(got.length, expected.length);
+  assert.equal(sha256(got), sha256(expected));
+});
