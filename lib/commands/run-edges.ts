@@ -1,5 +1,5 @@
 import type { Config } from '../core/config/config.ts';
-import type { Adapter, AdapterName } from '../core/process/events.ts';
+import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Notifier } from '../io/notify.ts';
 import { createObserver } from '../io/process/observer.ts';

@@ -2,7 +2,7 @@ import {
   decideRevive, markCompleted, markExhausted, markInterrupted, markRevived, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
 } from '../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
-import type { AdapterName } from '../core/process/events.ts';
+import type { AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';

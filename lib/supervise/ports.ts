@@ -1,4 +1,5 @@
-import type { Adapter, Observation, ProcessInfo } from '../core/process/events.ts';
+import type { Observation, ProcessInfo } from '../core/process/process-info.ts';
+import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
 import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { Clock } from '../io/clock.ts';

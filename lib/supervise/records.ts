@@ -1,6 +1,6 @@
 import type { Store } from '../io/store/store.ts';
 import type { StoreSink } from '../io/store/recording-store.ts';
-import type { ProcessInfo } from '../core/process/events.ts';
+import type { ProcessInfo } from '../core/process/process-info.ts';
 import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';

@@ -1,4 +1,4 @@
-import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
+import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 
 /**
  * The history the hung detector needs, folded poll by poll: per process, when its own CPU

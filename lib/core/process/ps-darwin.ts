@@ -1,4 +1,4 @@
-import type { ProcessInfo } from './events.ts';
+import type { ProcessInfo } from './process-info.ts';
 
 /**
  * Parser for macOS `ps -A -o pid=,ppid=,pgid=,lstart=,time=,state=,command=` (run with

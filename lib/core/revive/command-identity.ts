@@ -1,4 +1,4 @@
-import type { AdapterName } from '../process/events.ts';
+import type { AdapterName } from '../adapters/agent-events.ts';
 import { readCodexCommand } from '../adapters/codex-command.ts';
 import { readClaudeCommand } from '../adapters/claude-command.ts';
 import { canonicalJson } from './canonical-json.ts';

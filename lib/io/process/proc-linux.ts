@@ -1,4 +1,4 @@
-import type { ProcessInfo } from '../../core/process/events.ts';
+import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
 import { readProcStat } from './process-identity.ts';
