@@ -15,10 +15,10 @@ import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
-import { buildRunEdges } from './run-edges.ts';
+import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
-import type { Refusal } from './run-revive.ts';
+import type { Refusal } from './run-marker.ts';
 import type { Notifier } from '../io/notify.ts';
 
 /**
@@ -67,28 +67,28 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   try {
     const records = new RunRecords(store, () => systemClock.wall());
     records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-    const edges = await buildRunEdges({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
-    if (edges.refusal) return refuse(edges.refusal, { name, command, cwd, unit, records, notifier, logger });
+    const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
+    if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
     logger.log('info', [
       `run ${name}`,
       store.recording ? `database ${context.paths.database}` : 'not recording',
       `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
       `notify ${notifier.path}`,
       systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
-      edges.startNote,
+      prepared.startNote,
     ].filter(Boolean).join(' · '));
     records.startRun({
-      name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
-      pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
+      name, argv: prepared.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
+      pid: process.pid, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf,
     });
     const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
       (message) => logger.log('warn', message));
-    const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
-      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
+    const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall }, {
+      ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
       health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
-    edges.finish(result);
+    prepared.finish(result);
     logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
     if (result.reraise) reraise(result.reraise, store);
     return result.exitCode;

@@ -12,7 +12,7 @@ import type { RunRecords } from './records.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
- * build the real edges (lib/commands/run-edges.ts), tests hand in fakes, and the same loop
+ * build the real edges (lib/commands/prepare-run.ts), tests hand in fakes, and the same loop
  * runs under systemd, under launchd and in a unit test.
  */
 

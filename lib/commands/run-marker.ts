@@ -44,7 +44,7 @@ export interface ReviveInput {
 
 const HEARTBEAT_MS = 60_000;
 
-export class ReviveGuard {
+export class RunMarkerKeeper {
   refusal: Refusal | null = null;
   argv: string[];
   adapter: AdapterName | null = null;
@@ -66,21 +66,21 @@ export class ReviveGuard {
   }
 
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
-  static async prepare(input: ReviveInput): Promise<ReviveGuard> {
-    const guard = new ReviveGuard(input);
+  static async prepare(input: ReviveInput): Promise<RunMarkerKeeper> {
+    const keeper = new RunMarkerKeeper(input);
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
-    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
-      input.logger.log('warn', `could not take the marker lock in ${guard.markerDir} (${error.message}); deciding without it`);
+    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
+      input.logger.log('warn', `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
       return undefined;
     });
-    if (release === null) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
+    if (release === null) input.logger.log('warn', `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
     try {
-      await guard.decide(input);
+      await keeper.decide(input);
     } finally {
       release?.();
     }
-    return guard;
+    return keeper;
   }
 
   private async decide(input: ReviveInput): Promise<void> {
