@@ -33,9 +33,8 @@ const TAG_SCAN_MS = 5_000;
 export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver {
   const { rootPid, monotonic } = options;
   const selfPid = options.selfPid ?? process.pid;
-  const selfParent = readProcStat(selfPid)?.ppid ?? 0;
   const neverOwned = new Set([0, 1, ...ancestorsOf(selfPid)]);
-  const cgroup = options.useCgroup ? findUnitCgroup(selfPid, selfParent) : null;
+  const cgroup = options.useCgroup ? findUnitCgroup(selfPid, readProcStat(selfPid)?.ppid ?? 0) : null;
   const rootStartTime = readProcStat(rootPid)?.startTime;
   const scanAll = options.forceProcScan === true || !threadChildrenAvailable();
   const memory = new OwnershipMemory();
@@ -44,6 +43,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
   let lastTagScanAt = -Infinity;
   let last: ProcessInfo[] = [];
+  const childrenReader = () => scanAll ? childrenFromScan() : readThreadChildren;
 
   /** Tagged processes: at the first poll, every TAG_SCAN_MS, and on every poll once the root is gone. */
   function taggedSeeds(at: number, sweep: boolean): Seed[] {
@@ -53,7 +53,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   }
 
   function walk(seeds: Seed[]): ProcessInfo[] {
-    const childrenOf = scanAll ? childrenFromScan() : readThreadChildren;
+    const childrenOf = childrenReader();
     const read = new Map<number, LinuxProcess>();
     const found = walkOwnedTree(
       seeds,
@@ -63,26 +63,11 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
         return p?.info ?? null;
       },
       childrenOf,
-      cgroup ? withOtherChildrenOfSelf(childrenOf) : neverOwned,
+      cgroup ? withHelpersOfSelf(neverOwned, childrenOf, selfPid, rootPid) : neverOwned,
     );
     sockets.mark(found.map((info) => read.get(info.pid)!));
     memory.remember(found);
     return found;
-  }
-
-  /**
-   * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify) sit next
-   * to the supervised tree; they are deadman's work, not the run's.
-   */
-  function withOtherChildrenOfSelf(childrenOf: (pid: number) => Iterable<number>): Set<number> {
-    const excluded = new Set(neverOwned);
-    const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
-    for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-      if (excluded.has(pid)) continue;
-      excluded.add(pid);
-      pending.push(...childrenOf(pid));
-    }
-    return excluded;
   }
 
   return {
@@ -98,12 +83,27 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     isOwned(p: ProcessIdentity) {
       if (memory.has(p)) return true;
       if (!cgroup || !readCgroupPids(cgroup).includes(p.pid)) return false;
-      return !withOtherChildrenOfSelf(scanAll ? childrenFromScan() : readThreadChildren).has(p.pid);
+      return !withHelpersOfSelf(neverOwned, childrenReader(), selfPid, rootPid).has(p.pid);
     },
     known: () => last,
     readProcess: readProcStat,
     listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
   };
+}
+
+/**
+ * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify) sit next
+ * to the supervised tree; they are deadman's work, not the run's: the never-owned set plus them.
+ */
+function withHelpersOfSelf(neverOwned: Set<number>, childrenOf: (pid: number) => Iterable<number>, selfPid: number, rootPid: number): Set<number> {
+  const excluded = new Set(neverOwned);
+  const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (excluded.has(pid)) continue;
+    excluded.add(pid);
+    pending.push(...childrenOf(pid));
+  }
+  return excluded;
 }
 
 /** The cgroup's CPU time without deadman's own (and its reaped helpers'): the run's work, in ms. */
