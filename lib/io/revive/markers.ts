@@ -7,6 +7,7 @@ import { canonicalJson } from '../../core/revive/canonical-json.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';
 import { macProblem, markerMac, moveAside, openOwnFile, untrustedDirReason } from './marker-trust.ts';
+import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
 
 /**
  * Revive markers on disk: `<markerDir>/<name>.json`, mode 0600 in a 0700 directory (they
@@ -25,10 +26,9 @@ export type MarkerRead =
   | { status: 'refused'; name: string; problem: string };
 
 const MAX_MARKER_BYTES = 16 * 1024 * 1024;
-const NAME = /^[A-Za-z0-9_.@-]{1,100}$/;
 
 export function markerPath(markerDir: string, name: string): string {
-  if (!NAME.test(name)) throw new Error(`marker name ${JSON.stringify(name)} is not a plain name`);
+  if (!NAME_PATTERN.test(name)) throw new Error(`marker name ${JSON.stringify(name)} is not a plain name`);
   return join(markerDir, `${name}.json`);
 }
 
@@ -191,7 +191,7 @@ export async function listMarkers(markerDir: string, options: ReadOptions = {}):
   } catch {
     return [];
   }
-  const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME.test(n));
+  const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME_PATTERN.test(n));
   return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
 }
 
