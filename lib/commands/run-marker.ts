@@ -109,7 +109,7 @@ export class RunMarkerKeeper {
       this.sessionId = decision.sessionId;
       this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
       this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv });
+      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv, source: 'inline', outcome: 'started' });
       this.logger.log('notice', this.note);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);

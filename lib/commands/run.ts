@@ -10,6 +10,7 @@ import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
 import { spawnChild } from '../io/process/child.ts';
+import { shellExitCode } from '../io/process/exit-status.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor } from './command-context.ts';
@@ -19,6 +20,7 @@ import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run-marker.ts';
+import { recordRefusal, thisProcessRun } from './refused-run.ts';
 import type { Notifier } from '../io/notify.ts';
 
 /**
@@ -77,10 +79,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
       systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
       prepared.startNote,
     ].filter(Boolean).join(' · '));
-    records.startRun({
-      name, argv: prepared.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
-      pid: process.pid, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf,
-    });
+    records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
     const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
       (message) => logger.log('warn', message));
     const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall }, {
@@ -102,12 +101,8 @@ function refuse(
   refusal: Refusal,
   run: { name: string; command: string[]; cwd: string; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
 ): number {
-  run.records.refusedRun(
-    { name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
-    { ...refusal, halt: refusal.outcome === 'revive-exhausted' },
-  );
+  recordRefusal(run.records, thisProcessRun({ name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, adapter: 'none', reviveOf: null }), refusal, run.logger);
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
-  run.logger.log('error', `${refusal.reason} (exit ${refusal.exitCode}${refusal.exitCode === ExitCode.DO_NOT_RESTART ? ': do not restart' : ''})`);
   return refusal.exitCode;
 }
 
@@ -117,7 +112,7 @@ function reraise(signal: NodeJS.Signals, store: { close(): void }): never {
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);
   // The default action terminates us; if the signal is somehow blocked, exit the shell way.
-  process.exit(128 + 15);
+  process.exit(shellExitCode(null, signal));
 }
 
 const yargsOptions = Object.fromEntries(
