@@ -10,11 +10,8 @@ import { basename, dirname, join } from 'node:path';
 export function writeFileAtomically(path: string, text: string, mode: number): void {
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', mode);
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
+    writeSyncAndClose(openSync(temp, 'wx', mode), text);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -25,5 +22,15 @@ export function writeFileAtomically(path: string, text: string, mode: number): v
     fsyncSync(dirFd);
   } finally {
     closeSync(dirFd);
+  }
+}
+
+/** Writes `data` to an open file, flushes it to the disk and closes the file, whatever fails. */
+export function writeSyncAndClose(fd: number, data: string | Uint8Array): void {
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,10 +1,10 @@
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Marker, MarkerOwner } from '../../core/revive/marker.ts';
 import { MARKER_VERSION } from '../../core/revive/marker-version.ts';
 import { canonicalJson } from '../../core/revive/canonical-json.ts';
 import { ensurePrivateDir } from '../paths.ts';
+import { writeFileAtomically } from '../atomic-write.ts';
 import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';
 import { macProblem, markerMac, moveAside, openOwnFile, untrustedDirReason } from './marker-trust.ts';
 import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
@@ -32,10 +32,11 @@ export function markerPath(markerDir: string, name: string): string {
   return join(markerDir, `${name}.json`);
 }
 
+/** A temp file of writeFileAtomically (`.<name>.json.<pid>.<hex>.tmp`): the pid says whether its writer still lives. */
 const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /**
- * Temp file in the same directory, fsync, rename over the old one, fsync the directory.
+ * Written atomically (temp file, fsync, rename, fsync the directory) and signed.
  * Refuses (throws) to write into a directory whose markers would not be trusted.
  */
 export function writeMarker(markerDir: string, marker: Marker): void {
@@ -44,24 +45,7 @@ export function writeMarker(markerDir: string, marker: Marker): void {
   const untrusted = untrustedDirReason(markerDir);
   if (untrusted !== null) throw new Error(`not writing markers there: ${untrusted}`);
   const mac = markerMac(markerDir, canonicalJson(marker));
-  const temp = join(markerDir, `.${marker.name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ ...marker, mac }, null, 2)}\n`);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temp, target);
-  const dir = openSync(markerDir, 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  writeFileAtomically(target, `${JSON.stringify({ ...marker, mac }, null, 2)}\n`, 0o600);
 }
 
 /**
