@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './cli.ts';
+import { repoRoot, waitFor } from './cli.ts';
 import { readProcStat } from '../../lib/io/process/process-identity.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
@@ -60,6 +60,22 @@ export function killToolsOf(sessionId: string): void {
       }
     }
   }
+}
+
+/**
+ * Kills what fake agents logging to this argv log left running (the crash scenario's setsid
+ * tool keeps the run tag, so the next run would rightly refuse to start beside it; outside a
+ * cgroup nothing else kills it), and waits until they are gone.
+ */
+export async function killAgentLeftovers(argvLogPath: string): Promise<void> {
+  for (const pid of processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLogPath)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  await waitFor(() => processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLogPath).length === 0, 5000, 'leftover agent processes to be gone');
 }
 
 export function argvLog(path: string): string[][] {
