@@ -138,12 +138,7 @@ function refuseMarker(name: string, path: string, why: string, setAsideAt: numbe
  * those whose writer is gone. A live writer's temp file is its write in progress.
  */
 export function removeStaleTempFiles(markerDir: string): string[] {
-  let files: string[];
-  try {
-    files = readdirSync(markerDir);
-  } catch {
-    return [];
-  }
+  const files = filesIn(markerDir);
   const removed: string[] = [];
   for (const file of files) {
     const writer = TEMP_FILE.exec(file)?.[2];
@@ -158,6 +153,15 @@ export function removeStaleTempFiles(markerDir: string): string[] {
   return removed;
 }
 
+/** The names in a directory; none when it is missing or unreadable (no markers yet). */
+function filesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function isPidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -169,12 +173,7 @@ function isPidAlive(pid: number): boolean {
 
 /** Every marker in the directory, damaged ones included (as problems), sorted by name. */
 export async function listMarkers(markerDir: string, options: ReadOptions = {}): Promise<MarkerRead[]> {
-  let files: string[];
-  try {
-    files = readdirSync(markerDir);
-  } catch {
-    return [];
-  }
+  const files = filesIn(markerDir);
   const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME_PATTERN.test(n));
   return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
 }
