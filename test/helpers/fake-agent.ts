@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, waitFor } from './cli.ts';
 import { readProcStat } from '../../lib/io/process/process-identity.ts';
+import { isZombie } from '../../lib/core/process/owned-tree.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -42,7 +43,7 @@ export function processesWithEnv(name: string, value: string): number[] {
   return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
     try {
       const stat = readProcStat(pid);
-      return stat !== null && stat.state !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
+      return stat !== null && !isZombie(stat) && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
     } catch {
       return false;
     }
