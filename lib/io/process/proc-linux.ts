@@ -41,16 +41,9 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const reader = new LinuxProcessReader(monotonic);
   const sockets = new ListeningSockets(monotonic);
   const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
-  let lastTagScanAt = -Infinity;
+  const taggedSeeds = tagScanner(tagged, neverOwned);
   let last: ProcessInfo[] = [];
   const childrenReader = () => scanAll ? childrenFromScan() : readThreadChildren;
-
-  /** Tagged processes: at the first poll, every TAG_SCAN_MS, and on every poll once the root is gone. */
-  function taggedSeeds(at: number, sweep: boolean): Seed[] {
-    if (!tagged || !(sweep || at - lastTagScanAt >= TAG_SCAN_MS || !last.some((p) => p.pid === rootPid))) return [];
-    lastTagScanAt = at;
-    return tagged.find(neverOwned);
-  }
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const childrenOf = childrenReader();
@@ -75,7 +68,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
       const at = monotonic();
       const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
       const cgroupSeeds: Seed[] = cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : [];
-      last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds, ...taggedSeeds(at, sweep)]);
+      last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds, ...taggedSeeds(at, sweep || !last.some((p) => p.pid === rootPid))]);
       memory.keepOnly(last);
       reader.keepOnly(last);
       return { at, rootPid, processes: last, cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null };
@@ -88,6 +81,16 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     known: () => last,
     readProcess: readProcStat,
     listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
+  };
+}
+
+/** Tagged processes: at the first poll, every TAG_SCAN_MS, and on every poll that asks (a sweep, the root gone). */
+function tagScanner(tagged: TaggedProcesses | null, neverOwned: ReadonlySet<number>): (at: number, now: boolean) => Seed[] {
+  let lastScanAt = -Infinity;
+  return (at, now) => {
+    if (!tagged || !(now || at - lastScanAt >= TAG_SCAN_MS)) return [];
+    lastScanAt = at;
+    return tagged.find(neverOwned);
   };
 }
 
