@@ -9,6 +9,7 @@ import { DEFAULT_CONFIG } from '../lib/core/config/defaults.ts';
 import { systemClock } from '../lib/io/clock.ts';
 import { createLinuxObserver } from '../lib/io/process/proc-linux.ts';
 import { median, table, type Figure } from './helpers/figures.ts';
+import { waitFor } from '../test/helpers/cli.ts';
 
 /**
  * What one poll of the owned tree costs on Linux, with 10, 100 and 1,000 owned processes
@@ -71,7 +72,7 @@ async function startSleeps(count: number): Promise<{ pid: number }> {
   const child = spawn('/bin/sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve) => child.stdout!.once('data', resolve));
   const observer = createLinuxObserver({ rootPid: child.pid!, useCgroup: false, monotonic });
-  while (observer.observe().processes.length < count + 1) await sleep(20);
+  await waitFor(() => observer.observe().processes.length >= count + 1, 60_000, `${count} sleeps observed`, 20);
   return { pid: child.pid! };
 }
 

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { repoRoot } from './helpers/cli.ts';
+import { typescriptSources } from './helpers/lib-sources.ts';
 
 /**
  * Dependencies point one way: cli → commands → supervise → io → core, and no file reaches
@@ -23,13 +24,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 
 const lib = join(repoRoot, 'lib');
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** Every module specifier a source file names: static imports and re-exports (over any number of lines), and dynamic import(). */
 export function importedSpecifiers(text: string): string[] {
   // Anchored at the start of a line, so commented-out imports (`// import`, ` * import`) are not read.
@@ -45,7 +39,7 @@ function layerOf(file: string): string {
 /** lib/ as a graph: each file's imports of other lib/ files, plus the node:* modules it names. */
 function importGraph(): Map<string, { files: string[]; builtins: string[] }> {
   const graph = new Map<string, { files: string[]; builtins: string[] }>();
-  for (const file of sources(lib)) {
+  for (const file of typescriptSources(lib)) {
     const specifiers = importedSpecifiers(readFileSync(file, 'utf8'));
     graph.set(file, {
       files: specifiers.filter((s) => s.startsWith('.')).map((s) => resolve(dirname(file), s)),

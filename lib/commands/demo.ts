@@ -6,6 +6,7 @@ import { formatDuration } from '../core/config/duration.ts';
 import { renderIncidentList } from '../core/incident/report-text.ts';
 import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.ts';
 import { runBounded } from '../io/process/bounded-run.ts';
+import { childEnvironment } from '../io/process/child-environment.ts';
 import { systemClock } from '../io/clock.ts';
 import { packageFile } from '../io/package-files.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
@@ -35,8 +36,7 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
     };
     const argvLog = join(dir, 'agent-argv.jsonl');
     // Not the caller's systemd unit, config or state: the demo's runs are its own.
-    const { NOTIFY_SOCKET: _socket, WATCHDOG_USEC: _usec, WATCHDOG_PID: _pid, ...inherited } = process.env;
-    const env = { ...inherited, STATE_DIRECTORY: join(dir, 'state'), DEADMAN_CONFIG: '', FAKE_AGENT_ARGV_LOG: argvLog };
+    const env = { ...childEnvironment(process.env, null), STATE_DIRECTORY: join(dir, 'state'), DEADMAN_CONFIG: '', FAKE_AGENT_ARGV_LOG: argvLog };
     out('deadman demo — real stalls, caught and handled (offline: fake agents, no API key)');
     out(`state in ${dir}`);
     const scenarios = demoScenarios(paths);

@@ -8,9 +8,8 @@ import { markerForSession, selectInterrupted, startsWithReviveMessage } from '..
 import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { childEnvironment, launchDetached } from '../io/process/detached.ts';
+import { launchDetached } from '../io/process/detached.ts';
 import { newRunTag } from '../io/revive/new-run-tag.ts';
-import { RUN_TAG_ENV } from '../core/process/run-tag.ts';
 import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
 import { listMarkers, readMarker, removeStaleTempFiles, writeMarker, currentOwner } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
@@ -20,6 +19,7 @@ import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
 import { sinkOver } from '../io/store/recording-store.ts';
 import { RunRecords } from '../supervise/records.ts';
+import { recordRefusal, thisProcessRun } from './refused-run.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 
@@ -148,9 +148,8 @@ async function carryOut(plan: readonly PlannedRevive[], context: Context, logger
         return reviveRow(step);
       }
       const outcome = await resume(step, context, logger);
-      database().insert('revives', {
-        name: step.marker.name, session_id: step.sessionId, at: systemClock.wall(), attempt: step.attempt, budget: step.budget,
-        source: step.source, argv: step.argv, outcome: outcome.outcome,
+      new RunRecords(sinkOver(database(), logger), systemClock.wall).revive({
+        name: step.marker.name, sessionId: step.sessionId, attempt: step.attempt, budget: step.budget, argv: step.argv, source: step.source, outcome: outcome.outcome,
       });
       return reviveRow(step, outcome);
     }));
@@ -170,7 +169,7 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
   const runTag = newRunTag();
   const taken = markRevived(step.marker, { owner: currentOwner(), runTag, detachedLog: log }, now);
   writeMarker(dir, taken);
-  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log, env: { ...childEnvironment(), [RUN_TAG_ENV]: runTag } });
+  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log, runTag });
   if (!launch.ok) {
     writeMarker(dir, markInterrupted(taken, `the resume could not start: ${launch.error}`, systemClock.wall()));
     logger.log('error', `could not revive session ${step.sessionId} of ${step.marker.name}: ${launch.error}`);
@@ -191,9 +190,11 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
 /** Same records as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
 function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): void {
   writeMarker(context.paths.markerDir, markExhausted(marker, reason, systemClock.wall()));
-  new RunRecords(sinkOver(store, logger), systemClock.wall).refusedRun(
-    { name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: marker.adapter, reviveOf: marker.sessionId },
-    { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason, halt: true },
+  recordRefusal(
+    new RunRecords(sinkOver(store, logger), systemClock.wall),
+    thisProcessRun({ name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, adapter: marker.adapter, reviveOf: marker.sessionId }),
+    { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason },
+    logger,
+    `${marker.name}: ${reason}; not reviving session ${marker.sessionId}`,
   );
-  logger.log('error', `${marker.name}: ${reason}; not reviving session ${marker.sessionId} (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
 }

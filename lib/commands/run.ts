@@ -14,15 +14,17 @@ import { recordingPorts } from '../supervise/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
+import { shellExitCode } from '../io/process/exit-status.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
-import { buildRunEdges } from './run-edges.ts';
+import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
-import type { Refusal } from './run-revive.ts';
+import type { Refusal } from './run-marker.ts';
+import { recordRefusal, thisProcessRun } from './refused-run.ts';
 import type { Notifier } from '../io/notify.ts';
 
 /**
@@ -72,30 +74,27 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   try {
     const records = new RunRecords(store, () => systemClock.wall());
     records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-    const edges = await buildRunEdges({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
-    if (edges.refusal) return refuse(edges.refusal, { name, command, cwd, unit, records, notifier, logger });
+    const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
+    if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
     logger.log('info', [
       `run ${name}`,
       store.recording ? `database ${context.paths.database}` : 'not recording',
       `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
       `notify ${notifier.path}`,
       systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
-      edges.startNote,
+      prepared.startNote,
     ].filter(Boolean).join(' · '));
-    records.startRun({
-      name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
-      pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
-    });
+    records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
     const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
       (message) => logger.log('warn', message));
     const ports: RunSessionPorts = {
-      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
+      ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
       health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
     };
-    const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall },
+    const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
       trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
-    edges.finish(result);
+    prepared.finish(result);
     logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
     if (result.reraise) reraise(result.reraise, store);
     return result.exitCode;
@@ -110,12 +109,8 @@ function refuse(
   refusal: Refusal,
   run: { name: string; command: string[]; cwd: string; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
 ): number {
-  run.records.refusedRun(
-    { name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
-    { ...refusal, halt: refusal.outcome === 'revive-exhausted' },
-  );
+  recordRefusal(run.records, thisProcessRun({ name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, adapter: 'none', reviveOf: null }), refusal, run.logger);
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
-  run.logger.log('error', `${refusal.reason} (exit ${refusal.exitCode}${refusal.exitCode === ExitCode.DO_NOT_RESTART ? ': do not restart' : ''})`);
   return refusal.exitCode;
 }
 
@@ -125,7 +120,7 @@ function reraise(signal: NodeJS.Signals, store: { close(): void }): never {
   process.removeAllListeners(signal);
   process.kill(process.pid, signal);
   // The default action terminates us; if the signal is somehow blocked, exit the shell way.
-  process.exit(128 + 15);
+  process.exit(shellExitCode(null, signal));
 }
 
 const yargsOptions = Object.fromEntries(

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:os';
 import { join } from 'node:path';
+import { shellExitCode } from '../io/process/exit-status.ts';
 import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
 
 /**
@@ -139,7 +139,7 @@ function runTool(command: string, env: NodeJS.ProcessEnv, cwd: string) {
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   const ended = new Promise<ToolEnd>((resolve) => child.on('close', (code, signal) => {
-    resolve({ exitCode: code ?? 128 + (signal ? constants.signals[signal] : 0), output });
+    resolve({ exitCode: shellExitCode(code, signal), output });
   }));
   const started = new Promise<void>((resolve) => child.on('spawn', resolve));
   return { child, ended, started };

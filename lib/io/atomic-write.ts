@@ -31,3 +31,13 @@ export function writeFileAtomically(path: string, text: string, mode: number, { 
     closeSync(dirFd);
   }
 }
+
+/** Writes `data` to an open file, flushes it to the disk and closes the file, whatever fails. */
+export function writeSyncAndClose(fd: number, data: string | Uint8Array): void {
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,6 +1,6 @@
 import { createGenericAdapter } from '../core/adapters/generic.ts';
 import { TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
-import { processKey, type ProcessInfo } from '../core/process/events.ts';
+import { processKey, type ProcessInfo } from '../core/process/process-info.ts';
 import type { OpenToolCall } from '../core/session/open-tools.ts';
 import { signalSequence } from '../core/session/replay-report.ts';
 import { hungProcessDetector, outputInactivity, type DetectorInput } from './detectors.ts';

@@ -1,4 +1,4 @@
-import { processKey, type Observation } from '../core/process/events.ts';
+import { processKey, type Observation } from '../core/process/process-info.ts';
 import { emptyProgress, updateProgress, type ProgressState } from '../core/detect/process-progress.ts';
 import { emptyActivity, updateActivity, type ActivityFloors, type ActivityState } from '../core/detect/tree-activity.ts';
 import { classifyHelpers } from '../core/detect/baseline.ts';

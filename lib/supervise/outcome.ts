@@ -1,5 +1,5 @@
-import { constants } from 'node:os';
-import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
+import { ExitCode } from '../exit-codes.ts';
+import { shellExitCode } from '../io/process/exit-status.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
 
@@ -28,7 +28,7 @@ export async function conclude(
   publishStatus: () => void,
 ): Promise<RunResult> {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
-  const childCode = exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
+  const childCode = shellExitCode(exit.code, exit.signal);
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
   }

@@ -1,4 +1,4 @@
-import type { Adapter, AgentEvent } from '../core/process/events.ts';
+import type { Adapter, AgentEvent } from '../core/adapters/agent-events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
 import type { RunSessionPorts } from './ports.ts';

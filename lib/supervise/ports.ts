@@ -1,4 +1,5 @@
-import type { Adapter, Observation, ProcessInfo } from '../core/process/events.ts';
+import type { Observation, ProcessInfo } from '../core/process/process-info.ts';
+import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
 import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { Clock } from '../io/clock.ts';
@@ -11,7 +12,7 @@ import type { RunRecords } from './records.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
- * build the real edges (lib/commands/run-edges.ts), tests hand in fakes, and the same loop
+ * build the real edges (lib/commands/prepare-run.ts), tests hand in fakes, and the same loop
  * runs under systemd, under launchd and in a unit test.
  */
 

@@ -1,6 +1,6 @@
 import type { Store } from '../io/store/store.ts';
 import type { StoreSink } from '../io/store/recording-store.ts';
-import type { ProcessInfo } from '../core/process/events.ts';
+import type { ProcessInfo } from '../core/process/process-info.ts';
 import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
@@ -146,9 +146,10 @@ export class RunRecords {
   }
 
   /** A session resumed inline by this run (the revive budget counts these). */
-  revive(row: { name: string; sessionId: string; attempt: number; budget: number; argv: string[] }): void {
+  /** A session resumed: inline by `deadman run`, or detached by `deadman revive` (with what the launch came to). */
+  revive(row: { name: string; sessionId: string; attempt: number; budget: number; argv: string[]; source: string; outcome: string }): void {
     this.safely('the revive', (s) => s.insert('revives', {
-      name: row.name, session_id: row.sessionId, at: this.wall(), attempt: row.attempt, budget: row.budget, source: 'inline', argv: row.argv, outcome: 'started',
+      name: row.name, session_id: row.sessionId, at: this.wall(), attempt: row.attempt, budget: row.budget, source: row.source, argv: row.argv, outcome: row.outcome,
     }));
   }
 

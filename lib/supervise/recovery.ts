@@ -1,6 +1,6 @@
 import { verifyRecovery } from '../core/incident/verify.ts';
 import type { IncidentState } from '../core/incident/incident.ts';
-import { processKey, type Observation } from '../core/process/events.ts';
+import { processKey, type Observation } from '../core/process/process-info.ts';
 import type { HungFinding } from '../core/detect/hung.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';

@@ -7,7 +7,7 @@ import { markInterrupted, newMarker, withSessionId } from '../../lib/core/revive
 import { markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { argvLog, fakeAgent, processesWithEnv } from '../helpers/fake-agent.ts';
+import { argvLog, fakeAgent, killAgentLeftovers, processesWithEnv } from '../helpers/fake-agent.ts';
 
 /**
  * Issue 12 end to end: forged or edited markers are never executed, the command line given
@@ -169,7 +169,7 @@ test('two tasks of the same program run as two jobs; the same task after a crash
   const crashA = await runDeadman(['run', '--adapter', 'codex', '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'task A: migrate'],
     { env: { ...s.env, FAKE_AGENT_SCENARIO: 'crash' }, cwd: s.dir });
   assert.equal(crashA.code, 137, crashA.stderr);
-  await killLeftovers(s.log);
+  await killAgentLeftovers(s.log);
   const names = readdirSync(s.markers).filter((file) => file.endsWith('.json'));
   assert.equal(names.length, 1);
   assert.match(names[0]!, /^node-[0-9a-f]{6}\.json$/, 'basename and a hash of the identity');
@@ -218,7 +218,7 @@ test('an agent that outlived its SIGKILLed supervisor is not doubled by the next
   const s = setup(t);
   const first = spawn(process.execPath, [deadmanBin, 'run', '--name', 'job', '--adapter', 'codex', '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'the real task'],
     { env: { ...s.env, FAKE_AGENT_SCENARIO: 'silent' }, cwd: s.dir, stdio: 'ignore' });
-  t.after(() => killLeftovers(s.log));
+  t.after(() => killAgentLeftovers(s.log));
   await waitFor(() => existsSync(markerPath(s.markers, 'job')) && /"sessionId": "/.test(readFileSync(markerPath(s.markers, 'job'), 'utf8')), 5000, 'the session id in the marker');
   process.kill(first.pid!, 'SIGKILL');
   await new Promise((resolve) => first.on('exit', resolve));
@@ -236,14 +236,3 @@ test('an agent that outlived its SIGKILLed supervisor is not doubled by the next
   assert.doesNotMatch(revived.stderr, /revived session/);
   assert.equal(argvLog(s.log).length, 1, 'one agent only');
 });
-
-async function killLeftovers(log: string): Promise<void> {
-  for (const pid of processesWithEnv('FAKE_AGENT_ARGV_LOG', log)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  }
-  await waitFor(() => processesWithEnv('FAKE_AGENT_ARGV_LOG', log).length === 0, 5000, 'leftover processes to be gone');
-}

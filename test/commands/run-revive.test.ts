@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { processesWithEnv } from '../helpers/fake-agent.ts';
+import { killAgentLeftovers } from '../helpers/fake-agent.ts';
 
 const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -20,25 +20,10 @@ function setup(t: { after(fn: () => void): void }) {
   const database = join(dir, 'state', 'deadman.db');
   const run = async (scenario: string) => {
     const result = await runDeadman(args(), { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir });
-    await killLeftovers(argvLog);
+    await killAgentLeftovers(argvLog);
     return result;
   };
   return { dir, env, args, marker, argvs, database, argvLog, run };
-}
-
-/**
- * The crash scenario leaves its setsid tool running with the run tag in its environment; the
- * next run would (rightly) refuse to start beside it. Outside a cgroup nothing else kills it.
- */
-async function killLeftovers(argvLog: string): Promise<void> {
-  for (const pid of processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLog)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  }
-  await waitFor(() => processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLog).length === 0, 5000, 'leftover tools to be gone');
 }
 
 test('kill -9 of deadman mid-run: the next run resumes the same session with the original flags', async (t) => {
@@ -101,7 +86,7 @@ test('Claude: a turn completed inside a revived run sets the count back to 0; cr
   const command = [process.execPath, fakeAgent, 'claude', '-p', 'fix the flaky test', '--output-format', 'stream-json', '--verbose'];
   const run = async (scenario: string) => {
     const result = await runDeadman(['run', '--name', 'fix-tests', '--adapter', 'claude', '--poll', '250ms', '--', ...command], { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir });
-    await killLeftovers(argvLog);
+    await killAgentLeftovers(argvLog);
     return result;
   };
   const marker = () => JSON.parse(readFileSync(join(dir, 'state', 'markers', 'fix-tests.json'), 'utf8')) as { state: string; reviveCount: number };

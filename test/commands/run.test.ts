@@ -1,19 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-
-const alive = (pid: number) => {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
-    return state !== 'Z';
-  } catch {
-    return false;
-  }
-};
+import { isRunning } from '../helpers/process-tree.ts';
 
 function setup(t: { after(fn: () => void): void }) {
   const dir = tempDir(t);
@@ -115,14 +107,14 @@ test('SIGTERM stops the whole tree, escaped setsid grandchildren included, withi
   const observed = () => query<{ processes: Array<{ pid: number }> }>(database, 'SELECT processes FROM observations')
     .some((o) => o.processes.some((p) => p.pid === grandchild));
   await waitFor(observed, 3000, 'deadman to observe the grandchild');
-  assert.ok(alive(grandchild));
+  assert.ok(isRunning(grandchild));
   const started = performance.now();
   child.kill('SIGTERM');
   const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
   const elapsed = performance.now() - started;
   assert.equal(signal, 'SIGTERM', `deadman re-raises the stop signal (code ${code})`);
   assert.ok(elapsed < 2000 + 1000, `stop took ${elapsed.toFixed(0)} ms`);
-  await waitFor(() => !alive(grandchild), 1000, 'the setsid grandchild to be gone');
+  await waitFor(() => !isRunning(grandchild), 1000, 'the setsid grandchild to be gone');
   assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'stopped');
 });
 

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './cli.ts';
+import { repoRoot, waitFor } from './cli.ts';
 import { readProcStat } from '../../lib/io/process/process-identity.ts';
+import { isZombie } from '../../lib/core/process/owned-tree.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -42,7 +43,7 @@ export function processesWithEnv(name: string, value: string): number[] {
   return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
     try {
       const stat = readProcStat(pid);
-      return stat !== null && stat.state !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
+      return stat !== null && !isZombie(stat) && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
     } catch {
       return false;
     }
@@ -60,6 +61,22 @@ export function killToolsOf(sessionId: string): void {
       }
     }
   }
+}
+
+/**
+ * Kills what fake agents logging to this argv log left running (the crash scenario's setsid
+ * tool keeps the run tag, so the next run would rightly refuse to start beside it; outside a
+ * cgroup nothing else kills it), and waits until they are gone.
+ */
+export async function killAgentLeftovers(argvLogPath: string): Promise<void> {
+  for (const pid of processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLogPath)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+  await waitFor(() => processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLogPath).length === 0, 5000, 'leftover agent processes to be gone');
 }
 
 export function argvLog(path: string): string[][] {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Adapter, AgentEvent } from '../../lib/core/process/events.ts';
+import type { Adapter, AgentEvent } from '../../lib/core/adapters/agent-events.ts';
 import { repoRoot } from './cli.ts';
 
 /** A file under test/fixtures/ (the sources, not dist/). */

@@ -1,9 +1,22 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSameProcessAlive, readProcStat } from '../../lib/io/process/process-identity.ts';
 import { repoRoot } from './cli.ts';
 
 /** Fixture programs: shell scripts from the source tree, node ones compiled next to this file. */
+/**
+ * Present and not a zombie (an orphan in a container may never be reaped), read from /proc
+ * here rather than through lib/, so tests of the killers do not trust the code they test.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 export const shellFixture = (name: string) => join(repoRoot, 'test', 'fixtures', name);
 export const nodeFixture = (name: string) => new URL(`../fixtures/${name}.js`, import.meta.url).pathname;
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
-import { nodeFixture } from '../helpers/process-tree.ts';
+import { isRunning, nodeFixture } from '../helpers/process-tree.ts';
 
 const STOP_GRACE_MS = 1_000;
 
@@ -16,14 +16,6 @@ function setup(t: { after(fn: () => void): void }) {
   const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '' };
   return { dir, database, env };
 }
-
-const alive = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 /** Starts `deadman run` with stdout collected; resolves the first line and the exit. */
 function start(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }) {
@@ -46,7 +38,7 @@ test('outside systemd, a setsid child of an exiting root is stopped within stop_
   const took = performance.now() - rootExitedAt;
   assert.equal(code, 0, run.stderr());
   assert.ok(took < STOP_GRACE_MS + 1000, `deadman returned ${took.toFixed(0)} ms after the root's exit`);
-  assert.equal(alive(sleeper), false, 'the setsid sleep is gone');
+  assert.equal(isRunning(sleeper), false, 'the setsid sleep is gone');
 });
 
 test('on stop, a setsid tool receives SIGTERM before any SIGKILL', async (t) => {
@@ -58,7 +50,7 @@ test('on stop, a setsid tool receives SIGTERM before any SIGKILL', async (t) => 
   run.child.kill('SIGTERM');
   await run.exited;
   assert.equal(readFileSync(record, 'utf8'), 'SIGTERM\n', 'the tool heard SIGTERM (then, ignoring it, SIGKILL)');
-  assert.equal(alive(tool), false);
+  assert.equal(isRunning(tool), false);
 });
 
 /** HUNG_PROCESS incidents of a run stopped by --timeout after 2 × hung_timeout + 1 s. */

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
 import { configSchema, type Config } from '../../lib/core/config/config.ts';
 import type { IncidentEvent } from '../../lib/core/incident/incident.ts';
-import type { ProcessInfo } from '../../lib/core/process/events.ts';
+import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Level } from '../../lib/io/log.ts';
 import { RunRecords, type Incident } from '../../lib/supervise/records.ts';
 import { RunMachine, type RunAction, type RunEvent } from '../../lib/supervise/run-machine.ts';

@@ -1,4 +1,4 @@
-import type { Adapter, AgentEvent, ParsedLine } from '../process/events.ts';
+import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { parseEventLine, typeOfCutLine } from './json-line.ts';
 

@@ -1,4 +1,4 @@
-import type { Adapter, AgentEvent, ParsedLine, Usage } from '../process/events.ts';
+import type { Adapter, AgentEvent, ParsedLine, Usage } from './agent-events.ts';
 import { codexEventSchema, type CodexEvent, type CodexItem, type CodexUsage } from './codex-schema.ts';
 import { fieldOfCutLine, parseEventLine, typeOfCutLine } from './json-line.ts';
 

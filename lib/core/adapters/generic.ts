@@ -1,4 +1,4 @@
-import type { Adapter, AgentEvent } from '../process/events.ts';
+import type { Adapter, AgentEvent } from './agent-events.ts';
 
 export interface GenericOptions {
   /** Regex whose first capture group (or whole match) is the session id. */

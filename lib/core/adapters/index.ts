@@ -1,4 +1,4 @@
-import type { Adapter, AdapterName } from '../process/events.ts';
+import type { Adapter, AdapterName } from './agent-events.ts';
 import { createGenericAdapter, type GenericOptions } from './generic.ts';
 import { parseEventLine } from './json-line.ts';
 import { splitProgram } from './program.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from './duration.ts';
+import { MAX_NAME_LENGTH, NAME_PATTERN } from './name-pattern.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
 
@@ -63,7 +64,7 @@ const regex = z.string().superRefine((value, ctx) => {
 const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' });
 const argv = z.array(z.string()).min(1, { message: 'needs at least the program to run' });
 const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' });
-const name = z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/, { message: 'may use only letters, digits and _ . @ - (at most 100)' });
+const name = z.string().regex(NAME_PATTERN, { message: `may use only letters, digits and _ . @ - (at most ${MAX_NAME_LENGTH})` });
 
 const claimCommon = {
   name: name.optional(),

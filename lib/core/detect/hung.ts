@@ -1,5 +1,5 @@
 import { formatDuration } from '../config/duration.ts';
-import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
+import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 import type { ProgressState } from './process-progress.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
+import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 import { exceedsFloors, growthByProcess, withSample, type ActivityFloors, type Growth, type Sample } from './tree-activity.ts';
 
 /**

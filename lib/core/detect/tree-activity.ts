@@ -1,4 +1,4 @@
-import { processKey, type Observation, type ProcessInfo } from '../process/events.ts';
+import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 
 /**
  * "The tree is working": over the last `windowMs`, the owned tree used more than `cpuFloorMs`

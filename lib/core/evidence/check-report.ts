@@ -1,3 +1,4 @@
+import { formatArgv } from '../process/format-argv.ts';
 import { formatDuration } from '../config/duration.ts';
 import { needsAttention, type CommandOutcome, type JobVerdict, type Summary } from './evidence.ts';
 
@@ -52,5 +53,5 @@ export function checkDocument(results: readonly JobVerdict[], summary: Summary, 
 
 /** An argv as a person would type it: words with shell-special characters in single quotes. */
 export function displayArgv(argv: readonly string[]): string {
-  return argv.map((word) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`)).join(' ');
+  return formatArgv(argv, { quoting: 'shell' });
 }

@@ -1,3 +1,4 @@
+import { formatArgv } from '../process/format-argv.ts';
 import { formatAge } from '../config/duration.ts';
 import { isoTime, type IncidentReport, type ProcessSnapshot } from './report.ts';
 
@@ -20,7 +21,7 @@ export function renderReportText(report: IncidentReport): string {
   if (report.run) {
     const run = report.run;
     out.push('', `run #${run.id} · ${run.name}${run.unit ? ` · ${run.unit}` : ''}`);
-    out.push(`${INDENT}command: ${clip(displayArgv(run.argv), COMMAND_WIDTH * 2)}`, `${INDENT}cwd:     ${clip(run.cwd)}`);
+    out.push(`${INDENT}command: ${clip(formatArgv(run.argv, { quoting: 'json' }), COMMAND_WIDTH * 2)}`, `${INDENT}cwd:     ${clip(run.cwd)}`);
     out.push(`${INDENT}started ${humanTime(run.startedAt)}, ${run.endedAt ? `ended ${humanTime(run.endedAt)}: ${runEnd(run)}` : 'still running (or ended without a record)'}`);
   }
   out.push('', 'timeline');
@@ -127,12 +128,7 @@ function describeProcess(p: ProcessSnapshot): string {
 }
 
 function commandOf(p: ProcessSnapshot): string {
-  return p.cmdline.length > 0 ? displayArgv(p.cmdline) : `[${p.comm}]`;
-}
-
-/** Shell-like display of argv; JSON quoting keeps control characters visible and on one line. */
-function displayArgv(argv: readonly string[]): string {
-  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+  return p.cmdline.length > 0 ? formatArgv(p.cmdline, { quoting: 'json' }) : `[${p.comm}]`;
 }
 
 function times(count: number): string {

@@ -1,4 +1,4 @@
-import { processKey, type Observation, type ProcessInfo } from './events.ts';
+import { processKey, type Observation, type ProcessInfo } from './process-info.ts';
 import type { ProcStat } from './proc-stat.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ProcessInfo } from './events.ts';
+import type { ProcessInfo } from './process-info.ts';
 import type { Seed } from './owned-tree.ts';
 
 /**

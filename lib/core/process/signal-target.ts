@@ -1,4 +1,4 @@
-import type { ProcessInfo } from './events.ts';
+import type { ProcessInfo } from './process-info.ts';
 import { isZombie, type ProcessIdentity } from './owned-tree.ts';
 
 /** Processes deadman must never signal, whatever a detector concluded. */

@@ -1,4 +1,5 @@
-import type { AdapterName } from '../process/events.ts';
+import type { AdapterName } from '../adapters/agent-events.ts';
+import { MAX_NAME_LENGTH, NOT_NAME_CHARACTERS } from '../config/name-pattern.ts';
 import { readCodexCommand } from '../adapters/codex-command.ts';
 import { readClaudeCommand } from '../adapters/claude-command.ts';
 import { canonicalJson } from './canonical-json.ts';
@@ -45,15 +46,13 @@ export function identityDifference(current: CommandIdentity, marked: CommandIden
   return null;
 }
 
-const NAME_CHARS = /[^A-Za-z0-9_.@-]/g;
-
 /**
  * The run's name when `--name` is not given: the unit's under systemd (one unit, one job),
  * else the program's basename and a short hash of the identity (`codex-3f2a9c`), so two
  * different tasks started by hand never share a marker.
  */
 export function defaultRunName(unit: string | null, argv: readonly string[], identityHash: string): string {
-  if (unit) return unit.replace(/\.service$/, '').replace(NAME_CHARS, '_').slice(0, 100);
-  const base = (argv[0] ?? 'run').split('/').pop()!.replace(NAME_CHARS, '_').slice(0, 80) || 'run';
+  if (unit) return unit.replace(/\.service$/, '').replace(NOT_NAME_CHARACTERS, '_').slice(0, MAX_NAME_LENGTH);
+  const base = (argv[0] ?? 'run').split('/').pop()!.replace(NOT_NAME_CHARACTERS, '_').slice(0, 80) || 'run';
   return `${base}-${identityHash.slice(0, 6)}`;
 }

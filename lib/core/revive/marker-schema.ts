@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MARKER_VERSION } from './marker-version.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { NAME_PATTERN } from '../config/name-pattern.ts';
 
 /**
  * The revive marker: `<state>/markers/<name>.json`, written before the work starts and kept
@@ -18,7 +19,7 @@ export const markerOwnerSchema = z.object({
 
 export const markerSchema = z.object({
   version: z.literal(MARKER_VERSION),
-  name: z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/),
+  name: z.string().regex(NAME_PATTERN),
   adapter: z.enum(['codex', 'claude', 'generic']),
   sessionId: z.string().nullable(),
   /** The original command line, never the resume one: every revive is built from it. */

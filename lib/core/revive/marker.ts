@@ -1,4 +1,4 @@
-import type { AdapterName } from '../process/events.ts';
+import type { AdapterName } from '../adapters/agent-events.ts';
 import { formatAge, formatDuration } from '../config/duration.ts';
 import type { Marker, MarkerOwner } from './marker-schema.ts';
 import { unresumableReason } from './resume-argv.ts';

@@ -1,3 +1,4 @@
+import { formatArgv } from '../process/format-argv.ts';
 import type { PlannedRevive, ReviveSource } from './revive-plan.ts';
 
 /** What `deadman revive` prints: one row per session it considered, as text or JSON. */
@@ -22,15 +23,9 @@ export function reviveRow(step: PlannedRevive, outcome?: { outcome: string; log?
   return { ...base, attempt: step.attempt, budget: step.budget, argv: step.argv, ...outcome };
 }
 
-const WORD = /^[\w@%+=:,./-]+$/;
-const MAX_SHOWN_ARG = 60;
-
-/** An argv as a person reads it: plain words bare, the rest quoted, long ones cut. */
+/** An argv as a person reads it in the revive list: plain words bare, the rest quoted, long ones cut. */
 export function showArgv(argv: readonly string[]): string {
-  return argv.map((arg) => {
-    if (arg.length > MAX_SHOWN_ARG) return JSON.stringify(`${arg.slice(0, MAX_SHOWN_ARG)}…`);
-    return WORD.test(arg) ? arg : JSON.stringify(arg);
-  }).join(' ');
+  return formatArgv(argv, { quoting: 'json', maxArgLength: 60 });
 }
 
 export function renderReviveRows(rows: readonly ReviveRow[], dryRun: boolean): string {

@@ -1,23 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ExitCode } from '../../exit-codes.ts';
-import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
+import { childEnvironment } from './child-environment.ts';
 
 /**
  * Starts the supervised command: argv verbatim (never a shell), its own session and process
  * group (so a signal to the group reaches the command and not deadman), stdout/stderr piped to
  * deadman, stdin /dev/null unless asked (`codex exec` waits forever on an open stdin pipe).
  */
-
-/** Variables that would let the child speak to systemd for the unit, or claim its sockets. */
-const SCRUBBED = ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'LISTEN_PID', 'LISTEN_FDS', 'LISTEN_FDNAMES'];
-
-/** The child's environment: `env` without the unit's systemd variables, with the run tag (ownership outside a cgroup). */
-export function childEnvironment(env: NodeJS.ProcessEnv, runTag: string): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env, [RUN_TAG_ENV]: runTag };
-  for (const key of SCRUBBED) delete out[key];
-  return out;
-}
 
 export type SpawnOutcome =
   | { ok: true; child: ChildProcess & { pid: number } }

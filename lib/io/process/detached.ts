@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
-import { constants } from 'node:os';
+import { childEnvironment } from './child-environment.ts';
+import { shellExitCode } from './exit-status.ts';
 import { readProcStat } from './process-identity.ts';
 
 /**
@@ -13,16 +14,7 @@ export type Launch =
   | { ok: true; child: ChildProcess; pid: number; startTime: number | null; exited: Promise<number> }
   | { ok: false; error: string };
 
-/** Variables that belong to the starting process's own service, not to what it starts. */
-const SERVICE_VARIABLES = ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'LISTEN_FDS', 'LISTEN_PID', 'LISTEN_FDNAMES'];
-
-export function childEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const copy = { ...env };
-  for (const name of SERVICE_VARIABLES) delete copy[name];
-  return copy;
-}
-
-export async function launchDetached(argv: readonly string[], options: { cwd: string; logPath: string; env?: NodeJS.ProcessEnv }): Promise<Launch> {
+export async function launchDetached(argv: readonly string[], options: { cwd: string; logPath: string; runTag: string }): Promise<Launch> {
   if (!statSync(options.cwd, { throwIfNoEntry: false })?.isDirectory()) return { ok: false, error: `working directory ${options.cwd} does not exist` };
   let log: number;
   try {
@@ -31,8 +23,8 @@ export async function launchDetached(argv: readonly string[], options: { cwd: st
     return { ok: false, error: `cannot open ${options.logPath}: ${(error as Error).message}` };
   }
   try {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, detached: true, stdio: ['ignore', log, log], env: options.env ?? childEnvironment() });
-    const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0))));
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, detached: true, stdio: ['ignore', log, log], env: childEnvironment(process.env, options.runTag) });
+    const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(shellExitCode(code, signal))));
     const started = await new Promise<true | string>((resolve) => {
       child.once('spawn', () => resolve(true));
       child.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? `${argv[0]} not found` : error.message));

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { processKey, type ProcessInfo } from '../../core/process/events.ts';
+import { processKey, type ProcessInfo } from '../../core/process/process-info.ts';
 import { isZombie, type ProcessIdentity, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { checkSignalTarget, type SignalGuards } from '../../core/process/signal-target.ts';
 

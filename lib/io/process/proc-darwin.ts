@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { ProcessInfo } from '../../core/process/events.ts';
+import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { parseLsofPids, parsePsOutput, PS_COLUMNS, PS_ENV_ARGS, taggedInPsListing } from '../../core/process/ps-darwin.ts';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';

@@ -1,4 +1,4 @@
-import type { ProcessInfo } from '../../core/process/events.ts';
+import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
 import { readProcStat } from './process-identity.ts';
@@ -30,9 +30,8 @@ export interface LinuxObserverOptions {
 export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver {
   const { rootPid, monotonic } = options;
   const selfPid = options.selfPid ?? process.pid;
-  const selfParent = readProcStat(selfPid)?.ppid ?? 0;
   const neverOwned = new Set([0, 1, ...ancestorsOf(selfPid)]);
-  const cgroup = options.useCgroup ? findUnitCgroup(selfPid, selfParent) : null;
+  const cgroup = options.useCgroup ? findUnitCgroup(selfPid, readProcStat(selfPid)?.ppid ?? 0) : null;
   const rootStartTime = readProcStat(rootPid)?.startTime;
   const scanAll = options.forceProcScan === true || !threadChildrenAvailable();
   const memory = new OwnershipMemory();
@@ -41,11 +40,8 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
   const tagSweeps = new TagSweepSchedule();
   let last: ProcessInfo[] = [];
-
-  function taggedSeeds(at: number, sweep: boolean): Seed[] {
-    if (!tagged || !tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid))) return [];
-    return tagged.find(neverOwned);
-  }
+  const taggedSeeds = (at: number, sweep: boolean): Seed[] =>
+    tagged && tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid)) ? tagged.find(neverOwned) : [];
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const childrenOf = scanAll ? childrenFromScan() : (pid: number) => reader.children(pid);
@@ -59,26 +55,11 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
         return p?.info ?? null;
       },
       childrenOf,
-      cgroup ? withOtherChildrenOfSelf(childrenOf) : neverOwned,
+      cgroup ? withHelpersOfSelf(neverOwned, childrenOf, selfPid, rootPid) : neverOwned,
     );
     sockets.mark(found.map((info) => read.get(info.pid)!));
     memory.remember(found);
     return found;
-  }
-
-  /**
-   * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify) sit next
-   * to the supervised tree; they are deadman's work, not the run's.
-   */
-  function withOtherChildrenOfSelf(childrenOf: (pid: number) => Iterable<number>): Set<number> {
-    const excluded = new Set(neverOwned);
-    const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
-    for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-      if (excluded.has(pid)) continue;
-      excluded.add(pid);
-      pending.push(...childrenOf(pid));
-    }
-    return excluded;
   }
 
   return {
@@ -94,12 +75,27 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     isOwned(p: ProcessIdentity) {
       if (memory.has(p)) return true;
       if (!cgroup || !readCgroupPids(cgroup).includes(p.pid)) return false;
-      return !withOtherChildrenOfSelf(scanAll ? childrenFromScan() : readThreadChildren).has(p.pid);
+      return !withHelpersOfSelf(neverOwned, scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid).has(p.pid);
     },
     known: () => last,
     readProcess: readProcStat,
     listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
   };
+}
+
+/**
+ * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify) sit next
+ * to the supervised tree; they are deadman's work, not the run's: the never-owned set plus them.
+ */
+function withHelpersOfSelf(neverOwned: Set<number>, childrenOf: (pid: number) => Iterable<number>, selfPid: number, rootPid: number): Set<number> {
+  const excluded = new Set(neverOwned);
+  const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (excluded.has(pid)) continue;
+    excluded.add(pid);
+    pending.push(...childrenOf(pid));
+  }
+  return excluded;
 }
 
 /** The cgroup's CPU time without deadman's own (and its reaped helpers'): the run's work, in ms. */

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { processKey, type ProcessInfo } from '../../core/process/events.ts';
+import { processKey, type ProcessInfo } from '../../core/process/process-info.ts';
 import type { ProcessIdentity } from '../../core/process/owned-tree.ts';
 import { socketInode } from '../../core/process/proc-net.ts';
 import { readProcStat } from './process-identity.ts';

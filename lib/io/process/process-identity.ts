@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseProcStat, type ProcStat } from '../../core/process/proc-stat.ts';
+import { isZombie } from '../../core/process/owned-tree.ts';
 
 /**
  * Identity of one process: pid + start time. A pid alone can be reused by an unrelated
@@ -13,10 +14,10 @@ export function readProcStat(pid: number): ProcStat | null {
   }
 }
 
-/** True when the process with this identity exists and is not a zombie (`kill -0` says yes to zombies). */
-export function isSameProcessAlive(pid: number, startTime: number): boolean {
+/** True when the process exists (with this start time, when given) and is not a zombie (`kill -0` says yes to zombies). */
+export function isSameProcessAlive(pid: number, startTime?: number): boolean {
   const stat = readProcStat(pid);
-  return stat !== null && stat.startTime === startTime && stat.state !== 'Z' && stat.state !== 'X';
+  return stat !== null && (startTime === undefined || stat.startTime === startTime) && !isZombie(stat);
 }
 
 /** This process's own start time, recorded as the owner of revive markers. */

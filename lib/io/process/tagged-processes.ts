@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { processKey } from '../../core/process/events.ts';
+import { processKey } from '../../core/process/process-info.ts';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 import type { Seed } from '../../core/process/owned-tree.ts';
 import { readProcStat } from './process-identity.ts';

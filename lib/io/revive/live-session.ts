@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 import type { Marker } from '../../core/revive/marker.ts';
 import { isOwnerAlive } from './markers.ts';
-import { readProcStat } from '../process/process-identity.ts';
+import { isSameProcessAlive } from '../process/process-identity.ts';
 
 /**
  * Whether a marker's session still has a live process: its owner (pid + start time), or any
@@ -29,15 +29,10 @@ function taggedProcess(tag: string, selfPid: number): number | null {
     if (!/^\d+$/.test(entry) || Number(entry) === selfPid) continue;
     try {
       const environ = Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${entry}/environ`), Buffer.from([0])]);
-      if (environ.includes(needle) && !isZombie(Number(entry))) return Number(entry);
+      if (environ.includes(needle) && isSameProcessAlive(Number(entry))) return Number(entry);
     } catch {
       // gone, or another user's
     }
   }
   return null;
-}
-
-function isZombie(pid: number): boolean {
-  const state = readProcStat(pid)?.state;
-  return state === undefined || state === 'Z' || state === 'X';
 }

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { writeSyncAndClose } from '../atomic-write.ts';
 
 /**
  * Why deadman may act on a marker: it lies in a directory only deadman's uid can write (its
@@ -83,12 +84,7 @@ function createKey(path: string): Buffer {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return markerKey(dirname(path), false)!;
     throw error;
   }
-  try {
-    writeSync(fd, key);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeSyncAndClose(fd, key);
   return key;
 }
 

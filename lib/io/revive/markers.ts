@@ -1,12 +1,13 @@
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Marker, MarkerOwner } from '../../core/revive/marker.ts';
 import { MARKER_VERSION } from '../../core/revive/marker-version.ts';
 import { canonicalJson } from '../../core/revive/canonical-json.ts';
 import { ensurePrivateDir } from '../paths.ts';
+import { writeFileAtomically } from '../atomic-write.ts';
 import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';
 import { macProblem, markerMac, moveAside, openOwnFile, untrustedDirReason } from './marker-trust.ts';
+import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
 
 /**
  * Revive markers on disk: `<markerDir>/<name>.json`, mode 0600 in a 0700 directory (they
@@ -25,17 +26,17 @@ export type MarkerRead =
   | { status: 'refused'; name: string; problem: string };
 
 const MAX_MARKER_BYTES = 16 * 1024 * 1024;
-const NAME = /^[A-Za-z0-9_.@-]{1,100}$/;
 
 export function markerPath(markerDir: string, name: string): string {
-  if (!NAME.test(name)) throw new Error(`marker name ${JSON.stringify(name)} is not a plain name`);
+  if (!NAME_PATTERN.test(name)) throw new Error(`marker name ${JSON.stringify(name)} is not a plain name`);
   return join(markerDir, `${name}.json`);
 }
 
+/** A temp file of writeFileAtomically (`.<name>.json.<pid>.<hex>.tmp`): the pid says whether its writer still lives. */
 const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /**
- * Temp file in the same directory, fsync, rename over the old one, fsync the directory.
+ * Written atomically (temp file, fsync, rename, fsync the directory) and signed.
  * Refuses (throws) to write into a directory whose markers would not be trusted.
  */
 export function writeMarker(markerDir: string, marker: Marker): void {
@@ -44,24 +45,7 @@ export function writeMarker(markerDir: string, marker: Marker): void {
   const untrusted = untrustedDirReason(markerDir);
   if (untrusted !== null) throw new Error(`not writing markers there: ${untrusted}`);
   const mac = markerMac(markerDir, canonicalJson(marker));
-  const temp = join(markerDir, `.${marker.name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ ...marker, mac }, null, 2)}\n`);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(temp, target);
-  const dir = openSync(markerDir, 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+  writeFileAtomically(target, `${JSON.stringify({ ...marker, mac }, null, 2)}\n`, 0o600);
 }
 
 /**
@@ -154,12 +138,7 @@ function refuseMarker(name: string, path: string, why: string, setAsideAt: numbe
  * those whose writer is gone. A live writer's temp file is its write in progress.
  */
 export function removeStaleTempFiles(markerDir: string): string[] {
-  let files: string[];
-  try {
-    files = readdirSync(markerDir);
-  } catch {
-    return [];
-  }
+  const files = filesIn(markerDir);
   const removed: string[] = [];
   for (const file of files) {
     const writer = TEMP_FILE.exec(file)?.[2];
@@ -174,6 +153,15 @@ export function removeStaleTempFiles(markerDir: string): string[] {
   return removed;
 }
 
+/** The names in a directory; none when it is missing or unreadable (no markers yet). */
+function filesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function isPidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -185,13 +173,8 @@ function isPidAlive(pid: number): boolean {
 
 /** Every marker in the directory, damaged ones included (as problems), sorted by name. */
 export async function listMarkers(markerDir: string, options: ReadOptions = {}): Promise<MarkerRead[]> {
-  let files: string[];
-  try {
-    files = readdirSync(markerDir);
-  } catch {
-    return [];
-  }
-  const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME.test(n));
+  const files = filesIn(markerDir);
+  const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME_PATTERN.test(n));
   return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AdapterName } from '../../core/process/events.ts';
+import type { AdapterName } from '../../core/adapters/agent-events.ts';
 import { commandIdentity, defaultRunName, identityKey } from '../../core/revive/command-identity.ts';
 
 /** The run's name: `--name` (or `name =`) wins, else the unit's, else `<program>-<identity hash>`. */

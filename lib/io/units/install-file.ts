@@ -1,6 +1,7 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
+import { writeSyncAndClose } from '../atomic-write.ts';
 
 /**
  * Writes a unit file or plist where the service manager reads it. Without `replace` an
@@ -36,10 +37,5 @@ function writeWhole(path: string, text: string, flags: 'w' | 'wx', mode: number,
     if (code === 'EACCES' || code === 'EPERM') throw new DeadmanError(`cannot write ${path} (permission denied); run as root for a system unit, or use --user`, ExitCode.USAGE);
     throw error;
   }
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeSyncAndClose(fd, text);
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdapter } from '../../../lib/core/adapters/index.ts';
-import type { AdapterName } from '../../../lib/core/process/events.ts';
+import type { AdapterName } from '../../../lib/core/adapters/agent-events.ts';
 import { fixtureLines } from '../../helpers/fixtures.ts';
 
 const real = [...fixtureLines('agents', 'codex-failing-command.jsonl'), ...fixtureLines('agents', 'claude-bash-success.jsonl')];

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyHelpers } from '../../../lib/core/detect/baseline.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
-import { processKey, type ProcessInfo } from '../../../lib/core/process/events.ts';
+import { processKey, type ProcessInfo } from '../../../lib/core/process/process-info.ts';
 import { TOOL_START_SLACK_MS } from '../../../lib/core/detect/hung.ts';
 import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
 import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { processKey, type Observation, type ProcessInfo } from '../../../lib/core/process/events.ts';
+import { processKey, type Observation, type ProcessInfo } from '../../../lib/core/process/process-info.ts';
 import { findHungSubtree, type HungOptions } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
 import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyActivity, updateActivity, type ActivityFloors, type ActivityState } from '../../../lib/core/detect/tree-activity.ts';
-import type { Observation, ProcessInfo } from '../../../lib/core/process/events.ts';
+import type { Observation, ProcessInfo } from '../../../lib/core/process/process-info.ts';
 
 const FLOORS: ActivityFloors = { windowMs: 10_000, cpuFloorMs: 500, ioFloorBytes: 512 * 1024 };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
 import { buildResumeArgv, DEFAULT_REVIVE_MESSAGE, reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
 import { commandIdentity } from '../../../lib/core/revive/command-identity.ts';
-import type { AdapterName } from '../../../lib/core/process/events.ts';
+import type { AdapterName } from '../../../lib/core/adapters/agent-events.ts';
 
 const ID = '01a23013-5833-7931-a33c-8c973fd6219b';
 const taskOf = (adapter: AdapterName, argv: string[]) => commandIdentity(adapter, argv, '/repo');

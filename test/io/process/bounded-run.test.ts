@@ -4,15 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBounded } from '../../../lib/io/process/bounded-run.ts';
 import { tempDir, waitFor } from '../../helpers/cli.ts';
-
-/** Alive means present and not a zombie (an orphan in a container may never be reaped). */
-function isRunning(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+import { isRunning } from '../../helpers/process-tree.ts';
 
 test('captures output and the exit code of an argv run without a shell', async () => {
   const outcome = await runBounded({ argv: ['sh', '-c', 'echo out; echo err >&2; exit 3'], timeoutMs: 5000 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { processKey } from '../../../lib/core/process/events.ts';
+import { processKey } from '../../../lib/core/process/process-info.ts';
 import { findHungSubtree } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
 import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';

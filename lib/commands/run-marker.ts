@@ -2,7 +2,7 @@ import {
   decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
 } from '../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
-import type { AdapterName } from '../core/process/events.ts';
+import type { AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
@@ -45,7 +45,7 @@ export interface ReviveInput {
 
 const HEARTBEAT_MS = 60_000;
 
-export class ReviveGuard {
+export class RunMarkerKeeper {
   refusal: Refusal | null = null;
   argv: string[];
   adapter: AdapterName | null = null;
@@ -67,21 +67,21 @@ export class ReviveGuard {
   }
 
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
-  static async prepare(input: ReviveInput): Promise<ReviveGuard> {
-    const guard = new ReviveGuard(input);
+  static async prepare(input: ReviveInput): Promise<RunMarkerKeeper> {
+    const keeper = new RunMarkerKeeper(input);
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
-    const release = await lockMarkers(guard.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
-      input.logger.log('warn', `could not take the marker lock in ${guard.markerDir} (${error.message}); deciding without it`);
+    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
+      input.logger.log('warn', `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
       return undefined;
     });
-    if (release === null) input.logger.log('warn', `could not take the marker lock in ${guard.markerDir}; deciding without it`);
+    if (release === null) input.logger.log('warn', `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
     try {
-      await guard.decide(input);
+      await keeper.decide(input);
     } finally {
       release?.();
     }
-    return guard;
+    return keeper;
   }
 
   private async decide(input: ReviveInput): Promise<void> {
@@ -110,7 +110,7 @@ export class ReviveGuard {
       this.sessionId = decision.sessionId;
       this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
       this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv });
+      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv, source: 'inline', outcome: 'started' });
       this.logger.log('notice', this.note);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);

@@ -1,5 +1,5 @@
 import type { Config } from '../core/config/config.ts';
-import type { Adapter, AdapterName } from '../core/process/events.ts';
+import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { Notifier } from '../io/notify.ts';
 import { createObserver } from '../io/process/observer.ts';
@@ -10,7 +10,7 @@ import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
-import { ReviveGuard, type Refusal, type ReviveInput } from './run-revive.ts';
+import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
 
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
@@ -19,14 +19,14 @@ import { ReviveGuard, type Refusal, type ReviveInput } from './run-revive.ts';
  */
 
 /** The revive decision's input, and what the rest of the edges need besides. */
-export interface RunEdgesInput extends ReviveInput {
+export interface PrepareRunInput extends ReviveInput {
   /** What the diagnostician is shown passes through it: the incident's lines and argv are the work's. */
   redactor: Redactor;
   notifier: Notifier;
   unit: string | null;
 }
 
-export type RunEdges =
+export type PreparedRun =
   | { refusal: Refusal }
   | {
     refusal: null;
@@ -39,13 +39,13 @@ export type RunEdges =
     finish(result: RunResult): void;
   };
 
-export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
+export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const { config, logger } = input;
-  const revive = await ReviveGuard.prepare(input);
-  if (revive.refusal !== null) return { refusal: revive.refusal };
-  const adapterName: AdapterName = revive.adapter ?? detectAdapter(input.command, config.adapter);
+  const marker = await RunMarkerKeeper.prepare(input);
+  if (marker.refusal !== null) return { refusal: marker.refusal };
+  const adapterName: AdapterName = marker.adapter ?? detectAdapter(input.command, config.adapter);
   let adapter: Adapter = await createAdapter(adapterName, adapterOptions(config.generic));
-  const sniff = config.adapter === 'auto' && adapterName === 'generic' && revive.adapter === null
+  const sniff = config.adapter === 'auto' && adapterName === 'generic' && marker.adapter === null
     ? async (firstLine: string) => {
       const found = sniffAdapter(firstLine);
       if (found) adapter = await createAdapter(found, adapterOptions(config.generic));
@@ -63,24 +63,24 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
   });
   return {
     refusal: null,
-    argv: revive.argv,
-    runTag: revive.runTag,
-    reviveOf: revive.sessionId,
-    startNote: [`adapter ${adapterName}`, revive.note].filter(Boolean).join(' · '),
+    argv: marker.argv,
+    runTag: marker.runTag,
+    reviveOf: marker.sessionId,
+    startNote: [`adapter ${adapterName}`, marker.note].filter(Boolean).join(' · '),
     ports: {
       makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, config, input.unit !== null),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
         input.records.update({ session_id: id, adapter: adapter.name });
-        revive.sessionStarted(id, logger);
+        marker.sessionStarted(id, logger);
       },
-      onTurnCompleted: () => revive.turnCompleted(),
+      onTurnCompleted: () => marker.turnCompleted(),
       evidence,
       portAccepts,
       consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout, input.redactor) : undefined,
     },
-    finish: (result) => revive.finish(result, input.unit !== null),
+    finish: (result) => marker.finish(result, input.unit !== null),
   };
 }
 

@@ -1,0 +1,37 @@
+/**
+ * Normalized agent events: what adapters make of the child's output lines. Plain data only.
+ */
+
+export type AdapterName = 'codex' | 'claude' | 'generic';
+
+export interface Usage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+/** One normalized agent event, derived from one output line. */
+export type AgentEvent =
+  | { type: 'session'; sessionId: string }
+  | { type: 'turn_started' }
+  | { type: 'turn_completed' }
+  | { type: 'turn_failed'; message: string }
+  /** A tool call (shell command, MCP call, …) began; `toolId` is the agent's item/tool_use id. */
+  | { type: 'tool_started'; toolId: string; command: string | null }
+  | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean }
+  /** Usage charged by this line (deltas, never cumulative totals). */
+  | { type: 'usage'; usage: Usage }
+  /** A non-fatal error or warning the agent reported (retries, config warnings). */
+  | { type: 'error'; message: string };
+
+export interface ParsedLine {
+  /** True when the line is a well-formed event of the adapter's format (counts as activity). */
+  recognized: boolean;
+  events: AgentEvent[];
+}
+
+/** Turns output lines into events. Stateful only in memory (usage deltas, open tools); no I/O. */
+export interface Adapter {
+  readonly name: AdapterName;
+  parseLine(line: string): ParsedLine;
+}

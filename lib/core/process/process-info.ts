@@ -1,0 +1,40 @@
+/**
+ * What the process observer makes of /proc or `ps`: one process per poll, and one poll of the
+ * owned tree. Plain data only.
+ */
+
+/** One process as seen by one poll. `startTime` (clock ticks since boot on Linux) + pid is identity. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  sid: number;
+  startTime: number;
+  /** Kernel state letter: R running, S sleeping, D disk wait, Z zombie, T stopped, … */
+  state: string;
+  comm: string;
+  cmdline: string[];
+  /** utime + stime in clock ticks. */
+  cpuTicks: number;
+  /** cutime + cstime: CPU of children it reaped (Linux), so their work is not lost when they exit. */
+  reapedCpuTicks?: number;
+  /** rchar + wchar from /proc/<pid>/io (reaped children's included), or null when unreadable (macOS, other users). */
+  ioBytes: number | null;
+  /** Holds a listening TCP/UDP/unix socket: a server, never "hung". */
+  listening: boolean;
+}
+
+export interface Observation {
+  /** Monotonic milliseconds of the poll. */
+  at: number;
+  /** The supervised child (the root of the owned tree). */
+  rootPid: number;
+  /** Every owned process found, the root included; zombies excluded. */
+  processes: ProcessInfo[];
+  /** CPU time (ms) of the unit's cgroup minus deadman's own, when the run has one. */
+  cgroupCpuMs?: number | null;
+}
+
+export function processKey(p: Pick<ProcessInfo, 'pid' | 'startTime'>): string {
+  return `${p.pid}@${p.startTime}`;
+}
