@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { listMarkers } from '../../lib/io/revive/markers.ts';
-import { deadmanBin, runDeadman } from './cli.ts';
+import { deadmanBin, runDeadman, waitFor } from './cli.ts';
+import { isRunning } from './process-tree.ts';
 
 /**
  * SIGKILL of deadman at a random moment of a run — starting, writing events, finishing — and
@@ -12,8 +13,12 @@ import { deadmanBin, runDeadman } from './cli.ts';
  * Shared by the test suite (a few dozen trials) and bench/kill-trials.ts (a few hundred).
  */
 
-/** A codex-adapter child that prints many short lines (each one an events row), then lingers. */
-const CHILD = ['sh', '-c', 'i=0; while [ $i -lt 3000 ]; do echo "{\\"type\\":\\"note\\",\\"n\\":$i}"; i=$((i+1)); done; sleep 1'];
+/**
+ * A codex-adapter child that prints many short lines (each one an events row), then lingers as
+ * the same pid (exec), which it writes to child.pid: an orphan left by the kill is waited for
+ * before the next run, which rightly refuses to start beside a live process of its session.
+ */
+const CHILD = ['sh', '-c', 'echo $$ > child.pid; i=0; while [ $i -lt 3000 ]; do echo "{\\"type\\":\\"note\\",\\"n\\":$i}"; i=$((i+1)); done; exec sleep 1'];
 
 export interface KillTrialsResult {
   trials: number;
@@ -55,6 +60,8 @@ async function killTrial(dir: string, delayMs: number): Promise<string | null> {
       db.close();
     }
   }
+  const childPid = existsSync(join(dir, 'child.pid')) ? Number(readFileSync(join(dir, 'child.pid'), 'utf8')) : 0;
+  if (childPid > 0) await waitFor(() => !isRunning(childPid), 10_000, `the orphaned child ${childPid} to end`);
   const after = await runDeadman(['run', '--config', config, '--', 'sh', '-c', 'exit 3'], { cwd: dir, env });
   return after.code === 3 ? null : `the next run after a kill at ${Math.round(delayMs)} ms exited ${after.code}: ${after.stderr.trim()}`;
 }
