@@ -60,6 +60,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   }
   const unit = currentUnitName();
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
+  // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
+  process.title = `deadman run ${name}`;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
