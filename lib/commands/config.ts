@@ -61,12 +61,10 @@ function addonLine(): string {
 
 const schema: CommandModule<object, CommonArgs> = {
   command: 'schema',
-  describe: 'print the JSON Schema of deadman.toml (for editors)',
+  describe: 'print the JSON Schema of deadman.toml (for editors; the package ships it as deadman.schema.json)',
   handler: async () => {
-    const { z } = await import('zod');
-    const { configSchema } = await import('../core/config/config.ts');
-    const jsonSchema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
-    process.stdout.write(`${JSON.stringify({ title: 'deadman.toml', ...jsonSchema }, null, 2)}\n`);
+    const { configJsonSchema } = await import('../core/config/config-json-schema.ts');
+    process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
   },
 };
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
+import { spanPattern } from './span-pattern.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -43,7 +44,11 @@ function duration(limits: DurationLimits) {
       if (parsed.ms < minMs) return fail('is below the minimum');
       return parsed.ms;
     })
-    .meta({ description: `systemd time span ("90s", "7min", "1h 30min", "1.5h", "3 days"): ${range}` });
+    .meta({
+      description: `systemd time span ("90s", "7min", "1h 30min", "1.5h", "3 days"): ${range}`,
+      // For the JSON Schema (editors): the syntax exactly; the range is only in the description.
+      anyOf: [{ type: 'string', pattern: spanPattern(limits.off === true) }, { type: 'number', minimum: 0 }],
+    });
 }
 
 function spanMs(text: string): number {
@@ -52,7 +57,7 @@ function spanMs(text: string): number {
   return parsed.ms;
 }
 
-const regex = z.string().superRefine((value, ctx) => {
+const regex = z.string().meta({ format: 'regex' }).superRefine((value, ctx) => {
   try {
     new RegExp(value);
   } catch (error) {
@@ -60,9 +65,10 @@ const regex = z.string().superRefine((value, ctx) => {
   }
 });
 
-const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' });
+const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' }).meta({ pattern: '^/' });
 const argv = z.array(z.string()).min(1, { message: 'needs at least the program to run' });
-const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' });
+const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' })
+  .meta({ format: 'uri', pattern: '^https?://' });
 const name = z.string().regex(/^[A-Za-z0-9_.@-]{1,100}$/, { message: 'may use only letters, digits and _ . @ - (at most 100)' });
 
 const claimCommon = {
@@ -85,7 +91,7 @@ export const fileClaimSchema = z.strictObject({
   contains: regex.optional(),
 }).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
   message: 'needs exactly one of "path" or "glob"',
-}).superRefine((c, ctx) => {
+}).meta({ oneOf: [{ required: ['path'] }, { required: ['glob'] }] }).superRefine((c, ctx) => {
   // Found here, not at run time: there it would fail the job as exit 65 after all the work.
   for (const key of ['path', 'glob'] as const) {
     const value = c[key];
