@@ -1,9 +1,11 @@
 import yargs, { type Arguments, type Argv, type CommandModule } from 'yargs';
-import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT, packageVersion } from './io/package-root.ts';
 import { usageError } from './exit-codes.ts';
 import { commandLineProblem, unknownCommandMessage } from './core/config/command-line.ts';
 import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
 import { commands } from './commands/index.ts';
+import { referenceCommand } from './commands/reference/reference.ts';
 
 /**
  * yargs wiring only: registers the commands, maps outcomes to exit codes. Importable by
@@ -76,7 +78,7 @@ function optionTable(options: YargsOptions): Map<string, boolean> {
 function rejectUnknownCommand(argv: string[]): void {
   const first = argv[0];
   if (first === undefined || first.startsWith('-')) return;
-  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'completion'];
+  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'completion', 'reference'];
   if (!names.includes(first)) throw usageError(unknownCommandMessage(first, names));
 }
 
@@ -87,22 +89,18 @@ export function buildParser(parser: Argv): Argv {
     .parserConfiguration({ 'populate--': true, 'unknown-options-as-args': false })
     .option('config', { type: 'string', describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)', global: true })
     .version(packageVersion())
-    .completion('completion', 'print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc')
+    .completion('completion', `print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc; fish: copy ${join(PACKAGE_ROOT, 'completions', 'deadman.fish')} to ~/.config/fish/completions/`)
     .strict()
     .detectLocale(false)
     .demandCommand(1, 'name a command')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue('Exit codes: see docs/exit-codes.md. Docs: README.md, docs/.');
-  for (const command of commands) built = built.command(command as CommandModule);
+    .epilogue(`Manuals: man deadman, man deadman.toml (or man -l ${join(PACKAGE_ROOT, 'man', 'deadman.1')}). Docs: ${join(PACKAGE_ROOT, 'README.md')} and ${join(PACKAGE_ROOT, 'docs')}/ (exit codes: docs/exit-codes.md).`);
+  // `reference` (hidden) renders the man pages and fish completion from `commands`, so it is not one of them.
+  for (const command of [...commands, referenceCommand]) built = built.command(command as CommandModule);
   return built.help().alias('help', 'h');
 }
 
 function oneLine(text: string): string {
   return text.split('\n').map((s) => s.trim()).filter(Boolean).join('; ');
-}
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }
