@@ -14,7 +14,7 @@ import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
-import { healthFilePath, healthRefresher } from '../io/health-file.ts';
+import { runReporters } from './run-reporters.ts';
 import { buildRunEdges } from './run-edges.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
@@ -34,9 +34,6 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
     return logFailure(logger, error);
   }
 }
-
-/** The health file is rewritten at most this often (and at most once a poll): a write costs two fsyncs. */
-const HEALTH_INTERVAL_MIN_MS = 2_000;
 
 /** A run's writes wait at most this long on a lock held elsewhere: the event loop also feeds the watchdog. */
 const RUN_BUSY_TIMEOUT_MS = 2_000;
@@ -83,13 +80,13 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
       name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
       pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
     });
-    const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
-      (message) => logger.log('warn', message));
+    const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: systemd.watchdogUsec !== null, store, logger });
     const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-      health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
+      health: reporters.health,
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+    reporters.finish();
     edges.finish(result);
     logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
     if (result.reraise) reraise(result.reraise, store);

@@ -86,8 +86,11 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
-  /** Told the run's health and status line at every status update (the health file behind `deadman health`). */
-  health?: (healthy: boolean, status: string) => void;
+  /**
+   * Told the run's health, status line and how long the output has been quiet (ms) at every
+   * status update: the health file behind `deadman health` and the metrics textfile.
+   */
+  health?: (healthy: boolean, status: string, quietMs: number) => void;
 }
 
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */

@@ -220,6 +220,6 @@ class Session {
     const snapshot = this.snapshot();
     const line = statusLine(snapshot);
     this.sendStatus(line);
-    this.ports.health?.(this.machine.ready && isHealthy(snapshot), line);
+    this.ports.health?.(this.machine.ready && isHealthy(snapshot), line, Math.max(0, snapshot.now - snapshot.lastOutputAt));
   }
 }

@@ -186,6 +186,9 @@ export const configSchema = z.strictObject({
     timeout: duration({ max: SHORT_MAX }).default(D.notify.timeout),
     min_interval: duration({ max: AGE_MAX }).default(D.notify.min_interval),
   }).default(() => structuredClone(D.notify)),
+  metrics: z.strictObject({
+    textfile: absolutePath.optional(),
+  }).default(() => ({ ...D.metrics })),
   retention: z.strictObject({
     max_age: duration({ max: AGE_MAX }).default(D.retention.max_age),
     max_runs: z.number().int().min(1).default(D.retention.max_runs),

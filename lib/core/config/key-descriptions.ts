@@ -54,6 +54,8 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'notify.command': 'A command that gets each alert as JSON on stdin.',
   'notify.timeout': 'How long each sink may take; a failing or silent one never holds up the others.',
   'notify.min_interval': 'The same event of the same run at most once in this span; fail and success always go out.',
+  metrics: 'Metrics of the running deadman for Prometheus (node_exporter\'s textfile collector).',
+  'metrics.textfile': 'A .prom file the running deadman rewrites atomically with this run\'s metrics; {name} is replaced by the run name.',
   retention: 'How long records are kept.',
   'retention.max_age': 'Finished runs older than this are deleted with their rows.',
   'retention.max_runs': 'Only the newest this many finished runs are kept.',
