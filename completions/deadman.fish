@@ -187,3 +187,13 @@ complete -c deadman -f -n '__deadman_at' -a 'health' -d 'exit 0 while the run is
 complete -c deadman -n '__deadman_in health' -l name -r -d 'the run to judge (default: name from the config)'
 complete -c deadman -n '__deadman_in health' -l quiet -d 'print nothing; the exit code says it'
 complete -c deadman -n '__deadman_in health' -l json -d 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)'
+
+# deadman approve
+complete -c deadman -f -n '__deadman_at' -a 'approve' -d 'let the running deadman kill the hung subtree of an incident AWAITING_APPROVAL'
+complete -c deadman -n '__deadman_in approve' -l database -r -d 'SQLite database (default: <state dir>/deadman.db)'
+complete -c deadman -n '__deadman_in approve' -l state-dir -r -d 'state directory for the database and revive markers (default: $STATE_DIRECTORY, else the platform\'s)'
+
+# deadman deny
+complete -c deadman -f -n '__deadman_at' -a 'deny' -d 'tell the running deadman to leave the hung subtree of an incident AWAITING_APPROVAL alone'
+complete -c deadman -n '__deadman_in deny' -l database -r -d 'SQLite database (default: <state dir>/deadman.db)'
+complete -c deadman -n '__deadman_in deny' -l state-dir -r -d 'state directory for the database and revive markers (default: $STATE_DIRECTORY, else the platform\'s)'

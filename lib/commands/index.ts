@@ -12,8 +12,9 @@ import { statusCommand } from './status.ts';
 import { notifyCommand } from './notify.ts';
 import { metricsCommand } from './metrics.ts';
 import { healthCommand } from './health.ts';
+import { approveCommand, denyCommand } from './approve.ts';
 
 /** Every registered command. Only commands that work are listed here. */
 export const commands: CommandModule<object, never>[] = [runCommandModule as never, demoCommand as never, configCommand as never, checkCommand as never,
   unitCommand as never, installCommand as never, incidentsCommand as never, reportCommand as never, reviveCommand as never, statusCommand as never,
-  notifyCommand as never, metricsCommand as never, healthCommand as never];
+  notifyCommand as never, metricsCommand as never, healthCommand as never, approveCommand as never, denyCommand as never];

@@ -15,6 +15,7 @@ import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { runReporters } from './run-reporters.ts';
+import { approvalInbox } from '../io/approval-inbox.ts';
 import { buildRunEdges } from './run-edges.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
@@ -83,7 +84,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: systemd.watchdogUsec !== null, store, logger });
     const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
       ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-      health: reporters.health,
+      health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
     });
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
     reporters.finish();

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { Passthrough } from '../io/passthrough.ts';
 import type { TerminateResult } from '../io/process/kill.ts';
 import type { RunRecords } from './records.ts';
+import type { ApprovalInbox } from '../io/approval-inbox.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
@@ -86,6 +87,7 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
+  approvals?: ApprovalInbox | undefined;
   /**
    * Told the run's health, status line and how long the output has been quiet (ms) at every
    * status update: the health file behind `deadman health` and the metrics textfile.
@@ -100,4 +102,6 @@ export interface SupervisorPorts {
   records: RunRecords;
   logger: Logger;
   consult?: Consult | undefined;
+  /** Answers of `deadman approve`/`deny` for incidents AWAITING_APPROVAL. */
+  approvals?: ApprovalInbox | undefined;
 }

@@ -151,7 +151,7 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,
