@@ -23,6 +23,7 @@ import { sinkOver } from '../io/store/recording-store.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { databaseOption, loadContext, openStore, redactorFor, stateDirOption, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
+import { snakeCaseKeys } from '../core/status/snake-case.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
@@ -84,7 +85,7 @@ async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dry
     now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
   });
   const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
-  process.stdout.write(args.json ? `${JSON.stringify(redactor.value(rows), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
+  process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(redactor.value(rows)), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
 

@@ -57,3 +57,27 @@ test('health --json says healthy: false with null times when no run wrote a heal
     detail: 'nobody: no health file: the run is not running under deadman, or never became healthy',
   });
 });
+
+/** Every key of every --json document, at any depth. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
+}
+
+test('every read command\'s --json is snake_case with ISO-8601 UTC times', async (t) => {
+  const dir = tempDir(t);
+  const env = { ...process.env, STATE_DIRECTORY: dir, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' };
+  const stalled = await runDeadman(['run', '--name', 'styled', '--inactivity', '1s', '--poll', '250ms', '--stop-grace', '1s', '--', 'sh', '-c', 'echo hi; exec sleep 30'], { env });
+  assert.equal(stalled.code, 75, stalled.stderr);
+  const commands = [['status'], ['incidents'], ['report', 'latest'], ['metrics'], ['revive', '--dry-run'], ['health', '--name', 'styled'], ['config', 'check']];
+  for (const command of commands) {
+    const result = await runDeadman([...command, '--json'], { env });
+    const document = JSON.parse(result.stdout) as unknown;
+    const keys = keysOf(document);
+    assert.ok(keys.length > 0, `${command.join(' ')}: empty`);
+    const bad = keys.filter((key) => !SNAKE.test(key) && !/^\d+$/.test(key));
+    assert.deepEqual(bad, [], `${command.join(' ')} --json has keys not in snake_case`);
+    for (const time of JSON.stringify(document).match(/"\d{4}-\d\d-\d\d[^"]*"/g) ?? []) assert.match(time, /^"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"$/, command.join(' '));
+  }
+});
