@@ -34,6 +34,8 @@ function timeline(database: string, id: number) {
 test('deadman approve lets the running deadman kill the hung tool; the agent finishes and the approval is in the timeline', async (t) => {
   const run = startHungRun(t);
   const id = await run.awaiting();
+  const report = await runDeadman(['report', String(id), '--database', run.database]);
+  assert.match(report.stdout, new RegExp(`^  answer: deadman approve ${id} \\(kill the hung subtree\\) · deadman deny ${id}`, 'm'), report.stdout);
   const approved = await run.answer('approve', id);
   assert.equal(approved.code, 0, approved.stderr);
   assert.match(approved.stdout, new RegExp(`^approved incident ${id} as \\S+ \\(uid \\d+`));
