@@ -18,7 +18,8 @@ export function approvalRequestPath(stateDir: string, incidentId: number): strin
 export function writeApprovalRequest(stateDir: string, request: ApprovalRequest): string {
   ensurePrivateDir(join(stateDir, 'approvals'));
   const path = approvalRequestPath(stateDir, request.incident_id);
-  writeFileAtomically(path, `${JSON.stringify(request)}\n`, 0o600);
+  // Readable by the run's user when root answers for it (who and when are no secret).
+  writeFileAtomically(path, `${JSON.stringify(request)}\n`, 0o644);
   return path;
 }
 
@@ -29,6 +30,12 @@ export interface ApprovalInbox {
 
 export function approvalInbox(stateDir: string, warn: (message: string) => void): ApprovalInbox {
   const uid = process.getuid?.() ?? 0;
+  try {
+    // Made by the run, so it is the run user's: an answer written there by root stays readable.
+    ensurePrivateDir(join(stateDir, 'approvals'));
+  } catch {
+    // A state directory that cannot be written is said once by the store; approve cannot write there either.
+  }
   return {
     take(incidentId) {
       const path = approvalRequestPath(stateDir, incidentId);
