@@ -111,6 +111,7 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
     settings: loaded.config,
     timings,
     writablePaths: writable,
+    sharedWritablePaths: loaded.config.metrics.textfile ? [dirname(loaded.config.metrics.textfile)] : [],
     onFailure,
   });
   const companions = onFailure === notifyUnitFileName(name)

@@ -21,6 +21,8 @@ export interface UnitSpec extends ServiceCommand {
   timings: UnitTimings;
   /** What the job writes besides HOME: working directory, database and state directories. */
   writablePaths: readonly string[];
+  /** Others' directories the job writes into if they exist: the [metrics] textfile's. */
+  sharedWritablePaths?: readonly string[];
   /** OnFailure= (`--on-failure`): the unit systemd starts when this one gives up; null: none. */
   onFailure?: string | null;
 }
@@ -68,7 +70,7 @@ export function renderUnit(spec: UnitSpec): string {
     'KillMode=control-group',
     `SyslogIdentifier=deadman-${spec.name}`,
     ...identityLines(spec),
-    ...hardeningLines({ writablePaths: spec.writablePaths, startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''], runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root' }),
+    ...hardeningLines({ writablePaths: spec.writablePaths, sharedWritablePaths: spec.sharedWritablePaths, startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''], runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root' }),
     '# Where the command was generated, so relative paths in it mean the same.',
     `WorkingDirectory=${quotedOrRefuse(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,
     ...environmentLines(spec.environment),
