@@ -1,9 +1,9 @@
 import yargs, { type Arguments, type Argv, type CommandModule } from 'yargs';
-import { join } from 'node:path';
-import { PACKAGE_ROOT, packageVersion } from './io/package-root.ts';
+import { readFileSync } from 'node:fs';
 import { usageError } from './exit-codes.ts';
 import { commandLineProblem, unknownCommandMessage } from './core/config/command-line.ts';
 import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
+import { packageFile } from './io/package-files.ts';
 import { commands } from './commands/index.ts';
 import { referenceCommand } from './commands/reference/reference.ts';
 
@@ -34,7 +34,7 @@ export async function runCli(argv: string[]): Promise<number> {
 }
 
 /** Commands whose program comes after `--`. */
-const TAKES_PROGRAM = new Set(['run', 'unit', 'install']);
+const TAKES_PROGRAM = new Set(['run', 'unit', 'install', 'agent']);
 
 /**
  * Runs before yargs validates and before any handler: an unknown option or a stray word is
@@ -89,18 +89,23 @@ export function buildParser(parser: Argv): Argv {
     .parserConfiguration({ 'populate--': true, 'unknown-options-as-args': false })
     .option('config', { type: 'string', describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)', global: true })
     .version(packageVersion())
-    .completion('completion', `print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc; fish: copy ${join(PACKAGE_ROOT, 'completions', 'deadman.fish')} to ~/.config/fish/completions/`)
+    .completion('completion', `print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc; fish: copy ${packageFile('completions/deadman.fish')} to ~/.config/fish/completions/`)
     .strict()
     .detectLocale(false)
     .demandCommand(1, 'name a command')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue(`Manuals: man deadman, man deadman.toml (or man -l ${join(PACKAGE_ROOT, 'man', 'deadman.1')}). Docs: ${join(PACKAGE_ROOT, 'README.md')} and ${join(PACKAGE_ROOT, 'docs')}/ (exit codes: docs/exit-codes.md).`);
+    .epilogue(`Manuals: man deadman, man deadman.toml (or man -l ${packageFile('man/deadman.1')}). Docs: ${packageFile('README.md')} and ${packageFile('docs')}/ (exit codes: docs/exit-codes.md).`);
   // `reference` (hidden) renders the man pages and fish completion from `commands`, so it is not one of them.
-  for (const command of [...commands, referenceCommand]) built = built.command(command as CommandModule);
+  for (const command of [...commands, referenceCommand(packageVersion())]) built = built.command(command as CommandModule);
   return built.help().alias('help', 'h');
 }
 
 function oneLine(text: string): string {
   return text.split('\n').map((s) => s.trim()).filter(Boolean).join('; ');
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
+  return pkg.version;
 }

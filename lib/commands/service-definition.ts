@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../core/config/duration.ts';
 import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
 import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
@@ -11,6 +10,7 @@ import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
 import { probeAddon } from '../io/notify.ts';
+import { packageFile } from '../io/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../io/paths.ts';
 import type { CommonArgs } from './command-context.ts';
 import { flagsToConfig, RUN_OPTIONS, type RunOption } from './run-options.ts';
@@ -49,8 +49,8 @@ export interface ServiceDefinition {
   companions: Array<{ fileName: string; text: string }>;
 }
 
-/** deadman's entry script, from dist/lib/commands/ back to the package root. */
-const DEADMAN_ENTRY = fileURLToPath(new URL('../../../bin/deadman.js', import.meta.url));
+/** deadman's entry script, the one a unit's ExecStart= starts. */
+const DEADMAN_ENTRY = packageFile('bin/deadman.js');
 
 export function serviceOptions<T>(y: Argv<T>): Argv<T> {
   let built = y

@@ -1,5 +1,4 @@
 import type { CommandModule } from 'yargs';
-import { packageVersion } from '../../io/package-root.ts';
 import { commandTable } from './command-table.ts';
 import { renderFishCompletion } from './fish-completion.ts';
 import { renderDeadmanManPage } from './man-deadman.ts';
@@ -11,22 +10,28 @@ import { renderConfigManPage } from './man-config.ts';
  * equal to this output, so they say what the CLI and the schema do.
  */
 
-export const REFERENCE_PAGES = {
-  'deadman.fish': async () => renderFishCompletion(commandTable()),
-  'deadman.1': async () => renderDeadmanManPage(commandTable(), packageVersion()),
-  'deadman.toml.5': async () => {
-    const { configJsonSchema } = await import('../../core/config/config-json-schema.ts');
-    return renderConfigManPage(configJsonSchema(), packageVersion());
-  },
-} as const;
+/** The pages, for the package `version` (the CLI passes it: this module cannot import the CLI). */
+function referencePages(version: string) {
+  return {
+    'deadman.fish': async () => renderFishCompletion(commandTable()),
+    'deadman.1': async () => renderDeadmanManPage(commandTable(), version),
+    'deadman.toml.5': async () => {
+      const { configJsonSchema } = await import('../../core/config/config-json-schema.ts');
+      return renderConfigManPage(configJsonSchema(), version);
+    },
+  };
+}
 
-type Page = keyof typeof REFERENCE_PAGES;
+type Page = keyof ReturnType<typeof referencePages>;
 
-export const referenceCommand: CommandModule<object, { page: Page }> = {
-  command: 'reference <page>',
-  describe: false,
-  builder: (y) => y.positional('page', { choices: Object.keys(REFERENCE_PAGES) as Page[], demandOption: true }),
-  handler: async (args) => {
-    process.stdout.write(await REFERENCE_PAGES[args.page]());
-  },
-};
+export function referenceCommand(version: string): CommandModule<object, { page: Page }> {
+  const pages = referencePages(version);
+  return {
+    command: 'reference <page>',
+    describe: false,
+    builder: (y) => y.positional('page', { choices: Object.keys(pages) as Page[], demandOption: true }),
+    handler: async (args) => {
+      process.stdout.write(await pages[args.page]());
+    },
+  };
+}
