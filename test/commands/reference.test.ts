@@ -13,7 +13,7 @@ import { commandTable, type CommandDoc } from '../../lib/commands/reference/comm
  */
 const SHIPPED: Array<[string, string]> = [['deadman.fish', 'completions/deadman.fish'], ['deadman.1', 'man/deadman.1'], ['deadman.toml.5', 'man/deadman.toml.5']];
 
-test('the shipped completion and man pages equal the generated ones (regenerate: deadman reference PAGE > FILE)', async () => {
+test('the shipped completion and man pages equal the generated ones (regenerate all: npm run reference)', async () => {
   for (const [page, file] of SHIPPED) {
     const generated = await runDeadman(['reference', page]);
     assert.equal(generated.code, 0, generated.stderr);

@@ -18,7 +18,7 @@ import { schemaProblem } from '../../helpers/json-schema.ts';
  */
 const schema = configJsonSchema();
 
-test('the shipped deadman.schema.json is the generated schema (regenerate: deadman config schema > deadman.schema.json)', () => {
+test('the shipped deadman.schema.json is the generated schema (regenerate all: npm run reference)', () => {
   const shipped = readFileSync(join(repoRoot, 'deadman.schema.json'), 'utf8');
   assert.equal(shipped, `${JSON.stringify(schema, null, 2)}\n`);
   assert.equal(schema.$id, 'urn:deadman:deadman.toml');
