@@ -5,6 +5,7 @@ import { commandLineProblem, unknownCommandMessage } from './core/config/command
 import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
 import { packageFile } from './io/package-files.ts';
 import { commands } from './commands/index.ts';
+import { referenceCommand } from './commands/reference/reference.ts';
 
 /**
  * yargs wiring only: registers the commands, maps outcomes to exit codes. Importable by
@@ -77,7 +78,7 @@ function optionTable(options: YargsOptions): Map<string, boolean> {
 function rejectUnknownCommand(argv: string[]): void {
   const first = argv[0];
   if (first === undefined || first.startsWith('-')) return;
-  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'completion'];
+  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'completion', 'reference'];
   if (!names.includes(first)) throw usageError(unknownCommandMessage(first, names));
 }
 
@@ -88,14 +89,15 @@ export function buildParser(parser: Argv): Argv {
     .parserConfiguration({ 'populate--': true, 'unknown-options-as-args': false })
     .option('config', { type: 'string', describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)', global: true })
     .version(packageVersion())
-    .completion('completion', 'print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc')
+    .completion('completion', `print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc; fish: copy ${packageFile('contrib/completions/deadman.fish')} to ~/.config/fish/completions/`)
     .strict()
     .detectLocale(false)
     .demandCommand(1, 'name a command')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue('Exit codes: see docs/exit-codes.md. Docs: README.md, docs/.');
-  for (const command of commands) built = built.command(command as CommandModule);
+    .epilogue(`Manuals: man deadman, man deadman.toml (or man -l ${packageFile('docs/man/deadman.1')}). Docs: ${packageFile('README.md')} and ${packageFile('docs')}/ (exit codes: docs/exit-codes.md).`);
+  // `reference` (hidden) renders the man pages and fish completion from `commands`, so it is not one of them.
+  for (const command of [...commands, referenceCommand(packageVersion())]) built = built.command(command as CommandModule);
   return built.help().alias('help', 'h');
 }
 

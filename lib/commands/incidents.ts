@@ -6,6 +6,7 @@ import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
+import { snakeCaseKeys } from '../core/status/snake-case.ts';
 
 /** `deadman incidents [--since DUR] [--name N] [--json]`: one line per incident, oldest first. */
 
@@ -30,7 +31,7 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
     const redactor = redactorFor(context.config);
     try {
       const rows = redactor.value(readRows(database, () => (store ? listIncidents(store, { since, name: args.name }) : [])));
-      process.stdout.write(args.json ? `${JSON.stringify(incidentListJson(rows), null, 2)}\n` : renderIncidentList(rows, now));
+      process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(incidentListJson(rows)), null, 2)}\n` : renderIncidentList(rows, now));
     } finally {
       store?.close();
     }

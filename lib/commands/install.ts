@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { homedir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../exit-codes.ts';
 import { installFile } from '../io/units/install-file.ts';
 import { ensurePrivateDir } from '../io/paths.ts';
@@ -23,15 +23,19 @@ export const installCommand: CommandModule<object, InstallArgs> = {
   builder: (y) => serviceOptions(y)
     .option('force', { type: 'boolean', describe: 'replace an existing file' })
     .option('unit-dir', { type: 'string', describe: 'write here instead of the standard directory' })
-    .usage('$0 install [--name N] [--user] [--launchd] [--force] [run options] -- <command…>'),
+    .usage('$0 install [--name N] [--user] [--launchd] [--on-failure [UNIT]] [--force] [run options] -- <command…>'),
   handler: async (args) => {
     const service = await defineService(args);
     const path = join(targetDirectory(args, service), service.fileName);
     // --env may carry tokens: then only the owner (root, or the user's own manager) reads it.
     // ReadWritePaths= names them, and systemd refuses to start a unit whose listed path is missing.
     for (const dir of service.writablePaths) ensurePrivateDir(dir);
-    const outcome = installFile(path, service.text, { replace: args.force === true, mode: service.holdsEnvironment ? 0o600 : 0o644 });
-    process.stdout.write(`${outcome} ${path}\n${nextSteps(service, path).map((line) => `${line}\n`).join('')}`);
+    const mode = service.holdsEnvironment ? 0o600 : 0o644;
+    const written = [{ fileName: service.fileName, text: service.text }, ...service.companions].map((file) => {
+      const target = join(dirname(path), file.fileName);
+      return `${installFile(target, file.text, { replace: args.force === true, mode })} ${target}\n`;
+    });
+    process.stdout.write(`${written.join('')}${nextSteps(service, path).map((line) => `${line}\n`).join('')}`);
   },
 };
 

@@ -5,6 +5,7 @@ import { usageError } from '../exit-codes.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
+import { snakeCaseKeys } from '../core/status/snake-case.ts';
 
 /**
  * `deadman report <id|latest> [--name N] [--json]`: one incident in full. Also what
@@ -38,7 +39,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       if (rows === null && wanted !== 'latest') throw usageError(`no incident #${wanted} in ${database}; list them with deadman incidents`);
       // Rows are stored redacted; this also hides what newer patterns know and older runs kept.
       const out = rows === null ? null : redactor.value(buildReport(rows));
-      if (args.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+      if (args.json) process.stdout.write(`${JSON.stringify(snakeCaseKeys(out), null, 2)}\n`);
       else process.stdout.write(out ? redactor.text(renderReportText(out)) : `no incidents recorded${args.name ? ` for runs named ${args.name}` : ''} in ${database}\n`);
     } finally {
       store?.close();

@@ -22,6 +22,7 @@ import { RunRecords } from '../supervise/records.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
+import { snakeCaseKeys } from '../core/status/snake-case.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
@@ -82,7 +83,7 @@ async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dry
     now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
   });
   const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
-  process.stdout.write(args.json ? `${JSON.stringify(redactor.value(rows), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
+  process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(redactor.value(rows)), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
 

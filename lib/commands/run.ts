@@ -19,7 +19,8 @@ import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
-import { healthFilePath, healthRefresher } from '../io/health-file.ts';
+import { runReporters } from './run-reporters.ts';
+import { approvalInbox } from '../io/approval-inbox.ts';
 import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
@@ -40,9 +41,6 @@ export async function runFromArgv(argv: string[], logger: Logger = createLogger(
     return logFailure(logger, error);
   }
 }
-
-/** The health file is rewritten at most this often (and at most once a poll): a write costs two fsyncs. */
-const HEALTH_INTERVAL_MIN_MS = 2_000;
 
 /** A run's writes wait at most this long on a lock held elsewhere: the event loop also feeds the watchdog. */
 const RUN_BUSY_TIMEOUT_MS = 2_000;
@@ -67,6 +65,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const unit = currentUnitName();
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
+  // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
+  process.title = `deadman run ${name}`;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
@@ -85,15 +85,15 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
       prepared.startNote,
     ].filter(Boolean).join(' · '));
     records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
-    const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
-      (message) => logger.log('warn', message));
+    const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: systemd.watchdogUsec !== null, store, logger });
     const ports: RunSessionPorts = {
       ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-      health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
+      health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
     };
     const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
       trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
     records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+    reporters.finish();
     prepared.finish(result);
     logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
     if (result.reraise) reraise(result.reraise, store);

@@ -1,12 +1,13 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parseDuration } from '../core/config/duration.ts';
 import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
 import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
+import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../core/units/on-failure-unit.ts';
 import { deriveTimings } from '../core/units/unit-timings.ts';
 import { usageError } from '../exit-codes.ts';
-import { loadConfig } from '../io/config/config-file.ts';
+import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
 import { probeAddon } from '../io/notify.ts';
 import { packageFile } from '../io/package-files.ts';
@@ -30,6 +31,7 @@ export interface ServiceArgs extends CommonArgs {
   'run-as'?: string;
   cwd?: string;
   env?: string[];
+  'on-failure'?: string;
   '--'?: Array<string | number>;
   [runOption: string]: unknown;
 }
@@ -43,6 +45,8 @@ export interface ServiceDefinition {
   holdsEnvironment: boolean;
   /** ReadWritePaths= of a systemd unit: each must exist before the unit starts. */
   writablePaths: string[];
+  /** Files that go beside it: the OnFailure= unit of `--on-failure` alone. */
+  companions: Array<{ fileName: string; text: string }>;
 }
 
 /** deadman's entry script, the one a unit's ExecStart= starts. */
@@ -57,7 +61,8 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T> {
     .option('restart-sec', { type: 'string', describe: 'RestartSec= / ThrottleInterval (default 30s)' })
     .option('run-as', { type: 'string', describe: 'User= of a system unit (default: $SUDO_USER, else the current user)' })
     .option('cwd', { type: 'string', describe: 'working directory of the command (default: the current one)' })
-    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE for the command\'s environment (repeatable); PATH defaults to this shell\'s' });
+    .option('env', { type: 'string', array: true, describe: 'KEY=VALUE for the command\'s environment (repeatable); PATH defaults to this shell\'s' })
+    .option('on-failure', { type: 'string', describe: 'OnFailure=: a unit to start when this one gives up; alone, a generated deadman-NAME-notify.service that reports the incident and alerts [notify]' });
   for (const [flag, option] of Object.entries(RUN_OPTIONS) as Array<[string, RunOption]>) {
     if (flag === 'name') continue;
     built = built.option(flag, { type: option.type, array: option.multiple === true, describe: `deadman run: ${option.describe}` });
@@ -87,24 +92,39 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   };
   const holdsEnvironment = (args.env ?? []).length > 0;
   if (args.launchd) {
+    if (args['on-failure'] !== undefined) throw usageError('--on-failure is for systemd units: launchd has no OnFailure=; use [notify] and `deadman notify` from the job instead');
     launchdRunArgs(shared.runArgs);
     const logDir = resolve(env.HOME ?? userInfo().homedir, 'Library', 'Logs');
-    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [] };
+    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [], companions: [] };
   }
   const scope = args.user ? 'user' : 'system';
   // A notify path forced here is carried into the unit, so NotifyAccess= must match it.
   const probe = env.DEADMAN_NOTIFY === 'systemd-notify' ? { loaded: false as const, why: 'forced by DEADMAN_NOTIFY=systemd-notify' } : probeAddon();
   const writable = writablePaths(cwd, args.database ?? loaded.config.database, stateDirOutsideHome(scope, loaded.config.state_dir), environment);
+  const runAs = scope === 'user' ? userInfo().username : args['run-as'] ?? env.SUDO_USER ?? userInfo().username;
+  const onFailure = onFailureTarget(name, args['on-failure']);
   const text = renderUnit({
     ...shared,
     scope,
-    runAs: scope === 'user' ? userInfo().username : args['run-as'] ?? env.SUDO_USER ?? userInfo().username,
+    runAs,
     notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
     settings: loaded.config,
     timings,
     writablePaths: writable,
+    sharedWritablePaths: loaded.config.metrics.textfile ? [dirname(loaded.config.metrics.textfile)] : [],
+    onFailure,
   });
-  return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment, writablePaths: writable };
+  const companions = onFailure === notifyUnitFileName(name)
+    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs: recordArgs(loaded, cwd) }) }]
+    : [];
+  return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment, writablePaths: writable, companions };
+}
+
+/** Where the job's run reads its config and writes its records, for the commands of its OnFailure= unit. */
+function recordArgs(loaded: LoadedConfig, cwd: string): string[] {
+  const { database, state_dir: stateDir } = loaded.config;
+  const file = database ? resolve(cwd, database) : stateDir ? join(stateDir, 'deadman.db') : null;
+  return [...(loaded.file ? ['--config', loaded.file] : []), ...(file ? ['--database', file] : [])];
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Passthrough } from '../io/passthrough.ts';
 import type { TerminateResult } from '../io/process/kill.ts';
 import type { RunRecords } from './records.ts';
+import type { ApprovalInbox } from '../io/approval-inbox.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
@@ -89,8 +90,12 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
-  /** Told the run's health and status line at every status update (the health file behind `deadman health`). */
-  health?: (healthy: boolean, status: string) => void;
+  approvals?: ApprovalInbox | undefined;
+  /**
+   * Told the run's health, status line and how long the output has been quiet (ms) at every
+   * status update: the health file behind `deadman health` and the metrics textfile.
+   */
+  health?: (healthy: boolean, status: string, quietMs: number) => void;
 }
 
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */
@@ -100,4 +105,6 @@ export interface SupervisorPorts {
   records: RunRecords;
   logger: Logger;
   consult?: Consult | undefined;
+  /** Answers of `deadman approve`/`deny` for incidents AWAITING_APPROVAL. */
+  approvals?: ApprovalInbox | undefined;
 }

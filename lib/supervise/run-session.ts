@@ -152,7 +152,7 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,
@@ -221,6 +221,6 @@ class Session {
     const snapshot = this.snapshot();
     const line = statusLine(snapshot);
     this.sendStatus(line);
-    this.ports.health?.(this.machine.ready && isHealthy(snapshot), line);
+    this.ports.health?.(this.machine.ready && isHealthy(snapshot), line, Math.max(0, snapshot.now - snapshot.lastOutputAt));
   }
 }

@@ -9,6 +9,7 @@ import { diagnoseIncident } from './diagnose-incident.ts';
 import { DETECTORS, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
+import type { ApprovalRequest } from '../core/incident/approval-request.ts';
 
 /**
  * One supervision tick: observe → detect → diagnose → policy → act → verify → record.
@@ -34,6 +35,8 @@ export interface Stall {
 interface OpenCase extends Partial<RecoveryCase> {
   incident: Incident;
   detector: Detector;
+  /** A person said no (`deadman deny`): never acted on, forgotten once its subtree is gone. */
+  denied?: true;
 }
 
 export class Supervisor {
@@ -59,11 +62,12 @@ export class Supervisor {
   }
 
   get awaitingApproval(): string | null {
-    return this.describeCase((state) => state === 'AWAITING_APPROVAL');
+    const waiting = this.describeCase((state) => state === 'AWAITING_APPROVAL');
+    return waiting && `${waiting.text} · deadman approve ${waiting.id}`;
   }
 
   get recovering(): string | null {
-    return this.describeCase((state) => state === 'RECOVERING' || state === 'VERIFYING');
+    return this.describeCase((state) => state === 'RECOVERING' || state === 'VERIFYING')?.text ?? null;
   }
 
   async tick(): Promise<void> {
@@ -123,7 +127,7 @@ export class Supervisor {
     logger.log('warn', `${signal.kind}: ${signal.message}`);
     if (decision.verdict === 'await_approval') {
       records.move(incident, 'approval_required', decision.reason);
-      logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}`);
+      logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: deadman approve ${incident.id} (kill it) or deadman deny ${incident.id}`);
       return;
     }
     records.move(incident, 'recovery_allowed', decision.reason);
@@ -138,10 +142,18 @@ export class Supervisor {
       return signal?.fingerprint === fingerprint ? signal : null;
     };
     const { incident } = open;
+    if (open.denied) {
+      if (!redetect()) this.cases.delete(fingerprint);
+      return;
+    }
     if (incident.state === 'AWAITING_APPROVAL') {
-      if (!redetect()) {
+      const answer = this.ports.approvals?.take(incident.id) ?? null;
+      const fresh = redetect();
+      if (!fresh) {
         this.ports.records.move(incident, 'condition_cleared', 'the hung subtree is gone or the work moved again');
         this.cases.delete(fingerprint);
+      } else if (answer) {
+        await this.answer(open, answer, fresh.finding ?? open.finding);
       }
       return;
     }
@@ -160,6 +172,22 @@ export class Supervisor {
     if (incident.state === 'ESCALATED') this.enterStall(incident.kind as StallKind, incident.message, incident);
   }
 
+  /** A person's answer from `deadman approve`/`deny`, recorded with who and when. */
+  private async answer(open: RecoveryCase & OpenCase, answer: ApprovalRequest, finding: HungFinding): Promise<void> {
+    const { incident } = open;
+    const who = `${answer.by} at ${answer.at}`;
+    if (answer.decision === 'deny') {
+      this.ports.records.move(incident, 'denied', `denied by ${who}: the subtree is left alone`);
+      this.ports.logger.log('warn', `incident ${incident.id} denied by ${who}: left alone`);
+      open.denied = true;
+      return;
+    }
+    this.ports.records.move(incident, 'approved', `approved by ${who}`);
+    this.ports.logger.log('warn', `incident ${incident.id} approved by ${who}: stopping the hung subtree`);
+    open.finding = finding;
+    await this.act(open);
+  }
+
   private async act(open: RecoveryCase): Promise<void> {
     const refused = await terminateHung(open, this.ports);
     if (refused) this.enterStall(open.incident.kind as StallKind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
@@ -172,8 +200,8 @@ export class Supervisor {
     this.onStall(this.stall);
   }
 
-  private describeCase(matches: (state: IncidentState) => boolean): string | null {
-    for (const open of this.cases.values()) if (isRecovery(open) && matches(open.incident.state)) return describe(open.finding);
+  private describeCase(matches: (state: IncidentState) => boolean): { text: string; id: number } | null {
+    for (const open of this.cases.values()) if (isRecovery(open) && !open.denied && matches(open.incident.state)) return { text: describe(open.finding), id: open.incident.id };
     return null;
   }
 }

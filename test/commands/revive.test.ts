@@ -55,10 +55,10 @@ test('--dry-run over Codex rollouts and Claude transcripts lists exactly the int
   writeFileSync(s.config, `${readFileSync(s.config, 'utf8')}session_files = ["codex", "claude"]\ncodex_home = ${JSON.stringify(dirs.codexHome)}\nclaude_config_dir = ${JSON.stringify(dirs.claudeConfigDir)}\n`);
   const result = await revive(s, ['--dry-run', '--json']);
   assert.equal(result.code, 0, result.stderr);
-  const rows = JSON.parse(result.stdout) as Array<{ action: string; sessionId: string; source: string; argv: string[] }>;
-  assert.deepEqual(rows.filter((r) => r.action === 'revive').map((r) => r.sessionId).sort(), [...INTERRUPTED_FRESH].sort());
+  const rows = JSON.parse(result.stdout) as Array<{ action: string; session_id: string; source: string; argv: string[] }>;
+  assert.deepEqual(rows.filter((r) => r.action === 'revive').map((r) => r.session_id).sort(), [...INTERRUPTED_FRESH].sort());
   assert.deepEqual(rows.map((r) => r.action), ['revive', 'revive'], 'nothing else is listed: not the sessions a person stopped');
-  const codex = rows.find((r) => r.sessionId === '01a23013-d203-7e73-a729-ad3fd664d058')!;
+  const codex = rows.find((r) => r.session_id === '01a23013-d203-7e73-a729-ad3fd664d058')!;
   assert.equal(codex.source, 'codex-session');
   assert.deepEqual(codex.argv.slice(0, 11), ['codex', 'exec', '--json', '--skip-git-repo-check', '-s', 'workspace-write', '-m', 'gpt-5.1-codex', '-C', '/srv/exp/work', 'resume']);
   assert.match(codex.argv.at(-1)!, /cut off by a process exit[\s\S]*The original task was:\nhang please$/);

@@ -8,7 +8,7 @@ import { repoRoot, runDeadman } from '../helpers/cli.ts';
 const example = readFileSync(join(repoRoot, 'deadman.toml.example'), 'utf8');
 
 test('deadman.toml.example documents every key of the schema', () => {
-  const sections: Array<[PropertyKey[], string]> = [[[], 'top level'], [['generic'], 'generic'], [['activity'], 'activity'], [['revive'], 'revive'], [['notify'], 'notify'], [['retention'], 'retention'], [['redact'], 'redact'], [['evidence', 0], 'evidence'], [['jobs', 'x'], 'jobs']];
+  const sections: Array<[PropertyKey[], string]> = [[[], 'top level'], [['generic'], 'generic'], [['activity'], 'activity'], [['revive'], 'revive'], [['notify'], 'notify'], [['metrics'], 'metrics'], [['retention'], 'retention'], [['redact'], 'redact'], [['evidence', 0], 'evidence'], [['jobs', 'x'], 'jobs']];
   for (const [path, label] of sections) {
     for (const key of knownKeysAt(path)) {
       assert.match(example, new RegExp(`^#? ?(${key} = |\\[\\[?${key}[\\].])`, 'm'), `${label}: ${key} is not in deadman.toml.example`);

@@ -17,7 +17,7 @@ export interface CommandLineScan {
   positionals: string[];
 }
 
-/** Reads the words before `--`; a value-taking option consumes the next word. */
+/** Reads the words before `--`; a value-taking option consumes the next word unless that is `--`. */
 export function scanCommandLine(words: readonly string[], options: OptionTable): CommandLineScan {
   const positionals: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -27,7 +27,8 @@ export function scanCommandLine(words: readonly string[], options: OptionTable):
       const [name, inlineValue] = splitOnce(word.slice(2), '=');
       const negated = name.startsWith('no-') && options.get(name.slice(3)) === false;
       if (!options.has(name) && !negated) return { unknown: `--${name}`, positionals };
-      if (options.get(name) === true && inlineValue === undefined) i += 1;
+      // `--on-failure -- prog`: an option right before `--` has no value (yargs reads it as ""), `--` still ends the options.
+      if (options.get(name) === true && inlineValue === undefined && words[i + 1] !== '--') i += 1;
     } else if (word.startsWith('-') && word.length > 1) {
       for (let c = 1; c < word.length; c++) {
         const letter = word[c]!;

@@ -3,6 +3,7 @@ import { parseDuration } from './duration.ts';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './name-pattern.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
+import { spanPattern } from './span-pattern.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -44,7 +45,11 @@ function duration(limits: DurationLimits) {
       if (parsed.ms < minMs) return fail('is below the minimum');
       return parsed.ms;
     })
-    .meta({ description: `systemd time span ("90s", "7min", "1h 30min", "1.5h", "3 days"): ${range}` });
+    .meta({
+      description: `systemd time span ("90s", "7min", "1h 30min", "1.5h", "3 days"): ${range}`,
+      // For the JSON Schema (editors): the syntax exactly; the range is only in the description.
+      anyOf: [{ type: 'string', pattern: spanPattern(limits.off === true) }, { type: 'number', minimum: 0 }],
+    });
 }
 
 function spanMs(text: string): number {
@@ -53,7 +58,7 @@ function spanMs(text: string): number {
   return parsed.ms;
 }
 
-const regex = z.string().superRefine((value, ctx) => {
+const regex = z.string().meta({ format: 'regex' }).superRefine((value, ctx) => {
   try {
     new RegExp(value);
   } catch (error) {
@@ -61,9 +66,10 @@ const regex = z.string().superRefine((value, ctx) => {
   }
 });
 
-const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' });
+const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' }).meta({ pattern: '^/' });
 const argv = z.array(z.string()).min(1, { message: 'needs at least the program to run' });
-const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' });
+const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' })
+  .meta({ format: 'uri', pattern: '^https?://' });
 const name = z.string().regex(NAME_PATTERN, { message: `may use only letters, digits and _ . @ - (at most ${MAX_NAME_LENGTH})` });
 
 const claimCommon = {
@@ -86,7 +92,7 @@ export const fileClaimSchema = z.strictObject({
   contains: regex.optional(),
 }).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
   message: 'needs exactly one of "path" or "glob"',
-}).superRefine((c, ctx) => {
+}).meta({ oneOf: [{ required: ['path'] }, { required: ['glob'] }] }).superRefine((c, ctx) => {
   // Found here, not at run time: there it would fail the job as exit 65 after all the work.
   for (const key of ['path', 'glob'] as const) {
     const value = c[key];
@@ -181,6 +187,9 @@ export const configSchema = z.strictObject({
     timeout: duration({ max: SHORT_MAX }).default(D.notify.timeout),
     min_interval: duration({ max: AGE_MAX }).default(D.notify.min_interval),
   }).default(() => structuredClone(D.notify)),
+  metrics: z.strictObject({
+    textfile: absolutePath.optional(),
+  }).default(() => ({ ...D.metrics })),
   retention: z.strictObject({
     max_age: duration({ max: AGE_MAX }).default(D.retention.max_age),
     max_runs: z.number().int().min(1).default(D.retention.max_runs),

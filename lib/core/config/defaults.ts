@@ -35,6 +35,7 @@ export const DEFAULT_CONFIG = {
     timeout: 5_000,
     min_interval: 5 * 60_000,
   } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number },
+  metrics: {} as { textfile?: string },
   retention: {
     max_age: 30 * 86_400_000,
     max_runs: 1000,

@@ -4,6 +4,8 @@
  *
  *   OPEN ──recovery_allowed──▶ RECOVERING ──action_taken──▶ VERIFYING ──verified──▶ RESOLVED
  *     │ └─approval_required─▶ AWAITING_APPROVAL ──condition_cleared──▶ RESOLVED
+ *     │                        ├─approved (deadman approve)─▶ RECOVERING
+ *     │                        └─denied (deadman deny)─▶ ESCALATED (left to the person, never acted on)
  *     └─escalate──▶ ESCALATED ◀──not_verified (attempts used up) / action_refused / escalate
  */
 
@@ -16,7 +18,9 @@ export type IncidentEvent =
   | 'verified'
   | 'not_verified'
   | 'condition_cleared'
-  | 'escalate';
+  | 'escalate'
+  | 'approved'
+  | 'denied';
 
 /** At most this many recovery actions per incident before it escalates. */
 export const MAX_RECOVERY_ATTEMPTS = 2;
@@ -27,7 +31,7 @@ const retryOrEscalate = (attempts: number): IncidentState => (attempts < MAX_REC
 
 export const INCIDENT_TABLE: Record<IncidentState, Partial<Record<IncidentEvent, Next>>> = {
   OPEN: { recovery_allowed: 'RECOVERING', approval_required: 'AWAITING_APPROVAL', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
-  AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
+  AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED', approved: 'RECOVERING', denied: 'ESCALATED' },
   RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
   VERIFYING: { verified: 'RESOLVED', not_verified: retryOrEscalate, escalate: 'ESCALATED' },
   RESOLVED: {},

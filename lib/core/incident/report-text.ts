@@ -13,6 +13,7 @@ const INDENT = '  ';
 
 export function renderReportText(report: IncidentReport): string {
   const out: string[] = [`incident #${report.id} · ${clip(report.kind)} · ${clip(report.state)}`, `${INDENT}${clip(report.message)}`];
+  if (report.state === 'AWAITING_APPROVAL') out.push(`${INDENT}answer: deadman approve ${report.id} (kill the hung subtree) · deadman deny ${report.id} (leave it alone)`);
   out.push(`${INDENT}opened ${humanTime(report.openedAt)}, last change ${humanTime(report.updatedAt)}`);
   if (report.recurrences.length > 0) {
     out.push(`${INDENT}recurred ${times(report.recurrences.length)} after restarts, the same way:`);

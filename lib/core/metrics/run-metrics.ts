@@ -17,6 +17,8 @@ export interface RunFacts {
   kills: number;
   /** Runs of this name that ended stalled: the watchdog was withheld (or deadman exited 75). */
   stalls: number;
+  /** Only the running deadman knows (its textfile): pings withheld now; null: not known, or no watchdog. */
+  watchdogWithheld?: boolean | null;
 }
 
 export function runMetricFamilies(runs: readonly RunFacts[]): MetricFamily[] {
@@ -41,5 +43,7 @@ export function runMetricFamilies(runs: readonly RunFacts[]): MetricFamily[] {
     perRun('deadman_revives_total', 'Sessions deadman revived for this name.', 'counter', (r) => r.revives),
     perRun('deadman_kills_total', 'Hung descendants deadman killed for this name.', 'counter', (r) => r.kills),
     perRun('deadman_stalls_total', 'Runs of this name that ended stalled (watchdog withheld or exit 75).', 'counter', (r) => r.stalls),
+    perRun('deadman_watchdog_withheld', 'Whether the running deadman withholds the systemd watchdog pings now (only in its own textfile).', 'gauge',
+      (r) => (r.watchdogWithheld === undefined || r.watchdogWithheld === null ? null : r.watchdogWithheld ? 1 : 0)),
   ];
 }

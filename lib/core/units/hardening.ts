@@ -9,6 +9,8 @@ import { usageError } from '../../exit-codes.ts';
 export interface HardeningSpec {
   /** Directories the job writes besides HOME: the working directory, the database's, the state directory. */
   writablePaths: readonly string[];
+  /** Directories others own and read (node_exporter's textfile directory): writable when they exist, never required. */
+  sharedWritablePaths?: readonly string[];
   /** What the unit starts (Node, deadman's entry, the program): it must stay visible too. */
   startedPaths: readonly string[];
   /** `User=` of a system unit, null in a user unit: only root's jobs keep capabilities. */
@@ -20,19 +22,23 @@ const SHARED_TMP = /^\/(var\/)?tmp(\/|$)/;
 
 export function hardeningLines(spec: HardeningSpec): string[] {
   const writable = [...new Set(spec.writablePaths)];
-  const paths = writable.map((path) => {
+  const shared = [...new Set(spec.sharedWritablePaths ?? [])].filter((path) => !writable.includes(path));
+  const quote = (path: string) => {
     const quoted = quotePath(path);
     if (!quoted.ok) throw usageError(`ReadWritePaths= cannot hold ${JSON.stringify(path)}: ${quoted.error}`);
     return quoted.text;
-  });
-  const privateTmp = [...writable, ...spec.startedPaths].some((path) => SHARED_TMP.test(path))
+  };
+  // "-": a shared directory that does not exist (yet) must not keep the unit from starting.
+  const paths = [...writable.map(quote), ...shared.map((path) => `-${quote(path)}`)];
+  const privateTmp = [...writable, ...shared, ...spec.startedPaths].some((path) => SHARED_TMP.test(path))
     ? ['# No PrivateTmp=: the work, its records or deadman itself live under /tmp, which must stay the shared one.']
     : ['# A /tmp of its own: leftovers of one job never meet another\'s, and vanish on stop.', 'PrivateTmp=yes'];
   return [
     '# Sandboxing (systemd.exec(5)). Setuid programs (sudo, su) cannot raise the job\'s privileges.',
     'NoNewPrivileges=yes',
     '# The whole file system is read-only except HOME (%h: the agent\'s login, caches, session',
-    '# files), the working directory and deadman\'s records; add paths the job must write.',
+    '# files), the working directory and deadman\'s records (and a [metrics] textfile directory,',
+    '# "-": if it exists); add paths the job must write.',
     'ProtectSystem=strict',
     `ReadWritePaths=%h ${paths.join(' ')}`,
     ...privateTmp,

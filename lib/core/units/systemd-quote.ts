@@ -1,3 +1,5 @@
+import { usageError } from '../../exit-codes.ts';
+
 /**
  * Quoting for values written into systemd unit files (systemd.syntax(7), systemd.service(5)).
  *
@@ -85,4 +87,10 @@ function refusedCharacter(value: string): string | null {
 function preview(value: string): string {
   const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
   return JSON.stringify(shown);
+}
+
+/** The quoted text, or a usage error naming what could not be written into the unit. */
+export function quotedOrRefuse(result: QuoteResult, what: string): string {
+  if (!result.ok) throw usageError(`${what}: ${result.error}`);
+  return result.text;
 }

@@ -5,10 +5,12 @@ import type { Store } from './store.ts';
  * The facts `deadman metrics` shows, per run name, from the database: the latest run, its
  * incidents that are not resolved, and totals over the runs the retention kept.
  */
-export function loadRunFacts(store: Store, nowMs: number): RunFacts[] {
+export function loadRunFacts(store: Store, nowMs: number, onlyName?: string): RunFacts[] {
+  // One name: the running deadman's own textfile, refreshed every few seconds.
   const latest = store.all<{ id: number; name: string; ended_at: number | null; exit_code: number | null }>(
     `SELECT r.id, r.name, r.ended_at, r.exit_code FROM runs r
-      WHERE r.id = (SELECT id FROM runs WHERE name = r.name ORDER BY started_at DESC, id DESC LIMIT 1) ORDER BY r.name`,
+      WHERE r.id = (SELECT id FROM runs WHERE name = r.name ORDER BY started_at DESC, id DESC LIMIT 1)${onlyName === undefined ? '' : ' AND r.name = ?'} ORDER BY r.name`,
+    ...(onlyName === undefined ? [] : [onlyName]),
   );
   return latest.map((run) => {
     const open = store.all<{ kind: string; state: string; count: number }>(

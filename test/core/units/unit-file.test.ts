@@ -131,3 +131,9 @@ test('work or records under /tmp keep the shared /tmp; an unlistable path is a u
   assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['%h "/srv/my repo"']);
   assert.throws(() => renderUnit(spec({ writablePaths: ['/srv/a\nb'] })), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && /ReadWritePaths/.test(error.message));
 });
+
+test('a [metrics] textfile directory is writable if it exists, and never keeps the unit from starting', () => {
+  const d = directives(renderUnit(spec({ sharedWritablePaths: ['/var/lib/prometheus/node-exporter', '/srv/repo'] })));
+  assert.deepEqual(d.get('ReadWritePaths'), ['%h /srv/repo -/var/lib/prometheus/node-exporter']);
+  assert.deepEqual(directives(renderUnit(spec())).get('ReadWritePaths'), ['%h /srv/repo']);
+});

@@ -1,0 +1,72 @@
+import type { CommandDoc } from './command-table.ts';
+
+/**
+ * The fish completion script, from the same table as `--help` (bash and zsh get theirs from
+ * yargs: `deadman completion`). Commands complete where a command is expected, each command's
+ * options after it, and `config` its actions; option values are left to fish's file completion.
+ */
+
+const HELPERS = `# The words typed so far, without options and the value of --config: "deadman --config x config check" → config check.
+function __deadman_words
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l skip 0
+    for word in $words
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        if test "$word" = --config
+            set skip 1
+            continue
+        end
+        string match -q -- '-*' $word; and continue
+        echo $word
+    end
+end
+
+# Whether the typed command words are exactly $argv ("config" → a config action comes next).
+function __deadman_at
+    set -l words (__deadman_words)
+    test "$words" = "$argv"
+end
+
+# Whether the typed command words start with $argv (its options apply).
+function __deadman_in
+    set -l words (__deadman_words)
+    test (count $words) -ge (count $argv); or return 1
+    test "$words[1..(count $argv)]" = "$argv"
+end`;
+
+export function renderFishCompletion(table: readonly CommandDoc[]): string {
+  const lines = [
+    '# deadman.fish: fish completion for deadman, generated from its option tables; do not edit.',
+    '# Install: cp deadman.fish ~/.config/fish/completions/',
+    '',
+    HELPERS,
+    '',
+    `complete -c deadman -l config -r -F -d ${quote('config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)')}`,
+    `complete -c deadman -s h -l help -d ${quote('show help')}`,
+    `complete -c deadman -l version -d ${quote('show the version')}`,
+    `complete -c deadman -f -n '__deadman_at' -a completion -d ${quote('print a bash/zsh completion script')}`,
+  ];
+  for (const command of table) lines.push(...commandLines(command, []));
+  return `${lines.join('\n')}\n`;
+}
+
+function commandLines(command: CommandDoc, parents: string[]): string[] {
+  const words = command.name.split(' ');
+  const word = words[words.length - 1]!;
+  const lines = ['', `# deadman ${command.name}`, `complete -c deadman -f -n ${quote(['__deadman_at', ...parents].join(' '))} -a ${quote(word)} -d ${quote(command.describe)}`];
+  for (const option of command.options) {
+    const value = option.takesValue ? (option.choices.length > 0 ? ` -x -a ${quote(option.choices.join(' '))}` : ' -r') : '';
+    lines.push(`complete -c deadman -n ${quote(['__deadman_in', ...words].join(' '))} -l ${option.flag}${value} -d ${quote(option.describe)}`);
+  }
+  for (const sub of command.subcommands) lines.push(...commandLines(sub, words));
+  return lines;
+}
+
+/** A fish single-quoted string: only \\ and ' are special inside. */
+function quote(text: string): string {
+  return `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+}

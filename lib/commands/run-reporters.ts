@@ -1,0 +1,42 @@
+import type { Config } from '../core/config/config.ts';
+import { systemClock } from '../io/clock.ts';
+import { healthFilePath, healthRefresher } from '../io/health-file.ts';
+import type { Logger } from '../io/log.ts';
+import { metricsTextfilePath, metricsTextfileWriter } from '../io/metrics-textfile.ts';
+import { loadRunFacts } from '../io/store/run-facts.ts';
+import type { RecordingStore } from '../io/store/recording-store.ts';
+
+/**
+ * What the running deadman publishes for others to read without asking it: the health file
+ * behind `deadman health`, and the `[metrics] textfile` for node_exporter. Both are told the
+ * run's health at every status update and written at most once per interval.
+ */
+
+/** At most this often (and at most once a poll): a write costs two fsyncs. */
+const REPORT_INTERVAL_MIN_MS = 2_000;
+
+export interface RunReporters {
+  health(healthy: boolean, status: string, quietMs: number): void;
+  /** Once, after the run's record is closed: the textfile's last word (not running, the exit code). */
+  finish(): void;
+}
+
+export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger }): RunReporters {
+  const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
+  const warn = (message: string) => run.logger.log('warn', message);
+  const refreshHealth = healthRefresher(healthFilePath(run.stateDir, run.name), { name: run.name, pid: process.pid, interval_ms: intervalMs }, warn);
+  const template = run.config.metrics.textfile;
+  const writeMetrics = template === undefined ? null : metricsTextfileWriter({
+    path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
+    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, systemClock.wall(), run.name)[0] ?? null),
+  });
+  return {
+    health(healthy, status, quietMs) {
+      refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic());
+      writeMetrics?.({ healthy, quietMs }, systemClock.monotonic());
+    },
+    finish() {
+      writeMetrics?.({ healthy: false, quietMs: null }, systemClock.monotonic(), true);
+    },
+  };
+}
