@@ -1,7 +1,7 @@
 import { findHungSubtree, type HungFinding } from '../core/detect/hung.ts';
 import { detectInactivity } from '../core/detect/inactivity.ts';
 import { formatDuration } from '../core/config/duration.ts';
-import type { SignalKind } from '../core/incident/policy.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
 import type { OutputState } from './output.ts';
 import type { ActivityFloors } from '../core/detect/tree-activity.ts';

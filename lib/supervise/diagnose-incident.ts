@@ -1,5 +1,6 @@
 import { consultsDiagnostician, reconcile } from '../core/incident/diagnosis.ts';
-import { diagnose, type Diagnosis, type SignalKind } from '../core/incident/policy.ts';
+import { diagnose, type Diagnosis } from '../core/incident/diagnose-rules.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
 import type { Logger } from '../io/log.ts';
 import type { Incident, RunRecords } from './records.ts';
 import type { Consult } from './ports.ts';

@@ -3,7 +3,9 @@ import type { StoreSink } from '../io/store/recording-store.ts';
 import type { ProcessInfo } from '../core/process/events.ts';
 import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
-import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
+import type { Diagnosis } from '../core/incident/diagnose-rules.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
+import type { PolicyDecision } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
 
 /**

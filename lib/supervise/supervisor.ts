@@ -1,5 +1,6 @@
 import type { HungFinding } from '../core/detect/hung.ts';
-import { decide, type SignalKind } from '../core/incident/policy.ts';
+import { decide } from '../core/incident/policy.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { IncidentState } from '../core/incident/incident.ts';
 import type { OutputTracker } from './output.ts';

@@ -6,7 +6,7 @@ import { repoRoot, runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
 import { reconcile } from '../../lib/core/incident/diagnosis.ts';
 import { parseDiagnosis } from '../../lib/core/incident/diagnosis-schema.ts';
-import { diagnose } from '../../lib/core/incident/policy.ts';
+import { diagnose } from '../../lib/core/incident/diagnose-rules.ts';
 
 const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 

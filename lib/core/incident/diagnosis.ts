@@ -1,4 +1,5 @@
-import type { Diagnosis, RecoveryAction, SignalKind } from './policy.ts';
+import type { Diagnosis } from './diagnose-rules.ts';
+import type { RecoveryAction, SignalKind } from './kinds.ts';
 import type { ExternalDiagnosis } from './diagnosis-schema.ts';
 
 /**

@@ -1,39 +1,9 @@
+import type { RecoveryAction } from './kinds.ts';
+
 /**
- * Diagnosis and policy. Deterministic rules turn a signal into one recommended typed action;
- * policy then checks that recommendation against what this run allows. Only policy's answer
- * is ever acted on.
+ * Policy checks a diagnosis's recommended action against what this run allows. Only policy's
+ * answer is ever acted on.
  */
-
-export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE';
-
-export type RecoveryAction =
-  /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
-  | 'TERMINATE_DESCENDANT_PROCESS'
-  /** Nothing deadman can fix in place: apply the stall policy (withhold the watchdog, or exit 75). */
-  | 'STALL_POLICY'
-  /** Record and report only. */
-  | 'REPORT';
-
-export interface Diagnosis {
-  action: RecoveryAction;
-  rationale: string;
-}
-
-export function diagnose(kind: SignalKind): Diagnosis {
-  switch (kind) {
-    case 'HUNG_PROCESS':
-      return { action: 'TERMINATE_DESCENDANT_PROCESS', rationale: 'a descendant made no CPU or I/O progress while the agent waited on it; killing it returns a failed tool result the agent can act on' };
-    case 'OUTPUT_INACTIVITY':
-    case 'EVIDENCE_STALE':
-    case 'NOT_READY':
-      return { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' };
-    case 'TIMEOUT':
-      return { action: 'STALL_POLICY', rationale: 'the run exceeded its wall-time cap' };
-    case 'EVIDENCE_FAILED':
-    case 'HALT_AND_ESCALATE':
-      return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };
-  }
-}
 
 export interface PolicyInput {
   recommended: RecoveryAction;

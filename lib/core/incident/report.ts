@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SignalKind } from './policy.ts';
+import type { SignalKind } from './kinds.ts';
 
 /**
  * One incident as a person reads it afterwards: what was detected, on which evidence, what

@@ -1,0 +1,28 @@
+import type { RecoveryAction, SignalKind } from './kinds.ts';
+
+/**
+ * The deterministic diagnosis: each signal kind has one recommended typed action and the
+ * reason for it. An external diagnostician may only narrow this (see diagnosis.ts), and
+ * policy still decides.
+ */
+
+export interface Diagnosis {
+  action: RecoveryAction;
+  rationale: string;
+}
+
+export function diagnose(kind: SignalKind): Diagnosis {
+  switch (kind) {
+    case 'HUNG_PROCESS':
+      return { action: 'TERMINATE_DESCENDANT_PROCESS', rationale: 'a descendant made no CPU or I/O progress while the agent waited on it; killing it returns a failed tool result the agent can act on' };
+    case 'OUTPUT_INACTIVITY':
+    case 'EVIDENCE_STALE':
+    case 'NOT_READY':
+      return { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' };
+    case 'TIMEOUT':
+      return { action: 'STALL_POLICY', rationale: 'the run exceeded its wall-time cap' };
+    case 'EVIDENCE_FAILED':
+    case 'HALT_AND_ESCALATE':
+      return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };
+  }
+}
