@@ -15,7 +15,8 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * $FAKE_AGENT_SCENARIO: complete (default; one `true` tool call, then the turn ends, exit 0),
  * hang-tool (the tool `sleep 600` hangs; once it is killed the turn still completes), silent
  * (after the opening lines: no output, no CPU, forever), crash (starts a tool, then SIGKILLs
- * itself). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * itself), finish-no-exit (completes the turn, prints its result, then idles forever without
+ * exiting — Claude Code's known stream-json failure). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -25,9 +26,9 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30' };
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true' };
 
 interface Invocation {
   resumeId: string | null;
@@ -162,8 +163,9 @@ async function main(): Promise<void> {
     speaker.interrupted();
     process.exit(1);
   });
+  const idleForever = () => setInterval(() => {}, 2 ** 31 - 1);
   if (scenario === 'silent') {
-    setInterval(() => {}, 2 ** 31 - 1);
+    idleForever();
     return;
   }
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
@@ -182,6 +184,7 @@ async function main(): Promise<void> {
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
   speaker.finish('done');
+  if (scenario === 'finish-no-exit') idleForever();
 }
 
 await main();

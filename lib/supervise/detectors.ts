@@ -1,5 +1,6 @@
 import { findHungSubtree, type HungFinding } from '../core/detect/hung.ts';
 import { detectInactivity } from '../core/detect/inactivity.ts';
+import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
@@ -18,6 +19,8 @@ export interface DetectorSettings {
   timeoutMs: number;
   hungTimeoutMs: number;
   readyTimeoutMs: number;
+  /** How long an agent that printed its final result may take to exit (0: never stopped for it). */
+  exitGraceMs: number;
   ignore: readonly RegExp[];
   /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
   agent: () => boolean;
@@ -83,4 +86,12 @@ export const notReady: Detector = ({ now, startedAt, facts, settings }) =>
 export const evidenceStale: Detector = ({ facts }) =>
   facts.evidenceDead === null ? null : { kind: 'EVIDENCE_STALE', fingerprint: 'EVIDENCE_STALE', message: facts.evidenceDead };
 
-export const DETECTORS: readonly Detector[] = [hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];
+/** Only for agents: a generic command's turn-end pattern marks a unit of work, not the end of the run. */
+export const finishedNotExited: Detector = ({ now, output, settings }) => {
+  if (!settings.agent()) return null;
+  const found = detectFinishedNotExited({ now, finishedAt: output.finishedAt, failed: output.failed, graceMs: settings.exitGraceMs });
+  return found && { kind: 'FINISHED_NOT_EXITED', fingerprint: 'FINISHED_NOT_EXITED', message: found.message };
+};
+
+/** The finished agent first: once its result is out, its silence is not a stall. */
+export const DETECTORS: readonly Detector[] = [finishedNotExited, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

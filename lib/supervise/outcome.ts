@@ -28,12 +28,15 @@ export async function conclude(
   publishStatus: () => void,
 ): Promise<RunResult> {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
-  const childCode = exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
+  const childCode = seen.stall?.kind === 'FINISHED_NOT_EXITED'
+    // Stopped by deadman after its final result: its own exit would have carried that verdict.
+    ? (seen.completed ? 0 : 1)
+    : exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
   }
   if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
-  if (seen.stall) return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
+  if (seen.stall && seen.stall.kind !== 'FINISHED_NOT_EXITED') return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
   if (childCode !== 0) {
     return { ...base, exitCode: childCode, outcome: 'failed', reason: exit.signal ? `child killed by ${exit.signal}` : `child exited ${childCode}` };
   }

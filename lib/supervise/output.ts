@@ -21,6 +21,8 @@ export interface OutputState {
   pipeBytes: number;
   completed: boolean;
   failed: string | null;
+  /** When the last turn ended (completed or failed), until a new one starts: the agent's final result. */
+  finishedAt: number | null;
 }
 
 const LAST_LINES = 20;
@@ -38,7 +40,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null };
     this.adapter = adapter;
     this.records = records;
     this.onSession = onSession;
@@ -101,13 +103,16 @@ export class OutputTracker {
       case 'turn_started':
         s.completed = false;
         s.failed = null;
+        s.finishedAt = null;
         break;
       case 'turn_completed':
         s.completed = true;
+        s.finishedAt = now;
         s.openTools.clear();
         break;
       case 'turn_failed':
         s.failed = event.message;
+        s.finishedAt = now;
         s.openTools.clear();
         break;
       case 'usage':

@@ -157,6 +157,7 @@ class Session {
       timeoutMs: config.timeout,
       hungTimeoutMs: config.hung_timeout,
       readyTimeoutMs: config.ready_timeout,
+      exitGraceMs: config.exit_grace,
       ignore: config.ignore.map((pattern) => new RegExp(pattern)),
       verifyWindowMs: config.verify_window,
       agent: () => ports.adapter().name !== 'generic',
@@ -186,7 +187,8 @@ class Session {
   private applyStallPolicy(stall: Stall): void {
     const action = stallPolicy(stall, this.plan.onStall, this.machine.ready);
     this.machine.stallAction = action;
-    this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
+    // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
+    if (action !== 'finish') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     this.publishStatus();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
     if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');

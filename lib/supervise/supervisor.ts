@@ -23,7 +23,8 @@ export interface SupervisorSettings extends DetectorSettings {
   verifyWindowMs: number;
 }
 
-export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'>;
+/** What ends or restarts the run; FINISHED_NOT_EXITED ends it with the agent's own verdict. */
+export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY' | 'FINISHED_NOT_EXITED'>;
 
 export interface Stall {
   kind: StallKind;
@@ -91,6 +92,7 @@ export class Supervisor {
   rootExited(code: number | null): void {
     const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
     for (const [fingerprint, open] of this.cases) {
+      if (open.incident.kind === 'FINISHED_NOT_EXITED') this.verifyFinishedRunStopped(open.incident);
       if (!isRecovery(open)) continue;
       const after = verifyCase(open, { ...context, rootExit: { code, completed: this.output.state.completed } }, this.ports);
       if (after === 'RESOLVED') this.cases.delete(fingerprint);
@@ -114,6 +116,7 @@ export class Supervisor {
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
     const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
     records.decision(incident, decision);
+    if (diagnosis.action === 'END_FINISHED_RUN') return this.endFinishedRun(signal.message, incident);
     if (diagnosis.action === 'STALL_POLICY' || !signal.finding) {
       records.move(incident, 'escalate', diagnosis.rationale);
       this.enterStall(signal.kind as StallKind, signal.message, incident);
@@ -166,10 +169,25 @@ export class Supervisor {
     if (refused) this.enterStall(open.incident.kind as StallKind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
   }
 
+  /** END_FINISHED_RUN: the tree is stopped as for a stall, but the run concludes with the result's verdict. */
+  private endFinishedRun(message: string, incident: Incident): void {
+    const { records } = this.ports;
+    records.move(incident, 'recovery_allowed', 'the agent already finished: ending the run needs no approval');
+    records.action(incident, 'END_FINISHED_RUN', null, 'stopping', { message });
+    records.move(incident, 'action_taken', 'stopping the finished agent\'s tree');
+    this.enterStall('FINISHED_NOT_EXITED', message, incident);
+  }
+
+  private verifyFinishedRunStopped(incident: Incident): void {
+    const detail = 'the finished agent\'s tree is stopped; the run ends with its result\'s verdict';
+    this.ports.records.verification(incident, 'RESOLVED', detail);
+    this.ports.records.move(incident, 'verified', detail);
+  }
+
   private enterStall(kind: StallKind, message: string, incident: Incident): void {
     if (this.stall) return;
     this.stall = { kind, message, incident };
-    this.ports.logger.log('error', `${kind}: ${message}`);
+    this.ports.logger.log(kind === 'FINISHED_NOT_EXITED' ? 'notice' : 'error', `${kind}: ${message}`);
     this.onStall(this.stall);
   }
 

@@ -146,6 +146,7 @@ export const configSchema = z.strictObject({
   kill_grace: duration({ max: SHORT_MAX }).default(D.kill_grace),
   poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),
   verify_window: duration({ max: TIMER_MAX }).default(D.verify_window),
+  exit_grace: duration({ max: TIMER_MAX, off: true }).default(D.exit_grace),
   ignore: z.array(regex).default(() => [...D.ignore]),
   activity: z.strictObject({
     window: duration({ min: '1s', max: SHORT_MAX }).default(D.activity.window),

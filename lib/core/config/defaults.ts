@@ -15,6 +15,7 @@ export const DEFAULT_CONFIG = {
   kill_grace: 5_000,
   poll: 1_000,
   verify_window: 60_000,
+  exit_grace: 30_000,
   ignore: [] as string[],
   /** When the tree counts as working: CPU (ms) or I/O bytes above a floor per window (docs/design.md). */
   activity: { window: 10_000, cpu: 500, io_bytes: 512 * 1024 },

@@ -21,6 +21,8 @@ export function diagnose(kind: SignalKind): Diagnosis {
       return { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' };
     case 'TIMEOUT':
       return { action: 'STALL_POLICY', rationale: 'the run exceeded its wall-time cap' };
+    case 'FINISHED_NOT_EXITED':
+      return { action: 'END_FINISHED_RUN', rationale: 'the agent printed its final result and then did not exit; its work is over, so stopping it loses nothing' };
     case 'EVIDENCE_FAILED':
     case 'HALT_AND_ESCALATE':
       return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };

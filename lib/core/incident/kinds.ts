@@ -3,7 +3,9 @@
  * Diagnosis recommends one action for a signal; policy decides whether it may run.
  */
 
-export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE';
+export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE'
+  /** The agent printed its final result and did not exit within `exit_grace`. */
+  | 'FINISHED_NOT_EXITED';
 
 export type RecoveryAction =
   /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
@@ -11,4 +13,6 @@ export type RecoveryAction =
   /** Nothing deadman can fix in place: apply the stall policy (withhold the watchdog, or exit 75). */
   | 'STALL_POLICY'
   /** Record and report only. */
-  | 'REPORT';
+  | 'REPORT'
+  /** The agent's work is over: stop its tree and exit with its result's verdict. */
+  | 'END_FINISHED_RUN';

@@ -18,6 +18,9 @@ export function decide(input: PolicyInput): PolicyDecision {
   if (input.recommended === 'REPORT') {
     return { verdict: 'await_approval', action: input.recommended, reason: 'the diagnosis advises leaving it to a person' };
   }
+  if (input.recommended === 'END_FINISHED_RUN') {
+    return { verdict: 'allow', action: input.recommended, reason: 'the agent already finished: ending the run needs no approval' };
+  }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };
   }

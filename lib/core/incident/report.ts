@@ -71,6 +71,7 @@ export const PREVENTION_ADVICE: Record<SignalKind, string> = {
   EVIDENCE_FAILED: 'The run reported success but its evidence did not hold (green but dead): make the job fail loudly when it produces nothing, and check the claim still matches what it writes.',
   TIMEOUT: 'The run hit its wall-time cap: raise `timeout` if the work is legitimately longer, or split it so each run finishes within the cap.',
   NOT_READY: 'The command never became ready: check `ready_pattern`/`ready_port` against what it really prints or opens, and raise `ready_timeout` if start-up is slow.',
+  FINISHED_NOT_EXITED: 'The agent printed its final result and did not exit (a known Claude Code failure in stream-json mode): deadman ended the run with the result\'s verdict; update the agent, and lower `exit_grace` if the wait costs too much.',
   HALT_AND_ESCALATE: 'The revive budget is spent: the session keeps being interrupted — find the common cause in the runs\' exits (OOM, a crashing tool, repeated stalls) before raising `revive.max_revives`.',
 };
 

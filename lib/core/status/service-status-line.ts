@@ -14,7 +14,7 @@ export interface RunSnapshot {
   processCount: number;
   evidence: { alive: number; total: number; failing: string | null };
   /** An incident that makes the run unhealthy (stall, evidence beyond grace, timeout). */
-  stall: { message: string; action: 'withhold' | 'exit' } | null;
+  stall: { message: string; action: 'withhold' | 'exit' | 'finish' } | null;
   /** A hung descendant waiting for approval (reported, but not by itself unhealthy). */
   awaitingApproval: string | null;
   recovering: string | null;
@@ -27,6 +27,7 @@ export function isHealthy(s: RunSnapshot): boolean {
 }
 
 export function statusLine(s: RunSnapshot): string {
+  if (s.stall?.action === 'finish') return `FINISHED · ${s.stall.message} · stopping the agent`;
   if (s.stall) {
     const what = s.stall.action === 'withhold' ? 'withholding watchdog' : 'stopping the run (exit 75)';
     return `STALLED · ${s.stall.message} · ${what}`;
