@@ -3,6 +3,7 @@ import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
+import { chooseDiagnostician, describeDiagnostician } from '../core/incident/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createNotifier, probeAddon, readSystemdEnvironment } from '../io/notify.ts';
 import { databaseOption, loadContext, type CommonArgs, type Context } from './command-context.ts';
@@ -36,6 +37,7 @@ const check: CommandModule<object, CommonArgs> = {
     out(`watchdog:      ${systemd.watchdogUsec ? `${systemd.watchdogUsec / 1000} ms (WATCHDOG_USEC; WATCHDOG_PID=${systemd.watchdogPid ?? 'unset'})` : 'none for this process'}`);
     out(`notify path:   ${notifier.path} — ${notifier.detail}`);
     out(`addon:         ${addonLine()}`);
+    out(`diagnostician: ${describeDiagnostician(chooseDiagnostician(context.config.diagnose), process.env)}`);
     if (problems.length === 0) out('problems:      none');
     for (const line of problems) out(`problem: ${line}`);
     if (problems.length > 0) process.exitCode = ExitCode.CONFIG;

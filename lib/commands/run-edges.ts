@@ -11,6 +11,7 @@ import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { ReviveGuard, type Refusal, type ReviveInput } from './run-revive.ts';
+import { consultFor } from './diagnostician-edge.ts';
 
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
@@ -77,14 +78,10 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
       },
       evidence,
       portAccepts,
-      consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout, input.redactor) : undefined,
+      consult: consultFor(config.diagnose, input.redactor),
     },
     finish: (result) => revive.finish(result),
   };
-}
-
-function consultWith(command: string[], timeoutMs: number, redactor: Redactor) {
-  return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, redactor.value(incident));
 }
 
 /** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */

@@ -1,6 +1,7 @@
 import type { Adapter, Observation, ProcessInfo } from '../core/process/events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
 import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
+import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -54,8 +55,8 @@ export type Repeater = (ms: number, run: () => void) => () => void;
 /** Delivers the stop signals deadman itself receives; returns the function that stops listening. */
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
 
-/** Asks the external diagnostician about one incident (the incident's evidence as JSON). */
-export type Consult = (incident: object) => Promise<ParsedDiagnosis>;
+/** Asks the external diagnostician about one incident, once, bounded by its timeout; the edge redacts the packet first. */
+export type Consult = (packet: EvidencePacket) => Promise<ParsedDiagnosis>;
 
 export interface EvidenceGate {
   /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */

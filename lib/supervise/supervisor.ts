@@ -7,6 +7,7 @@ import type { OutputTracker } from './output.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
 import { diagnoseIncident } from './diagnose-incident.ts';
+import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
 import { DETECTORS, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
@@ -112,7 +113,9 @@ export class Supervisor {
       : { processes: this.history.latest?.processes ?? [], lastLines });
     const open: OpenCase = { incident, detector };
     this.cases.set(signal.fingerprint, open);
-    const evidence = signal.finding ? { target: signal.finding.target, subtree: signal.finding.subtree, idleMs: signal.finding.idleMs, lastLines } : {};
+    const evidence: SignalEvidenceFacts = signal.finding
+      ? { processes: signal.finding.subtree, target: signal.finding.target, lastLines, thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs } }
+      : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
     const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
     records.decision(incident, decision);

@@ -170,8 +170,17 @@ export const configSchema = z.strictObject({
     claude_config_dir: absolutePath.optional(),
   }).default(() => structuredClone(D.revive)),
   diagnose: z.strictObject({
+    diagnostician: z.enum(['rules', 'command', 'openai', 'anthropic']).optional(),
     command: argv.optional(),
     timeout: duration({ max: SHORT_MAX }).default(D.diagnose.timeout),
+    api: z.enum(['chat', 'responses']).default(D.diagnose.api),
+    base_url: httpUrl.optional(),
+    model: z.string().min(1).max(200).optional(),
+    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }).optional(),
+  }).superRefine((d, ctx) => {
+    const chosen = d.diagnostician ?? (d.command ? 'command' : 'rules');
+    if (chosen === 'command' && !d.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'is needed with diagnostician = "command": the argv to run' });
+    if ((chosen === 'openai' || chosen === 'anthropic') && !d.model) ctx.addIssue({ code: 'custom', path: ['model'], message: `is needed with diagnostician = "${chosen}": the model to ask` });
   }).default(() => ({ ...D.diagnose })),
   notify: z.strictObject({
     webhook: z.array(httpUrl).default(() => []),

@@ -30,7 +30,8 @@ export const DEFAULT_CONFIG = {
   },
   diagnose: {
     timeout: 30_000,
-  } as { command?: string[]; timeout: number },
+    api: 'chat',
+  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string },
   notify: {
     webhook: [] as string[],
     timeout: 5_000,
