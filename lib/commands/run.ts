@@ -12,7 +12,7 @@ import { runSession } from '../supervise/run-session.ts';
 import { spawnChild } from '../io/process/child.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
-import { loadContext, openStore, redactorFor } from './command-context.ts';
+import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
 import { buildRunEdges } from './run-edges.ts';
@@ -20,6 +20,10 @@ import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run-revive.ts';
 import type { Notifier } from '../io/notify.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Redactor } from '../core/redact/redact.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import { waitForUsageReset } from './usage-limit-wait.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -64,37 +68,68 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall };
   try {
-    const records = new RunRecords(store, () => systemClock.wall());
-    records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-    const edges = await buildRunEdges({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
-    if (edges.refusal) return refuse(edges.refusal, { name, command, cwd, unit, records, notifier, logger });
-    logger.log('info', [
-      `run ${name}`,
-      store.recording ? `database ${context.paths.database}` : 'not recording',
-      `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
-      `notify ${notifier.path}`,
-      systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
-      edges.startNote,
-    ].filter(Boolean).join(' · '));
-    records.startRun({
-      name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
-      pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
-    });
-    const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
-      (message) => logger.log('warn', message));
-    const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
-      ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-      health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
-    });
-    records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
-    edges.finish(result);
-    logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
-    if (result.reraise) reraise(result.reraise, store);
-    return result.exitCode;
+    // One pass per agent process; a usage limit waits for its reset and resumes the session in a new pass.
+    for (;;) {
+      const result = await superviseOnce(run);
+      if (typeof result === 'number') return result;
+      if (result.reraise) reraise(result.reraise, store);
+      if (result.outcome !== 'usage-limit') return result.exitCode;
+      const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec: systemd.watchdogUsec });
+      if (waited.resume) continue;
+      if (waited.reraise) reraise(waited.reraise, store);
+      return waited.exitCode;
+    }
   } finally {
     store.close();
   }
+}
+
+interface RunPass {
+  name: string;
+  command: string[];
+  cwd: string;
+  config: Config;
+  context: Context;
+  redactor: Redactor;
+  logger: Logger;
+  notifier: Notifier;
+  unit: string | null;
+  store: RecordingStore;
+  watchdogUsec: number | null;
+  onStall: 'withhold' | 'exit';
+}
+
+/** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
+async function superviseOnce(run: RunPass): Promise<RunResult | number> {
+  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall } = run;
+  const records = new RunRecords(store, () => systemClock.wall());
+  records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
+  const edges = await buildRunEdges({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
+  if (edges.refusal) return refuse(edges.refusal, { name, command, cwd, unit, records, notifier, logger });
+  logger.log('info', [
+    `run ${name}`,
+    store.recording ? `database ${context.paths.database}` : 'not recording',
+    `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
+    `notify ${notifier.path}`,
+    watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
+    edges.startNote,
+  ].filter(Boolean).join(' · '));
+  records.startRun({
+    name, argv: edges.argv, cwd, unit, invocationId: process.env.INVOCATION_ID ?? null,
+    pid: process.pid, adapter: edges.ports.adapter().name, reviveOf: edges.reviveOf,
+  });
+  const refreshHealth = healthRefresher(healthFilePath(context.paths.stateDir, name), { name, pid: process.pid, interval_ms: Math.max(config.poll, HEALTH_INTERVAL_MIN_MS) },
+    (message) => logger.log('warn', message));
+  const result = await runSession({ argv: edges.argv, cwd, env: process.env, runTag: edges.runTag, config, onStall }, {
+    ...edges.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
+    health: (healthy, status) => refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic()),
+  });
+  records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+  edges.finish(result);
+  logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
+  return result;
 }
 
 /** Starting would be wrong (budget spent, another live supervisor): record why and say so. */

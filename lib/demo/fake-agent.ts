@@ -16,7 +16,9 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * hang-tool (the tool `sleep 600` hangs; once it is killed the turn still completes), silent
  * (after the opening lines: no output, no CPU, forever), crash (starts a tool, then SIGKILLs
  * itself), finish-no-exit (completes the turn, prints its result, then idles forever without
- * exiting — Claude Code's known stream-json failure). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
+ * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
+ * one completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -26,9 +28,9 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true' };
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true' };
 
 interface Invocation {
   resumeId: string | null;
@@ -44,6 +46,7 @@ interface Speaker {
   toolEnded(command: string, end: ToolEnd): void;
   finish(text: string): void;
   interrupted(): void;
+  usageLimit(resetsAt: number): void;
 }
 
 function fail(message: string, code: number): never {
@@ -85,6 +88,11 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
     },
     // Codex prints nothing on an interrupt; only the rollout tells.
     interrupted: () => record(rolloutLines.turnAborted(Date.now(), turn)),
+    usageLimit(resetsAt) {
+      const now = Math.floor(Date.now() / 1000);
+      print(codexLines.usageLimitError(resetsAt, now));
+      print(codexLines.usageLimitFailed(resetsAt, now));
+    },
   };
 }
 
@@ -114,6 +122,12 @@ function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefin
       say(claudeLines.toolResult(id, 'toolu_1', { exitCode: 130, output: 'The user doesn\'t want to proceed with this tool use.' }));
       say(claudeLines.interrupted(id));
       print(claudeLines.result(id, false, ''));
+    },
+    usageLimit(resetsAt) {
+      print(claudeLines.rateLimitRejected(id, resetsAt));
+      const text = `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
+      say(claudeLines.text(id, text));
+      print({ ...claudeLines.result(id, true, text), is_error: true });
     },
   };
 }
@@ -157,6 +171,10 @@ async function main(): Promise<void> {
   const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
 
   speaker.start();
+  if (scenario === 'usage-limit' && run.resumeId === null) {
+    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5));
+    process.exit(1);
+  }
   let tool: ReturnType<typeof runTool> | null = null;
   process.on('SIGINT', () => {
     if (tool?.child.pid) process.kill(-tool.child.pid, 'SIGKILL');

@@ -1,6 +1,7 @@
 import { findHungSubtree, type HungFinding } from '../core/detect/hung.ts';
 import { detectInactivity } from '../core/detect/inactivity.ts';
 import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
+import { detectUsageLimit } from '../core/detect/usage-limit.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
@@ -93,5 +94,10 @@ export const finishedNotExited: Detector = ({ now, output, settings }) => {
   return found && { kind: 'FINISHED_NOT_EXITED', fingerprint: 'FINISHED_NOT_EXITED', message: found.message };
 };
 
-/** The finished agent first: once its result is out, its silence is not a stall. */
-export const DETECTORS: readonly Detector[] = [finishedNotExited, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];
+export const usageLimit: Detector = ({ output }) => {
+  const found = detectUsageLimit(output.usageLimit);
+  return found && { kind: 'USAGE_LIMIT', fingerprint: 'USAGE_LIMIT', message: found.message };
+};
+
+/** The agent's own word first: a usage limit or a finished result explains any silence after it. */
+export const DETECTORS: readonly Detector[] = [usageLimit, finishedNotExited, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

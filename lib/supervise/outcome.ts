@@ -3,7 +3,7 @@ import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit';
 
 export interface RunResult {
   exitCode: number;
@@ -14,6 +14,8 @@ export interface RunResult {
   /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
   clean: boolean;
   sessionId: string | null;
+  /** outcome `usage-limit`: when the limit resets (wall ms; null when the agent did not say), for the in-process wait. */
+  usageResetAt?: number | null;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface RunResult {
  */
 export async function conclude(
   exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null },
   ports: RunSessionPorts,
   publishStatus: () => void,
 ): Promise<RunResult> {
@@ -34,6 +36,9 @@ export async function conclude(
     : exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
+  }
+  if (seen.stall?.kind === 'USAGE_LIMIT') {
+    return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'usage-limit', reason: seen.stall.message, usageResetAt: seen.usageResetAt ?? null };
   }
   if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
   if (seen.stall && seen.stall.kind !== 'FINISHED_NOT_EXITED') return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };

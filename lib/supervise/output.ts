@@ -1,6 +1,7 @@
 import type { Adapter, AgentEvent } from '../core/process/events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
+import type { UsageLimitSeen } from '../core/detect/usage-limit.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -23,6 +24,8 @@ export interface OutputState {
   failed: string | null;
   /** When the last turn ended (completed or failed), until a new one starts: the agent's final result. */
   finishedAt: number | null;
+  /** The agent said its plan or usage limit stops the turn; null until it does. */
+  usageLimit: UsageLimitSeen | null;
 }
 
 const LAST_LINES = 20;
@@ -40,7 +43,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null };
     this.adapter = adapter;
     this.records = records;
     this.onSession = onSession;
@@ -114,6 +117,9 @@ export class OutputTracker {
         s.failed = event.message;
         s.finishedAt = now;
         s.openTools.clear();
+        break;
+      case 'usage_limit':
+        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, message: event.message, at: now };
         break;
       case 'usage':
       case 'error':

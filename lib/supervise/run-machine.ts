@@ -79,17 +79,21 @@ export class RunMachine {
   }
 }
 
-/** `finish`: the agent is done but did not exit — stop the tree, and the run concludes with the agent's verdict. */
-export type StallAction = 'withhold' | 'exit' | 'finish';
+/**
+ * `finish`: the agent is done but did not exit — stop the tree, and the run concludes with the
+ * agent's verdict. `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
+ */
+export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait';
 
 /**
  * The one rule for a stall. Withholding the watchdog lets systemd kill and restart the unit
  * (with revive); it is chosen only when configured, after READY=1 (before it systemd runs no
  * watchdog for us, so withholding would change nothing), and never for a wall-time TIMEOUT,
  * which must end the run with its own exit code. A finished agent that did not exit is never
- * restarted: its work is over.
+ * restarted: its work is over. One stopped by a usage limit waits for the reset, in-process.
  */
-export function stallPolicy(stall: { kind: string }, configured: Exclude<StallAction, 'finish'>, ready: boolean): StallAction {
+export function stallPolicy(stall: { kind: string }, configured: 'withhold' | 'exit', ready: boolean): StallAction {
   if (stall.kind === 'FINISHED_NOT_EXITED') return 'finish';
+  if (stall.kind === 'USAGE_LIMIT') return 'usage-wait';
   return stall.kind !== 'TIMEOUT' && configured === 'withhold' && ready ? 'withhold' : 'exit';
 }

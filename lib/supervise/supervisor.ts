@@ -1,6 +1,6 @@
 import type { HungFinding } from '../core/detect/hung.ts';
 import { decide } from '../core/incident/policy.ts';
-import type { SignalKind } from '../core/incident/kinds.ts';
+import type { RecoveryAction, SignalKind } from '../core/incident/kinds.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { IncidentState } from '../core/incident/incident.ts';
 import type { OutputTracker } from './output.ts';
@@ -8,7 +8,7 @@ import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
 import { diagnoseIncident } from './diagnose-incident.ts';
 import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
-import { DETECTORS, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
+import { DETECTORS, usageLimit, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
 
@@ -24,8 +24,14 @@ export interface SupervisorSettings extends DetectorSettings {
   verifyWindowMs: number;
 }
 
-/** What ends or restarts the run; FINISHED_NOT_EXITED ends it with the agent's own verdict. */
-export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY' | 'FINISHED_NOT_EXITED'>;
+/** What ends or restarts the run; FINISHED_NOT_EXITED ends it with the agent's verdict, USAGE_LIMIT to wait for the reset. */
+export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY' | 'FINISHED_NOT_EXITED' | 'USAGE_LIMIT'>;
+
+/** Actions that end the run on the agent's own word; the incident resolves once its tree is down. */
+const ENDS_RUN: Partial<Record<RecoveryAction, { kind: StallKind; doing: string; done: string }>> = {
+  END_FINISHED_RUN: { kind: 'FINISHED_NOT_EXITED', doing: 'stopping the finished agent\'s tree', done: 'the finished agent\'s tree is stopped; the run ends with its result\'s verdict' },
+  WAIT_FOR_USAGE_RESET: { kind: 'USAGE_LIMIT', doing: 'interrupting the agent to wait for the reset', done: 'the agent is stopped; the run waits for the reset, then resumes the session' },
+};
 
 export interface Stall {
   kind: StallKind;
@@ -37,6 +43,8 @@ export interface Stall {
 interface OpenCase extends Partial<RecoveryCase> {
   incident: Incident;
   detector: Detector;
+  /** Set when the incident's action ends the run (its verification is the root's exit). */
+  endsRun?: RecoveryAction;
 }
 
 export class Supervisor {
@@ -93,7 +101,7 @@ export class Supervisor {
   rootExited(code: number | null): void {
     const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
     for (const [fingerprint, open] of this.cases) {
-      if (open.incident.kind === 'FINISHED_NOT_EXITED') this.verifyFinishedRunStopped(open.incident);
+      if (open.endsRun) this.verifyRunEnded(open.incident, open.endsRun);
       if (!isRecovery(open)) continue;
       const after = verifyCase(open, { ...context, rootExit: { code, completed: this.output.state.completed } }, this.ports);
       if (after === 'RESOLVED') this.cases.delete(fingerprint);
@@ -119,7 +127,7 @@ export class Supervisor {
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
     const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
     records.decision(incident, decision);
-    if (diagnosis.action === 'END_FINISHED_RUN') return this.endFinishedRun(signal.message, incident);
+    if (ENDS_RUN[diagnosis.action]) return this.endRun(diagnosis.action, signal.message, incident);
     if (diagnosis.action === 'STALL_POLICY' || !signal.finding) {
       records.move(incident, 'escalate', diagnosis.rationale);
       this.enterStall(signal.kind as StallKind, signal.message, incident);
@@ -172,25 +180,39 @@ export class Supervisor {
     if (refused) this.enterStall(open.incident.kind as StallKind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
   }
 
-  /** END_FINISHED_RUN: the tree is stopped as for a stall, but the run concludes with the result's verdict. */
-  private endFinishedRun(message: string, incident: Incident): void {
+  /** The tree is stopped as for a stall, but the run concludes as the agent said (its verdict, or a wait for the reset). */
+  private endRun(action: RecoveryAction, message: string, incident: Incident): void {
     const { records } = this.ports;
-    records.move(incident, 'recovery_allowed', 'the agent already finished: ending the run needs no approval');
-    records.action(incident, 'END_FINISHED_RUN', null, 'stopping', { message });
-    records.move(incident, 'action_taken', 'stopping the finished agent\'s tree');
-    this.enterStall('FINISHED_NOT_EXITED', message, incident);
+    const ends = ENDS_RUN[action]!;
+    const open = this.cases.get(ends.kind);
+    if (open) open.endsRun = action;
+    records.move(incident, 'recovery_allowed', 'the agent\'s own word ends this run: no approval needed');
+    records.action(incident, action, null, 'stopping', { message });
+    records.move(incident, 'action_taken', ends.doing);
+    this.enterStall(ends.kind, message, incident);
   }
 
-  private verifyFinishedRunStopped(incident: Incident): void {
-    const detail = 'the finished agent\'s tree is stopped; the run ends with its result\'s verdict';
+  private verifyRunEnded(incident: Incident, action: RecoveryAction): void {
+    const detail = ENDS_RUN[action]!.done;
     this.ports.records.verification(incident, 'RESOLVED', detail);
     this.ports.records.move(incident, 'verified', detail);
+  }
+
+  /**
+   * The agent may report a usage limit and exit within one poll: its lines are read, so the
+   * detectors that read only the output get one last look once the root is gone.
+   */
+  async detectAtExit(): Promise<void> {
+    if (this.stall) return;
+    const signal = usageLimit(this.detectorInput(this.ports.monotonic()));
+    if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, usageLimit);
   }
 
   private enterStall(kind: StallKind, message: string, incident: Incident): void {
     if (this.stall) return;
     this.stall = { kind, message, incident };
-    this.ports.logger.log(kind === 'FINISHED_NOT_EXITED' ? 'notice' : 'error', `${kind}: ${message}`);
+    // Ending on the agent's own word is news, not a fault.
+    this.ports.logger.log(kind === 'FINISHED_NOT_EXITED' || kind === 'USAGE_LIMIT' ? 'notice' : 'error', `${kind}: ${message}`);
     this.onStall(this.stall);
   }
 

@@ -45,6 +45,8 @@ export function createClaudeAdapter(): Adapter {
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
       case 'result':
         return resultEvents(line);
+      case 'rate_limit_event':
+        return rateLimitEvents(line.rate_limit_info);
     }
   }
 
@@ -73,6 +75,11 @@ function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent
     outputTokens: u.output_tokens,
   };
   return [ended, { type: 'usage', usage }];
+}
+
+function rateLimitEvents(info: { status: string; resetsAt?: number | undefined; rateLimitType?: string | undefined }): AgentEvent[] {
+  if (info.status !== 'rejected' && info.status !== 'denied') return [];
+  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt ?? null, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached` }];
 }
 
 function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {

@@ -1,6 +1,7 @@
 import type { Adapter, AgentEvent, ParsedLine, Usage } from '../process/events.ts';
 import { codexEventSchema, type CodexEvent, type CodexItem, type CodexUsage } from './codex-schema.ts';
 import { fieldOfCutLine, parseEventLine, typeOfCutLine } from './json-line.ts';
+import { usageLimitOf } from './codex-usage-limit.ts';
 
 /** Item types that run something on the agent's behalf: their start and end are tool events. */
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
@@ -33,10 +34,12 @@ export function createCodexAdapter(): Adapter {
         return [{ type: 'turn_started' }];
       case 'turn.completed':
         return [{ type: 'turn_completed' }, ...(event.usage ? usageDelta(event.usage) : [])];
-      case 'turn.failed':
-        return [{ type: 'turn_failed', message: event.error?.message ?? 'turn failed' }];
+      case 'turn.failed': {
+        const message = event.error?.message ?? 'turn failed';
+        return [...usageLimitOf(message), { type: 'turn_failed', message }];
+      }
       case 'error':
-        return [{ type: 'error', message: event.message }];
+        return [...usageLimitOf(event.message), { type: 'error', message: event.message }];
       case 'item.started':
         return TOOL_ITEMS.has(event.item.type) ? [{ type: 'tool_started', toolId: event.item.id, command: toolCommand(event.item) }] : [];
       case 'item.completed':

@@ -147,6 +147,10 @@ export const configSchema = z.strictObject({
   poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),
   verify_window: duration({ max: TIMER_MAX }).default(D.verify_window),
   exit_grace: duration({ max: TIMER_MAX, off: true }).default(D.exit_grace),
+  usage_limit: z.strictObject({
+    max_wait: duration({ max: TIMER_MAX }).default(D.usage_limit.max_wait),
+    jitter: duration({ max: SHORT_MAX }).default(D.usage_limit.jitter),
+  }).default(() => ({ ...D.usage_limit })),
   ignore: z.array(regex).default(() => [...D.ignore]),
   activity: z.strictObject({
     window: duration({ min: '1s', max: SHORT_MAX }).default(D.activity.window),

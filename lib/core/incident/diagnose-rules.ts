@@ -23,6 +23,8 @@ export function diagnose(kind: SignalKind): Diagnosis {
       return { action: 'STALL_POLICY', rationale: 'the run exceeded its wall-time cap' };
     case 'FINISHED_NOT_EXITED':
       return { action: 'END_FINISHED_RUN', rationale: 'the agent printed its final result and then did not exit; its work is over, so stopping it loses nothing' };
+    case 'USAGE_LIMIT':
+      return { action: 'WAIT_FOR_USAGE_RESET', rationale: 'the plan or usage limit holds until its reset: a restart before then only burns retries' };
     case 'EVIDENCE_FAILED':
     case 'HALT_AND_ESCALATE':
       return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };

@@ -5,7 +5,9 @@
 
 export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE'
   /** The agent printed its final result and did not exit within `exit_grace`. */
-  | 'FINISHED_NOT_EXITED';
+  | 'FINISHED_NOT_EXITED'
+  /** The agent's turn failed on a plan or usage limit. */
+  | 'USAGE_LIMIT';
 
 export type RecoveryAction =
   /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
@@ -15,4 +17,6 @@ export type RecoveryAction =
   /** Record and report only. */
   | 'REPORT'
   /** The agent's work is over: stop its tree and exit with its result's verdict. */
-  | 'END_FINISHED_RUN';
+  | 'END_FINISHED_RUN'
+  /** Stop the agent (SIGINT) if it still runs, wait for the limit's reset feeding the watchdog, then resume the session. */
+  | 'WAIT_FOR_USAGE_RESET';

@@ -21,6 +21,9 @@ export function decide(input: PolicyInput): PolicyDecision {
   if (input.recommended === 'END_FINISHED_RUN') {
     return { verdict: 'allow', action: input.recommended, reason: 'the agent already finished: ending the run needs no approval' };
   }
+  if (input.recommended === 'WAIT_FOR_USAGE_RESET') {
+    return { verdict: 'allow', action: input.recommended, reason: 'the agent cannot work until the reset: waiting needs no approval' };
+  }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };
   }

@@ -23,7 +23,9 @@ export type AgentEvent =
   /** Usage charged by this line (deltas, never cumulative totals). */
   | { type: 'usage'; usage: Usage }
   /** A non-fatal error or warning the agent reported (retries, config warnings). */
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The turn cannot go on: a plan or usage limit. The reset as the agent gave it (epoch seconds, or seconds from now), else null. */
+  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; message: string };
 
 export interface ParsedLine {
   /** True when the line is a well-formed event of the adapter's format (counts as activity). */
