@@ -43,6 +43,8 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
   const codex = (...args: string[]) => [...p.fakeAgent, 'codex', 'exec', '--json', ...args];
   const exportDir = `${p.dir}/out/export`;
   const config = `${p.dir}/export.toml`;
+  const limitConfig = `${p.dir}/usage-limit.toml`;
+  const claude = (prompt: string) => [...p.fakeAgent, 'claude', '-p', prompt, '--output-format', 'stream-json', '--verbose'];
   return [
     {
       title: 'A tool call hangs',
@@ -95,6 +97,27 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
         env: { FAKE_AGENT_SCENARIO: 'silent' },
       }],
       expect: { exitCode: 75, incident: 'OUTPUT_INACTIVITY → ESCALATED' },
+    },
+    {
+      title: 'A usage limit',
+      story: 'The agent hits its plan\'s usage limit; restarting it before the reset would only burn retries.',
+      config: { file: limitConfig, text: '[usage_limit]\njitter = "0s"\n' },
+      steps: [{
+        shown: 'deadman run -- claude -p "update the changelog" --output-format stream-json --verbose   # the limit resets in 2s',
+        argv: run('--name', 'usage-limit', '--config', limitConfig, '--adapter', 'claude', '--poll', '250ms', '--', ...claude('update the changelog')),
+        env: { FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: '2' },
+      }],
+      expect: { exitCode: 0, incident: 'USAGE_LIMIT → RESOLVED' },
+    },
+    {
+      title: 'Finished but never exits',
+      story: 'Claude Code prints its result and then idles forever in stream-json mode.',
+      steps: [{
+        shown: 'deadman run --exit-grace 1s -- claude -p "summarise the diff" --output-format stream-json --verbose',
+        argv: run('--name', 'finished', '--adapter', 'claude', '--exit-grace', '1s', '--poll', '250ms', '--stop-grace', '1s', '--', ...claude('summarise the diff')),
+        env: { FAKE_AGENT_SCENARIO: 'finish-no-exit' },
+      }],
+      expect: { exitCode: 0, incident: 'FINISHED_NOT_EXITED → RESOLVED' },
     },
   ];
 }
