@@ -12,6 +12,10 @@ import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { ReviveGuard, type Refusal, type ReviveInput } from './run-revive.ts';
 import { consultFor } from './diagnostician-edge.ts';
+import { workspaceFingerprinter } from '../io/workspace-fingerprint.ts';
+
+/** REPEATED_FAILURE's workspace fingerprint is taken at most this often. */
+const WORKSPACE_EVERY_MS = 5_000;
 
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
@@ -36,7 +40,7 @@ export type RunEdges =
     runTag: string;
     reviveOf: string | null;
     startNote: string;
-    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts' | 'consult'>;
+    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'evidence' | 'portAccepts' | 'consult' | 'workspace'>;
     finish(result: RunResult): void;
   };
 
@@ -79,6 +83,7 @@ export async function buildRunEdges(input: RunEdgesInput): Promise<RunEdges> {
       evidence,
       portAccepts,
       consult: consultFor(config.diagnose, input.redactor),
+      workspace: workspaceFingerprinter(input.cwd, WORKSPACE_EVERY_MS, () => systemClock.monotonic()),
     },
     finish: (result) => revive.finish(result),
   };

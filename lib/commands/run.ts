@@ -68,13 +68,17 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall };
+  let run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall };
   try {
-    // One pass per agent process; a usage limit waits for its reset and resumes the session in a new pass.
+    // One pass per agent process; a usage limit waits for its reset, a repeated failure resumes with guidance, in a new pass.
     for (;;) {
       const result = await superviseOnce(run);
       if (typeof result === 'number') return result;
       if (result.reraise) reraise(result.reraise, store);
+      if (result.outcome === 'cancel-resume') {
+        run = { ...run, config: { ...config, revive: { ...config.revive, message: result.resumeGuidance } } };
+        continue;
+      }
       if (result.outcome !== 'usage-limit') return result.exitCode;
       const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec: systemd.watchdogUsec });
       if (waited.resume) continue;

@@ -18,7 +18,8 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * itself), finish-no-exit (completes the turn, prints its result, then idles forever without
  * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
- * one completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * one completes), repeat-failure (a new session runs the same failing test again and again, up to
+ * 12 times; a resumed one completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -28,9 +29,11 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'repeat-failure'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true' };
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'repeat-failure': 'true' };
+/** Fails the same way each time; only the time in its output changes. */
+const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date +%s%N)"; exit 1';
 
 interface Invocation {
   resumeId: string | null;
@@ -181,6 +184,12 @@ async function main(): Promise<void> {
     speaker.interrupted();
     process.exit(1);
   });
+  for (let i = 0; scenario === 'repeat-failure' && run.resumeId === null && i < 12; i += 1) {
+    speaker.toolStarted(FAILING_TEST);
+    tool = runTool(FAILING_TEST, toolEnv, run.cwd);
+    speaker.toolEnded(FAILING_TEST, await tool.ended);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const idleForever = () => setInterval(() => {}, 2 ** 31 - 1);
   if (scenario === 'silent') {
     idleForever();

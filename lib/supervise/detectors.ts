@@ -2,6 +2,7 @@ import { findHungSubtree, type HungFinding } from '../core/detect/hung.ts';
 import { detectInactivity } from '../core/detect/inactivity.ts';
 import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
 import { detectUsageLimit } from '../core/detect/usage-limit.ts';
+import { detectRepeatedFailure, type RepeatState } from '../core/detect/repeated-failure.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
@@ -42,6 +43,8 @@ export interface DetectorInput {
   output: OutputState;
   facts: RunFacts;
   settings: DetectorSettings;
+  /** The streak of identical failures with an unchanged workspace (the supervisor keeps it). */
+  repeats: RepeatState;
 }
 
 export interface Signal {
@@ -51,6 +54,8 @@ export interface Signal {
   message: string;
   /** HUNG_PROCESS: the subtree to terminate. */
   finding?: HungFinding;
+  /** REPEATED_FAILURE: the rule text the resumed agent is given. */
+  guidance?: string;
 }
 
 export type Detector = (input: DetectorInput) => Signal | null;
@@ -99,5 +104,13 @@ export const usageLimit: Detector = ({ output }) => {
   return found && { kind: 'USAGE_LIMIT', fingerprint: 'USAGE_LIMIT', message: found.message };
 };
 
+/** "At least 3 times" (issue 14): fewer is an agent still trying; more burns turns. */
+const REPEAT_THRESHOLD = 3;
+
+export const repeatedFailure: Detector = ({ repeats }) => {
+  const found = detectRepeatedFailure(repeats, REPEAT_THRESHOLD);
+  return found && { kind: 'REPEATED_FAILURE', fingerprint: 'REPEATED_FAILURE', message: found.message, guidance: found.guidance };
+};
+
 /** The agent's own word first: a usage limit or a finished result explains any silence after it. */
-export const DETECTORS: readonly Detector[] = [usageLimit, finishedNotExited, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];
+export const DETECTORS: readonly Detector[] = [usageLimit, finishedNotExited, repeatedFailure, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

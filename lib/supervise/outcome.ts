@@ -3,7 +3,7 @@ import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit';
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume';
 
 export interface RunResult {
   exitCode: number;
@@ -16,6 +16,8 @@ export interface RunResult {
   sessionId: string | null;
   /** outcome `usage-limit`: when the limit resets (wall ms; null when the agent did not say), for the in-process wait. */
   usageResetAt?: number | null;
+  /** outcome `cancel-resume`: what the resumed session is told. */
+  resumeGuidance?: string;
 }
 
 /**
@@ -36,6 +38,9 @@ export async function conclude(
     : exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
+  }
+  if (seen.stall?.kind === 'REPEATED_FAILURE') {
+    return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'cancel-resume', reason: seen.stall.message, resumeGuidance: seen.stall.guidance ?? seen.stall.message };
   }
   if (seen.stall?.kind === 'USAGE_LIMIT') {
     return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'usage-limit', reason: seen.stall.message, usageResetAt: seen.usageResetAt ?? null };

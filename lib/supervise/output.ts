@@ -2,6 +2,7 @@ import type { Adapter, AgentEvent } from '../core/process/events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
 import type { UsageLimitSeen } from '../core/detect/usage-limit.ts';
+import type { ToolFailure } from '../core/detect/repeated-failure.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -26,6 +27,8 @@ export interface OutputState {
   finishedAt: number | null;
   /** The agent said its plan or usage limit stops the turn; null until it does. */
   usageLimit: UsageLimitSeen | null;
+  /** Tool calls finished since the supervisor last took them: a failure, or null for a success. */
+  toolResults: Array<ToolFailure | null>;
 }
 
 const LAST_LINES = 20;
@@ -37,13 +40,15 @@ export class OutputTracker {
   private readonly adapter: () => Adapter;
   private readonly records: RunRecords;
   private readonly onSession: (id: string) => void;
+  /** Commands of the open tool calls, to name the command a failure belongs to. */
+  private readonly toolCommands = new Map<string, string>();
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [] };
     this.adapter = adapter;
     this.records = records;
     this.onSession = onSession;
@@ -97,12 +102,18 @@ export class OutputTracker {
         }
         break;
       case 'tool_started':
+        if (event.command !== null) this.toolCommands.set(event.toolId, event.command);
         s.openTools.set(event.toolId, now);
         s.firstToolAt ??= now;
         break;
-      case 'tool_finished':
+      case 'tool_finished': {
         s.openTools.delete(event.toolId);
+        const command = this.toolCommands.get(event.toolId);
+        this.toolCommands.delete(event.toolId);
+        // Only shell commands have a signature; other tools neither extend nor break a streak.
+        if (command !== undefined) s.toolResults.push(event.ok ? null : { command, exitCode: event.exitCode, outputTail: event.outputTail ?? '' });
         break;
+      }
       case 'turn_started':
         s.completed = false;
         s.failed = null;

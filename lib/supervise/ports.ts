@@ -87,6 +87,7 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
+  workspace?: SupervisorPorts['workspace'];
   /** Told the run's health and status line at every status update (the health file behind `deadman health`). */
   health?: (healthy: boolean, status: string) => void;
 }
@@ -94,6 +95,8 @@ export interface RunSessionPorts {
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */
 export interface SupervisorPorts {
   monotonic(): number;
+  /** A fingerprint of the work tree (git status and a bounded diff hash), null outside one; taken at most every few seconds. */
+  workspace?: (() => string | null) | undefined;
   tree: Pick<ProcessTree, 'observe' | 'terminate'>;
   records: RunRecords;
   logger: Logger;

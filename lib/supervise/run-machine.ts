@@ -82,8 +82,9 @@ export class RunMachine {
 /**
  * `finish`: the agent is done but did not exit — stop the tree, and the run concludes with the
  * agent's verdict. `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
+ * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance.
  */
-export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait';
+export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume';
 
 /**
  * The one rule for a stall. Withholding the watchdog lets systemd kill and restart the unit
@@ -95,5 +96,6 @@ export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait';
 export function stallPolicy(stall: { kind: string }, configured: 'withhold' | 'exit', ready: boolean): StallAction {
   if (stall.kind === 'FINISHED_NOT_EXITED') return 'finish';
   if (stall.kind === 'USAGE_LIMIT') return 'usage-wait';
+  if (stall.kind === 'REPEATED_FAILURE') return 'cancel-resume';
   return stall.kind !== 'TIMEOUT' && configured === 'withhold' && ready ? 'withhold' : 'exit';
 }

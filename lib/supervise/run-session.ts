@@ -156,7 +156,7 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, workspace: ports.workspace }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,
@@ -198,7 +198,7 @@ class Session {
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
     if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');
     // An agent at its usage limit is interrupted as a person would (it records the turn as interrupted), not killed.
-    else void this.stopTree(action === 'usage-wait' ? 'SIGINT' : 'SIGTERM');
+    else void this.stopTree(action === 'usage-wait' || action === 'cancel-resume' ? 'SIGINT' : 'SIGTERM');
   }
 
   private stopTree(signal: NodeJS.Signals): Promise<void> {

@@ -7,6 +7,8 @@ import type { OutputTracker } from './output.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
 import { diagnoseIncident } from './diagnose-incident.ts';
+import { ENDS_RUN, takeEndingAction, verifyEndingAction, type EndingKind } from './ending-actions.ts';
+import { NO_REPEAT, noteToolResult, type RepeatState } from '../core/detect/repeated-failure.ts';
 import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
 import { DETECTORS, usageLimit, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
@@ -24,19 +26,15 @@ export interface SupervisorSettings extends DetectorSettings {
   verifyWindowMs: number;
 }
 
-/** What ends or restarts the run; FINISHED_NOT_EXITED ends it with the agent's verdict, USAGE_LIMIT to wait for the reset. */
-export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY' | 'FINISHED_NOT_EXITED' | 'USAGE_LIMIT'>;
-
-/** Actions that end the run on the agent's own word; the incident resolves once its tree is down. */
-const ENDS_RUN: Partial<Record<RecoveryAction, { kind: StallKind; doing: string; done: string }>> = {
-  END_FINISHED_RUN: { kind: 'FINISHED_NOT_EXITED', doing: 'stopping the finished agent\'s tree', done: 'the finished agent\'s tree is stopped; the run ends with its result\'s verdict' },
-  WAIT_FOR_USAGE_RESET: { kind: 'USAGE_LIMIT', doing: 'interrupting the agent to wait for the reset', done: 'the agent is stopped; the run waits for the reset, then resumes the session' },
-};
+/** What ends or restarts the run; the ending kinds end this agent process on its own word (ending-actions.ts). */
+export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'> | EndingKind;
 
 export interface Stall {
   kind: StallKind;
   message: string;
   incident: Incident;
+  /** CANCEL_AND_RESUME: what the resumed session is told. */
+  guidance?: string | undefined;
 }
 
 /** An open incident, the detector that raised it, and the recovery it is in (when its action is one). */
@@ -51,6 +49,7 @@ export class Supervisor {
   readonly history: ObservationHistory;
   readonly facts: RunFacts = { ready: true, evidenceDead: null };
   stall: Stall | null = null;
+  private repeats: RepeatState = NO_REPEAT;
   private readonly cases = new Map<string, OpenCase>();
   private readonly ports: SupervisorPorts;
   private readonly settings: SupervisorSettings;
@@ -83,6 +82,7 @@ export class Supervisor {
     const { pipeBytes, readyAt } = this.output.state;
     if (this.history.add(observation, now, { pipeBytes, floors: this.settings.activity, readyAt })) this.ports.records.observation(observation.processes);
     if (this.stall) return;
+    this.takeToolResults();
     const followedUp = new Set<Detector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);
@@ -101,7 +101,7 @@ export class Supervisor {
   rootExited(code: number | null): void {
     const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
     for (const [fingerprint, open] of this.cases) {
-      if (open.endsRun) this.verifyRunEnded(open.incident, open.endsRun);
+      if (open.endsRun) verifyEndingAction(this.ports.records, open.incident, open.endsRun);
       if (!isRecovery(open)) continue;
       const after = verifyCase(open, { ...context, rootExit: { code, completed: this.output.state.completed } }, this.ports);
       if (after === 'RESOLVED') this.cases.delete(fingerprint);
@@ -109,7 +109,7 @@ export class Supervisor {
   }
 
   private detectorInput(now: number): DetectorInput {
-    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings };
+    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings, repeats: this.repeats };
   }
 
   /** Opens the incident of a new signal: diagnose, ask policy, then act or wait for approval. */
@@ -125,9 +125,15 @@ export class Supervisor {
       ? { processes: signal.finding.subtree, target: signal.finding.target, lastLines, thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs } }
       : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
-    const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
+    const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
     records.decision(incident, decision);
-    if (ENDS_RUN[diagnosis.action]) return this.endRun(diagnosis.action, signal.message, incident);
+    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, signal, incident);
+    if (ENDS_RUN[diagnosis.action]) {
+      // The agent goes on; the incident waits for a person (a repeated failure is no stall).
+      records.move(incident, 'approval_required', decision.reason);
+      logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}`);
+      return;
+    }
     if (diagnosis.action === 'STALL_POLICY' || !signal.finding) {
       records.move(incident, 'escalate', diagnosis.rationale);
       this.enterStall(signal.kind as StallKind, signal.message, incident);
@@ -180,22 +186,19 @@ export class Supervisor {
     if (refused) this.enterStall(open.incident.kind as StallKind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
   }
 
-  /** The tree is stopped as for a stall, but the run concludes as the agent said (its verdict, or a wait for the reset). */
-  private endRun(action: RecoveryAction, message: string, incident: Incident): void {
-    const { records } = this.ports;
-    const ends = ENDS_RUN[action]!;
-    const open = this.cases.get(ends.kind);
+  /** The tree is stopped as for a stall, but the run concludes as the agent said (its verdict, a wait for the reset, a resume). */
+  private endRun(action: RecoveryAction, signal: Signal, incident: Incident): void {
+    const open = this.cases.get(signal.fingerprint);
     if (open) open.endsRun = action;
-    records.move(incident, 'recovery_allowed', 'the agent\'s own word ends this run: no approval needed');
-    records.action(incident, action, null, 'stopping', { message });
-    records.move(incident, 'action_taken', ends.doing);
-    this.enterStall(ends.kind, message, incident);
+    const kind = takeEndingAction(this.ports.records, action, incident, { message: signal.message, guidance: signal.guidance });
+    this.enterStall(kind, signal.message, incident, signal.guidance);
   }
 
-  private verifyRunEnded(incident: Incident, action: RecoveryAction): void {
-    const detail = ENDS_RUN[action]!.done;
-    this.ports.records.verification(incident, 'RESOLVED', detail);
-    this.ports.records.move(incident, 'verified', detail);
+  /** Folds the tool calls finished since the last tick into the failure streak; the workspace is read only when one failed. */
+  private takeToolResults(): void {
+    const results = this.output.state.toolResults.splice(0);
+    const workspace = results.some((r) => r !== null) ? (this.ports.workspace?.() ?? null) : null;
+    for (const failure of results) this.repeats = noteToolResult(this.repeats, { failure, workspace });
   }
 
   /**
@@ -208,9 +211,9 @@ export class Supervisor {
     if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, usageLimit);
   }
 
-  private enterStall(kind: StallKind, message: string, incident: Incident): void {
+  private enterStall(kind: StallKind, message: string, incident: Incident, guidance?: string): void {
     if (this.stall) return;
-    this.stall = { kind, message, incident };
+    this.stall = { kind, message, incident, guidance };
     // Ending on the agent's own word is news, not a fault.
     this.ports.logger.log(kind === 'FINISHED_NOT_EXITED' || kind === 'USAGE_LIMIT' ? 'notice' : 'error', `${kind}: ${message}`);
     this.onStall(this.stall);

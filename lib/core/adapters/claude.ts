@@ -4,6 +4,8 @@ import { parseEventLine, typeOfCutLine } from './json-line.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
+/** Enough of a tool's output to tell one failure from another. */
+const OUTPUT_TAIL_CHARS = 1000;
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
 export function createClaudeAdapter(): Adapter {
@@ -24,9 +26,10 @@ export function createClaudeAdapter(): Adapter {
       const name = openTools.get(toolId);
       openTools.delete(toolId);
       const ok = block.is_error !== true;
-      const stated = EXIT_CODE.exec(textOf(block.content));
+      const text = textOf(block.content);
+      const stated = EXIT_CODE.exec(text);
       const exitCode = stated ? Number(stated[1]) : ok && name === 'Bash' ? 0 : null;
-      return { type: 'tool_finished', toolId, exitCode, ok };
+      return { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
     });
   }
 

@@ -7,6 +7,8 @@ import { usageLimitOf } from './codex-usage-limit.ts';
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
 const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
+/** Enough of a tool's output to tell one failure from another. */
+const OUTPUT_TAIL_CHARS = 1000;
 
 /** `codex exec --json`: thread.started, turn.*, item.*, error. */
 export function createCodexAdapter(): Adapter {
@@ -64,7 +66,8 @@ function itemCompleted(item: CodexItem): AgentEvent[] {
   if (item.type === 'error') return item.message ? [{ type: 'error', message: item.message }] : [];
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;
-  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok }];
+  const tail = item.aggregated_output === undefined ? {} : { outputTail: item.aggregated_output.slice(-OUTPUT_TAIL_CHARS) };
+  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail }];
 }
 
 function toolCommand(item: CodexItem): string | null {

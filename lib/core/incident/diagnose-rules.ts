@@ -25,6 +25,8 @@ export function diagnose(kind: SignalKind): Diagnosis {
       return { action: 'END_FINISHED_RUN', rationale: 'the agent printed its final result and then did not exit; its work is over, so stopping it loses nothing' };
     case 'USAGE_LIMIT':
       return { action: 'WAIT_FOR_USAGE_RESET', rationale: 'the plan or usage limit holds until its reset: a restart before then only burns retries' };
+    case 'REPEATED_FAILURE':
+      return { action: 'CANCEL_AND_RESUME', rationale: 'the agent keeps repeating a failing command without changing anything; interrupting it and resuming with what failed breaks the loop' };
     case 'EVIDENCE_FAILED':
     case 'HALT_AND_ESCALATE':
       return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };

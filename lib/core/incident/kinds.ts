@@ -7,7 +7,9 @@ export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE'
   /** The agent printed its final result and did not exit within `exit_grace`. */
   | 'FINISHED_NOT_EXITED'
   /** The agent's turn failed on a plan or usage limit. */
-  | 'USAGE_LIMIT';
+  | 'USAGE_LIMIT'
+  /** The same command failed the same way 3 times with the workspace unchanged. */
+  | 'REPEATED_FAILURE';
 
 export type RecoveryAction =
   /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
@@ -19,4 +21,6 @@ export type RecoveryAction =
   /** The agent's work is over: stop its tree and exit with its result's verdict. */
   | 'END_FINISHED_RUN'
   /** Stop the agent (SIGINT) if it still runs, wait for the limit's reset feeding the watchdog, then resume the session. */
-  | 'WAIT_FOR_USAGE_RESET';
+  | 'WAIT_FOR_USAGE_RESET'
+  /** Interrupt the agent (SIGINT, grace, the kill path) and resume its session with grounded guidance. */
+  | 'CANCEL_AND_RESUME';

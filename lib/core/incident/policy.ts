@@ -8,6 +8,8 @@ import type { RecoveryAction } from './kinds.ts';
 export interface PolicyInput {
   recommended: RecoveryAction;
   autoRecover: boolean;
+  /** The agent's session id, when it reported one: a resume needs it. */
+  sessionId?: string | null;
 }
 
 export type PolicyDecision =
@@ -23,6 +25,11 @@ export function decide(input: PolicyInput): PolicyDecision {
   }
   if (input.recommended === 'WAIT_FOR_USAGE_RESET') {
     return { verdict: 'allow', action: input.recommended, reason: 'the agent cannot work until the reset: waiting needs no approval' };
+  }
+  if (input.recommended === 'CANCEL_AND_RESUME') {
+    if (!input.sessionId) return { verdict: 'await_approval', action: input.recommended, reason: 'the agent reported no session id, so it cannot be resumed: a person must decide' };
+    if (!input.autoRecover) return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman interrupt and resume the agent' };
+    return { verdict: 'allow', action: input.recommended, reason: 'auto_recover is on and the session can be resumed' };
   }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };

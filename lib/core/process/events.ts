@@ -19,7 +19,8 @@ export type AgentEvent =
   | { type: 'turn_failed'; message: string }
   /** A tool call (shell command, MCP call, …) began; `toolId` is the agent's item/tool_use id. */
   | { type: 'tool_started'; toolId: string; command: string | null }
-  | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean }
+  /** `outputTail`: the end of what the tool printed, when the agent reports it (for REPEATED_FAILURE). */
+  | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean; outputTail?: string }
   /** Usage charged by this line (deltas, never cumulative totals). */
   | { type: 'usage'; usage: Usage }
   /** A non-fatal error or warning the agent reported (retries, config warnings). */
