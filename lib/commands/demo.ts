@@ -14,7 +14,7 @@ import { databaseOption, type CommonArgs } from './command-context.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 /**
- * `deadman demo`: six real failures, offline, in about 15 s — each a real `deadman run` of a
+ * `deadman demo`: seven real failures, offline, in about 15 s — each a real `deadman run` of a
  * fake agent or a shell job, in a temporary state directory (kept, so its reports can be read).
  */
 
@@ -23,7 +23,7 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 
 export const demoCommand: CommandModule<object, CommonArgs> = {
   command: 'demo',
-  describe: 'show deadman catching six kinds of failure, for real and offline (about 15 s)',
+  describe: 'show deadman catching seven kinds of failure, for real and offline (about 15 s)',
   builder: (y) => y.option('database', databaseOption),
   handler: async (args) => {
     const dir = mkdtempSync(join(tmpdir(), 'deadman-demo-'));
@@ -76,7 +76,7 @@ async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; di
     out(`     $ ${step.shown}`);
     const outcome = await runBounded({ argv: step.argv, cwd: ctx.dir, env: { ...ctx.env, ...step.env }, timeoutMs: 30_000 });
     const code = outcome.kind === 'exited' ? outcome.code : outcome.kind;
-    const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving|USAGE_LIMIT|waiting for usage|FINISHED)/.test(l)) : [];
+    const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving|USAGE_LIMIT|waiting for usage|FINISHED|REPEATED)/.test(l)) : [];
     for (const line of said) out(`     ${line}`);
     out(`     → exit ${code}`);
     last = code;

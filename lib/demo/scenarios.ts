@@ -99,6 +99,16 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
       expect: { exitCode: 75, incident: 'OUTPUT_INACTIVITY → ESCALATED' },
     },
     {
+      title: 'The same failure, again and again',
+      story: 'The agent reruns a failing test without changing anything, burning a turn each time.',
+      steps: [{
+        shown: 'deadman run --auto-recover -- codex exec --json "make the parser tests pass"',
+        argv: run('--name', 'repeated-failure', '--adapter', 'codex', '--auto-recover', '--poll', '250ms', '--stop-grace', '1s', '--', ...codex('make the parser tests pass')),
+        env: { FAKE_AGENT_SCENARIO: 'repeat-failure' },
+      }],
+      expect: { exitCode: 0, incident: 'REPEATED_FAILURE → RESOLVED' },
+    },
+    {
       title: 'A usage limit',
       story: 'The agent hits its plan\'s usage limit; restarting it before the reset would only burn retries.',
       config: { file: limitConfig, text: '[usage_limit]\njitter = "0s"\n' },
