@@ -3,6 +3,7 @@ import { detectInactivity } from '../core/detect/inactivity.ts';
 import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
 import { detectUsageLimit } from '../core/detect/usage-limit.ts';
 import { detectRepeatedFailure, type RepeatState } from '../core/detect/repeated-failure.ts';
+import { detectNoProgress, type ProgressState } from '../core/detect/no-progress.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
@@ -45,6 +46,8 @@ export interface DetectorInput {
   settings: DetectorSettings;
   /** The streak of identical failures with an unchanged workspace (the supervisor keeps it). */
   repeats: RepeatState;
+  /** Attempts since the workspace last changed that brought no new result. */
+  progress: ProgressState;
 }
 
 export interface Signal {
@@ -112,5 +115,13 @@ export const repeatedFailure: Detector = ({ repeats }) => {
   return found && { kind: 'REPEATED_FAILURE', fingerprint: 'REPEATED_FAILURE', message: found.message, guidance: found.guidance };
 };
 
+/** "At least 4 completed attempts" (issue 14). */
+const NO_PROGRESS_THRESHOLD = 4;
+
+export const noProgress: Detector = ({ progress }) => {
+  const found = detectNoProgress(progress, NO_PROGRESS_THRESHOLD);
+  return found && { kind: 'NO_PROGRESS', fingerprint: 'NO_PROGRESS', message: found.message };
+};
+
 /** The agent's own word first: a usage limit or a finished result explains any silence after it. */
-export const DETECTORS: readonly Detector[] = [usageLimit, finishedNotExited, repeatedFailure, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];
+export const DETECTORS: readonly Detector[] = [usageLimit, finishedNotExited, repeatedFailure, noProgress, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

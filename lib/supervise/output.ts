@@ -2,7 +2,7 @@ import type { Adapter, AgentEvent } from '../core/process/events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
 import type { UsageLimitSeen } from '../core/detect/usage-limit.ts';
-import type { ToolFailure } from '../core/detect/repeated-failure.ts';
+import type { Attempt } from '../core/detect/no-progress.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -27,8 +27,8 @@ export interface OutputState {
   finishedAt: number | null;
   /** The agent said its plan or usage limit stops the turn; null until it does. */
   usageLimit: UsageLimitSeen | null;
-  /** Tool calls finished since the supervisor last took them: a failure, or null for a success. */
-  toolResults: Array<ToolFailure | null>;
+  /** Shell commands and turns completed since the supervisor last took them. */
+  toolResults: Attempt[];
 }
 
 const LAST_LINES = 20;
@@ -111,7 +111,7 @@ export class OutputTracker {
         const command = this.toolCommands.get(event.toolId);
         this.toolCommands.delete(event.toolId);
         // Only shell commands have a signature; other tools neither extend nor break a streak.
-        if (command !== undefined) s.toolResults.push(event.ok ? null : { command, exitCode: event.exitCode, outputTail: event.outputTail ?? '' });
+        if (command !== undefined) s.toolResults.push({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
         break;
       }
       case 'turn_started':
@@ -122,6 +122,7 @@ export class OutputTracker {
       case 'turn_completed':
         s.completed = true;
         s.finishedAt = now;
+        s.toolResults.push({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
         s.openTools.clear();
         break;
       case 'turn_failed':

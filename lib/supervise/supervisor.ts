@@ -9,6 +9,7 @@ import type { SupervisorPorts } from './ports.ts';
 import { diagnoseIncident } from './diagnose-incident.ts';
 import { ENDS_RUN, takeEndingAction, verifyEndingAction, type EndingKind } from './ending-actions.ts';
 import { NO_REPEAT, noteToolResult, type RepeatState } from '../core/detect/repeated-failure.ts';
+import { FRESH_PROGRESS, noteAttempt, type ProgressState } from '../core/detect/no-progress.ts';
 import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
 import { DETECTORS, usageLimit, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
@@ -50,6 +51,7 @@ export class Supervisor {
   readonly facts: RunFacts = { ready: true, evidenceDead: null };
   stall: Stall | null = null;
   private repeats: RepeatState = NO_REPEAT;
+  private progress: ProgressState = FRESH_PROGRESS;
   private readonly cases = new Map<string, OpenCase>();
   private readonly ports: SupervisorPorts;
   private readonly settings: SupervisorSettings;
@@ -109,7 +111,7 @@ export class Supervisor {
   }
 
   private detectorInput(now: number): DetectorInput {
-    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings, repeats: this.repeats };
+    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings, repeats: this.repeats, progress: this.progress };
   }
 
   /** Opens the incident of a new signal: diagnose, ask policy, then act or wait for approval. */
@@ -128,8 +130,8 @@ export class Supervisor {
     const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
     records.decision(incident, decision);
     if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, signal, incident);
-    if (ENDS_RUN[diagnosis.action]) {
-      // The agent goes on; the incident waits for a person (a repeated failure is no stall).
+    if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE') {
+      // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall).
       records.move(incident, 'approval_required', decision.reason);
       logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}`);
       return;
@@ -194,11 +196,16 @@ export class Supervisor {
     this.enterStall(kind, signal.message, incident, signal.guidance);
   }
 
-  /** Folds the tool calls finished since the last tick into the failure streak; the workspace is read only when one failed. */
+  /** Folds the tool calls and turns finished since the last tick into the failure streak and the progress count. */
   private takeToolResults(): void {
     const results = this.output.state.toolResults.splice(0);
-    const workspace = results.some((r) => r !== null) ? (this.ports.workspace?.() ?? null) : null;
-    for (const failure of results) this.repeats = noteToolResult(this.repeats, { failure, workspace });
+    if (results.length === 0) return;
+    const workspace = this.ports.workspace?.() ?? null;
+    for (const attempt of results) {
+      // A turn ending neither extends nor breaks a streak of identical tool failures.
+      if (!attempt.turn) this.repeats = noteToolResult(this.repeats, { failure: attempt.ok ? null : attempt, workspace });
+      this.progress = noteAttempt(this.progress, attempt, workspace);
+    }
   }
 
   /**

@@ -52,10 +52,14 @@ test('3 identical failures, no workspace change → REPEATED_FAILURE → CANCEL_
   assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['cancel-resume', 'completed']);
 });
 
-test('without --auto-recover the incident waits for approval and the agent goes on', async (t) => {
+test('without --auto-recover the incident waits for approval and the agent goes on; its further reruns are NO_PROGRESS, recorded', async (t) => {
   const { result, database, argv } = await runRepeating(gitRepo(t), []);
   assert.equal(result.code, 0, result.stderr);
   assert.equal(argv.length, 1, 'not interrupted, not resumed');
   assert.match(result.stderr, /AWAITING_APPROVAL: recovery is off: run with --auto-recover/);
-  assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'REPEATED_FAILURE', state: 'AWAITING_APPROVAL' }]);
+  assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents ORDER BY id').map((r) => ({ ...r })), [
+    { kind: 'REPEATED_FAILURE', state: 'AWAITING_APPROVAL' }, { kind: 'NO_PROGRESS', state: 'AWAITING_APPROVAL' },
+  ]);
+  assert.match(result.stderr, /NO_PROGRESS: \d+ attempts in a row produced no new result and no change to the workspace; incident \d+ AWAITING_APPROVAL: recorded for a person/);
+  assert.deepEqual(query(database, 'SELECT id FROM actions'), [], 'nothing was done to the agent');
 });

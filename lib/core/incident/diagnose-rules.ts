@@ -27,6 +27,8 @@ export function diagnose(kind: SignalKind): Diagnosis {
       return { action: 'WAIT_FOR_USAGE_RESET', rationale: 'the plan or usage limit holds until its reset: a restart before then only burns retries' };
     case 'REPEATED_FAILURE':
       return { action: 'CANCEL_AND_RESUME', rationale: 'the agent keeps repeating a failing command without changing anything; interrupting it and resuming with what failed breaks the loop' };
+    case 'NO_PROGRESS':
+      return { action: 'OBSERVE', rationale: 'the agent is busy but gets nowhere; no single step is wrong, so deadman records it for a person and lets the run go on' };
     case 'EVIDENCE_FAILED':
     case 'HALT_AND_ESCALATE':
       return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };

@@ -9,7 +9,9 @@ export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE'
   /** The agent's turn failed on a plan or usage limit. */
   | 'USAGE_LIMIT'
   /** The same command failed the same way 3 times with the workspace unchanged. */
-  | 'REPEATED_FAILURE';
+  | 'REPEATED_FAILURE'
+  /** At least 4 completed attempts brought no new result and no workspace change. */
+  | 'NO_PROGRESS';
 
 export type RecoveryAction =
   /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
@@ -23,4 +25,6 @@ export type RecoveryAction =
   /** Stop the agent (SIGINT) if it still runs, wait for the limit's reset feeding the watchdog, then resume the session. */
   | 'WAIT_FOR_USAGE_RESET'
   /** Interrupt the agent (SIGINT, grace, the kill path) and resume its session with grounded guidance. */
-  | 'CANCEL_AND_RESUME';
+  | 'CANCEL_AND_RESUME'
+  /** Record it for a person; the run goes on untouched. */
+  | 'OBSERVE';

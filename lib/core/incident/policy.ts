@@ -17,6 +17,9 @@ export type PolicyDecision =
   | { verdict: 'await_approval'; action: RecoveryAction; reason: string };
 
 export function decide(input: PolicyInput): PolicyDecision {
+  if (input.recommended === 'OBSERVE') {
+    return { verdict: 'await_approval', action: input.recommended, reason: 'recorded for a person to look at; the run goes on' };
+  }
   if (input.recommended === 'REPORT') {
     return { verdict: 'await_approval', action: input.recommended, reason: 'the diagnosis advises leaving it to a person' };
   }
