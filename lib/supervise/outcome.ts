@@ -3,7 +3,7 @@ import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume';
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted';
 
 export interface RunResult {
   exitCode: number;
@@ -39,6 +39,7 @@ export async function conclude(
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
   }
+  if (seen.stall?.kind === 'HALT_AND_ESCALATE') return { ...base, exitCode: ExitCode.DO_NOT_RESTART, outcome: 'halted', reason: seen.stall.message };
   if (seen.stall?.kind === 'REPEATED_FAILURE') {
     return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'cancel-resume', reason: seen.stall.message, resumeGuidance: seen.stall.guidance ?? seen.stall.message };
   }

@@ -82,9 +82,10 @@ export class RunMachine {
 /**
  * `finish`: the agent is done but did not exit — stop the tree, and the run concludes with the
  * agent's verdict. `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
- * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance.
+ * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance. `halt`:
+ * stop the tree and exit 69 (do not restart).
  */
-export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume';
+export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt';
 
 /**
  * The one rule for a stall. Withholding the watchdog lets systemd kill and restart the unit
@@ -97,5 +98,6 @@ export function stallPolicy(stall: { kind: string }, configured: 'withhold' | 'e
   if (stall.kind === 'FINISHED_NOT_EXITED') return 'finish';
   if (stall.kind === 'USAGE_LIMIT') return 'usage-wait';
   if (stall.kind === 'REPEATED_FAILURE') return 'cancel-resume';
+  if (stall.kind === 'HALT_AND_ESCALATE') return 'halt';
   return stall.kind !== 'TIMEOUT' && configured === 'withhold' && ready ? 'withhold' : 'exit';
 }

@@ -57,3 +57,12 @@ test('a diagnostician that fails, stalls or answers garbage leaves the decision 
     assert.match(refused[0]?.rationale ?? '', why, answer);
   }
 });
+
+test('a diagnostician that says HALT_AND_ESCALATE: the tree is stopped, the incident stays ESCALATED, exit 69 (do not restart)', async (t) => {
+  const { database, result } = await hungWithDiagnostician(t, contract({ recommended_action: 'HALT_AND_ESCALATE', rationale: 'it is deleting files' }));
+  assert.equal(result.code, 69, result.stderr);
+  assert.match(result.stderr, /HALT_AND_ESCALATE: /);
+  assert.equal(query<{ state: string }>(database, "SELECT state FROM incidents WHERE kind = 'HUNG_PROCESS'")[0]?.state, 'ESCALATED');
+  assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind), ['HALT_AND_ESCALATE']);
+  assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'halted');
+});

@@ -8,12 +8,12 @@ import type { ExternalDiagnosis } from './diagnosis-schema.ts';
  * it cites must be one of the packet's, and its action must be one the signal allows; else the
  * rules decide, and the reason is recorded. For a hung descendant that means "kill it" or
  * "leave it to a person"; whole-run stalls are not put to it, since only the stall policy (a
- * restart) can help there. Policy still checks what comes out. Pure.
+ * restart) can help there. HALT_AND_ESCALATE stops the run for good (exit 69). Policy still checks what comes out. Pure.
  */
 
 /** Per consulted signal: each contract action it allows, and the deadman action it becomes. */
 const ALLOWED: Partial<Record<SignalKind, Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>>>> = {
-  HUNG_PROCESS: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'REPORT' },
+  HUNG_PROCESS: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
 };
 
 export function consultsDiagnostician(kind: SignalKind): boolean {

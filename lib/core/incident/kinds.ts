@@ -27,4 +27,6 @@ export type RecoveryAction =
   /** Interrupt the agent (SIGINT, grace, the kill path) and resume its session with grounded guidance. */
   | 'CANCEL_AND_RESUME'
   /** Record it for a person; the run goes on untouched. */
-  | 'OBSERVE';
+  | 'OBSERVE'
+  /** Stop the tree, record, exit 69: a person must look before it runs again. */
+  | 'HALT_AND_ESCALATE';

@@ -17,6 +17,9 @@ export type PolicyDecision =
   | { verdict: 'await_approval'; action: RecoveryAction; reason: string };
 
 export function decide(input: PolicyInput): PolicyDecision {
+  if (input.recommended === 'HALT_AND_ESCALATE') {
+    return { verdict: 'allow', action: input.recommended, reason: 'halting only stops: it needs no approval' };
+  }
   if (input.recommended === 'OBSERVE') {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recorded for a person to look at; the run goes on' };
   }

@@ -15,7 +15,8 @@ test('reconcile: an answer is taken only when it matches the signal, its evidenc
   const table: Array<{ why: string; answer: Partial<ExternalDiagnosis>; action: string; refused: RegExp | null }> = [
     { why: 'a valid kill', answer: {}, action: 'TERMINATE_DESCENDANT_PROCESS', refused: null },
     { why: 'observe leaves it to a person', answer: { recommended_action: 'OBSERVE' }, action: 'REPORT', refused: null },
-    { why: 'halt leaves it to a person', answer: { recommended_action: 'HALT_AND_ESCALATE' }, action: 'REPORT', refused: null },
+    { why: 'halt stops the run for a person', answer: { recommended_action: 'HALT_AND_ESCALATE' }, action: 'HALT_AND_ESCALATE', refused: null },
+    { why: 'a halt that asks for approval is a report', answer: { recommended_action: 'HALT_AND_ESCALATE', requires_human_approval: true }, action: 'REPORT', refused: null },
     { why: 'asking for approval turns a kill into a report', answer: { requires_human_approval: true }, action: 'REPORT', refused: null },
     { why: 'another classification', answer: { classification: 'OUTPUT_INACTIVITY' }, action: 'TERMINATE_DESCENDANT_PROCESS', refused: /classified the incident as OUTPUT_INACTIVITY, but the open signal is HUNG_PROCESS/ },
     { why: 'evidence ids outside the packet', answer: { evidence_ids: ['proc_001', 'proc_099'] }, action: 'TERMINATE_DESCENDANT_PROCESS', refused: /not in the packet \(proc_099\)/ },
