@@ -3,37 +3,9 @@
  * job, chosen to show one failure deadman exists for. Plain data; `deadman demo` runs them.
  */
 
-export interface DemoPaths {
-  /** `node bin/deadman.js`, as argv. */
-  deadman: string[];
-  /** `node dist/lib/demo/fake-agent.js`, as argv. */
-  fakeAgent: string[];
-  dir: string;
-  database: string;
-}
-
-export interface DemoStep {
-  /** What a person would type (shown), with the fake agent called by its part. */
-  shown: string;
-  argv: string[];
-  env?: Record<string, string>;
-}
-
-/** What the last step must end with, so a demo that did not show its stall says so and fails. */
-export interface ScenarioExpectation {
-  exitCode: number;
-  /** The run's newest incident, as `KIND → STATE`; null when the scenario records none. */
-  incident: string | null;
-}
-
-export interface Scenario {
-  title: string;
-  story: string;
-  steps: DemoStep[];
-  expect: ScenarioExpectation;
-  /** Config file text written before the steps, when the scenario needs one. */
-  config?: { file: string; text: string };
-}
+export type { DemoPaths, DemoStep, Scenario, ScenarioExpectation } from './scenario-types.ts';
+import type { DemoPaths, Scenario } from './scenario-types.ts';
+import { agentLoopScenarios } from './agent-loop-scenarios.ts';
 
 /** A test command waiting on a child that never returns: a two-level subtree, needing nothing but sh. */
 const HUNG_TOOL = `sh -c 'sleep 600 & wait $!'`;
@@ -43,8 +15,6 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
   const codex = (...args: string[]) => [...p.fakeAgent, 'codex', 'exec', '--json', ...args];
   const exportDir = `${p.dir}/out/export`;
   const config = `${p.dir}/export.toml`;
-  const limitConfig = `${p.dir}/usage-limit.toml`;
-  const claude = (prompt: string) => [...p.fakeAgent, 'claude', '-p', prompt, '--output-format', 'stream-json', '--verbose'];
   return [
     {
       title: 'A tool call hangs',
@@ -98,37 +68,7 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
       }],
       expect: { exitCode: 75, incident: 'OUTPUT_INACTIVITY → ESCALATED' },
     },
-    {
-      title: 'The same failure, again and again',
-      story: 'The agent reruns a failing test without changing anything, burning a turn each time.',
-      steps: [{
-        shown: 'deadman run --auto-recover -- codex exec --json "make the parser tests pass"',
-        argv: run('--name', 'repeated-failure', '--adapter', 'codex', '--auto-recover', '--poll', '250ms', '--stop-grace', '1s', '--', ...codex('make the parser tests pass')),
-        env: { FAKE_AGENT_SCENARIO: 'repeat-failure' },
-      }],
-      expect: { exitCode: 0, incident: 'REPEATED_FAILURE → RESOLVED' },
-    },
-    {
-      title: 'A usage limit',
-      story: 'The agent hits its plan\'s usage limit; restarting it before the reset would only burn retries.',
-      config: { file: limitConfig, text: '[usage_limit]\njitter = "0s"\n' },
-      steps: [{
-        shown: 'deadman run -- claude -p "update the changelog" --output-format stream-json --verbose   # the limit resets in 2s',
-        argv: run('--name', 'usage-limit', '--config', limitConfig, '--adapter', 'claude', '--poll', '250ms', '--', ...claude('update the changelog')),
-        env: { FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: '2' },
-      }],
-      expect: { exitCode: 0, incident: 'USAGE_LIMIT → RESOLVED' },
-    },
-    {
-      title: 'Finished but never exits',
-      story: 'Claude Code prints its result and then idles forever in stream-json mode.',
-      steps: [{
-        shown: 'deadman run --exit-grace 1s -- claude -p "summarise the diff" --output-format stream-json --verbose',
-        argv: run('--name', 'finished', '--adapter', 'claude', '--exit-grace', '1s', '--poll', '250ms', '--stop-grace', '1s', '--', ...claude('summarise the diff')),
-        env: { FAKE_AGENT_SCENARIO: 'finish-no-exit' },
-      }],
-      expect: { exitCode: 0, incident: 'FINISHED_NOT_EXITED → RESOLVED' },
-    },
+    ...agentLoopScenarios(p, run, codex),
   ];
 }
 
