@@ -24,6 +24,7 @@ import type { Config } from '../core/config/config.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import { waitForUsageReset } from './usage-limit-wait.ts';
+import { prepareRespawn } from './respawn.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -68,6 +69,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
+  let respawns = 0;
   let run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall };
   try {
     // One pass per agent process; a usage limit waits for its reset, a repeated failure resumes with guidance, in a new pass.
@@ -77,6 +79,17 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
       if (result.reraise) reraise(result.reraise, store);
       if (result.outcome === 'cancel-resume') {
         run = { ...run, config: { ...config, revive: { ...config.revive, message: result.resumeGuidance } } };
+        continue;
+      }
+      if (result.outcome === 'respawn') {
+        // A task whose every fresh session runs over budget must not respawn forever: the revive budget bounds it.
+        if (++respawns > config.revive.max_revives) {
+          logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
+          return ExitCode.DO_NOT_RESTART;
+        }
+        const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
+        if (!fresh) return result.exitCode;
+        run = { ...run, command: fresh.command };
         continue;
       }
       if (result.outcome !== 'usage-limit') return result.exitCode;

@@ -24,7 +24,7 @@ export const codexLines = {
   /** The usage-limit body as Codex passes the provider's error on: inside the message text. */
   usageLimitError: (resetsAt: number, now: number) => ({ type: 'error', message: usageLimitBody(resetsAt, now) }),
   usageLimitFailed: (resetsAt: number, now: number) => ({ type: 'turn.failed', error: { message: usageLimitBody(resetsAt, now) } }),
-  turnCompleted: () => ({ type: 'turn.completed', usage: { input_tokens: 100, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
+  turnCompleted: (inputTokens = 100) => ({ type: 'turn.completed', usage: { input_tokens: inputTokens, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
 };
 
 function usageLimitBody(resetsAt: number, now: number): string {

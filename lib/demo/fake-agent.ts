@@ -19,7 +19,8 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
  * one completes), repeat-failure (a new session runs the same failing test again and again, up to
- * 12 times; a resumed one completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * 12 times; a resumed one completes), over-budget (one failing test, then a turn of 50 000 tokens,
+ * then 3 s before it exits; a prompt carrying a handoff completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -29,11 +30,12 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'repeat-failure'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'repeat-failure', 'over-budget'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'repeat-failure': 'true' };
 /** Fails the same way each time; only the time in its output changes. */
 const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date +%s%N)"; exit 1';
+const FAILING_TEST_LATER = 'echo "FAIL parser.test.ts: expected 2 to equal 3"; exit 1';
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER };
 
 interface Invocation {
   resumeId: string | null;
@@ -47,7 +49,7 @@ interface Speaker {
   start(): void;
   toolStarted(command: string): void;
   toolEnded(command: string, end: ToolEnd): void;
-  finish(text: string): void;
+  finish(text: string, tokens?: number): void;
   interrupted(): void;
   usageLimit(resetsAt: number): void;
 }
@@ -84,9 +86,9 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
     },
     toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
     toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
-    finish(text) {
+    finish(text, tokens) {
       print(codexLines.agentMessage('item_2', text));
-      print(codexLines.turnCompleted());
+      print(codexLines.turnCompleted(tokens));
       record(rolloutLines.taskComplete(Date.now(), turn, text));
     },
     // Codex prints nothing on an interrupt; only the rollout tells.
@@ -210,7 +212,9 @@ async function main(): Promise<void> {
   }
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
-  speaker.finish('done');
+  const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');
+  speaker.finish('done', overBudget ? 50_000 : undefined);
+  if (overBudget) await new Promise((resolve) => setTimeout(resolve, 3_000));
   if (scenario === 'finish-no-exit') idleForever();
 }
 

@@ -67,8 +67,7 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
         env: { FAKE_AGENT_SCENARIO: 'silent' },
       }],
       expect: { exitCode: 75, incident: 'OUTPUT_INACTIVITY → ESCALATED' },
-    },
-    ...agentLoopScenarios(p, run, codex),
+    }, ...agentLoopScenarios(p, run, codex),
   ];
 }
 

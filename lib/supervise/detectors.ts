@@ -4,6 +4,7 @@ import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
 import { detectUsageLimit } from '../core/detect/usage-limit.ts';
 import { detectRepeatedFailure, type RepeatState } from '../core/detect/repeated-failure.ts';
 import { detectNoProgress, type ProgressState } from '../core/detect/no-progress.ts';
+import { detectBudgetRisk } from '../core/detect/session-budget.ts';
 import { formatDuration } from '../core/config/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
@@ -24,6 +25,8 @@ export interface DetectorSettings {
   readyTimeoutMs: number;
   /** How long an agent that printed its final result may take to exit (0: never stopped for it). */
   exitGraceMs: number;
+  /** SESSION_BUDGET_RISK limits; 0 is off. */
+  budget: { tokens: number; costUsd: number };
   ignore: readonly RegExp[];
   /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
   agent: () => boolean;
@@ -123,5 +126,10 @@ export const noProgress: Detector = ({ progress }) => {
   return found && { kind: 'NO_PROGRESS', fingerprint: 'NO_PROGRESS', message: found.message };
 };
 
+export const sessionBudget: Detector = ({ output, settings }) => {
+  const found = detectBudgetRisk(output.usage, settings.budget);
+  return found && { kind: 'SESSION_BUDGET_RISK', fingerprint: 'SESSION_BUDGET_RISK', message: found.message };
+};
+
 /** The agent's own word first: a usage limit or a finished result explains any silence after it. */
-export const DETECTORS: readonly Detector[] = [usageLimit, finishedNotExited, repeatedFailure, noProgress, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];
+export const DETECTORS: readonly Detector[] = [usageLimit, sessionBudget, finishedNotExited, repeatedFailure, noProgress, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

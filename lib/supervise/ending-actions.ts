@@ -8,12 +8,13 @@ import type { Incident, RunRecords } from './records.ts';
  * resolves once the tree is down. What follows (exit with the verdict, wait and resume, resume
  * with guidance) is `conclude`'s and `deadman run`'s.
  */
-export type EndingKind = Extract<SignalKind, 'FINISHED_NOT_EXITED' | 'USAGE_LIMIT' | 'REPEATED_FAILURE' | 'HALT_AND_ESCALATE'>;
+export type EndingKind = Extract<SignalKind, 'FINISHED_NOT_EXITED' | 'USAGE_LIMIT' | 'REPEATED_FAILURE' | 'HALT_AND_ESCALATE' | 'SESSION_BUDGET_RISK'>;
 
 export const ENDS_RUN: Partial<Record<RecoveryAction, { kind: EndingKind; doing: string; done: string; halts?: true }>> = {
   END_FINISHED_RUN: { kind: 'FINISHED_NOT_EXITED', doing: 'stopping the finished agent\'s tree', done: 'the finished agent\'s tree is stopped; the run ends with its result\'s verdict' },
   WAIT_FOR_USAGE_RESET: { kind: 'USAGE_LIMIT', doing: 'interrupting the agent to wait for the reset', done: 'the agent is stopped; the run waits for the reset, then resumes the session' },
   HALT_AND_ESCALATE: { kind: 'HALT_AND_ESCALATE', doing: 'stopping the tree: a person must look before it runs again', done: 'the tree is stopped; deadman exits 69 (do not restart)', halts: true },
+  CHECKPOINT_AND_RESPAWN: { kind: 'SESSION_BUDGET_RISK', doing: 'interrupting the agent to respawn it with a handoff', done: 'the agent is stopped; a fresh session starts with the task and the handoff' },
   CANCEL_AND_RESUME: { kind: 'REPEATED_FAILURE', doing: 'interrupting the agent to resume it with guidance', done: 'the agent is interrupted; its session resumes with the guidance' },
 };
 

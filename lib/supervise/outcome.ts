@@ -2,8 +2,9 @@ import { constants } from 'node:os';
 import { ExitCode, exitCodeForSignal } from '../exit-codes.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
+import type { Attempt } from '../core/detect/no-progress.ts';
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted';
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
 
 export interface RunResult {
   exitCode: number;
@@ -18,6 +19,8 @@ export interface RunResult {
   usageResetAt?: number | null;
   /** outcome `cancel-resume`: what the resumed session is told. */
   resumeGuidance?: string;
+  /** outcome `respawn`: the old session's last attempts, for the handoff. */
+  handoffAttempts?: readonly Attempt[];
 }
 
 /**
@@ -27,7 +30,7 @@ export interface RunResult {
  */
 export async function conclude(
   exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; history?: readonly Attempt[] },
   ports: RunSessionPorts,
   publishStatus: () => void,
 ): Promise<RunResult> {
@@ -38,6 +41,10 @@ export async function conclude(
     : exit.signal ? exitCodeForSignal(constants.signals[exit.signal] ?? 0) : (exit.code ?? ExitCode.INTERNAL);
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
+  }
+  // The old session is closed on purpose (clean: its marker completes), so the next pass starts fresh, not a resume.
+  if (seen.stall?.kind === 'SESSION_BUDGET_RISK') {
+    return { ...base, clean: true, exitCode: ExitCode.STALLED_RESTART, outcome: 'respawn', reason: seen.stall.message, handoffAttempts: seen.history ?? [] };
   }
   if (seen.stall?.kind === 'HALT_AND_ESCALATE') return { ...base, exitCode: ExitCode.DO_NOT_RESTART, outcome: 'halted', reason: seen.stall.message };
   if (seen.stall?.kind === 'REPEATED_FAILURE') {

@@ -3,6 +3,7 @@ import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
 import type { UsageLimitSeen } from '../core/detect/usage-limit.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
+import type { UsageTotals } from '../core/detect/session-budget.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -29,11 +30,16 @@ export interface OutputState {
   usageLimit: UsageLimitSeen | null;
   /** Shell commands and turns completed since the supervisor last took them. */
   toolResults: Attempt[];
+  /** The last attempts, for a handoff (bounded). */
+  history: Attempt[];
+  /** What the agent's own telemetry reported in this process. */
+  usage: UsageTotals;
 }
 
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
 const RAW_EVENT_CHARS = 4096;
+const HISTORY = 50;
 
 export class OutputTracker {
   readonly state: OutputState;
@@ -48,7 +54,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, onSession: (id: string) => void) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [] };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], history: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.onSession = onSession;
@@ -111,7 +117,7 @@ export class OutputTracker {
         const command = this.toolCommands.get(event.toolId);
         this.toolCommands.delete(event.toolId);
         // Only shell commands have a signature; other tools neither extend nor break a streak.
-        if (command !== undefined) s.toolResults.push({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
+        if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
         break;
       }
       case 'turn_started':
@@ -122,7 +128,7 @@ export class OutputTracker {
       case 'turn_completed':
         s.completed = true;
         s.finishedAt = now;
-        s.toolResults.push({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
+        this.attempted({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
         s.openTools.clear();
         break;
       case 'turn_failed':
@@ -134,8 +140,17 @@ export class OutputTracker {
         s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, message: event.message, at: now };
         break;
       case 'usage':
+        s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;
+        if (event.totalCostUsd !== undefined) s.usage.costUsd = event.totalCostUsd;
+        break;
       case 'error':
         break;
     }
+  }
+
+  private attempted(attempt: Attempt): void {
+    this.state.toolResults.push(attempt);
+    this.state.history.push(attempt);
+    if (this.state.history.length > HISTORY) this.state.history.shift();
   }
 }

@@ -83,9 +83,10 @@ export class RunMachine {
  * `finish`: the agent is done but did not exit — stop the tree, and the run concludes with the
  * agent's verdict. `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
  * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance. `halt`:
- * stop the tree and exit 69 (do not restart).
+ * stop the tree and exit 69 (do not restart). `respawn`: interrupt the agent, and the run starts a
+ * fresh session with a handoff.
  */
-export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt';
+export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn';
 
 /**
  * The one rule for a stall. Withholding the watchdog lets systemd kill and restart the unit
@@ -99,5 +100,6 @@ export function stallPolicy(stall: { kind: string }, configured: 'withhold' | 'e
   if (stall.kind === 'USAGE_LIMIT') return 'usage-wait';
   if (stall.kind === 'REPEATED_FAILURE') return 'cancel-resume';
   if (stall.kind === 'HALT_AND_ESCALATE') return 'halt';
+  if (stall.kind === 'SESSION_BUDGET_RISK') return 'respawn';
   return stall.kind !== 'TIMEOUT' && configured === 'withhold' && ready ? 'withhold' : 'exit';
 }

@@ -93,6 +93,7 @@ class Session {
       stopSignal: this.stopSignal, stall: this.supervisor.stall, sessionId: this.output.state.sessionId,
       completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
       usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
+      history: this.output.state.history,
     };
     return conclude(exited, seen, this.ports, () => this.publishStatus());
   }
@@ -163,6 +164,7 @@ class Session {
       hungTimeoutMs: config.hung_timeout,
       readyTimeoutMs: config.ready_timeout,
       exitGraceMs: config.exit_grace,
+      budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
       ignore: config.ignore.map((pattern) => new RegExp(pattern)),
       verifyWindowMs: config.verify_window,
       agent: () => ports.adapter().name !== 'generic',
@@ -198,7 +200,7 @@ class Session {
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
     if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');
     // An agent at its usage limit is interrupted as a person would (it records the turn as interrupted), not killed.
-    else void this.stopTree(action === 'usage-wait' || action === 'cancel-resume' ? 'SIGINT' : 'SIGTERM');
+    else void this.stopTree(action === 'usage-wait' || action === 'cancel-resume' || action === 'respawn' ? 'SIGINT' : 'SIGTERM');
   }
 
   private stopTree(signal: NodeJS.Signals): Promise<void> {

@@ -65,6 +65,7 @@ export const claudeLineSchema = z.discriminatedUnion('type', [
     result: z.string().optional(),
     errors: z.array(z.unknown()).optional(),
     usage: claudeUsageSchema.optional().catch(undefined),
+    total_cost_usd: z.number().nonnegative().optional().catch(undefined),
   }),
 ]);
 

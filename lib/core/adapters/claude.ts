@@ -77,7 +77,7 @@ function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent
     cachedInputTokens: u.cache_read_input_tokens,
     outputTokens: u.output_tokens,
   };
-  return [ended, { type: 'usage', usage }];
+  return [ended, { type: 'usage', usage, ...(line.total_cost_usd === undefined ? {} : { totalCostUsd: line.total_cost_usd }) }];
 }
 
 function rateLimitEvents(info: { status: string; resetsAt?: number | undefined; rateLimitType?: string | undefined }): AgentEvent[] {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseDuration } from './duration.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
+import { diagnosticianNeeds } from './diagnostician-needs.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -147,6 +148,7 @@ export const configSchema = z.strictObject({
   poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),
   verify_window: duration({ max: TIMER_MAX }).default(D.verify_window),
   exit_grace: duration({ max: TIMER_MAX, off: true }).default(D.exit_grace),
+  budget: z.strictObject({ tokens: z.number().int().nonnegative().default(0), cost_usd: z.number().nonnegative().default(0) }).default(() => ({ ...D.budget })),
   usage_limit: z.strictObject({
     max_wait: duration({ max: TIMER_MAX }).default(D.usage_limit.max_wait),
     jitter: duration({ max: SHORT_MAX }).default(D.usage_limit.jitter),
@@ -181,11 +183,7 @@ export const configSchema = z.strictObject({
     base_url: httpUrl.optional(),
     model: z.string().min(1).max(200).optional(),
     api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }).optional(),
-  }).superRefine((d, ctx) => {
-    const chosen = d.diagnostician ?? (d.command ? 'command' : 'rules');
-    if (chosen === 'command' && !d.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'is needed with diagnostician = "command": the argv to run' });
-    if ((chosen === 'openai' || chosen === 'anthropic') && !d.model) ctx.addIssue({ code: 'custom', path: ['model'], message: `is needed with diagnostician = "${chosen}": the model to ask` });
-  }).default(() => ({ ...D.diagnose })),
+  }).superRefine((d, ctx) => diagnosticianNeeds(d).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }))).default(() => ({ ...D.diagnose })),
   notify: z.strictObject({
     webhook: z.array(httpUrl).default(() => []),
     healthchecks: httpUrl.optional(),

@@ -18,6 +18,8 @@ export const DEFAULT_CONFIG = {
   exit_grace: 30_000,
   /** After a USAGE_LIMIT: wait in-process at most this long for the reset, plus up to `jitter`. */
   usage_limit: { max_wait: 6 * 3_600_000, jitter: 30_000 },
+  /** SESSION_BUDGET_RISK from the agent's own telemetry; 0 is off. */
+  budget: { tokens: 0, cost_usd: 0 },
   ignore: [] as string[],
   /** When the tree counts as working: CPU (ms) or I/O bytes above a floor per window (docs/design.md). */
   activity: { window: 10_000, cpu: 500, io_bytes: 512 * 1024 },

@@ -29,6 +29,8 @@ export function diagnose(kind: SignalKind): Diagnosis {
       return { action: 'CANCEL_AND_RESUME', rationale: 'the agent keeps repeating a failing command without changing anything; interrupting it and resuming with what failed breaks the loop' };
     case 'NO_PROGRESS':
       return { action: 'OBSERVE', rationale: 'the agent is busy but gets nowhere; no single step is wrong, so deadman records it for a person and lets the run go on' };
+    case 'SESSION_BUDGET_RISK':
+      return { action: 'CHECKPOINT_AND_RESPAWN', rationale: 'the session is over its budget; a fresh session with a handoff carries the task on without the old context\'s cost' };
     case 'EVIDENCE_FAILED':
     case 'HALT_AND_ESCALATE':
       return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };

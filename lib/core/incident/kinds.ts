@@ -11,7 +11,9 @@ export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE'
   /** The same command failed the same way 3 times with the workspace unchanged. */
   | 'REPEATED_FAILURE'
   /** At least 4 completed attempts brought no new result and no workspace change. */
-  | 'NO_PROGRESS';
+  | 'NO_PROGRESS'
+  /** The agent's reported tokens or cost crossed `budget.tokens` / `budget.cost_usd`. */
+  | 'SESSION_BUDGET_RISK';
 
 export type RecoveryAction =
   /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
@@ -29,4 +31,6 @@ export type RecoveryAction =
   /** Record it for a person; the run goes on untouched. */
   | 'OBSERVE'
   /** Stop the tree, record, exit 69: a person must look before it runs again. */
-  | 'HALT_AND_ESCALATE';
+  | 'HALT_AND_ESCALATE'
+  /** Write a handoff file, stop the agent, and start a fresh session with the task and the handoff. */
+  | 'CHECKPOINT_AND_RESPAWN';

@@ -37,8 +37,12 @@ export function decide(input: PolicyInput): PolicyDecision {
     if (!input.autoRecover) return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman interrupt and resume the agent' };
     return { verdict: 'allow', action: input.recommended, reason: 'auto_recover is on and the session can be resumed' };
   }
+  if (input.recommended === 'CHECKPOINT_AND_RESPAWN' && !input.autoRecover) {
+    return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman respawn the agent with a handoff' };
+  }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };
   }
-  return { verdict: 'allow', action: input.recommended, reason: input.recommended === 'TERMINATE_DESCENDANT_PROCESS' ? 'auto_recover is on' : 'no in-place recovery needs approval' };
+  const needed = input.recommended === 'TERMINATE_DESCENDANT_PROCESS' || input.recommended === 'CHECKPOINT_AND_RESPAWN';
+  return { verdict: 'allow', action: input.recommended, reason: needed ? 'auto_recover is on' : 'no in-place recovery needs approval' };
 }

@@ -75,6 +75,7 @@ export const PREVENTION_ADVICE: Record<SignalKind, string> = {
   USAGE_LIMIT: 'The agent hit its plan or usage limit: deadman waited for the reset and resumed the session; spread the jobs over the day, or raise the plan, if it happens often.',
   REPEATED_FAILURE: 'The agent ran the same failing command again and again without changing anything: give it a way to see the failure (a test it can run alone, a clearer error), or split the task.',
   NO_PROGRESS: 'The agent kept working without changing the workspace or getting a new result: check the task is achievable as stated, and give it a check it can run that says what is missing.',
+  SESSION_BUDGET_RISK: 'The session ran over its token or cost budget: split the task, or raise `budget.tokens` / `budget.cost_usd` if the work needs it.',
   HALT_AND_ESCALATE: 'The revive budget is spent: the session keeps being interrupted — find the common cause in the runs\' exits (OOM, a crashing tool, repeated stalls) before raising `revive.max_revives`.',
 };
 

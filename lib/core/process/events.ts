@@ -22,7 +22,7 @@ export type AgentEvent =
   /** `outputTail`: the end of what the tool printed, when the agent reports it (for REPEATED_FAILURE). */
   | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean; outputTail?: string }
   /** Usage charged by this line (deltas, never cumulative totals). */
-  | { type: 'usage'; usage: Usage }
+  | { type: 'usage'; usage: Usage; totalCostUsd?: number }
   /** A non-fatal error or warning the agent reported (retries, config warnings). */
   | { type: 'error'; message: string }
   /** The turn cannot go on: a plan or usage limit. The reset as the agent gave it (epoch seconds, or seconds from now), else null. */

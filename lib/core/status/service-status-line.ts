@@ -14,7 +14,7 @@ export interface RunSnapshot {
   processCount: number;
   evidence: { alive: number; total: number; failing: string | null };
   /** An incident that makes the run unhealthy (stall, evidence beyond grace, timeout). */
-  stall: { message: string; action: 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' } | null;
+  stall: { message: string; action: 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn' } | null;
   /** A hung descendant waiting for approval (reported, but not by itself unhealthy). */
   awaitingApproval: string | null;
   recovering: string | null;
@@ -30,6 +30,7 @@ export function isHealthy(s: RunSnapshot): boolean {
 
 export function statusLine(s: RunSnapshot): string {
   if (s.stall?.action === 'finish') return `FINISHED · ${s.stall.message} · stopping the agent`;
+  if (s.stall?.action === 'respawn') return `BUDGET · ${s.stall.message} · interrupting the agent to respawn it with a handoff`;
   if (s.stall?.action === 'halt') return `HALTED · ${s.stall.message} · stopping the tree (exit 69: do not restart)`;
   if (s.stall?.action === 'cancel-resume') return `REPEATED FAILURE · ${s.stall.message} · interrupting the agent to resume it with guidance`;
   if (s.stall?.action === 'usage-wait') return `USAGE LIMIT · ${s.stall.message} · stopping the agent to wait for the reset`;

@@ -13,7 +13,7 @@ test('a Bash call that succeeds: session, turn, tool with exit 0, completion, us
     { type: 'tool_started', toolId: 'toolu_1', command: 'echo hi; echo warn >&2' },
     { type: 'tool_finished', toolId: 'toolu_1', exitCode: 0, ok: true, outputTail: 'hi\nwarn' },
     { type: 'turn_completed' },
-    { type: 'usage', usage: { inputTokens: 250, cachedInputTokens: 40, outputTokens: 20 } },
+    { type: 'usage', usage: { inputTokens: 250, cachedInputTokens: 40, outputTokens: 20 }, totalCostUsd: 0.0015825000000000001 },
   ]);
 });
 
