@@ -57,11 +57,12 @@ complete -c deadman -n '__deadman_in run' -l hung-timeout -r -d 'a descendant su
 complete -c deadman -n '__deadman_in run' -l kill-grace -r -d 'time between SIGTERM and SIGKILL for a hung subtree (default 5s)'
 complete -c deadman -n '__deadman_in run' -l poll -r -d 'how often the process tree is observed (default 1s)'
 complete -c deadman -n '__deadman_in run' -l verify-window -r -d 'how long a recovery has to show new output (default 60s)'
+complete -c deadman -n '__deadman_in run' -l exit-grace -r -d 'an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in run' -l ignore -r -d 'regex on a command line that is never a kill target (repeatable)'
 complete -c deadman -n '__deadman_in run' -l record -r -d 'write a trace of this run (output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE'
 
 # deadman demo
-complete -c deadman -f -n '__deadman_at' -a 'demo' -d 'show deadman catching four kinds of stall, for real and offline (under 10 s)'
+complete -c deadman -f -n '__deadman_at' -a 'demo' -d 'show deadman catching seven kinds of failure, for real and offline (about 15 s)'
 complete -c deadman -n '__deadman_in demo' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
 
 # deadman config
@@ -113,6 +114,7 @@ complete -c deadman -n '__deadman_in unit' -l hung-timeout -r -d 'deadman run: a
 complete -c deadman -n '__deadman_in unit' -l kill-grace -r -d 'deadman run: time between SIGTERM and SIGKILL for a hung subtree (default 5s)'
 complete -c deadman -n '__deadman_in unit' -l poll -r -d 'deadman run: how often the process tree is observed (default 1s)'
 complete -c deadman -n '__deadman_in unit' -l verify-window -r -d 'deadman run: how long a recovery has to show new output (default 60s)'
+complete -c deadman -n '__deadman_in unit' -l exit-grace -r -d 'deadman run: an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in unit' -l ignore -r -d 'deadman run: regex on a command line that is never a kill target (repeatable)'
 complete -c deadman -n '__deadman_in unit' -l record -r -d 'deadman run: write a trace of this run (output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE'
 
@@ -143,6 +145,7 @@ complete -c deadman -n '__deadman_in install' -l hung-timeout -r -d 'deadman run
 complete -c deadman -n '__deadman_in install' -l kill-grace -r -d 'deadman run: time between SIGTERM and SIGKILL for a hung subtree (default 5s)'
 complete -c deadman -n '__deadman_in install' -l poll -r -d 'deadman run: how often the process tree is observed (default 1s)'
 complete -c deadman -n '__deadman_in install' -l verify-window -r -d 'deadman run: how long a recovery has to show new output (default 60s)'
+complete -c deadman -n '__deadman_in install' -l exit-grace -r -d 'deadman run: an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in install' -l ignore -r -d 'deadman run: regex on a command line that is never a kill target (repeatable)'
 complete -c deadman -n '__deadman_in install' -l record -r -d 'deadman run: write a trace of this run (output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE'
 complete -c deadman -n '__deadman_in install' -l force -d 'replace an existing file'

@@ -89,5 +89,6 @@ function supervisorSettings(config: Config) {
     autoRecover: config.auto_recover, inactivityMs: config.inactivity, timeoutMs: 0, hungTimeoutMs: config.hung_timeout, readyTimeoutMs: 0,
     ignore: config.ignore.map((pattern) => new RegExp(pattern)), verifyWindowMs: config.verify_window, agent: () => true,
     activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
+    exitGraceMs: config.exit_grace, budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
   };
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
+import { chooseDiagnostician, describeDiagnostician } from '../core/incident/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createNotifier, probeAddon, readSystemdEnvironment } from '../io/notify.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
@@ -50,6 +51,8 @@ export interface ConfigFacts {
   notify_detail: string;
   addon_loaded: boolean;
   addon_detail: string;
+  /** Which diagnostician is configured and whether its key variable is set (never the key). */
+  diagnostician: string | null;
   problems: string[];
 }
 
@@ -68,14 +71,14 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   } catch (error) {
     if (!(error instanceof DeadmanError)) throw error;
     // The problems (at most 21 lines) each name the file.
-    return { ok: false, config_file: args.config ?? null, state_dir: null, database: null, marker_dir: null, ...machine, problems: error.message.split('\n') };
+    return { ok: false, config_file: args.config ?? null, state_dir: null, database: null, marker_dir: null, diagnostician: null, ...machine, problems: error.message.split('\n') };
   }
   // WATCHDOG_USEC as set, whatever WATCHDOG_PID says: `config check` inside the unit is not its main process.
   const watchdogUsec = Number(process.env.WATCHDOG_USEC);
   const problems = environmentProblems(context, watchdogUsec > 0 ? watchdogUsec / 1000 : null);
   return {
     ok: problems.length === 0, config_file: context.file ?? null, state_dir: context.paths.stateDir, database: context.paths.database,
-    marker_dir: context.paths.markerDir, ...machine, problems,
+    marker_dir: context.paths.markerDir, diagnostician: describeDiagnostician(chooseDiagnostician(context.config.diagnose), process.env), ...machine, problems,
   };
 }
 
@@ -92,6 +95,7 @@ function renderFacts(facts: ConfigFacts, quiet: boolean): string {
     `watchdog:      ${facts.watchdog_usec ? `${facts.watchdog_usec / 1000} ms (WATCHDOG_USEC; WATCHDOG_PID=${facts.watchdog_pid ?? 'unset'})` : 'none for this process'}`,
     `notify path:   ${facts.notify_path} — ${facts.notify_detail}`,
     `addon:         ${facts.addon_detail}`,
+    `diagnostician: ${facts.diagnostician}`,
     ...(facts.problems.length === 0 ? ['problems:      none'] : []),
   ];
   return `${lines.join('\n')}\n${problems}`;

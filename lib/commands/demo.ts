@@ -15,7 +15,7 @@ import { stateOptions, type CommonArgs } from './command-context.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 /**
- * `deadman demo`: four real stalls, offline, in under 10 s — each a real `deadman run` of a
+ * `deadman demo`: seven real failures, offline, in about 15 s — each a real `deadman run` of a
  * fake agent or a shell job, in a temporary state directory (kept, so its reports can be read).
  */
 
@@ -23,7 +23,7 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 
 export const demoCommand: CommandModule<object, CommonArgs> = {
   command: 'demo',
-  describe: 'show deadman catching four kinds of stall, for real and offline (under 10 s)',
+  describe: 'show deadman catching seven kinds of failure, for real and offline (about 15 s)',
   builder: (y) => y.option('database', stateOptions.database),
   handler: async (args) => {
     const dir = mkdtempSync(join(tmpdir(), 'deadman-demo-'));
@@ -75,7 +75,7 @@ async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; di
     out(`     $ ${step.shown}`);
     const outcome = await runBounded({ argv: step.argv, cwd: ctx.dir, env: { ...ctx.env, ...step.env }, timeoutMs: 30_000 });
     const code = outcome.kind === 'exited' ? outcome.code : outcome.kind;
-    const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving)/.test(l)) : [];
+    const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving|USAGE_LIMIT|waiting for usage|FINISHED|REPEATED)/.test(l)) : [];
     for (const line of said) out(`     ${line}`);
     out(`     → exit ${code}`);
     last = code;
@@ -90,7 +90,7 @@ function explain(scenario: Scenario, database: string, argvLog: string): { lines
     const name = scenario.steps[0]!.argv[scenario.steps[0]!.argv.indexOf('--name') + 1]!;
     const incident = store.get<{ id: number; kind: string; state: string }>(
       'SELECT i.id, i.kind, i.state FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.id DESC LIMIT 1', name);
-    const action = incident ? store.get<{ detail: { killed: number[] } }>('SELECT detail FROM actions WHERE incident_id = ?', incident.id) : undefined;
+    const action = incident ? store.get<{ detail: { killed: number[] } }>("SELECT detail FROM actions WHERE incident_id = ? AND kind = 'TERMINATE_DESCENDANT_PROCESS'", incident.id) : undefined;
     const lines: string[] = [];
     if (incident) lines.push(`incident #${incident.id} ${incident.kind} → ${incident.state}`);
     if (action) lines.push(`killed pids ${action.detail.killed.join(', ')}; the agent got a failed tool result and finished its turn`);

@@ -11,6 +11,11 @@ import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
+import { consultFor } from './diagnostician-edge.ts';
+import { workspaceFingerprinter } from '../io/workspace-fingerprint.ts';
+
+/** REPEATED_FAILURE's workspace fingerprint is taken at most this often. */
+const WORKSPACE_EVERY_MS = 5_000;
 
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
@@ -35,7 +40,7 @@ export type PreparedRun =
     runTag: string;
     reviveOf: string | null;
     startNote: string;
-    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'onTurnCompleted' | 'evidence' | 'portAccepts' | 'consult'>;
+    ports: Pick<RunSessionPorts, 'makeTree' | 'adapter' | 'sniff' | 'onSession' | 'onTurnCompleted' | 'evidence' | 'portAccepts' | 'consult' | 'workspace'>;
     finish(result: RunResult): void;
   };
 
@@ -78,14 +83,11 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       onTurnCompleted: () => marker.turnCompleted(),
       evidence,
       portAccepts,
-      consult: config.diagnose.command ? consultWith(config.diagnose.command, config.diagnose.timeout, input.redactor) : undefined,
+      consult: consultFor(config.diagnose, input.redactor),
+      workspace: workspaceFingerprinter(input.cwd, WORKSPACE_EVERY_MS, () => systemClock.monotonic()),
     },
     finish: (result) => marker.finish(result, input.unit !== null),
   };
-}
-
-function consultWith(command: string[], timeoutMs: number, redactor: Redactor) {
-  return async (incident: object) => (await import('../io/incident/diagnostician.ts')).askDiagnostician(command, timeoutMs, redactor.value(incident));
 }
 
 /** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */

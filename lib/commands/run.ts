@@ -17,7 +17,7 @@ import { spawnChild } from '../io/process/child.ts';
 import { shellExitCode } from '../io/process/exit-status.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
-import { loadContext, openStore, redactorFor } from './command-context.ts';
+import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
@@ -27,6 +27,12 @@ import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run-marker.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
 import type { Notifier } from '../io/notify.ts';
+import type { Config } from '../core/config/config.ts';
+import type { Redactor } from '../core/redact/redact.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import type { TraceSink } from '../supervise/trace-recorder.ts';
+import { waitForUsageReset } from './usage-limit-wait.ts';
+import { prepareRespawn } from './respawn.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -64,44 +70,100 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   }
   const unit = currentUnitName();
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
-  const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
   process.title = `deadman run ${name}`;
+  const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, trace };
   try {
-    const records = new RunRecords(store, () => systemClock.wall());
-    records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-    const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
-    if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
-    logger.log('info', [
-      `run ${name}`,
-      store.recording ? `database ${context.paths.database}` : 'not recording',
-      `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
-      `notify ${notifier.path}`,
-      systemd.watchdogUsec ? `watchdog ${formatDuration(systemd.watchdogUsec / 1000)} (ping every ${formatDuration(systemd.watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
-      prepared.startNote,
-    ].filter(Boolean).join(' · '));
-    records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
-    const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: systemd.watchdogUsec !== null, store, logger });
-    const ports: RunSessionPorts = {
-      ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec: systemd.watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-      health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
-    };
-    const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
-      trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
-    records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
-    reporters.finish();
-    prepared.finish(result);
-    logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
-    if (result.reraise) reraise(result.reraise, store);
-    return result.exitCode;
+    return await supervisePasses(run);
   } finally {
     store.close();
     trace?.close();
   }
+}
+
+/** One pass per agent process; a usage limit waits for its reset, a repeated failure resumes with guidance, an over-budget session respawns, each in a new pass. */
+async function supervisePasses(first: RunPass): Promise<number> {
+  const { name, config, context, logger, notifier, store, watchdogUsec } = first;
+  let run = first;
+  let respawns = 0;
+  for (;;) {
+    const result = await superviseOnce(run);
+    // A trace holds one agent process, the first pass's (a replay feeds one tree through one session).
+    run = { ...run, trace: null };
+    if (typeof result === 'number') return result;
+    if (result.reraise) reraise(result.reraise, store);
+    if (result.outcome === 'cancel-resume') {
+      run = { ...run, config: { ...config, revive: { ...config.revive, message: result.resumeGuidance } } };
+      continue;
+    }
+    if (result.outcome === 'respawn') {
+      // A task whose every fresh session runs over budget must not respawn forever: the revive budget bounds it.
+      if (++respawns > config.revive.max_revives) {
+        logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
+        return ExitCode.DO_NOT_RESTART;
+      }
+      const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
+      if (!fresh) return result.exitCode;
+      run = { ...run, command: fresh.command };
+      continue;
+    }
+    if (result.outcome !== 'usage-limit') return result.exitCode;
+    const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec });
+    if (waited.resume) continue;
+    if (waited.reraise) reraise(waited.reraise, store);
+    return waited.exitCode;
+  }
+}
+
+interface RunPass {
+  name: string;
+  command: string[];
+  cwd: string;
+  config: Config;
+  context: Context;
+  redactor: Redactor;
+  logger: Logger;
+  notifier: Notifier;
+  unit: string | null;
+  store: RecordingStore;
+  watchdogUsec: number | null;
+  onStall: 'withhold' | 'exit';
+  trace: (TraceSink & { close(): void }) | null;
+}
+
+/** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
+async function superviseOnce(run: RunPass): Promise<RunResult | number> {
+  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, trace } = run;
+  const records = new RunRecords(store, () => systemClock.wall());
+  records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
+  const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
+  if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
+  logger.log('info', [
+    `run ${name}`,
+    store.recording ? `database ${context.paths.database}` : 'not recording',
+    `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
+    `notify ${notifier.path}`,
+    watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
+    prepared.startNote,
+  ].filter(Boolean).join(' · '));
+  records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
+  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
+  const ports: RunSessionPorts = {
+    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
+    health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+  };
+  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
+    trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
+  records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+  reporters.finish();
+  prepared.finish(result);
+  logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
+  return result;
 }
 
 /** Starting would be wrong (budget spent, another live supervisor): record why and say so. */

@@ -21,8 +21,15 @@ export const codexLines = {
     item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: end.output, exit_code: end.exitCode, status: end.exitCode === 0 ? 'completed' : 'failed' },
   }),
   agentMessage: (item: string, text: string) => ({ type: 'item.completed', item: { id: item, type: 'agent_message', text } }),
-  turnCompleted: () => ({ type: 'turn.completed', usage: { input_tokens: 100, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
+  /** The usage-limit body as Codex passes the provider's error on: inside the message text. */
+  usageLimitError: (resetsAt: number, now: number) => ({ type: 'error', message: usageLimitBody(resetsAt, now) }),
+  usageLimitFailed: (resetsAt: number, now: number) => ({ type: 'turn.failed', error: { message: usageLimitBody(resetsAt, now) } }),
+  turnCompleted: (inputTokens = 100) => ({ type: 'turn.completed', usage: { input_tokens: inputTokens, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
 };
+
+function usageLimitBody(resetsAt: number, now: number): string {
+  return JSON.stringify({ error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt, resets_in_seconds: Math.max(0, resetsAt - now) } });
+}
 
 /** Rollout lines: `{timestamp, type, payload}`; `at` is wall-clock ms. */
 export const rolloutLines = {
@@ -47,6 +54,9 @@ export const claudeLines = {
     message: { role: 'user', content: [{ tool_use_id: tool, type: 'tool_result', content: end.exitCode === 0 ? end.output : `Exit code ${end.exitCode}\n${end.output}`, is_error: end.exitCode !== 0 }] },
   }),
   text: (id: string, text: string) => assistant(id, [{ type: 'text', text }]),
+  rateLimitRejected: (id: string, resetsAt: number) => ({
+    type: 'rate_limit_event', session_id: id, rate_limit_info: { status: 'rejected', resetsAt, rateLimitType: 'five_hour', overageStatus: 'rejected', isUsingOverage: false },
+  }),
   interrupted: (id: string) => ({ type: 'user', session_id: id, message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user for tool use]' }] } }),
   result: (id: string, ok: boolean, text: string) => ({
     type: 'result', subtype: ok ? 'success' : 'error_during_execution', is_error: !ok, num_turns: 2, result: text, session_id: id, total_cost_usd: 0,

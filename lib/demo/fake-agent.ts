@@ -16,7 +16,12 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * hang-tool (the tool `sleep 600` hangs; once it is killed the turn still completes), silent
  * (after the opening lines: no output, no CPU, forever), crash (starts a tool, then SIGKILLs
  * itself), turn-then-crash (a session fed a second turn: the first completes, the second
- * starts a tool and SIGKILLs itself). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * starts a tool and SIGKILLs itself), finish-no-exit (completes the turn, prints its result, then idles forever without
+ * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
+ * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
+ * one completes), repeat-failure (a new session runs the same failing test again and again, up to
+ * 12 times; a resumed one completes), over-budget (one failing test, then a turn of 50 000 tokens,
+ * then 3 s before it exits; a prompt carrying a handoff completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -26,9 +31,12 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'turn-then-crash'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'repeat-failure', 'over-budget', 'turn-then-crash'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'turn-then-crash': 'true' };
+/** Fails the same way each time; only the time in its output changes. */
+const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date +%s%N)"; exit 1';
+const FAILING_TEST_LATER = 'echo "FAIL parser.test.ts: expected 2 to equal 3"; exit 1';
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
 
 interface Invocation {
   resumeId: string | null;
@@ -42,8 +50,9 @@ interface Speaker {
   start(): void;
   toolStarted(command: string): void;
   toolEnded(command: string, end: ToolEnd): void;
-  finish(text: string): void;
+  finish(text: string, tokens?: number): void;
   interrupted(): void;
+  usageLimit(resetsAt: number): void;
 }
 
 function fail(message: string, code: number): never {
@@ -78,13 +87,18 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
     },
     toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
     toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
-    finish(text) {
+    finish(text, tokens) {
       print(codexLines.agentMessage('item_2', text));
-      print(codexLines.turnCompleted());
+      print(codexLines.turnCompleted(tokens));
       record(rolloutLines.taskComplete(Date.now(), turn, text));
     },
     // Codex prints nothing on an interrupt; only the rollout tells.
     interrupted: () => record(rolloutLines.turnAborted(Date.now(), turn)),
+    usageLimit(resetsAt) {
+      const now = Math.floor(Date.now() / 1000);
+      print(codexLines.usageLimitError(resetsAt, now));
+      print(codexLines.usageLimitFailed(resetsAt, now));
+    },
   };
 }
 
@@ -114,6 +128,12 @@ function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefin
       say(claudeLines.toolResult(id, 'toolu_1', { exitCode: 130, output: 'The user doesn\'t want to proceed with this tool use.' }));
       say(claudeLines.interrupted(id));
       print(claudeLines.result(id, false, ''));
+    },
+    usageLimit(resetsAt) {
+      print(claudeLines.rateLimitRejected(id, resetsAt));
+      const text = `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
+      say(claudeLines.text(id, text));
+      print({ ...claudeLines.result(id, true, text), is_error: true });
     },
   };
 }
@@ -157,14 +177,25 @@ async function main(): Promise<void> {
   const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
 
   speaker.start();
+  if (scenario === 'usage-limit' && run.resumeId === null) {
+    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5));
+    process.exit(1);
+  }
   let tool: ReturnType<typeof runTool> | null = null;
   process.on('SIGINT', () => {
     if (tool?.child.pid) process.kill(-tool.child.pid, 'SIGKILL');
     speaker.interrupted();
     process.exit(1);
   });
+  for (let i = 0; scenario === 'repeat-failure' && run.resumeId === null && i < 12; i += 1) {
+    speaker.toolStarted(FAILING_TEST);
+    tool = runTool(FAILING_TEST, toolEnv, run.cwd);
+    speaker.toolEnded(FAILING_TEST, await tool.ended);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const idleForever = () => setInterval(() => {}, 2 ** 31 - 1);
   if (scenario === 'silent') {
-    setInterval(() => {}, 2 ** 31 - 1);
+    idleForever();
     return;
   }
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
@@ -182,12 +213,15 @@ async function main(): Promise<void> {
   }
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
-  speaker.finish('done');
+  const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');
+  speaker.finish('done', overBudget ? 50_000 : undefined);
   if (scenario === 'turn-then-crash') {
     speaker.toolStarted(TOOL_COMMAND.crash);
     await runTool(TOOL_COMMAND.crash, toolEnv, run.cwd).started;
     process.kill(process.pid, 'SIGKILL');
   }
+  if (overBudget) await new Promise((resolve) => setTimeout(resolve, 3_000));
+  if (scenario === 'finish-no-exit') idleForever();
 }
 
 await main();

@@ -3,37 +3,9 @@
  * job, chosen to show one failure deadman exists for. Plain data; `deadman demo` runs them.
  */
 
-export interface DemoPaths {
-  /** `node bin/deadman.js`, as argv. */
-  deadman: string[];
-  /** `node dist/lib/demo/fake-agent.js`, as argv. */
-  fakeAgent: string[];
-  dir: string;
-  database: string;
-}
-
-export interface DemoStep {
-  /** What a person would type (shown), with the fake agent called by its part. */
-  shown: string;
-  argv: string[];
-  env?: Record<string, string>;
-}
-
-/** What the last step must end with, so a demo that did not show its stall says so and fails. */
-export interface ScenarioExpectation {
-  exitCode: number;
-  /** The run's newest incident, as `KIND → STATE`; null when the scenario records none. */
-  incident: string | null;
-}
-
-export interface Scenario {
-  title: string;
-  story: string;
-  steps: DemoStep[];
-  expect: ScenarioExpectation;
-  /** Config file text written before the steps, when the scenario needs one. */
-  config?: { file: string; text: string };
-}
+export type { DemoPaths, DemoStep, Scenario, ScenarioExpectation } from './scenario-types.ts';
+import type { DemoPaths, Scenario } from './scenario-types.ts';
+import { agentLoopScenarios } from './agent-loop-scenarios.ts';
 
 /** A test command waiting on a child that never returns: a two-level subtree, needing nothing but sh. */
 const HUNG_TOOL = `sh -c 'sleep 600 & wait $!'`;
@@ -95,7 +67,7 @@ export function demoScenarios(p: DemoPaths): Scenario[] {
         env: { FAKE_AGENT_SCENARIO: 'silent' },
       }],
       expect: { exitCode: 75, incident: 'OUTPUT_INACTIVITY → ESCALATED' },
-    },
+    }, ...agentLoopScenarios(p, run, codex),
   ];
 }
 

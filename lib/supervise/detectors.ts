@@ -1,7 +1,12 @@
 import { findHungSubtree, type HungFinding } from '../core/detect/hung.ts';
 import { detectInactivity } from '../core/detect/inactivity.ts';
+import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
+import { detectUsageLimit } from '../core/detect/usage-limit.ts';
+import { detectRepeatedFailure, type RepeatState } from '../core/detect/repeated-failure.ts';
+import { detectNoProgress, type ProgressState } from '../core/detect/no-progress.ts';
+import { detectBudgetRisk } from '../core/detect/session-budget.ts';
 import { formatDuration } from '../core/config/duration.ts';
-import type { SignalKind } from '../core/incident/policy.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
 import type { OutputState } from './output.ts';
 import type { ActivityFloors } from '../core/detect/tree-activity.ts';
@@ -18,6 +23,10 @@ export interface DetectorSettings {
   timeoutMs: number;
   hungTimeoutMs: number;
   readyTimeoutMs: number;
+  /** How long an agent that printed its final result may take to exit (0: never stopped for it). */
+  exitGraceMs: number;
+  /** SESSION_BUDGET_RISK limits; 0 is off. */
+  budget: { tokens: number; costUsd: number };
   ignore: readonly RegExp[];
   /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
   agent: () => boolean;
@@ -38,6 +47,10 @@ export interface DetectorInput {
   output: OutputState;
   facts: RunFacts;
   settings: DetectorSettings;
+  /** The streak of identical failures with an unchanged workspace (the supervisor keeps it). */
+  repeats: RepeatState;
+  /** Attempts since the workspace last changed that brought no new result. */
+  progress: ProgressState;
 }
 
 export interface Signal {
@@ -47,6 +60,8 @@ export interface Signal {
   message: string;
   /** HUNG_PROCESS: the subtree to terminate. */
   finding?: HungFinding;
+  /** REPEATED_FAILURE: the rule text the resumed agent is given. */
+  guidance?: string;
 }
 
 export type Detector = (input: DetectorInput) => Signal | null;
@@ -92,4 +107,38 @@ export const notReady: Detector = ({ now, startedAt, facts, settings }) =>
 export const evidenceStale: Detector = ({ facts }) =>
   facts.evidenceDead === null ? null : { kind: 'EVIDENCE_STALE', fingerprint: 'EVIDENCE_STALE', message: facts.evidenceDead };
 
-export const DETECTORS: readonly Detector[] = [hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];
+/** Only for agents: a generic command's turn-end pattern marks a unit of work, not the end of the run. */
+export const finishedNotExited: Detector = ({ now, output, settings }) => {
+  if (!settings.agent()) return null;
+  const found = detectFinishedNotExited({ now, finishedAt: output.finishedAt, failed: output.failed, graceMs: settings.exitGraceMs });
+  return found && { kind: 'FINISHED_NOT_EXITED', fingerprint: 'FINISHED_NOT_EXITED', message: found.message };
+};
+
+export const usageLimit: Detector = ({ output }) => {
+  const found = detectUsageLimit(output.usageLimit);
+  return found && { kind: 'USAGE_LIMIT', fingerprint: 'USAGE_LIMIT', message: found.message };
+};
+
+/** "At least 3 times" (issue 14): fewer is an agent still trying; more burns turns. */
+const REPEAT_THRESHOLD = 3;
+
+export const repeatedFailure: Detector = ({ repeats }) => {
+  const found = detectRepeatedFailure(repeats, REPEAT_THRESHOLD);
+  return found && { kind: 'REPEATED_FAILURE', fingerprint: 'REPEATED_FAILURE', message: found.message, guidance: found.guidance };
+};
+
+/** "At least 4 completed attempts" (issue 14). */
+const NO_PROGRESS_THRESHOLD = 4;
+
+export const noProgress: Detector = ({ progress }) => {
+  const found = detectNoProgress(progress, NO_PROGRESS_THRESHOLD);
+  return found && { kind: 'NO_PROGRESS', fingerprint: 'NO_PROGRESS', message: found.message };
+};
+
+export const sessionBudget: Detector = ({ output, settings }) => {
+  const found = detectBudgetRisk(output.usage, settings.budget);
+  return found && { kind: 'SESSION_BUDGET_RISK', fingerprint: 'SESSION_BUDGET_RISK', message: found.message };
+};
+
+/** The agent's own word first: a usage limit or a finished result explains any silence after it. */
+export const DETECTORS: readonly Detector[] = [usageLimit, sessionBudget, finishedNotExited, repeatedFailure, noProgress, hungProcess, outputInactivity, wallTimeout, notReady, evidenceStale];

@@ -1,30 +1,42 @@
-import { consultsDiagnostician, reconcile } from '../core/incident/diagnosis.ts';
-import { diagnose, type Diagnosis, type SignalKind } from '../core/incident/policy.ts';
+import { allowedActions, consultsDiagnostician, reconcile } from '../core/incident/diagnosis.ts';
+import { diagnose, type Diagnosis } from '../core/incident/diagnose-rules.ts';
+import { buildEvidencePacket, evidenceIds, type SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
 import type { Logger } from '../io/log.ts';
 import type { Incident, RunRecords } from './records.ts';
 import type { Consult } from './ports.ts';
 
 /**
  * The diagnose step: the deterministic rules always, then — when configured and when the
- * signal allows a choice — the external diagnostician, whose answer is recorded and reconciled
- * with the rules. The result is still only a recommendation: policy decides.
+ * signal allows a choice — one call to the external diagnostician with the incident's evidence
+ * packet. Its answer is recorded in full and reconciled with the rules; a failure, a late or
+ * invalid answer, or one outside the evidence is recorded with its reason and the rules decide.
+ * The result is still only a recommendation: policy decides.
  */
 export async function diagnoseIncident(
   kind: SignalKind,
   incident: Incident,
-  evidence: object,
+  evidence: SignalEvidenceFacts,
   deps: { records: RunRecords; logger: Logger; consult?: Consult | undefined },
 ): Promise<Diagnosis> {
   const rules = diagnose(kind);
   deps.records.diagnosis(incident, rules, 'rules');
   if (!deps.consult || !consultsDiagnostician(kind)) return rules;
-  const answer = await deps.consult({ kind, message: incident.message, ...evidence });
+  const packet = buildEvidencePacket({ kind, message: incident.message, allowedActions: allowedActions(kind), ...evidence });
+  const answer = await deps.consult(packet);
   if (!answer.ok) {
+    deps.records.diagnosis(incident, { action: 'none', rationale: `diagnostician ${answer.problem}` }, 'external-refused');
     deps.logger.log('warn', `diagnostician ${answer.problem}; the rules decide`);
     return rules;
   }
-  deps.records.diagnosis(incident, answer.diagnosis, 'external');
-  const { diagnosis, refused } = reconcile(kind, rules, answer.diagnosis);
-  deps.logger.log('notice', refused ? `diagnostician: ${refused}` : `diagnostician recommends ${diagnosis.action}: ${diagnosis.rationale}`);
-  return diagnosis;
+  const reconciled = reconcile(kind, rules, answer.diagnosis, evidenceIds(packet));
+  const said = { action: answer.diagnosis.recommended_action, rationale: answer.diagnosis.rationale };
+  if (reconciled.refused !== null) {
+    deps.records.diagnosis(incident, { action: said.action, rationale: `diagnostician ${reconciled.refused}` }, 'external-refused', answer.diagnosis);
+    deps.logger.log('warn', `diagnostician ${reconciled.refused}`);
+    return rules;
+  }
+  deps.records.diagnosis(incident, said, 'external', answer.diagnosis);
+  deps.logger.log('notice', `diagnostician recommends ${said.action}: ${said.rationale}`);
+  return reconciled.diagnosis;
 }

@@ -2,8 +2,9 @@ import { ExitCode } from '../exit-codes.ts';
 import { shellExitCode } from '../io/process/exit-status.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
+import type { Attempt } from '../core/detect/no-progress.ts';
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed';
+export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
 
 export interface RunResult {
   exitCode: number;
@@ -14,6 +15,12 @@ export interface RunResult {
   /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
   clean: boolean;
   sessionId: string | null;
+  /** outcome `usage-limit`: when the limit resets (wall ms; null when the agent did not say), for the in-process wait. */
+  usageResetAt?: number | null;
+  /** outcome `cancel-resume`: what the resumed session is told. */
+  resumeGuidance?: string;
+  /** outcome `respawn`: the old session's last attempts, for the handoff. */
+  handoffAttempts?: readonly Attempt[];
 }
 
 /**
@@ -23,17 +30,31 @@ export interface RunResult {
  */
 export async function conclude(
   exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; history?: readonly Attempt[] },
   ports: RunSessionPorts,
   publishStatus: () => void,
 ): Promise<RunResult> {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
-  const childCode = shellExitCode(exit.code, exit.signal);
+  const childCode = seen.stall?.kind === 'FINISHED_NOT_EXITED'
+    // Stopped by deadman after its final result: its own exit would have carried that verdict.
+    ? (seen.completed ? 0 : 1)
+    : shellExitCode(exit.code, exit.signal);
   if (seen.stopSignal) {
     return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
   }
+  // The old session is closed on purpose (clean: its marker completes), so the next pass starts fresh, not a resume.
+  if (seen.stall?.kind === 'SESSION_BUDGET_RISK') {
+    return { ...base, clean: true, exitCode: ExitCode.STALLED_RESTART, outcome: 'respawn', reason: seen.stall.message, handoffAttempts: seen.history ?? [] };
+  }
+  if (seen.stall?.kind === 'HALT_AND_ESCALATE') return { ...base, exitCode: ExitCode.DO_NOT_RESTART, outcome: 'halted', reason: seen.stall.message };
+  if (seen.stall?.kind === 'REPEATED_FAILURE') {
+    return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'cancel-resume', reason: seen.stall.message, resumeGuidance: seen.stall.guidance ?? seen.stall.message };
+  }
+  if (seen.stall?.kind === 'USAGE_LIMIT') {
+    return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'usage-limit', reason: seen.stall.message, usageResetAt: seen.usageResetAt ?? null };
+  }
   if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
-  if (seen.stall) return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
+  if (seen.stall && seen.stall.kind !== 'FINISHED_NOT_EXITED') return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
   if (childCode !== 0) {
     return { ...base, exitCode: childCode, outcome: 'failed', reason: exit.signal ? `child killed by ${exit.signal}` : `child exited ${childCode}` };
   }

@@ -2,6 +2,9 @@ import type { Adapter, AgentEvent } from '../core/adapters/agent-events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
 import type { RunSessionPorts } from './ports.ts';
+import type { UsageLimitSeen } from '../core/detect/usage-limit.ts';
+import type { Attempt } from '../core/detect/no-progress.ts';
+import type { UsageTotals } from '../core/detect/session-budget.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -22,24 +25,37 @@ export interface OutputState {
   pipeBytes: number;
   completed: boolean;
   failed: string | null;
+  /** When the last turn ended (completed or failed), until a new one starts: the agent's final result. */
+  finishedAt: number | null;
+  /** The agent said its plan or usage limit stops the turn; null until it does. */
+  usageLimit: UsageLimitSeen | null;
+  /** Shell commands and turns completed since the supervisor last took them. */
+  toolResults: Attempt[];
+  /** The last attempts, for a handoff (bounded). */
+  history: Attempt[];
+  /** What the agent's own telemetry reported in this process. */
+  usage: UsageTotals;
 }
 
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
 const RAW_EVENT_CHARS = 4096;
+const HISTORY = 50;
 
 export class OutputTracker {
   readonly state: OutputState;
   private readonly adapter: () => Adapter;
   private readonly records: RunRecords;
   private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>;
+  /** Commands of the open tool calls, to name the command a failure belongs to. */
+  private readonly toolCommands = new Map<string, string>();
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], history: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -93,28 +109,50 @@ export class OutputTracker {
         }
         break;
       case 'tool_started':
+        if (event.command !== null) this.toolCommands.set(event.toolId, event.command);
         s.openTools.set(event.toolId, now);
         s.firstToolAt ??= now;
         break;
-      case 'tool_finished':
+      case 'tool_finished': {
         s.openTools.delete(event.toolId);
+        const command = this.toolCommands.get(event.toolId);
+        this.toolCommands.delete(event.toolId);
+        // Only shell commands have a signature; other tools neither extend nor break a streak.
+        if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
         break;
+      }
       case 'turn_started':
         s.completed = false;
         s.failed = null;
+        s.finishedAt = null;
         break;
       case 'turn_completed':
         s.completed = true;
+        s.finishedAt = now;
+        this.attempted({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
         s.openTools.clear();
         this.agent.onTurnCompleted?.();
         break;
       case 'turn_failed':
         s.failed = event.message;
+        s.finishedAt = now;
         s.openTools.clear();
         break;
+      case 'usage_limit':
+        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, message: event.message, at: now };
+        break;
       case 'usage':
+        s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;
+        if (event.totalCostUsd !== undefined) s.usage.costUsd = event.totalCostUsd;
+        break;
       case 'error':
         break;
     }
+  }
+
+  private attempted(attempt: Attempt): void {
+    this.state.toolResults.push(attempt);
+    this.state.history.push(attempt);
+    if (this.state.history.length > HISTORY) this.state.history.shift();
   }
 }

@@ -2,6 +2,7 @@ import type { Observation, ProcessInfo } from '../core/process/process-info.ts';
 import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
 import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
+import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
@@ -56,8 +57,8 @@ export type Repeater = (ms: number, run: () => void) => () => void;
 /** Delivers the stop signals deadman itself receives; returns the function that stops listening. */
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
 
-/** Asks the external diagnostician about one incident (the incident's evidence as JSON). */
-export type Consult = (incident: object) => Promise<ParsedDiagnosis>;
+/** Asks the external diagnostician about one incident, once, bounded by its timeout; the edge redacts the packet first. */
+export type Consult = (packet: EvidencePacket) => Promise<ParsedDiagnosis>;
 
 export interface EvidenceGate {
   /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */
@@ -90,6 +91,7 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
+  workspace?: SupervisorPorts['workspace'];
   approvals?: ApprovalInbox | undefined;
   /**
    * Told the run's health, status line and how long the output has been quiet (ms) at every
@@ -101,6 +103,8 @@ export interface RunSessionPorts {
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */
 export interface SupervisorPorts {
   monotonic(): number;
+  /** A fingerprint of the work tree (git status and a bounded diff hash), null outside one; taken at most every few seconds. */
+  workspace?: (() => string | null) | undefined;
   tree: Pick<ProcessTree, 'observe' | 'terminate'>;
   records: RunRecords;
   logger: Logger;

@@ -3,7 +3,8 @@ import type { StoreSink } from '../io/store/recording-store.ts';
 import type { ProcessInfo } from '../core/process/process-info.ts';
 import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
-import type { Diagnosis, PolicyDecision, SignalKind } from '../core/incident/policy.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
+import type { PolicyDecision } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
@@ -216,8 +217,11 @@ export class RunRecords {
     return true;
   }
 
-  diagnosis(incident: Incident, diagnosis: Diagnosis, source: 'rules' | 'external'): void {
-    if (incident.id >= 0) this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale }));
+  /** `external-refused`: the diagnostician failed or its answer did not hold up; `rationale` says why, `detail` keeps the answer. */
+  diagnosis(incident: Incident, diagnosis: { action: string; rationale: string }, source: 'rules' | 'external' | 'external-refused', detail?: object): void {
+    if (incident.id >= 0) {
+      this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale, detail }));
+    }
   }
 
   decision(incident: Incident, decision: PolicyDecision): void {

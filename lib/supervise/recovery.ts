@@ -60,3 +60,8 @@ export function verifyCase(current: RecoveryCase, context: VerifyContext, ports:
   ports.logger.log(verdict.verdict === 'RESOLVED' ? 'notice' : 'warn', `incident ${current.incident.id} ${current.incident.state}: ${verdict.detail}`);
   return current.incident.state;
 }
+
+/** An open incident whose action is a recovery (it has a hung finding to act on). */
+export function isRecovery<T extends Partial<RecoveryCase>>(open: T): open is T & RecoveryCase {
+  return open.finding !== undefined;
+}

@@ -5,6 +5,7 @@ import { OutputTracker } from './output.ts';
 import { Supervisor, type Stall } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
 import { conclude, type RunResult } from './outcome.ts';
+import { usageResetAt } from '../core/detect/usage-limit.ts';
 import { RunMachine, stallPolicy, type RunAction, type RunEvent } from './run-machine.ts';
 import { feedStreams, type RunStreams } from './run-streams.ts';
 import type { ProcessTree, RunSessionPorts, SpawnedChild } from './ports.ts';
@@ -83,12 +84,17 @@ class Session {
     const exited = await exit;
     // A recovery may be in flight (the agent often exits right after its tool was killed).
     await this.ticking;
+    await this.supervisor.detectAtExit();
     this.supervisor.rootExited(exited.code);
     this.send('child_exited');
     await this.concluding;
+    const { clock } = this.ports;
+    const limit = this.output.state.usageLimit;
     const seen = {
       stopSignal: this.stopSignal, stall: this.supervisor.stall, sessionId: this.output.state.sessionId,
       completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
+      usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
+      history: this.output.state.history,
     };
     return conclude(exited, seen, this.ports, () => this.publishStatus());
   }
@@ -152,12 +158,14 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,
       hungTimeoutMs: config.hung_timeout,
       readyTimeoutMs: config.ready_timeout,
+      exitGraceMs: config.exit_grace,
+      budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
       ignore: config.ignore.map((pattern) => new RegExp(pattern)),
       verifyWindowMs: config.verify_window,
       agent: () => ports.adapter().name !== 'generic',
@@ -187,11 +195,13 @@ class Session {
   private applyStallPolicy(stall: Stall): void {
     const action = stallPolicy(stall, this.plan.onStall, this.machine.ready);
     this.machine.stallAction = action;
-    this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
+    // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
+    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     this.publishStatus();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
     if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');
-    else void this.stopTree('SIGTERM');
+    // An agent at its usage limit is interrupted as a person would (it records the turn as interrupted), not killed.
+    else void this.stopTree(action === 'usage-wait' || action === 'cancel-resume' || action === 'respawn' ? 'SIGINT' : 'SIGTERM');
   }
 
   private stopTree(signal: NodeJS.Signals): Promise<void> {

@@ -1,14 +1,17 @@
-import type { HungFinding } from '../core/detect/hung.ts';
-import { decide, type SignalKind } from '../core/incident/policy.ts';
-import { formatDuration } from '../core/config/duration.ts';
+import { hungStatus, type HungFinding } from '../core/detect/hung.ts';
+import { decide } from '../core/incident/policy.ts';
+import type { RecoveryAction, SignalKind } from '../core/incident/kinds.ts';
 import type { IncidentState } from '../core/incident/incident.ts';
 import type { OutputTracker } from './output.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
 import { diagnoseIncident } from './diagnose-incident.ts';
-import { DETECTORS, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
+import { ENDS_RUN, takeEndingAction, verifyEndingAction, type EndingKind } from './ending-actions.ts';
+import { foldAttempts, NO_ATTEMPTS, type AttemptState } from '../core/detect/attempts.ts';
+import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
+import { DETECTORS, usageLimit, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
-import { terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
+import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
 import type { ApprovalRequest } from '../core/incident/approval-request.ts';
 
 /**
@@ -23,12 +26,15 @@ export interface SupervisorSettings extends DetectorSettings {
   verifyWindowMs: number;
 }
 
-export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'>;
+/** What ends or restarts the run; the ending kinds end this agent process on its own word (ending-actions.ts). */
+export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'> | EndingKind;
 
 export interface Stall {
   kind: StallKind;
   message: string;
   incident: Incident;
+  /** CANCEL_AND_RESUME: what the resumed session is told. */
+  guidance?: string | undefined;
 }
 
 /** An open incident, the detector that raised it, and the recovery it is in (when its action is one). */
@@ -37,12 +43,15 @@ interface OpenCase extends Partial<RecoveryCase> {
   detector: Detector;
   /** A person said no (`deadman deny`): never acted on, forgotten once its subtree is gone. */
   denied?: true;
+  /** Set when the incident's action ends the run (its verification is the root's exit). */
+  endsRun?: RecoveryAction;
 }
 
 export class Supervisor {
   readonly history: ObservationHistory;
   readonly facts: RunFacts = { ready: true, evidenceDead: null };
   stall: Stall | null = null;
+  private attempts: AttemptState = NO_ATTEMPTS;
   private readonly cases = new Map<string, OpenCase>();
   private readonly ports: SupervisorPorts;
   private readonly settings: SupervisorSettings;
@@ -76,6 +85,8 @@ export class Supervisor {
     const { pipeBytes, readyAt } = this.output.state;
     if (this.history.add(observation, now, { pipeBytes, floors: this.settings.activity, readyAt })) this.ports.records.observation(observation.processes);
     if (this.stall) return;
+    const attempts = this.output.state.toolResults.splice(0);
+    if (attempts.length > 0) this.attempts = foldAttempts(this.attempts, attempts, this.ports.workspace?.() ?? null);
     const followedUp = new Set<Detector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);
@@ -94,6 +105,7 @@ export class Supervisor {
   rootExited(code: number | null): void {
     const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
     for (const [fingerprint, open] of this.cases) {
+      if (open.endsRun) verifyEndingAction(this.ports.records, open.incident, open.endsRun);
       if (!isRecovery(open)) continue;
       const after = verifyCase(open, { ...context, rootExit: { code, completed: this.output.state.completed } }, this.ports);
       if (after === 'RESOLVED') this.cases.delete(fingerprint);
@@ -101,7 +113,7 @@ export class Supervisor {
   }
 
   private detectorInput(now: number): DetectorInput {
-    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings };
+    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings, ...this.attempts };
   }
 
   /** Opens the incident of a new signal: diagnose, ask policy, then act or wait for approval. */
@@ -113,10 +125,19 @@ export class Supervisor {
       : { processes: this.history.latest?.processes ?? [], lastLines });
     const open: OpenCase = { incident, detector };
     this.cases.set(signal.fingerprint, open);
-    const evidence = signal.finding ? { target: signal.finding.target, subtree: signal.finding.subtree, idleMs: signal.finding.idleMs, lastLines } : {};
+    const evidence: SignalEvidenceFacts = signal.finding
+      ? { processes: signal.finding.subtree, target: signal.finding.target, lastLines, thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs } }
+      : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
-    const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover });
+    const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
     records.decision(incident, decision);
+    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, signal, incident);
+    if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE') {
+      // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall).
+      records.move(incident, 'approval_required', decision.reason);
+      logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}`);
+      return;
+    }
     if (diagnosis.action === 'STALL_POLICY' || !signal.finding) {
       records.move(incident, 'escalate', diagnosis.rationale);
       this.enterStall(signal.kind as StallKind, signal.message, incident);
@@ -193,24 +214,34 @@ export class Supervisor {
     if (refused) this.enterStall(open.incident.kind as StallKind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
   }
 
-  private enterStall(kind: StallKind, message: string, incident: Incident): void {
+  /** The tree is stopped as for a stall, but the run concludes as the agent said (its verdict, a wait for the reset, a resume). */
+  private endRun(action: RecoveryAction, signal: Signal, incident: Incident): void {
+    const open = this.cases.get(signal.fingerprint);
+    if (open) open.endsRun = action;
+    const kind = takeEndingAction(this.ports.records, action, incident, { message: signal.message, guidance: signal.guidance });
+    this.enterStall(kind, signal.message, incident, signal.guidance);
+  }
+
+  /**
+   * The agent may report a usage limit and exit within one poll: its lines are read, so the
+   * detectors that read only the output get one last look once the root is gone.
+   */
+  async detectAtExit(): Promise<void> {
     if (this.stall) return;
-    this.stall = { kind, message, incident };
-    this.ports.logger.log('error', `${kind}: ${message}`);
+    const signal = usageLimit(this.detectorInput(this.ports.monotonic()));
+    if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, usageLimit);
+  }
+
+  private enterStall(kind: StallKind, message: string, incident: Incident, guidance?: string): void {
+    if (this.stall) return;
+    this.stall = { kind, message, incident, guidance };
+    // Ending on the agent's own word is news, not a fault.
+    this.ports.logger.log(kind === 'FINISHED_NOT_EXITED' || kind === 'USAGE_LIMIT' ? 'notice' : 'error', `${kind}: ${message}`);
     this.onStall(this.stall);
   }
 
   private describeCase(matches: (state: IncidentState) => boolean): { text: string; id: number } | null {
-    for (const open of this.cases.values()) if (isRecovery(open) && !open.denied && matches(open.incident.state)) return { text: describe(open.finding), id: open.incident.id };
+    for (const open of this.cases.values()) if (isRecovery(open) && !open.denied && matches(open.incident.state)) return { text: hungStatus(open.finding), id: open.incident.id };
     return null;
   }
-}
-
-function isRecovery(open: OpenCase): open is OpenCase & RecoveryCase {
-  return open.finding !== undefined;
-}
-
-function describe(finding: HungFinding): string {
-  const t = finding.target;
-  return `hung: ${t.cmdline.join(' ') || t.comm} (pid ${t.pid}) idle ${formatDuration(finding.idleMs)}`;
 }

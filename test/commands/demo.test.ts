@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 
-test('deadman demo runs its four scenarios for real in under 30 s; report latest is JSON with a timeline', async (t) => {
+test('deadman demo runs its seven scenarios for real in under 30 s; report latest is JSON with a timeline', async (t) => {
   const database = join(tempDir(t), 'demo.db');
   const started = performance.now();
   const demo = await runDeadman(['demo', '--database', database]);
@@ -19,7 +19,12 @@ test('deadman demo runs its four scenarios for real in under 30 s; report latest
     /resumed with: codex exec --json -s workspace-write resume [\w-]+ "/,
     /OUTPUT_INACTIVITY: no output for 2s/,
     /→ exit 75/,
-    /4 incidents|3 incidents/,
+    /waiting for usage limit reset at \d\d:\d\d(:\d\d)? UTC/,
+    /revived session [\w-]+ \(1\/5\)[\s\S]*USAGE_LIMIT → RESOLVED|USAGE_LIMIT → RESOLVED/,
+    /FINISHED_NOT_EXITED: the agent printed its final result \(success\)/,
+    /REPEATED_FAILURE: `.*parser\.test\.ts.*` failed the same way \d+ times/,
+    /incident #\d+ REPEATED_FAILURE → RESOLVED/,
+    /[67] incidents/,
   ]) assert.match(demo.stdout, expected);
 
   const report = await runDeadman(['report', 'latest', '--json', '--database', database]);

@@ -4,9 +4,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { reconcile } from '../../lib/core/incident/diagnosis.ts';
-import { parseDiagnosis } from '../../lib/core/incident/diagnosis-schema.ts';
-import { diagnose } from '../../lib/core/incident/policy.ts';
 
 const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -24,34 +21,48 @@ async function hungWithDiagnostician(t: { after(fn: () => void): void }, answer:
   return { dir, database, result };
 }
 
+/** One answer in the diagnosis contract, as a shell `echo`. */
+function contract(overrides: object = {}): string {
+  const answer = {
+    classification: 'HUNG_PROCESS', confidence: 0.7, recommended_action: 'OBSERVE', rationale: 'a long download, no I/O yet',
+    evidence_ids: ['proc_001'], guidance: null, requires_human_approval: false, ...overrides,
+  };
+  return `echo '${JSON.stringify(answer)}'`;
+}
+
 test('a diagnostician that advises leaving it to a person stops the kill, even with --auto-recover', async (t) => {
-  const { dir, database, result } = await hungWithDiagnostician(t, `echo '{"action":"REPORT","rationale":"a long download, no I/O yet"}'`);
+  const { dir, database, result } = await hungWithDiagnostician(t, contract());
   assert.equal(result.code, 75, 'nothing was killed; inactivity later stalls the run');
-  assert.match(result.stderr, /diagnostician recommends REPORT: a long download/);
-  const incident = JSON.parse(readFileSync(join(dir, 'incident.json'), 'utf8')) as { kind: string; target: { pid: number }; lastLines: string[] };
-  assert.equal(incident.kind, 'HUNG_PROCESS');
-  assert.ok(incident.target.pid > 0 && Array.isArray(incident.lastLines));
+  assert.match(result.stderr, /diagnostician recommends OBSERVE: a long download/);
+  const packet = JSON.parse(readFileSync(join(dir, 'incident.json'), 'utf8')) as { signal: { kind: string }; evidence: Array<{ id: string; facts: { role?: string } }> };
+  assert.equal(packet.signal.kind, 'HUNG_PROCESS');
+  assert.deepEqual(packet.evidence[0], { ...packet.evidence[0], id: 'proc_001', facts: { ...packet.evidence[0]!.facts, role: 'target' } });
+  assert.doesNotMatch(JSON.stringify(packet), /"pid"/);
   assert.deepEqual(query<{ source: string; action: string }>(database, 'SELECT source, action FROM diagnoses ORDER BY id').slice(0, 2).map((r) => ({ ...r })),
-    [{ source: 'rules', action: 'TERMINATE_DESCENDANT_PROCESS' }, { source: 'external', action: 'REPORT' }]);
+    [{ source: 'rules', action: 'TERMINATE_DESCENDANT_PROCESS' }, { source: 'external', action: 'OBSERVE' }]);
   assert.equal(query(database, 'SELECT id FROM actions').length, 0);
   assert.equal(query<{ state: string }>(database, "SELECT state FROM incidents WHERE kind = 'HUNG_PROCESS'")[0]?.state, 'AWAITING_APPROVAL');
 });
 
 test('a diagnostician that fails, stalls or answers garbage leaves the decision to the rules', async (t) => {
-  for (const answer of ['exit 3', 'sleep 10', 'echo "I think you should restart"', `echo '{"action":"STALL_POLICY","rationale":"restart it"}'`]) {
+  const answers: Array<[string, RegExp]> = [
+    ['exit 3', /exited 3/], ['sleep 10', /gave no answer within 2s/], ['echo "I think you should restart"', /did not answer a JSON object/],
+    [contract({ recommended_action: 'CANCEL_AND_RESUME' }), /CANCEL_AND_RESUME is not an action for HUNG_PROCESS/],
+  ];
+  for (const [answer, why] of answers) {
     const { database, result } = await hungWithDiagnostician(t, answer);
     assert.equal(result.code, 0, `${answer}: ${result.stderr}`);
     assert.equal(query<{ state: string }>(database, "SELECT state FROM incidents WHERE kind = 'HUNG_PROCESS'")[0]?.state, 'RESOLVED', answer);
+    const refused = query<{ rationale: string }>(database, "SELECT rationale FROM diagnoses WHERE source = 'external-refused'");
+    assert.match(refused[0]?.rationale ?? '', why, answer);
   }
 });
 
-test('diagnosis JSON is validated and may not widen what the signal allows', () => {
-  assert.deepEqual(parseDiagnosis('thinking...\n{"action":"REPORT","rationale":"wait"}\n'), { ok: true, diagnosis: { action: 'REPORT', rationale: 'wait' } });
-  for (const bad of ['', 'nope', '{"action":"REBOOT","rationale":"x"}', '{"action":"REPORT"}', '{"action":"REPORT","rationale":"x","extra":1}']) {
-    assert.equal(parseDiagnosis(bad).ok, false, bad);
-  }
-  const rules = diagnose('HUNG_PROCESS');
-  assert.equal(reconcile('HUNG_PROCESS', rules, { action: 'STALL_POLICY', rationale: 'x' }).diagnosis, rules);
-  assert.equal(reconcile('HUNG_PROCESS', rules, { action: 'REPORT', rationale: 'x' }).diagnosis.action, 'REPORT');
-  assert.equal(reconcile('OUTPUT_INACTIVITY', diagnose('OUTPUT_INACTIVITY'), { action: 'REPORT', rationale: 'x' }).diagnosis.action, 'STALL_POLICY');
+test('a diagnostician that says HALT_AND_ESCALATE: the tree is stopped, the incident stays ESCALATED, exit 69 (do not restart)', async (t) => {
+  const { database, result } = await hungWithDiagnostician(t, contract({ recommended_action: 'HALT_AND_ESCALATE', rationale: 'it is deleting files' }));
+  assert.equal(result.code, 69, result.stderr);
+  assert.match(result.stderr, /HALT_AND_ESCALATE: /);
+  assert.equal(query<{ state: string }>(database, "SELECT state FROM incidents WHERE kind = 'HUNG_PROCESS'")[0]?.state, 'ESCALATED');
+  assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind), ['HALT_AND_ESCALATE']);
+  assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'halted');
 });

@@ -16,3 +16,12 @@ export function fixtureLines(...parts: string[]): string[] {
 export function eventsOf(adapter: Adapter, lines: readonly string[]): AgentEvent[] {
   return lines.flatMap((line) => adapter.parseLine(line).events);
 }
+
+/** The events without tools' output tails, for tests about the events' sequence (tails have their own tests). */
+export function withoutOutputTails(events: readonly AgentEvent[]): AgentEvent[] {
+  return events.map((event) => {
+    if (event.type !== 'tool_finished') return event;
+    const { outputTail: _tail, ...rest } = event;
+    return rest;
+  });
+}

@@ -15,6 +15,7 @@ const WALL0 = 1_800_000_000_000;
 const settings = {
   autoRecover: true, inactivityMs: 0, timeoutMs: 0, hungTimeoutMs: 2_000, readyTimeoutMs: 0, ignore: [], verifyWindowMs: 5_000, agent: () => true,
   activity: { windowMs: 10_000, cpuFloorMs: 500, ioFloorBytes: 512 * 1024 },
+  exitGraceMs: 30_000, budget: { tokens: 0, costUsd: 0 },
 };
 
 function fakeAttach(session: SessionFileLook | null) {

@@ -4,6 +4,7 @@ import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
 import { configSchema, type Config } from '../../lib/core/config/config.ts';
 import type { IncidentEvent } from '../../lib/core/incident/incident.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
+import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/io/log.ts';
 import { RunRecords, type Incident } from '../../lib/supervise/records.ts';
 import { RunMachine, type RunAction, type RunEvent } from '../../lib/supervise/run-machine.ts';
@@ -78,7 +79,7 @@ export class TracedMachine extends RunMachine {
   }
 }
 
-export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null } = {}) {
+export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter } = {}) {
   let now = 0;
   const child = new FakeChild();
   const logs: Array<{ level: Level; message: string }> = [];
@@ -89,7 +90,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   let onEvidenceDead: ((message: string) => void) | null = null;
   const logger = { log: (level: Level, message: string) => void logs.push({ level, message }) };
   const records = new KeptRecords(null, () => now);
-  const adapter = createGenericAdapter();
+  const adapter = options.adapter ?? createGenericAdapter();
   const ports: RunSessionPorts = {
     clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now },
     notifier: { path: 'none', detail: 'fake', send: (message) => void notes.push(message) },

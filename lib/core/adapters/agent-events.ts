@@ -18,11 +18,14 @@ export type AgentEvent =
   | { type: 'turn_failed'; message: string }
   /** A tool call (shell command, MCP call, …) began; `toolId` is the agent's item/tool_use id. */
   | { type: 'tool_started'; toolId: string; command: string | null }
-  | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean }
+  /** `outputTail`: the end of what the tool printed, when the agent reports it (for REPEATED_FAILURE). */
+  | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean; outputTail?: string }
   /** Usage charged by this line (deltas, never cumulative totals). */
-  | { type: 'usage'; usage: Usage }
+  | { type: 'usage'; usage: Usage; totalCostUsd?: number }
   /** A non-fatal error or warning the agent reported (retries, config warnings). */
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The turn cannot go on: a plan or usage limit. The reset as the agent gave it (epoch seconds, or seconds from now), else null. */
+  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; message: string };
 
 export interface ParsedLine {
   /** True when the line is a well-formed event of the adapter's format (counts as activity). */

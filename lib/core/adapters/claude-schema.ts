@@ -53,6 +53,11 @@ export const claudeLineSchema = z.discriminatedUnion('type', [
     type: z.literal('user'),
     message: z.object({ content: z.union([z.string(), blocks]).catch([]) }),
   }),
+  /** `allowed`/`allowed_warning` are informational; `rejected` (some reports: `denied`) stops the turn. */
+  z.object({
+    type: z.literal('rate_limit_event'),
+    rate_limit_info: z.object({ status: z.string(), resetsAt: z.number().optional().catch(undefined), rateLimitType: z.string().optional().catch(undefined) }),
+  }),
   z.object({
     type: z.literal('result'),
     subtype: z.string(),
@@ -60,6 +65,7 @@ export const claudeLineSchema = z.discriminatedUnion('type', [
     result: z.string().optional(),
     errors: z.array(z.unknown()).optional(),
     usage: claudeUsageSchema.optional().catch(undefined),
+    total_cost_usd: z.number().nonnegative().optional().catch(undefined),
   }),
 ]);
 

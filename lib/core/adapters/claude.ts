@@ -4,6 +4,8 @@ import { parseEventLine, typeOfCutLine } from './json-line.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
+/** Enough of a tool's output to tell one failure from another. */
+const OUTPUT_TAIL_CHARS = 1000;
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
 export function createClaudeAdapter(): Adapter {
@@ -24,9 +26,10 @@ export function createClaudeAdapter(): Adapter {
       const name = openTools.get(toolId);
       openTools.delete(toolId);
       const ok = block.is_error !== true;
-      const stated = EXIT_CODE.exec(textOf(block.content));
+      const text = textOf(block.content);
+      const stated = EXIT_CODE.exec(text);
       const exitCode = stated ? Number(stated[1]) : ok && name === 'Bash' ? 0 : null;
-      return { type: 'tool_finished', toolId, exitCode, ok };
+      return { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
     });
   }
 
@@ -45,6 +48,8 @@ export function createClaudeAdapter(): Adapter {
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
       case 'result':
         return resultEvents(line);
+      case 'rate_limit_event':
+        return rateLimitEvents(line.rate_limit_info);
     }
   }
 
@@ -72,7 +77,12 @@ function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent
     cachedInputTokens: u.cache_read_input_tokens,
     outputTokens: u.output_tokens,
   };
-  return [ended, { type: 'usage', usage }];
+  return [ended, { type: 'usage', usage, ...(line.total_cost_usd === undefined ? {} : { totalCostUsd: line.total_cost_usd }) }];
+}
+
+function rateLimitEvents(info: { status: string; resetsAt?: number | undefined; rateLimitType?: string | undefined }): AgentEvent[] {
+  if (info.status !== 'rejected' && info.status !== 'denied') return [];
+  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt ?? null, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached` }];
 }
 
 function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {

@@ -22,6 +22,7 @@ export const codexItemSchema = z.object({
   /** command_execution: `/bin/bash -lc '…'`. */
   command: z.string().optional(),
   exit_code: z.number().int().nullish(),
+  aggregated_output: z.string().optional().catch(undefined),
   status: z.string().optional(),
   /** mcp_tool_call. */
   server: z.string().optional(),

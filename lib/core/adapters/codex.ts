@@ -1,11 +1,14 @@
 import type { Adapter, AgentEvent, ParsedLine, Usage } from './agent-events.ts';
 import { codexEventSchema, type CodexEvent, type CodexItem, type CodexUsage } from './codex-schema.ts';
 import { fieldOfCutLine, parseEventLine, typeOfCutLine } from './json-line.ts';
+import { usageLimitOf } from './codex-usage-limit.ts';
 
 /** Item types that run something on the agent's behalf: their start and end are tool events. */
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
 const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
+/** Enough of a tool's output to tell one failure from another. */
+const OUTPUT_TAIL_CHARS = 1000;
 
 /** `codex exec --json`: thread.started, turn.*, item.*, error. */
 export function createCodexAdapter(): Adapter {
@@ -33,10 +36,12 @@ export function createCodexAdapter(): Adapter {
         return [{ type: 'turn_started' }];
       case 'turn.completed':
         return [{ type: 'turn_completed' }, ...(event.usage ? usageDelta(event.usage) : [])];
-      case 'turn.failed':
-        return [{ type: 'turn_failed', message: event.error?.message ?? 'turn failed' }];
+      case 'turn.failed': {
+        const message = event.error?.message ?? 'turn failed';
+        return [...usageLimitOf(message), { type: 'turn_failed', message }];
+      }
       case 'error':
-        return [{ type: 'error', message: event.message }];
+        return [...usageLimitOf(event.message), { type: 'error', message: event.message }];
       case 'item.started':
         return TOOL_ITEMS.has(event.item.type) ? [{ type: 'tool_started', toolId: event.item.id, command: toolCommand(event.item) }] : [];
       case 'item.completed':
@@ -61,7 +66,8 @@ function itemCompleted(item: CodexItem): AgentEvent[] {
   if (item.type === 'error') return item.message ? [{ type: 'error', message: item.message }] : [];
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;
-  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok }];
+  const tail = item.aggregated_output === undefined ? {} : { outputTail: item.aggregated_output.slice(-OUTPUT_TAIL_CHARS) };
+  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail }];
 }
 
 function toolCommand(item: CodexItem): string | null {

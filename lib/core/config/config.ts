@@ -1,76 +1,14 @@
 import { z } from 'zod';
-import { parseDuration } from './duration.ts';
-import { MAX_NAME_LENGTH, NAME_PATTERN } from './name-pattern.ts';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
-import { spanPattern } from './span-pattern.ts';
+import { AGE_MAX, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
+import { diagnosticianNeeds } from './diagnostician-needs.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
  * `deadman run` are the same keys (`--hung-timeout` ↔ `hung_timeout`) merged over the file
  * before this schema validates both. Durations are systemd spans resolved to milliseconds.
  */
-
-/** What a duration key accepts: at most `max`, at least `min`; with `off`, "off" and "infinity" mean 0 (disabled). */
-interface DurationLimits {
-  max: string;
-  min?: string;
-  off?: true;
-}
-
-/** Node's timers fire at once past 2^31-1 ms (about 24.8 days); no key that reaches a timer may exceed this. */
-const TIMER_MAX = '24d';
-/** Waits inside one supervision tick or one hook: they add up into the tick budget, so they stay short. */
-const SHORT_MAX = '1h';
-/** Ages compared with the clock, never waited for. */
-const AGE_MAX = '10y';
-
-function duration(limits: DurationLimits) {
-  const maxMs = spanMs(limits.max);
-  const minMs = limits.min === undefined ? 0 : spanMs(limits.min);
-  const range = `${limits.min ?? '0'} to ${limits.max}${limits.off ? ', or "off"' : ''}`;
-  return z
-    // Not z.number(): it refuses inf and nan before this transform could name the range.
-    .custom<string | number>((value) => typeof value === 'string' || typeof value === 'number', { message: 'must be a quoted time span such as "90s", or a number of seconds' })
-    .transform((value, ctx) => {
-      const fail = (message: string) => {
-        ctx.addIssue({ code: 'custom', message: `${message}; allowed: ${range}` });
-        return z.NEVER;
-      };
-      const text = String(value).trim();
-      if (text === 'off' || text === 'infinity') return limits.off ? 0 : fail(`cannot be ${text} here`);
-      const parsed = parseDuration(String(value));
-      if (!parsed.ok) return fail(parsed.error);
-      if (parsed.ms > maxMs) return fail('is above the maximum');
-      if (parsed.ms < minMs) return fail('is below the minimum');
-      return parsed.ms;
-    })
-    .meta({
-      description: `systemd time span ("90s", "7min", "1h 30min", "1.5h", "3 days"): ${range}`,
-      // For the JSON Schema (editors): the syntax exactly; the range is only in the description.
-      anyOf: [{ type: 'string', pattern: spanPattern(limits.off === true) }, { type: 'number', minimum: 0 }],
-    });
-}
-
-function spanMs(text: string): number {
-  const parsed = parseDuration(text);
-  if (!parsed.ok) throw new Error(`bad built-in limit ${text}`);
-  return parsed.ms;
-}
-
-const regex = z.string().meta({ format: 'regex' }).superRefine((value, ctx) => {
-  try {
-    new RegExp(value);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${(error as Error).message})` });
-  }
-});
-
-const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' }).meta({ pattern: '^/' });
-const argv = z.array(z.string()).min(1, { message: 'needs at least the program to run' });
-const httpUrl = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), { message: 'must be an http:// or https:// URL' })
-  .meta({ format: 'uri', pattern: '^https?://' });
-const name = z.string().regex(NAME_PATTERN, { message: `may use only letters, digits and _ . @ - (at most ${MAX_NAME_LENGTH})` });
 
 const claimCommon = {
   name: name.optional(),
@@ -153,6 +91,12 @@ export const configSchema = z.strictObject({
   kill_grace: duration({ max: SHORT_MAX }).default(D.kill_grace),
   poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),
   verify_window: duration({ max: TIMER_MAX }).default(D.verify_window),
+  exit_grace: duration({ max: TIMER_MAX, off: true }).default(D.exit_grace),
+  budget: z.strictObject({ tokens: z.number().int().nonnegative().default(0), cost_usd: z.number().nonnegative().default(0) }).default(() => ({ ...D.budget })),
+  usage_limit: z.strictObject({
+    max_wait: duration({ max: TIMER_MAX }).default(D.usage_limit.max_wait),
+    jitter: duration({ max: SHORT_MAX }).default(D.usage_limit.jitter),
+  }).default(() => ({ ...D.usage_limit })),
   ignore: z.array(regex).default(() => [...D.ignore]),
   activity: z.strictObject({
     window: duration({ min: '1s', max: SHORT_MAX }).default(D.activity.window),
@@ -176,9 +120,14 @@ export const configSchema = z.strictObject({
     claude_config_dir: absolutePath.optional(),
   }).default(() => structuredClone(D.revive)),
   diagnose: z.strictObject({
+    diagnostician: z.enum(['rules', 'command', 'openai', 'anthropic']).optional(),
     command: argv.optional(),
     timeout: duration({ max: SHORT_MAX }).default(D.diagnose.timeout),
-  }).default(() => ({ ...D.diagnose })),
+    api: z.enum(['chat', 'responses']).default(D.diagnose.api),
+    base_url: httpUrl.optional(),
+    model: z.string().min(1).max(200).optional(),
+    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }).optional(),
+  }).superRefine((d, ctx) => diagnosticianNeeds(d).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }))).default(() => ({ ...D.diagnose })),
   notify: z.strictObject({
     webhook: z.array(httpUrl).default(() => []),
     healthchecks: httpUrl.optional(),

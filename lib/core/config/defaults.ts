@@ -15,6 +15,11 @@ export const DEFAULT_CONFIG = {
   kill_grace: 5_000,
   poll: 1_000,
   verify_window: 60_000,
+  exit_grace: 30_000,
+  /** After a USAGE_LIMIT: wait in-process at most this long for the reset, plus up to `jitter`. */
+  usage_limit: { max_wait: 6 * 3_600_000, jitter: 30_000 },
+  /** SESSION_BUDGET_RISK from the agent's own telemetry; 0 is off. */
+  budget: { tokens: 0, cost_usd: 0 },
   ignore: [] as string[],
   /** When the tree counts as working: CPU (ms) or I/O bytes above a floor per window (docs/design.md). */
   activity: { window: 10_000, cpu: 500, io_bytes: 512 * 1024 },
@@ -29,7 +34,8 @@ export const DEFAULT_CONFIG = {
   },
   diagnose: {
     timeout: 30_000,
-  } as { command?: string[]; timeout: number },
+    api: 'chat',
+  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string },
   notify: {
     webhook: [] as string[],
     timeout: 5_000,

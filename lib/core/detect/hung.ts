@@ -144,3 +144,9 @@ class Tree {
     return p.pid !== this.observation.rootPid && p.pgid !== this.#rootPgid;
   }
 }
+
+/** The STATUS= words for a hung target, short enough for `systemctl status`. */
+export function hungStatus(finding: HungFinding): string {
+  const t = finding.target;
+  return `hung: ${t.cmdline.join(' ') || t.comm} (pid ${t.pid}) idle ${formatDuration(finding.idleMs)}`;
+}

@@ -1,30 +1,50 @@
 import { z } from 'zod';
 
 /**
- * What an external diagnostician must print: one JSON object with one typed action and why.
- * Loaded only when a diagnostician answers (zod is not on `deadman run`'s start-up path).
+ * The diagnosis contract (seed Deadman's): what every external diagnostician — a command, an
+ * OpenAI-compatible endpoint, the Anthropic Messages API — must answer, as one strict JSON
+ * object. The actions are the typed vocabulary a model may name; deadman decides what, if any,
+ * it carries out (diagnosis.ts, then policy). Loaded only when a diagnostician answers (zod is
+ * not on `deadman run`'s start-up path).
  */
+export const DIAGNOSIS_ACTIONS = ['OBSERVE', 'TERMINATE_DESCENDANT_PROCESS', 'CANCEL_AND_RESUME', 'CHECKPOINT_AND_RESPAWN', 'HALT_AND_ESCALATE'] as const;
+
 export const diagnosisSchema = z.strictObject({
-  action: z.enum(['TERMINATE_DESCENDANT_PROCESS', 'STALL_POLICY', 'REPORT']),
+  /** The signal kind the diagnostician sees; must equal the open signal's. */
+  classification: z.string().min(1).max(64),
+  confidence: z.number().min(0).max(1),
+  recommended_action: z.enum(DIAGNOSIS_ACTIONS),
   rationale: z.string().min(1).max(2000),
+  /** Ids of the packet's evidence items the rationale rests on (`proc_001`, `evt_014`): at least one. */
+  evidence_ids: z.array(z.string().regex(/^[a-z]+_\d{3}$/)).min(1).max(50),
+  /** Text for the agent when the action resumes it; null when there is none. */
+  guidance: z.string().max(4000).nullable(),
+  requires_human_approval: z.boolean(),
 });
 
 export type ExternalDiagnosis = z.output<typeof diagnosisSchema>;
 
 export type ParsedDiagnosis = { ok: true; diagnosis: ExternalDiagnosis } | { ok: false; problem: string };
 
-/** The diagnostician's stdout: one JSON object (the last non-empty line, so it may log before it). */
-export function parseDiagnosis(stdout: string): ParsedDiagnosis {
-  const line = stdout.trim().split('\n').filter(Boolean).at(-1) ?? '';
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return { ok: false, problem: line === '' ? 'printed nothing' : 'did not print a JSON object' };
+/**
+ * A diagnostician's answer text: one JSON object — a command's last non-empty stdout line (so
+ * it may log before it), or a model's whole reply, which may come inside a ``` fence.
+ */
+export function parseDiagnosis(text: string): ParsedDiagnosis {
+  const unfenced = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n```$/, '$1').trim();
+  const candidates = [unfenced, unfenced.split('\n').filter(Boolean).at(-1) ?? ''];
+  let value: unknown = undefined;
+  for (const candidate of candidates) {
+    try {
+      value = JSON.parse(candidate);
+      break;
+    } catch {
+      // the next candidate, else "not a JSON object" below
+    }
   }
+  if (value === undefined) return { ok: false, problem: unfenced === '' ? 'answered nothing' : 'did not answer a JSON object' };
   const parsed = diagnosisSchema.safeParse(value);
   if (parsed.success) return { ok: true, diagnosis: parsed.data };
   const issue = parsed.error.issues[0]!;
   return { ok: false, problem: `answered with a bad "${issue.path.join('.') || '(root)'}": ${issue.message}` };
 }
-

@@ -1,27 +1,41 @@
-import type { Diagnosis, RecoveryAction, SignalKind } from './policy.ts';
+import type { Diagnosis } from './diagnose-rules.ts';
+import type { RecoveryAction, SignalKind } from './kinds.ts';
 import type { ExternalDiagnosis } from './diagnosis-schema.ts';
 
 /**
- * An external diagnostician (`[diagnose] command`, e.g. a script that asks a model) answers
- * with one typed recommendation. It can never widen what deadman does: its action must be one
- * the signal allows, and policy still checks it. For a hung descendant that means "kill it"
- * or "leave it to a person"; whole-run stalls are not put to it, since only the stall policy
- * (a restart) can help there.
+ * An external diagnostician answers in the diagnosis contract (diagnosis-schema.ts). It can
+ * never widen what deadman does: its classification must be the open signal, every evidence id
+ * it cites must be one of the packet's, and its action must be one the signal allows; else the
+ * rules decide, and the reason is recorded. For a hung descendant that means "kill it" or
+ * "leave it to a person"; whole-run stalls are not put to it, since only the stall policy (a
+ * restart) can help there. HALT_AND_ESCALATE stops the run for good (exit 69). Policy still checks what comes out. Pure.
  */
 
-const ALLOWED: Partial<Record<SignalKind, readonly RecoveryAction[]>> = {
-  HUNG_PROCESS: ['TERMINATE_DESCENDANT_PROCESS', 'REPORT'],
+/** Per consulted signal: each contract action it allows, and the deadman action it becomes. */
+const ALLOWED: Partial<Record<SignalKind, Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>>>> = {
+  HUNG_PROCESS: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
 };
 
 export function consultsDiagnostician(kind: SignalKind): boolean {
   return ALLOWED[kind] !== undefined;
 }
 
-/** The recommendation deadman goes on with: the external one when the signal allows it, else the rules'. */
-export function reconcile(kind: SignalKind, rules: Diagnosis, external: ExternalDiagnosis | null): { diagnosis: Diagnosis; refused: string | null } {
-  if (external === null) return { diagnosis: rules, refused: null };
-  if (!ALLOWED[kind]?.includes(external.action)) {
-    return { diagnosis: rules, refused: `${external.action} is not an action for ${kind}; the rules decide` };
+export function allowedActions(kind: SignalKind): string[] {
+  return Object.keys(ALLOWED[kind] ?? {});
+}
+
+export type Reconciled = { diagnosis: Diagnosis; refused: null } | { diagnosis: Diagnosis; refused: string };
+
+/** The recommendation deadman goes on with: the external one when it holds up, else the rules' with the reason. */
+export function reconcile(kind: SignalKind, rules: Diagnosis, external: ExternalDiagnosis, packetIds: ReadonlySet<string>): Reconciled {
+  const refuse = (why: string): Reconciled => ({ diagnosis: rules, refused: `${why}; the rules decide` });
+  if (external.classification !== kind) return refuse(`classified the incident as ${external.classification}, but the open signal is ${kind}`);
+  const unknown = external.evidence_ids.filter((id) => !packetIds.has(id));
+  if (unknown.length) return refuse(`cited evidence not in the packet (${unknown.join(', ')})`);
+  const action = ALLOWED[kind]?.[external.recommended_action];
+  if (action === undefined) return refuse(`${external.recommended_action} is not an action for ${kind} (allowed: ${allowedActions(kind).join(', ')})`);
+  if (external.requires_human_approval && action !== 'REPORT') {
+    return { diagnosis: { action: 'REPORT', rationale: `${external.rationale} (the diagnostician asks a person to approve ${external.recommended_action})` }, refused: null };
   }
-  return { diagnosis: { action: external.action, rationale: external.rationale }, refused: null };
+  return { diagnosis: { action, rationale: external.rationale }, refused: null };
 }

@@ -1,4 +1,4 @@
-import type { SignalKind } from './policy.ts';
+import type { SignalKind } from './kinds.ts';
 
 /**
  * What makes two stalls "the same": the kind of signal and what it was about, without what

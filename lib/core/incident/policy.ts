@@ -1,46 +1,15 @@
+import type { RecoveryAction } from './kinds.ts';
+
 /**
- * Diagnosis and policy. Deterministic rules turn a signal into one recommended typed action;
- * policy then checks that recommendation against what this run allows. Only policy's answer
- * is ever acted on.
+ * Policy checks a diagnosis's recommended action against what this run allows. Only policy's
+ * answer is ever acted on.
  */
-
-export type SignalKind = 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'EVIDENCE_FAILED' | 'TIMEOUT' | 'NOT_READY' | 'HALT_AND_ESCALATE'
-  /** A revive marker deadman did not write, or that was changed since, was set aside unread. */
-  | 'REVIVE_REFUSED';
-
-export type RecoveryAction =
-  /** Kill one proven-owned, hung descendant subtree; the agent carries on. */
-  | 'TERMINATE_DESCENDANT_PROCESS'
-  /** Nothing deadman can fix in place: apply the stall policy (withhold the watchdog, or exit 75). */
-  | 'STALL_POLICY'
-  /** Record and report only. */
-  | 'REPORT';
-
-export interface Diagnosis {
-  action: RecoveryAction;
-  rationale: string;
-}
-
-export function diagnose(kind: SignalKind): Diagnosis {
-  switch (kind) {
-    case 'HUNG_PROCESS':
-      return { action: 'TERMINATE_DESCENDANT_PROCESS', rationale: 'a descendant made no CPU or I/O progress while the agent waited on it; killing it returns a failed tool result the agent can act on' };
-    case 'OUTPUT_INACTIVITY':
-    case 'EVIDENCE_STALE':
-    case 'NOT_READY':
-      return { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' };
-    case 'TIMEOUT':
-      return { action: 'STALL_POLICY', rationale: 'the run exceeded its wall-time cap' };
-    case 'EVIDENCE_FAILED':
-    case 'HALT_AND_ESCALATE':
-    case 'REVIVE_REFUSED':
-      return { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' };
-  }
-}
 
 export interface PolicyInput {
   recommended: RecoveryAction;
   autoRecover: boolean;
+  /** The agent's session id, when it reported one: a resume needs it. */
+  sessionId?: string | null;
 }
 
 export type PolicyDecision =
@@ -48,11 +17,32 @@ export type PolicyDecision =
   | { verdict: 'await_approval'; action: RecoveryAction; reason: string };
 
 export function decide(input: PolicyInput): PolicyDecision {
+  if (input.recommended === 'HALT_AND_ESCALATE') {
+    return { verdict: 'allow', action: input.recommended, reason: 'halting only stops: it needs no approval' };
+  }
+  if (input.recommended === 'OBSERVE') {
+    return { verdict: 'await_approval', action: input.recommended, reason: 'recorded for a person to look at; the run goes on' };
+  }
   if (input.recommended === 'REPORT') {
     return { verdict: 'await_approval', action: input.recommended, reason: 'the diagnosis advises leaving it to a person' };
+  }
+  if (input.recommended === 'END_FINISHED_RUN') {
+    return { verdict: 'allow', action: input.recommended, reason: 'the agent already finished: ending the run needs no approval' };
+  }
+  if (input.recommended === 'WAIT_FOR_USAGE_RESET') {
+    return { verdict: 'allow', action: input.recommended, reason: 'the agent cannot work until the reset: waiting needs no approval' };
+  }
+  if (input.recommended === 'CANCEL_AND_RESUME') {
+    if (!input.sessionId) return { verdict: 'await_approval', action: input.recommended, reason: 'the agent reported no session id, so it cannot be resumed: a person must decide' };
+    if (!input.autoRecover) return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman interrupt and resume the agent' };
+    return { verdict: 'allow', action: input.recommended, reason: 'auto_recover is on and the session can be resumed' };
+  }
+  if (input.recommended === 'CHECKPOINT_AND_RESPAWN' && !input.autoRecover) {
+    return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman respawn the agent with a handoff' };
   }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };
   }
-  return { verdict: 'allow', action: input.recommended, reason: input.recommended === 'TERMINATE_DESCENDANT_PROCESS' ? 'auto_recover is on' : 'no in-place recovery needs approval' };
+  const needed = input.recommended === 'TERMINATE_DESCENDANT_PROCESS' || input.recommended === 'CHECKPOINT_AND_RESPAWN';
+  return { verdict: 'allow', action: input.recommended, reason: needed ? 'auto_recover is on' : 'no in-place recovery needs approval' };
 }

@@ -14,7 +14,7 @@ export interface RunSnapshot {
   processCount: number;
   evidence: { alive: number; total: number; failing: string | null };
   /** An incident that makes the run unhealthy (stall, evidence beyond grace, timeout). */
-  stall: { message: string; action: 'withhold' | 'exit' } | null;
+  stall: { message: string; action: 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn' } | null;
   /** A hung descendant waiting for approval (reported, but not by itself unhealthy). */
   awaitingApproval: string | null;
   recovering: string | null;
@@ -23,10 +23,17 @@ export interface RunSnapshot {
 }
 
 export function isHealthy(s: RunSnapshot): boolean {
-  return s.stall === null && !s.loopOverdue && s.evidence.failing === null;
+  // Ending on the agent's own word (finished, or waiting out a usage limit) is no fault: the watchdog stays fed.
+  const faulty = s.stall !== null && (s.stall.action === 'withhold' || s.stall.action === 'exit');
+  return !faulty && !s.loopOverdue && s.evidence.failing === null;
 }
 
 export function statusLine(s: RunSnapshot): string {
+  if (s.stall?.action === 'finish') return `FINISHED · ${s.stall.message} · stopping the agent`;
+  if (s.stall?.action === 'respawn') return `BUDGET · ${s.stall.message} · interrupting the agent to respawn it with a handoff`;
+  if (s.stall?.action === 'halt') return `HALTED · ${s.stall.message} · stopping the tree (exit 69: do not restart)`;
+  if (s.stall?.action === 'cancel-resume') return `REPEATED FAILURE · ${s.stall.message} · interrupting the agent to resume it with guidance`;
+  if (s.stall?.action === 'usage-wait') return `USAGE LIMIT · ${s.stall.message} · stopping the agent to wait for the reset`;
   if (s.stall) {
     const what = s.stall.action === 'withhold' ? 'withholding watchdog' : 'stopping the run (exit 75)';
     return `STALLED · ${s.stall.message} · ${what}`;

@@ -2,12 +2,12 @@ import type { ParsedDiagnosis } from '../../core/incident/diagnosis-schema.ts';
 import { runBounded } from '../process/bounded-run.ts';
 
 /**
- * Runs the configured diagnostician with the incident as JSON on stdin, bounded by its
- * timeout. Any failure (cannot start, times out, exits non-zero, bad answer) is a problem
+ * Runs the configured diagnostician command with the incident's evidence packet as JSON on
+ * stdin, bounded by its timeout; its last stdout line is the diagnosis contract. Any failure (cannot start, times out, exits non-zero, bad answer) is a problem
  * line, and the deterministic rules decide as if it were not configured.
  */
-export async function askDiagnostician(command: readonly string[], timeoutMs: number, incident: object): Promise<ParsedDiagnosis> {
-  const outcome = await runBounded({ argv: command, timeoutMs, input: `${JSON.stringify(incident)}\n`, maxOutputBytes: 16 * 1024 });
+export async function askDiagnostician(command: readonly string[], timeoutMs: number, packet: object): Promise<ParsedDiagnosis> {
+  const outcome = await runBounded({ argv: command, timeoutMs, input: `${JSON.stringify(packet)}\n`, maxOutputBytes: 16 * 1024 });
   if (outcome.kind === 'not-started') return { ok: false, problem: `could not start: ${outcome.error}` };
   if (outcome.kind === 'timed-out') return { ok: false, problem: `gave no answer within ${Math.round(timeoutMs / 1000)}s` };
   if (outcome.kind === 'signaled') return { ok: false, problem: `was killed by ${outcome.signal}` };

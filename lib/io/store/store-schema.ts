@@ -137,6 +137,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX incident_recurrences_incident ON incident_recurrences(incident_id, at);
   `,
+  /* 3: the diagnosis contract — an external answer in full (classification, confidence, evidence ids, guidance), or why it was refused. */ `
+  ALTER TABLE diagnoses ADD COLUMN detail TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

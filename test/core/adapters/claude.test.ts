@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClaudeAdapter } from '../../../lib/core/adapters/claude.ts';
-import { eventsOf, fixtureLines } from '../../helpers/fixtures.ts';
+import { eventsOf, fixtureLines, withoutOutputTails } from '../../helpers/fixtures.ts';
 
 test('a Bash call that succeeds: session, turn, tool with exit 0, completion, usage of this run', () => {
   const adapter = createClaudeAdapter();
@@ -11,15 +11,15 @@ test('a Bash call that succeeds: session, turn, tool with exit 0, completion, us
     { type: 'session', sessionId: '6e800c64-22ae-404c-869c-65b8d8ca672c' },
     { type: 'turn_started' },
     { type: 'tool_started', toolId: 'toolu_1', command: 'echo hi; echo warn >&2' },
-    { type: 'tool_finished', toolId: 'toolu_1', exitCode: 0, ok: true },
+    { type: 'tool_finished', toolId: 'toolu_1', exitCode: 0, ok: true, outputTail: 'hi\nwarn' },
     { type: 'turn_completed' },
-    { type: 'usage', usage: { inputTokens: 250, cachedInputTokens: 40, outputTokens: 20 } },
+    { type: 'usage', usage: { inputTokens: 250, cachedInputTokens: 40, outputTokens: 20 }, totalCostUsd: 0.0015825000000000001 },
   ]);
 });
 
 test('a killed grandchild (exit 137), then SIGINT: rejected tool, interrupted run fails', () => {
   const events = eventsOf(createClaudeAdapter(), fixtureLines('agents', 'claude-killed-then-interrupted.jsonl'));
-  assert.deepEqual(events.filter((e) => e.type !== 'usage'), [
+  assert.deepEqual(withoutOutputTails(events).filter((e) => e.type !== 'usage'), [
     { type: 'session', sessionId: '3934d793-018c-4550-ad20-8de3cd3ead8e' },
     { type: 'turn_started' },
     { type: 'tool_started', toolId: 'toolu_5', command: 'sleep 600' },
@@ -47,7 +47,7 @@ test('API retries are errors; an API error result with subtype success is still 
 test('max turns: the errors list is the failure message', () => {
   const events = eventsOf(createClaudeAdapter(), fixtureLines('agents', 'claude-max-turns.jsonl'));
   assert.deepEqual(events.find((e) => e.type === 'turn_failed'), { type: 'turn_failed', message: 'error_max_turns: Reached maximum number of turns (1)' });
-  assert.deepEqual(events.find((e) => e.type === 'tool_finished'), { type: 'tool_finished', toolId: 'toolu_13', exitCode: 3, ok: false });
+  assert.deepEqual(events.find((e) => e.type === 'tool_finished'), { type: 'tool_finished', toolId: 'toolu_13', exitCode: 3, ok: false, outputTail: 'Exit code 3\nhello\noops' });
 });
 
 test('tool results given as text blocks, non-Bash tools, and task lines', () => {
@@ -59,7 +59,7 @@ test('tool results given as text blocks, non-Bash tools, and task lines', () => 
     JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_g', name: 'Glob', input: {} }] } }),
     JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_g', content: 'found', is_error: false }] } }),
   ]);
-  assert.deepEqual(events, [
+  assert.deepEqual(withoutOutputTails(events), [
     { type: 'tool_started', toolId: 'toolu_r', command: null },
     { type: 'tool_finished', toolId: 'toolu_r', exitCode: 2, ok: false },
     { type: 'tool_started', toolId: 'toolu_g', command: null },

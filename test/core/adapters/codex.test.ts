@@ -1,14 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../../lib/core/adapters/codex.ts';
-import { eventsOf, fixtureLines } from '../../helpers/fixtures.ts';
+import { eventsOf, fixtureLines, withoutOutputTails } from '../../helpers/fixtures.ts';
 
 test('a turn with two failing commands: session, tools with exit codes, warning, usage', () => {
   const adapter = createCodexAdapter();
   const lines = fixtureLines('agents', 'codex-failing-command.jsonl');
   assert.ok(lines.every((line) => adapter.parseLine(line).recognized));
+  assert.equal(eventsOf(createCodexAdapter(), lines).find((e) => e.type === 'tool_finished' && e.toolId === 'item_2')?.type === 'tool_finished'
+    && (eventsOf(createCodexAdapter(), lines).find((e) => e.type === 'tool_finished') as { outputTail?: string }).outputTail, 'oops\nhello\n', 'the command\'s aggregated output');
   const command = "/bin/bash -lc 'echo hello; echo oops >&2; exit 3'";
-  assert.deepEqual(eventsOf(createCodexAdapter(), lines), [
+  assert.deepEqual(withoutOutputTails(eventsOf(createCodexAdapter(), lines)), [
     { type: 'session', sessionId: '01a23013-27f3-73e2-b3cb-86b68ffb84d0' },
     { type: 'error', message: 'Model metadata for `gpt-5.1-codex` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.' },
     { type: 'turn_started' },
@@ -24,7 +26,7 @@ test('a turn with two failing commands: session, tools with exit codes, warning,
 test('web search with two "id" keys, a file change, a reconnect error, then a failed turn', () => {
   const events = eventsOf(createCodexAdapter(), fixtureLines('agents', 'codex-search-patch-failed.jsonl'));
   const failure = '{"error": {"message": "mock bad request", "type": "invalid_request_error"}}';
-  assert.deepEqual(events, [
+  assert.deepEqual(withoutOutputTails(events), [
     { type: 'session', sessionId: '01a23015-062d-7ea2-9009-e7b587d86284' },
     { type: 'turn_started' },
     { type: 'tool_started', toolId: 'item_1', command: null },
@@ -55,7 +57,7 @@ test('mcp tool calls are tools; failed ones are not ok', () => {
     JSON.stringify({ type: 'item.started', item: item('in_progress') }),
     JSON.stringify({ type: 'item.completed', item: item('failed', { error: { message: 'no such file' } }) }),
   ]);
-  assert.deepEqual(events, [
+  assert.deepEqual(withoutOutputTails(events), [
     { type: 'tool_started', toolId: 'item_7', command: 'files.read' },
     { type: 'tool_finished', toolId: 'item_7', exitCode: null, ok: false },
   ]);
@@ -67,7 +69,8 @@ test('a completed command cut by the line limit still closes its tool, outcome u
     recognized: true,
     events: [{ type: 'tool_finished', toolId: 'item_9', exitCode: null, ok: false }],
   });
-  assert.deepEqual(createCodexAdapter().parseLine(line).events, [{ type: 'tool_finished', toolId: 'item_9', exitCode: 0, ok: true }]);
+  assert.deepEqual(withoutOutputTails(createCodexAdapter().parseLine(line).events), [{ type: 'tool_finished', toolId: 'item_9', exitCode: 0, ok: true }]);
+  assert.equal((createCodexAdapter().parseLine(line).events[0] as { outputTail: string }).outputTail.length, 1000, 'a bounded tail of the output');
 });
 
 test('known types with the wrong shape and unknown types are progress without events', () => {

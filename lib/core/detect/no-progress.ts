@@ -1,0 +1,36 @@
+import { failureSignature, type ToolFailure } from './repeated-failure.ts';
+
+/**
+ * NO_PROGRESS: at least `threshold` completed attempts (tool calls and turns) with no change to
+ * the workspace fingerprint and no new result — every output was one already seen since the
+ * workspace last changed. The agent is busy and gets nowhere (a loop of reads, the same test
+ * rerun between unrelated commands). A new result or a changed workspace restarts the count.
+ * Pure; the fingerprint comes from the edge, null outside a git work tree.
+ */
+
+export interface Attempt extends ToolFailure {
+  ok: boolean;
+  /** A completed turn: an attempt, but no result of its own (its tool calls are the results). */
+  turn?: true;
+}
+
+export interface ProgressState {
+  workspace: string | null;
+  seen: ReadonlySet<string>;
+  /** Attempts since the last change whose result had been seen before. */
+  repeats: number;
+}
+
+export const FRESH_PROGRESS: ProgressState = { workspace: null, seen: new Set(), repeats: 0 };
+
+export function noteAttempt(state: ProgressState, attempt: Attempt, workspace: string | null): ProgressState {
+  const result = `${attempt.ok ? 'ok' : 'failed'}\u0000${failureSignature(attempt)}`;
+  if (workspace !== state.workspace) return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
+  if (!attempt.turn && !state.seen.has(result)) return { workspace, seen: new Set([...state.seen, result]), repeats: state.repeats };
+  return { ...state, repeats: state.repeats + 1 };
+}
+
+export function detectNoProgress(state: ProgressState, threshold: number): { message: string } | null {
+  if (threshold <= 0 || state.repeats < threshold) return null;
+  return { message: `${state.repeats} attempts in a row produced no new result and no change to the workspace` };
+}

@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { detectNoProgress, FRESH_PROGRESS, noteAttempt, type Attempt } from '../../../lib/core/detect/no-progress.ts';
+
+const attempt = (command: string, tail: string, ok = true): Attempt => ({ command, exitCode: ok ? 0 : 1, outputTail: tail, ok });
+const run = (steps: Array<[Attempt, string | null]>) => steps.reduce((state, [a, w]) => noteAttempt(state, a, w), FRESH_PROGRESS);
+
+test('NO_PROGRESS after 4 attempts that only repeat results already seen, the workspace unchanged; a new result or a change restarts', () => {
+  const read = attempt('cat src/parser.ts', 'export function parse() {}');
+  const test1 = attempt('npm test', '1 failed (12ms)', false);
+  const table: Array<{ why: string; steps: Array<[Attempt, string | null]>; fires: boolean }> = [
+    { why: 'read and test, over and over', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w']], fires: true },
+    { why: 'only three repeats', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w'], [read, 'w']], fires: false },
+    { why: 'a new test result in between', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [attempt('npm test', '0 failed'), 'w'], [read, 'w'], [test1, 'w']], fires: false },
+    { why: 'an edit in between', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w2'], [read, 'w2'], [test1, 'w2']], fires: false },
+    { why: 'numbers and times in the output do not make a result new', steps: [[test1, null], [attempt('npm test', '1 failed (40ms)', false), null], [test1, null], [test1, null], [test1, null]], fires: true },
+  ];
+  for (const row of table) assert.equal(detectNoProgress(run(row.steps), 4) !== null, row.fires, row.why);
+  assert.equal(detectNoProgress(run(table[0]!.steps), 4)!.message, '4 attempts in a row produced no new result and no change to the workspace');
+});
+
+test('turns are attempts without a result of their own: 4 turns with no change are NO_PROGRESS', () => {
+  const turn: Attempt = { command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true };
+  const turns = (n: number, workspace: (i: number) => string | null) => Array.from({ length: n }, (_, i) => [turn, workspace(i)] as [Attempt, string | null]);
+  assert.ok(detectNoProgress(run(turns(4, () => 'w')), 4));
+  assert.equal(detectNoProgress(run(turns(3, () => 'w')), 4), null);
+  assert.equal(detectNoProgress(run(turns(4, (i) => (i < 2 ? 'w' : 'w2'))), 4), null, 'an edit after the second turn');
+});

@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { planUsageWait, usageResetAt, usageWaitStatus } from '../../../lib/core/detect/usage-limit.ts';
+import { usageLimitOf } from '../../../lib/core/adapters/codex-usage-limit.ts';
+import { createClaudeAdapter } from '../../../lib/core/adapters/claude.ts';
+
+const NOW = Date.UTC(2026, 11, 2, 10, 40, 0);
+const HOUR = 3_600_000;
+
+test('the reset: the stated epoch time, else the stated delay counted from when it was said', () => {
+  assert.equal(usageResetAt({ resetsAtSec: NOW / 1000 + 60, resetsInSec: 5, message: '', at: 0 }, 10_000, NOW), NOW + 60_000);
+  // Said 4 s ago (monotonic 6 000 → 10 000) with 10 s to go: 6 s from now.
+  assert.equal(usageResetAt({ resetsAtSec: null, resetsInSec: 10, message: '', at: 6_000 }, 10_000, NOW), NOW + 6_000);
+  assert.equal(usageResetAt({ resetsAtSec: null, resetsInSec: null, message: '', at: 0 }, 10_000, NOW), null);
+});
+
+test('planUsageWait: reset plus jitter within max_wait; beyond it, or with no reset time, no wait and a reason', () => {
+  const limits = { maxWaitMs: 6 * HOUR, jitterMs: 30_000 };
+  assert.deepEqual(planUsageWait(NOW + 3 * HOUR, NOW, limits, 0.5), { wait: true, resumeAt: NOW + 3 * HOUR + 15_000 });
+  assert.deepEqual(planUsageWait(NOW - 1_000, NOW, limits, 0), { wait: true, resumeAt: NOW }, 'a reset already past: resume now');
+  const far = planUsageWait(NOW + 7 * 24 * HOUR, NOW, limits, 0);
+  assert.equal(far.wait, false);
+  assert.match(!far.wait ? far.reason : '', /resets at 10:40 UTC, beyond usage_limit\.max_wait \(6h\) from now/);
+  assert.deepEqual(planUsageWait(null, NOW, limits, 0), { wait: false, reason: 'the agent gave no reset time' });
+});
+
+test('the STATUS while waiting names the reset time in UTC and what is left', () => {
+  assert.equal(usageWaitStatus(Date.UTC(2026, 11, 2, 14, 0, 0), NOW), 'waiting for usage limit reset at 14:00 UTC (in 3h 20min)');
+  assert.equal(usageWaitStatus(NOW + 5_000, NOW), 'waiting for usage limit reset at 10:40:05 UTC (in 5s)');
+});
+
+test('Codex: usage_limit_reached in the error text, structured or escaped inside a string, or only its words', () => {
+  const body = JSON.stringify({ error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', resets_at: 1_780_000_000, resets_in_seconds: 4_000 } });
+  assert.deepEqual(usageLimitOf(body), [{ type: 'usage_limit', resetsAtSec: 1_780_000_000, resetsInSec: 4_000, message: 'Codex usage limit reached' }]);
+  assert.deepEqual(usageLimitOf(JSON.stringify({ wrapped: body })).map((e) => e.type === 'usage_limit' && e.resetsAtSec), [1_780_000_000]);
+  assert.deepEqual(usageLimitOf('The usage limit has been reached, try again later').map((e) => e.type === 'usage_limit' && e.resetsAtSec), [null]);
+  assert.deepEqual(usageLimitOf('Reconnecting... 1/3 (stream disconnected before completion)'), []);
+});
+
+test('Claude: rate_limit_event rejected (or denied) is a usage limit; allowed and allowed_warning are not', () => {
+  const line = (status: string) => JSON.stringify({ type: 'rate_limit_event', rate_limit_info: { status, resetsAt: 1_778_565_600, rateLimitType: 'five_hour' } });
+  for (const status of ['rejected', 'denied']) {
+    assert.deepEqual(createClaudeAdapter().parseLine(line(status)), {
+      recognized: true, events: [{ type: 'usage_limit', resetsAtSec: 1_778_565_600, resetsInSec: null, message: 'Claude five_hour limit reached' }],
+    });
+  }
+  for (const status of ['allowed', 'allowed_warning']) assert.deepEqual(createClaudeAdapter().parseLine(line(status)), { recognized: true, events: [] });
+});

@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
+import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
+import { runSession } from '../../lib/supervise/run-session.ts';
+import { fakeRun, settle, testConfig, TracedMachine } from './fakes.ts';
+
+/** NO_PROGRESS under fakes: four Codex turns with an unchanged workspace open an incident for a person; the run goes on. */
+test('4 turns with no workspace change → NO_PROGRESS, AWAITING_APPROVAL, and the agent is left alone', async () => {
+  const run = fakeRun({ adapter: createCodexAdapter() });
+  run.ports.workspace = () => 'unchanged';
+  const machine = new TracedMachine();
+  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports, machine);
+  await settle();
+  const line = (object: object) => `${JSON.stringify(object)}\n`;
+  run.child.print(line(codexLines.threadStarted('01a23000-0000-7000-8000-000000000001')));
+  for (let turn = 0; turn < 3; turn += 1) run.child.print(line(codexLines.turnStarted()) + line(codexLines.turnCompleted()));
+  await settle();
+  await run.poll();
+  assert.equal(run.records.opened.length, 0, 'three turns are not yet four');
+  run.child.print(line(codexLines.turnStarted()) + line(codexLines.turnCompleted()));
+  await settle();
+  await run.poll();
+  assert.deepEqual(run.records.moves.map((m) => `${m.kind} ${m.event} ${m.to}`), ['NO_PROGRESS approval_required AWAITING_APPROVAL']);
+  assert.equal(machine.state, 'running');
+  assert.deepEqual(run.tree.stops, []);
+  run.child.exit(0);
+  assert.equal((await result).exitCode, 0);
+});
