@@ -20,6 +20,6 @@ test('a run restarted into the same stall adds to its open incident; report and 
   assert.equal(list[0]!.state, 'ESCALATED');
   const report = await deadman(['report', 'latest']);
   assert.match(report.stdout, /recurred 2 times after restarts, the same way:\n {4}\S+ \S+Z {2}run #2 .*\n {4}\S+ \S+Z {2}run #3 /);
-  const json = JSON.parse((await deadman(['report', 'latest', '--json'])).stdout) as { recurrences: Array<{ at: string; runId: number }> };
-  assert.deepEqual(json.recurrences.map((r) => r.runId), [2, 3]);
+  const json = JSON.parse((await deadman(['report', 'latest', '--json'])).stdout) as { recurrences: Array<{ at: string; run_id: number }> };
+  assert.deepEqual(json.recurrences.map((r) => r.run_id), [2, 3]);
 });
