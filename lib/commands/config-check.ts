@@ -5,7 +5,7 @@ import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
 import { chooseDiagnostician, describeDiagnostician } from '../core/incident/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
-import { createNotifier, probeAddon, readSystemdEnvironment } from '../io/notify.ts';
+import { createNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/notify.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 
 /**
@@ -76,6 +76,8 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   // WATCHDOG_USEC as set, whatever WATCHDOG_PID says: `config check` inside the unit is not its main process.
   const watchdogUsec = Number(process.env.WATCHDOG_USEC);
   const problems = environmentProblems(context, watchdogUsec > 0 ? watchdogUsec / 1000 : null);
+  const notifyAccess = notifyAccessProblem(probe, process.env);
+  if (notifyAccess) problems.push(notifyAccess);
   return {
     ok: problems.length === 0, config_file: context.file ?? null, state_dir: context.paths.stateDir, database: context.paths.database,
     marker_dir: context.paths.markerDir, diagnostician: describeDiagnostician(chooseDiagnostician(context.config.diagnose), process.env), ...machine, problems,
@@ -110,4 +112,14 @@ function environmentProblems(context: Context, watchdogMs: number | null): strin
     dirname(context.paths.database) === context.paths.stateDir ? null
       : unwritableDirProblem(dirname(context.paths.database), 'database dir', 'point database (or --database) at a writable place'),
   ].filter((line): line is string => line !== null);
+}
+
+/**
+ * Without the addon deadman's messages come from systemd-notify's PID, which a unit with
+ * NotifyAccess=main never hears: its watchdog then kills healthy work.
+ */
+function notifyAccessProblem(probe: AddonProbe, env: NodeJS.ProcessEnv): string | null {
+  const why = env.DEADMAN_NOTIFY === 'systemd-notify' ? 'DEADMAN_NOTIFY=systemd-notify' : probe.loaded ? null : probe.why;
+  if (why === null) return null;
+  return `notify: deadman notifies through systemd-notify (${why}), so its unit needs NotifyAccess=all: units made by \`deadman unit\`/\`install\` set it, the shipped deadman@.service says main; change that line, or make the addon load (\`npm rebuild sd-notify\`, needs libsystemd-dev)`;
 }

@@ -165,7 +165,15 @@ test('config check reports the resolved paths, systemd and the notify path', asy
   assert.match(result.stdout, /marker dir: +.*markers/);
   assert.match(result.stdout, /notify path: +none/);
   assert.match(result.stdout, /addon: +(sd-notify loaded|sd-notify)/);
-  assert.match(result.stdout, /problems: +none/);
+  // Without the addon (no libsystemd-dev here) the NotifyAccess=all requirement is a problem of its own.
+  assert.match(result.stdout, /addon: +sd-notify loaded/.test(result.stdout) ? /problems: +none/ : /problem: notify: .*NotifyAccess=all/);
+});
+
+test('config check lists the systemd-notify fallback\'s NotifyAccess=all requirement under problems', async (t) => {
+  const dir = tempDir(t);
+  const result = await runDeadman(['config', 'check'], { cwd: dir, env: { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '', DEADMAN_NOTIFY: 'systemd-notify' } });
+  assert.equal(result.code, 78, result.stdout + result.stderr);
+  assert.match(result.stdout, /^problem: notify: deadman notifies through systemd-notify \(DEADMAN_NOTIFY=systemd-notify\), so its unit needs NotifyAccess=all: .*deadman@\.service says main/m);
 });
 
 test('discovery: $DEADMAN_CONFIG, then ./deadman.toml, else built-in defaults', async (t) => {
