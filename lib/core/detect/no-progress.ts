@@ -23,10 +23,21 @@ export interface ProgressState {
 
 export const FRESH_PROGRESS: ProgressState = { workspace: null, seen: new Set(), repeats: 0 };
 
+/**
+ * Distinct results remembered since the workspace last changed. Each new one copies the set, so
+ * an unbounded set made a flood of distinct tool results quadratic (40,000 results: 170 s of
+ * CPU). Past the bound the memory starts over: an old result seen again then counts as new,
+ * which can only delay NO_PROGRESS, never raise it falsely.
+ */
+export const MAX_SEEN_RESULTS = 256;
+
 export function noteAttempt(state: ProgressState, attempt: Attempt, workspace: string | null): ProgressState {
   const result = `${attempt.ok ? 'ok' : 'failed'}\u0000${failureSignature(attempt)}`;
   if (workspace !== state.workspace) return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
-  if (!attempt.turn && !state.seen.has(result)) return { workspace, seen: new Set([...state.seen, result]), repeats: state.repeats };
+  if (!attempt.turn && !state.seen.has(result)) {
+    const seen = state.seen.size < MAX_SEEN_RESULTS ? new Set([...state.seen, result]) : new Set([result]);
+    return { workspace, seen, repeats: state.repeats };
+  }
   return { ...state, repeats: state.repeats + 1 };
 }
 

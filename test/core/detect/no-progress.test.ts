@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { detectNoProgress, FRESH_PROGRESS, noteAttempt, type Attempt } from '../../../lib/core/detect/no-progress.ts';
+import { detectNoProgress, FRESH_PROGRESS, MAX_SEEN_RESULTS, noteAttempt, type Attempt } from '../../../lib/core/detect/no-progress.ts';
 
 const attempt = (command: string, tail: string, ok = true): Attempt => ({ command, exitCode: ok ? 0 : 1, outputTail: tail, ok });
 const run = (steps: Array<[Attempt, string | null]>) => steps.reduce((state, [a, w]) => noteAttempt(state, a, w), FRESH_PROGRESS);
@@ -25,4 +25,18 @@ test('turns are attempts without a result of their own: 4 turns with no change a
   assert.ok(detectNoProgress(run(turns(4, () => 'w')), 4));
   assert.equal(detectNoProgress(run(turns(3, () => 'w')), 4), null);
   assert.equal(detectNoProgress(run(turns(4, (i) => (i < 2 ? 'w' : 'w2'))), 4), null, 'an edit after the second turn');
+});
+
+test('a flood of distinct results keeps at most MAX_SEEN_RESULTS of them, and forgetting never raises NO_PROGRESS', () => {
+  // Distinct by their words (numbers are folded): each one new.
+  const letters = (i: number) => i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)));
+  const distinct = Array.from({ length: 10 * MAX_SEEN_RESULTS }, (_, i) => attempt(`make test-${letters(i)}`, `ok ${i}`));
+  let state = FRESH_PROGRESS;
+  for (const a of distinct) {
+    state = noteAttempt(state, a, 'w');
+    assert.ok(state.seen.size <= MAX_SEEN_RESULTS);
+  }
+  assert.equal(detectNoProgress(state, 4), null);
+  // The first result was forgotten: seen again it is new, not a repeat.
+  assert.equal(noteAttempt(state, distinct[0]!, 'w').repeats, state.repeats);
 });
