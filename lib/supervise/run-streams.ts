@@ -25,19 +25,19 @@ export function feedStreams(
 ): RunStreams {
   // With `adapter = "auto"` and a command line that named no agent, the first stdout line may
   // still reveal one (a wrapper script around codex): that line is handed to `sniff`.
-  let sniffing = ports.sniff !== undefined;
+  const sniffer = ports.sniff ? firstLineSniffer(ports.sniff) : null;
   const linesWanted = Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
-  const needsLines = () => sniffing || linesWanted || ports.adapter().name !== 'generic';
+  const needsLines = () => sniffer?.undecided === true || linesWanted || ports.adapter().name !== 'generic';
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
-    const handle = (line: Line) => {
-      const now = ports.clock.monotonic();
-      if (sniffing && stream === 'stdout') {
-        sniffing = false;
-        void ports.sniff!(line.text).then((upgraded) => upgraded && output.line(stream, line, now));
-      }
+    const take = (line: Line, now: number) => {
       output.line(stream, line, now);
       onLine(line, now);
+    };
+    const handle = (line: Line) => {
+      const now = ports.clock.monotonic();
+      if (stream === 'stdout' && sniffer) sniffer.take(line, now, take, (first) => output.line(stream, first.line, first.now));
+      else take(line, now);
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
     // Stamped after each parse slice too: a backlog being worked off must not make a flowing pipe look quiet.
@@ -70,6 +70,7 @@ export function feedStreams(
       for (const s of streams) s.source.destroy();
       await Promise.all(streams.map((s) => s.closed));
       await Promise.all(streams.map((s) => s.paced.idle()));
+      await sniffer?.settled();
       await Promise.all(streams.map((s) => s.pipe.drained()));
     },
   };
@@ -99,4 +100,37 @@ async function untilClosedOrQuiet(
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (allClosed || quiet()) return;
   }
+}
+
+type HeldLine = { line: Line; now: number };
+
+/**
+ * Hands the first stdout line to `sniff`, which may upgrade the adapter (loaded asynchronously).
+ * The lines behind it wait for the answer, or a wrapped agent's first events would be read as
+ * generic lines and lost as events; an upgrade reads the first line again with the new adapter.
+ */
+function firstLineSniffer(sniff: (firstLine: string) => Promise<boolean>) {
+  let state: 'sniffing' | 'waiting' | 'done' = 'sniffing';
+  let held: HeldLine[] = [];
+  let answered: Promise<void> = Promise.resolve();
+  return {
+    /** Until the answer is in, every line is needed (the adapter may yet parse them). */
+    get undecided() {
+      return state !== 'done';
+    },
+    take(line: Line, now: number, take: (line: Line, now: number) => void, reread: (first: HeldLine) => void): void {
+      if (state === 'waiting') return void held.push({ line, now });
+      if (state === 'sniffing') {
+        state = 'waiting';
+        answered = sniff(line.text).catch(() => false).then((upgraded) => {
+          if (upgraded) reread({ line, now });
+          state = 'done';
+          for (const next of held) take(next.line, next.now);
+          held = [];
+        });
+      }
+      take(line, now);
+    },
+    settled: () => answered,
+  };
 }

@@ -73,3 +73,34 @@ test('a loop blocked past the quiet-pipe wait after the root exited still reads 
   assert.equal(got.length, expected.length);
   assert.equal(sha256(got), sha256(expected));
 });
+
+test('adapter auto: the lines behind the first wait for the sniffed adapter to load, so a wrapped agent\'s first events are not read as generic lines', async (t) => {
+  const dir = tempDir(t);
+  const out = openSync(join(dir, 'stdout'), 'w');
+  const generic = await createAdapter('generic');
+  let adapter = generic;
+  const records = new RunRecords(null, () => 0);
+  const output = new OutputTracker(0, () => adapter, records, { onSession: () => {} });
+  const events = [
+    { type: 'thread.started', thread_id: '01a23013-27f3-73e2-b3cb-86b68ffb84d0' },
+    { type: 'turn.started' },
+    { type: 'turn.completed', usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
+  ].map((event) => JSON.stringify(event)).join('\n');
+  // One write: all three lines arrive in one chunk, before the (dynamically imported) adapter is there.
+  const child = spawn('printf', ['%s\n', events], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
+    clock: systemClock, adapter: () => adapter, logger: { log: () => {} }, records,
+    forward: (source, _fd, onChunk, onUndeliverable) => passThrough(source, out, onChunk, onUndeliverable),
+    sniff: async () => {
+      const codex = await createAdapter('codex');
+      await new Promise((resolve) => setImmediate(resolve));
+      adapter = codex;
+      return true;
+    },
+  }, output, () => {});
+  await new Promise((resolve) => child.once('exit', resolve));
+  await streams.finished();
+  closeSync(out);
+  assert.equal(output.state.sessionId, '01a23013-27f3-73e2-b3cb-86b68ffb84d0');
+  assert.equal(output.state.completed, true, 'turn.completed was read by the codex adapter');
+});
