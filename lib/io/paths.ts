@@ -1,4 +1,4 @@
-import { mkdirSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -57,10 +57,17 @@ export function configCandidates(ctx: PathContext, cwd: string): string[] {
  * /srv/data/x.db` must never change the mode of /srv/data.
  */
 export function ensurePrivateDir(dir: string): void {
-  const firstCreated = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (firstCreated === undefined) return;
-  for (let created = dir; created.length >= firstCreated.length; created = dirname(created)) {
+  // Not mkdirSync's `recursive`: under /proc (which answers ENOENT to any mkdir) it retries
+  // forever at full CPU. One component at a time, top down, so such a path fails at once.
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at); at = dirname(at)) missing.unshift(at);
+  for (const created of missing) {
+    try {
+      mkdirSync(created, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue; // another deadman made it first: its mode stands
+      throw error;
+    }
     chmodSync(created, 0o700);
-    if (created === firstCreated) break;
   }
 }
