@@ -36,7 +36,7 @@ export function noteAttempt(state: ProgressState, attempt: Attempt, workspace: s
   if (workspace !== state.workspace) return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
   if (!attempt.turn && !state.seen.has(result)) {
     const seen = state.seen.size < MAX_SEEN_RESULTS ? new Set([...state.seen, result]) : new Set([result]);
-    return { workspace, seen, repeats: state.repeats };
+    return { workspace, seen, repeats: 0 };
   }
   return { ...state, repeats: state.repeats + 1 };
 }

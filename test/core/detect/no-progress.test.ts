@@ -12,6 +12,7 @@ test('NO_PROGRESS after 4 attempts that only repeat results already seen, the wo
     { why: 'read and test, over and over', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w']], fires: true },
     { why: 'only three repeats', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w'], [read, 'w']], fires: false },
     { why: 'a new test result in between', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [attempt('npm test', '0 failed'), 'w'], [read, 'w'], [test1, 'w']], fires: false },
+    { why: 'a new result restarts the count', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w'], [attempt('npm test', '0 failed'), 'w'], [read, 'w'], [test1, 'w']], fires: false },
     { why: 'an edit in between', steps: [[read, 'w'], [test1, 'w'], [read, 'w'], [test1, 'w2'], [read, 'w2'], [test1, 'w2']], fires: false },
     { why: 'numbers and times in the output do not make a result new', steps: [[test1, null], [attempt('npm test', '1 failed (40ms)', false), null], [test1, null], [test1, null], [test1, null]], fires: true },
   ];
