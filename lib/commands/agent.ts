@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { splitProgram } from '../core/adapters/program.ts';
 import { DeadmanError, ExitCode, exitCodeForSignal, usageError } from '../exit-codes.ts';
-import { readThreadChildren } from '../io/process/proc-read.ts';
+import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-read.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { attachedAgentContext, attachedAgentOptions, superviseAttachedAgent, type AttachedAgentArgs } from './attached-agent.ts';
@@ -38,7 +38,10 @@ export const agentCommand: CommandModule<object, AgentArgs> = {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => script.on('exit', (code, signal) => resolve({ code, signal })));
     // A stop signal for deadman is the agent's: `script` passes it on and ends when the agent does.
     const stopForwarding = listenForStopSignals((signal) => void script.kill(signal));
-    const agentPid = await childOf(script.pid!, exited);
+    // The agent is found as `script`'s child in /proc (macOS has none): without it, the terminal still works, unsupervised.
+    const supervised = threadChildrenAvailable();
+    if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
+    const agentPid = supervised ? await childOf(script.pid!, exited) : null;
     if (agentPid !== null) {
       await superviseAttachedAgent({ pid: agentPid, agent, cwd: process.cwd(), cmdline: command }, context, { once: false, signals: () => () => {}, quietWhileRunning: true });
     }

@@ -1,29 +1,19 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ptyArgv } from '../../core/session/pty-argv.ts';
 
 /**
- * The command line that runs `argv` in a new pseudo-terminal without a native addon: util-linux
- * `script` on Linux (`-e` passes the exit code through, 128+N for a signal), BSD `script` on
- * macOS. `script` puts the caller's terminal in raw mode, copies its window size to the new
- * terminal and passes size changes on (SIGWINCH); its typescript goes to /dev/null.
+ * This host's `script` (util-linux on Linux, BSD on macOS) and the command line that runs
+ * `argv` in a new pseudo-terminal through it (the argv itself is core/session/pty-argv.ts).
  */
 
 const SCRIPT_PATHS = ['/usr/bin/script', '/bin/script'];
 
-/** The argv to spawn, with the environment `script` itself needs; null when this host has no `script`. */
+/** The argv to spawn, with the environment `script` needs; null when this host has no `script`. */
 export function ptyCommand(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): { argv: string[]; env: NodeJS.ProcessEnv } | null {
   const script = SCRIPT_PATHS.find((path) => existsSync(path));
-  if (!script) return null;
-  if (platform === 'darwin') return { argv: [script, '-q', '/dev/null', ...argv], env };
-  if (platform !== 'linux') return null;
-  // util-linux runs the command through $SHELL -c: /bin/sh, so the quoting below holds, with the
-  // person's own SHELL put back for the agent (its tools use it); `exec` makes the agent script's child.
-  const restoreShell = env.SHELL ? `SHELL=${shellQuote(env.SHELL)} ` : 'unset SHELL; ';
-  return { argv: [script, '-q', '-e', '-c', `${restoreShell}exec ${argv.map(shellQuote).join(' ')}`, '/dev/null'], env: { ...env, SHELL: '/bin/sh' } };
-}
-
-function shellQuote(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  const command = script === undefined ? null : ptyArgv(argv, { script, platform, shell: env.SHELL });
+  return command && { argv: command.argv, env: { ...env, ...command.env } };
 }
 
 /**
