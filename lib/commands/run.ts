@@ -33,6 +33,7 @@ import type { RunResult } from '../supervise/outcome.ts';
 import type { TraceSink } from '../supervise/trace-recorder.ts';
 import { waitForUsageReset } from './usage-limit-wait.ts';
 import { prepareRespawn } from './respawn.ts';
+import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -40,12 +41,21 @@ import { prepareRespawn } from './respawn.ts';
  */
 
 export async function runFromArgv(argv: string[], logger: Logger = createLogger()): Promise<number> {
+  let exitCode: number;
   try {
     const { values, command } = parseRunArgs(argv);
-    return await runCommand(values, command, logger);
+    exitCode = await runCommand(values, command, logger);
   } catch (error) {
-    return logFailure(logger, error);
+    exitCode = logFailure(logger, error);
   }
+  return exitCodeForManager(exitCode, logger);
+}
+
+/** Under launchd a "do not restart" code becomes 0, said in one line (core/units/launchd-exit.ts). */
+function exitCodeForManager(code: number, logger: Logger): number {
+  const { exitCode, note } = launchdExitCode(code, process.env[LAUNCHD_LABEL_ENV]);
+  if (note) logger.log('notice', note);
+  return exitCode;
 }
 
 /** A run's writes wait at most this long on a lock held elsewhere: the event loop also feeds the watchdog. */
@@ -113,7 +123,7 @@ async function supervisePasses(first: RunPass): Promise<number> {
       continue;
     }
     if (result.outcome !== 'usage-limit') return result.exitCode;
-    const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec });
+    const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals });
     if (waited.resume) continue;
     if (waited.reraise) reraise(waited.reraise, store);
     return waited.exitCode;
@@ -197,6 +207,7 @@ export const runCommandModule: CommandModule = {
   handler: async (args) => {
     const values = Object.fromEntries(Object.keys({ ...RUN_OPTIONS, config: 0 }).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
     const command = [...((args.command as string[] | undefined) ?? []), ...((args['--'] as string[] | undefined) ?? [])].map(String);
-    process.exitCode = await runCommand(values as RunValues, command, createLogger());
+    const logger = createLogger();
+    process.exitCode = exitCodeForManager(await runCommand(values as RunValues, command, logger), logger);
   },
 };

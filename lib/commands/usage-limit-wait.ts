@@ -4,28 +4,44 @@ import { ExitCode } from '../exit-codes.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
-import { listenForStopSignals } from '../io/stop-signals.ts';
+import type { Repeater, SignalSource } from '../supervise/ports.ts';
 import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
 
 /**
  * The in-process wait after a USAGE_LIMIT: the same under systemd (the watchdog stays fed, so
- * the unit stays up and NRestarts stays 0), under launchd and in a shell. The STATUS= names the
- * reset time and how long is left. A stop signal ends the wait; the revive marker stays
- * interrupted, so the next start resumes. Beyond `usage_limit.max_wait`, or with no reset time,
- * deadman does not wait and exits 69: a restart before the reset would only burn retries.
+ * the unit stays up and NRestarts stays 0), under launchd (no notify socket, no watchdog: the
+ * wait keeps its own deadline) and in a shell. The STATUS= names the reset time and how long is
+ * left. A stop signal ends the wait; the revive marker stays interrupted, so the next start
+ * resumes. Beyond `usage_limit.max_wait`, or with no reset time, deadman does not wait and exits
+ * 69: a restart before the reset would only burn retries.
+ *
+ * The wait is not part of `timeout`: that caps each agent process's wall time (a pass), and
+ * the wait is bounded by `usage_limit.max_wait` and, across waits, by the revive budget.
  */
 
 export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
 
+export interface UsageWaitDeps {
+  clock: Clock;
+  notifier: Notifier;
+  logger: Logger;
+  watchdogUsec: number | null;
+  every: Repeater;
+  signals: SignalSource;
+  random?: () => number;
+}
+
+/**
+ * The reset is a wall-clock time, and it is checked against the wall clock each tick: a timer
+ * of hours runs on the monotonic clock, which stands still while a laptop sleeps, so a Mac
+ * asleep for an hour of the wait would resume an hour late.
+ */
+const TICK_MS = 1_000;
 const STATUS_EVERY_MS = 30_000;
 
-export async function waitForUsageReset(
-  resetAt: number | null,
-  limits: Config['usage_limit'],
-  deps: { clock: Clock; notifier: Notifier; logger: Logger; watchdogUsec: number | null },
-): Promise<UsageWaitEnd> {
+export async function waitForUsageReset(resetAt: number | null, limits: Config['usage_limit'], deps: UsageWaitDeps): Promise<UsageWaitEnd> {
   const { clock, notifier, logger } = deps;
-  const plan = planUsageWait(resetAt, clock.wall(), { maxWaitMs: limits.max_wait, jitterMs: limits.jitter }, Math.random());
+  const plan = planUsageWait(resetAt, clock.wall(), { maxWaitMs: limits.max_wait, jitterMs: limits.jitter }, (deps.random ?? Math.random)());
   if (!plan.wait) {
     notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · do not restart`);
     logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${ExitCode.DO_NOT_RESTART}: do not restart; the next start resumes the session)`);
@@ -36,15 +52,19 @@ export async function waitForUsageReset(
   publish();
   logger.log('notice', usageWaitStatus(plan.resumeAt, clock.wall()));
   const stopWatchdog = startWatchdog(notifier, deps.watchdogUsec, () => true);
-  const statusTimer = setInterval(publish, STATUS_EVERY_MS);
+  let stopTicking = () => {};
   let stopListening = () => {};
   try {
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => {
-      const timer = setTimeout(() => resolve(null), Math.max(0, plan.resumeAt - clock.wall()));
-      stopListening = listenForStopSignals((received) => {
-        clearTimeout(timer);
-        resolve(received);
+      let publishedAt = clock.wall();
+      stopTicking = deps.every(TICK_MS, () => {
+        const now = clock.wall();
+        if (now >= plan.resumeAt) return resolve(null);
+        if (now - publishedAt < STATUS_EVERY_MS) return;
+        publishedAt = now;
+        publish();
       });
+      stopListening = deps.signals(resolve);
     });
     if (signal) {
       logger.log('notice', `${signal} while waiting for the usage limit reset: stopping; the next start resumes the session`);
@@ -54,7 +74,7 @@ export async function waitForUsageReset(
     return { resume: true };
   } finally {
     stopListening();
-    clearInterval(statusTimer);
+    stopTicking();
     stopWatchdog();
   }
 }

@@ -78,6 +78,7 @@ test('the example plist in contrib/ parses and has the keys launchd needs', asyn
     assert.ok(key in plist, key);
   }
   assert.deepEqual(plist.KeepAlive, { SuccessfulExit: false });
+  assert.equal((plist.EnvironmentVariables as Record<string, string>).DEADMAN_LAUNCHD_LABEL, plist.Label, 'a "do not restart" code ends the job with 0');
   const argv = plist.ProgramArguments as string[];
   assert.deepEqual(argv.slice(argv.indexOf('--on-stall'), argv.indexOf('--on-stall') + 2), ['--on-stall', 'exit']);
 });

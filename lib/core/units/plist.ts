@@ -1,12 +1,13 @@
 import { checkServiceName, deadmanArgv, type ServiceCommand } from './service-command.ts';
 import type { UnitTimings } from './unit-timings.ts';
 import { usageError } from '../../exit-codes.ts';
+import { LAUNCHD_LABEL_ENV } from './launchd-exit.ts';
 
 /**
  * A launchd property list (launchd.plist(5)) for one command under `deadman run`. launchd has
  * no watchdog ping, only "alive" or "exited": deadman enforces its deadlines itself with the
  * `exit` stall policy (stop the tree, exit 75) and `KeepAlive`/`SuccessfulExit=false` brings
- * it back. Pure; generated on Linux and checked there with python3's plistlib (see
+ * it back; a "do not restart" code is ended as 0 (launchd-exit.ts). Pure; generated on Linux and checked there with python3's plistlib (see
  * docs/launchd.md for what was never run on a Mac).
  */
 
@@ -38,6 +39,7 @@ export function renderPlist(spec: PlistSpec): string {
   checkServiceName(spec.name);
   const argv = deadmanArgv({ ...spec, runArgs: launchdRunArgs(spec.runArgs) });
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  const environment = [...spec.environment.filter(([k]) => k !== LAUNCHD_LABEL_ENV), [LAUNCHD_LABEL_ENV, plistLabel(spec.name)] as const];
   const log = (suffix: string) => `${spec.logDir.replace(/\/+$/, '')}/deadman-${spec.name}${suffix}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -50,10 +52,10 @@ export function renderPlist(spec: PlistSpec): string {
     '  <!-- Absolute paths: launchd starts jobs with a minimal PATH. -->',
     `  <key>ProgramArguments</key>\n  <array>\n${argv.map((arg) => `    ${string(arg, 'a program argument')}`).join('\n')}\n  </array>`,
     entry('WorkingDirectory', string(spec.workingDirectory, 'the working directory')),
-    '  <!-- The generating shell\'s PATH, so the command and what it starts resolve as they did there. -->',
-    `  <key>EnvironmentVariables</key>\n  <dict>\n${spec.environment.map(([k, v]) => `    <key>${xml(k, 'an environment name')}</key>\n    ${string(v, `environment variable ${k}`)}`).join('\n')}\n  </dict>`,
+    '  <!-- The generating shell\'s PATH, so the command and what it starts resolve as they did there; the label tells deadman it runs under launchd. -->',
+    `  <key>EnvironmentVariables</key>\n  <dict>\n${environment.map(([k, v]) => `    <key>${xml(k, 'an environment name')}</key>\n    ${string(v, `environment variable ${k}`)}`).join('\n')}\n  </dict>`,
     entry('RunAtLoad', '<true/>'),
-    '  <!-- Restart only after a failure (a stall ends in exit 75); a clean exit 0 stays down. -->',
+    '  <!-- Restart after any exit but 0 (a stall ends in 75); deadman ends with 0 when a restart cannot help (usage limit past max_wait, revive budget spent). -->',
     entry('KeepAlive', '<dict>\n    <key>SuccessfulExit</key>\n    <false/>\n  </dict>'),
     '  <!-- Minimum time between starts: a crash loop stays slow. -->',
     entry('ThrottleInterval', `<integer>${seconds(spec.timings.restartMs)}</integer>`),

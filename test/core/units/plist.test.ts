@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchdRunArgs, plistFileName, renderPlist, type PlistSpec } from '../../../lib/core/units/plist.ts';
-import { DeadmanError } from '../../../lib/exit-codes.ts';
+import { DeadmanError, NO_RESTART_CODES } from '../../../lib/exit-codes.ts';
+import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../../../lib/core/units/launchd-exit.ts';
 import { runProgram, tempDir } from '../../helpers/cli.ts';
 import { NASTY_ARGS } from '../../fixtures/nasty-args.ts';
 
@@ -41,7 +42,7 @@ test('a generated plist is a valid property list with the keys launchd needs', a
   assert.equal(parsed.ExitTimeOut, 30);
   assert.equal(parsed.ProcessType, 'Standard');
   assert.equal(parsed.WorkingDirectory, spec.workingDirectory);
-  assert.deepEqual(parsed.EnvironmentVariables, { PATH: '/usr/local/bin:/usr/bin', NOTE: 'a<b>&c' });
+  assert.deepEqual(parsed.EnvironmentVariables, { PATH: '/usr/local/bin:/usr/bin', NOTE: 'a<b>&c', DEADMAN_LAUNCHD_LABEL: 'deadman.review' });
   assert.equal(parsed.StandardOutPath, '/Users/me/Library/Logs/deadman-review.log');
   assert.equal(parsed.StandardErrorPath, '/Users/me/Library/Logs/deadman-review.err.log');
 });
@@ -61,4 +62,23 @@ test('launchd has no watchdog: the run must end stalls itself', () => {
 test('refuses what XML cannot carry, and bad names', () => {
   assert.throws(() => renderPlist({ ...spec, command: ['/bin/echo', 'bell\x07'] }), (e: unknown) => e instanceof DeadmanError && /control character/.test(e.message));
   assert.throws(() => renderPlist({ ...spec, name: 'a/b' }), DeadmanError);
+});
+
+test('the plist and deadman\'s exit codes agree with the systemd unit on which exits restart', async (t) => {
+  const parsed = await parsePlist(t, renderPlist(spec));
+  // launchd.plist(5): KeepAlive { SuccessfulExit = false } restarts a job that exited with anything but 0.
+  assert.deepEqual(parsed.KeepAlive, { SuccessfulExit: false });
+  const label = (parsed.EnvironmentVariables as Record<string, string>)[LAUNCHD_LABEL_ENV];
+  assert.equal(label, parsed.Label);
+  for (let code = 0; code < 256; code++) {
+    const launchdRestarts = launchdExitCode(code, label).exitCode !== 0;
+    // The shipped unit: Restart=on-failure with RestartPreventExitStatus= the no-restart codes.
+    const systemdRestarts = code !== 0 && !(NO_RESTART_CODES as readonly number[]).includes(code);
+    assert.equal(launchdRestarts, systemdRestarts, `exit ${code}`);
+  }
+});
+
+test('a label given with --env is the job\'s own, not a second one', async (t) => {
+  const parsed = await parsePlist(t, renderPlist({ ...spec, environment: [...spec.environment, [LAUNCHD_LABEL_ENV, 'other']] }));
+  assert.equal((parsed.EnvironmentVariables as Record<string, string>)[LAUNCHD_LABEL_ENV], 'deadman.review');
 });

@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { query } from '../helpers/db.ts';
+import { fakeAgent } from '../helpers/fake-agent.ts';
+
+/**
+ * `deadman run` as a generated plist starts it (DEADMAN_LAUNCHD_LABEL set, no NOTIFY_SOCKET):
+ * a usage limit past max_wait ends with 0 — the plist's KeepAlive restarts on anything else —
+ * after one line naming the 69 it stands for; a usage limit within reach is waited for and
+ * resumed as anywhere else.
+ */
+
+const claude = ['claude', '-p', 'the task', '--output-format', 'stream-json', '--verbose'];
+
+function launchdRun(dir: string, maxWait: string, resetS: string) {
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, `[usage_limit]\nmax_wait = "${maxWait}"\njitter = "0s"\n`);
+  return runDeadman(['run', '--config', config, '--database', join(dir, 'deadman.db'), '--adapter', 'claude', '--poll', '200ms', '--on-stall', 'exit',
+    '--', process.execPath, fakeAgent, ...claude], {
+    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', DEADMAN_LAUNCHD_LABEL: 'deadman.review', FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: resetS },
+    cwd: dir,
+  });
+}
+
+test('under launchd a reset beyond usage_limit.max_wait ends the job with 0, saying it stands for 69 (do not restart)', async (t) => {
+  const dir = tempDir(t);
+  const result = await launchdRun(dir, '10s', '7200');
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the limit resets at .* beyond usage_limit\.max_wait \(10s\) from now \(exit 69: do not restart/);
+  assert.match(result.stderr, /exit 69 means do not restart: launchd job deadman\.review ends with 0, since its KeepAlive \(SuccessfulExit=false\) restarts on any other code/);
+  assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs').map((r) => r.outcome), ['usage-limit']);
+});
+
+test('under launchd a reset 2 s ahead is waited for with no notify socket, then the session resumes and completes', async (t) => {
+  const dir = tempDir(t);
+  const result = await launchdRun(dir, '1min', '2');
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /waiting for usage limit reset at/);
+  assert.doesNotMatch(result.stderr, /launchd job/, 'a real 0 needs no note');
+  assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
+});
