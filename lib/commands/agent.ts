@@ -1,19 +1,29 @@
 import type { CommandModule } from 'yargs';
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { splitProgram } from '../core/adapters/program.ts';
+import { splitProgram, type AgentKind } from '../core/adapters/program.ts';
 import { DeadmanError, ExitCode, exitCodeForSignal, usageError } from '../exit-codes.ts';
+import { childEnvironment } from '../io/process/child-environment.ts';
 import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-read.ts';
+import { runName } from '../io/revive/run-name.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
-import { attachedAgentContext, attachedAgentOptions, superviseAttachedAgent, type AttachedAgentArgs } from './attached-agent.ts';
+import type { RunResult } from '../supervise/outcome.ts';
+import type { Context } from './command-context.ts';
+import { recordRefusal, thisProcessRun } from './refused-run.ts';
+import { RunMarkerKeeper } from './run-marker.ts';
+import {
+  attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs, type AttachedRecording,
+} from './attached-agent.ts';
 
 /**
  * `deadman agent -- codex …`: the interactive agent in a pseudo-terminal made by `script` (no
  * native addon), supervised as `deadman attach` supervises one: hung tool subtrees found from
  * its tree and its session file, killed only with --auto-recover. The terminal stays the
  * agent's — raw mode, window size and its changes go through `script` — and the agent's exit
- * code is deadman's.
+ * code is deadman's. With a terminal on stdin it keeps a revive marker as `deadman run` does:
+ * the session id comes from the agent's session file, and an interrupted session is resumed
+ * the next time its command runs under `deadman agent` in a terminal (never by `deadman revive`).
  */
 
 interface AgentArgs extends AttachedAgentArgs {
@@ -29,27 +39,63 @@ export const agentCommand: CommandModule<object, AgentArgs> = {
     const agent = splitProgram(command).agent;
     if (agent === null) throw usageError(`deadman agent runs Codex or Claude Code: put the agent after -- (deadman agent -- codex), got ${JSON.stringify(command.join(' ') || 'nothing')}`);
     if (!programFound(command[0]!, process.env)) throw new DeadmanError(`${command[0]}: command not found`, ExitCode.NOT_FOUND);
-    const pty = ptyCommand(command, process.env);
-    if (pty === null) {
+    if (ptyCommand(command, process.env) === null) {
       throw new DeadmanError('deadman agent needs `script` (util-linux on Linux, BSD on macOS) for a pseudo-terminal; without it, start the agent yourself and run deadman attach beside it', ExitCode.NOT_FOUND);
     }
     const context = await attachedAgentContext(args);
-    const script = spawn(pty.argv[0]!, pty.argv.slice(1), { stdio: 'inherit', env: pty.env });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => script.on('exit', (code, signal) => resolve({ code, signal })));
-    // A stop signal for deadman is the agent's: `script` passes it on and ends when the agent does.
-    const stopForwarding = listenForStopSignals((signal) => void script.kill(signal));
-    // The agent is found as `script`'s child in /proc (macOS has none): without it, the terminal still works, unsupervised.
-    const supervised = threadChildrenAvailable();
-    if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
-    const agentPid = supervised ? await childOf(script.pid!, exited) : null;
-    if (agentPid !== null) {
-      await superviseAttachedAgent({ pid: agentPid, agent, cwd: process.cwd(), cmdline: command }, context, { once: false, signals: () => () => {}, quietWhileRunning: true });
+    const recording = openAttachedRecording(context);
+    try {
+      process.exitCode = await runAgent(command, agent, context, recording);
+    } finally {
+      recording.close();
     }
-    const { code, signal } = await exited;
-    stopForwarding();
-    process.exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
   },
 };
+
+async function runAgent(command: string[], agent: AgentKind, context: Context, recording: AttachedRecording): Promise<number> {
+  const { logger, records } = recording;
+  const cwd = process.cwd();
+  const name = runName(context.config.name, null, command, agent, cwd);
+  // The agent is found as `script`'s child in /proc (macOS has none): without it, the terminal still works, unsupervised.
+  const supervised = threadChildrenAvailable();
+  if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
+  // A marker is for a session a person comes back to, and an interactive one is resumed only in a terminal.
+  const terminal = supervised && process.stdin.isTTY === true;
+  if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
+  const marker = terminal ? await RunMarkerKeeper.prepare({ name, command, cwd, config: context.config, context, records, logger, interactive: true }) : null;
+  if (marker?.refusal) {
+    recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), marker.refusal, logger);
+    return marker.refusal.exitCode;
+  }
+  const argv = marker?.argv ?? command;
+  const pty = ptyCommand(argv, childEnvironment(process.env, marker?.runTag ?? null))!;
+  const script = spawn(pty.argv[0]!, pty.argv.slice(1), { stdio: 'inherit', env: pty.env });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => script.on('exit', (code, signal) => resolve({ code, signal })));
+  // A stop signal for deadman is the agent's: `script` passes it on and ends when the agent does.
+  let stopSignal: NodeJS.Signals | null = null;
+  const stopForwarding = listenForStopSignals((signal) => {
+    stopSignal ??= signal;
+    script.kill(signal);
+  });
+  const agentPid = supervised ? await childOf(script.pid!, exited) : null;
+  if (agentPid !== null) {
+    await superviseAttachedAgent({ pid: agentPid, agent, cwd, cmdline: argv }, recording, context, {
+      once: false, signals: () => () => {}, quietWhileRunning: true, name, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger),
+    });
+  }
+  const { code, signal } = await exited;
+  stopForwarding();
+  const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
+  marker?.finish(agentEnd(exitCode, stopSignal), false);
+  return exitCode;
+}
+
+/** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */
+function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
+  if (stopSignal) return { clean: false, outcome: 'stopped', reason: `deadman received ${stopSignal}`, reraise: stopSignal };
+  if (exitCode === 0) return { clean: true, outcome: 'completed', reason: 'the agent exited 0', reraise: null };
+  return { clean: false, outcome: 'failed', reason: `the agent exited ${exitCode}`, reraise: null };
+}
 
 /** The agent: `script`'s one child, once it forked; null when `script` ended first. */
 async function childOf(pid: number, exited: Promise<unknown>): Promise<number | null> {

@@ -3,7 +3,7 @@ import { usageError } from '../exit-codes.ts';
 import { readProcStat } from '../io/process/process-identity.ts';
 import { agentAt, runningAgents, type RunningAgent } from '../io/session/agent-processes.ts';
 import { repositoryRoot } from '../io/session/repository.ts';
-import { attachedAgentContext, attachedAgentOptions, superviseAttachedAgent, type AttachedAgentArgs } from './attached-agent.ts';
+import { attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs } from './attached-agent.ts';
 
 /**
  * `deadman attach [--pid PID]`: supervises a Codex or Claude Code process a person started
@@ -26,7 +26,12 @@ export const attachCommand: CommandModule<object, AttachArgs> = {
   handler: async (args) => {
     const context = await attachedAgentContext(args);
     const agent = chooseAgent(args.pid, repositoryRoot(process.cwd()));
-    process.exitCode = await superviseAttachedAgent(agent, context, { once: args.once === true });
+    const recording = openAttachedRecording(context);
+    try {
+      process.exitCode = await superviseAttachedAgent(agent, recording, context, { once: args.once === true });
+    } finally {
+      recording.close();
+    }
   },
 };
 

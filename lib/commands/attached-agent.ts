@@ -3,7 +3,7 @@ import { formatDuration } from '../core/config/duration.ts';
 import type { Config } from '../core/config/config.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
-import { createLogger, redactedLogger } from '../io/log.ts';
+import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
 import { terminateSubtree } from '../io/process/kill.ts';
 import { createObserver } from '../io/process/observer.ts';
 import { readProcStat } from '../io/process/process-identity.ts';
@@ -51,37 +51,61 @@ export function attachedAgentContext(args: AttachedAgentArgs): Promise<Context> 
 
 const ENDED: Record<AttachSummary['ended'], string> = { once: 'one look', 'root-exited': 'the agent exited', signal: 'stopped', stalled: 'an incident escalated' };
 
-/** Supervises `agent` until it exits (or once); returns attach's exit code (1 when an incident escalated). */
-export async function superviseAttachedAgent(agent: RunningAgent, context: Context, options: { once: boolean; signals?: SignalSource; quietWhileRunning?: boolean }): Promise<number> {
-  const { config } = context;
-  const logger = redactedLogger(createLogger(), redactorFor(config).text);
+/** Where one attached agent's supervision is recorded; the caller closes it. */
+export interface AttachedRecording {
+  logger: Logger;
+  records: StepRecords;
+  close(): void;
+}
+
+export function openAttachedRecording(context: Context): AttachedRecording {
+  const logger = redactedLogger(createLogger(), redactorFor(context.config).text);
   const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic() });
-  try {
-    const monotonic = () => systemClock.monotonic();
-    const startedAt = monotonic();
-    const toWall = startTimeToWall();
-    const rootStartedAt = toWall(readProcStat(agent.pid)?.startTime ?? 0);
-    const sessionFile = attachedSessionFile(agent.agent, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
-    const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
-    const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
-    const records = new StepRecords(store, () => systemClock.wall(), () => monotonic() - startedAt);
-    records.startRun({ name: `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, invocationId: null, pid: process.pid, adapter: agent.agent, reviveOf: null });
-    const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
-    out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
-    const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
-      // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
-      clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out, startedAtWall: toWall,
-      sessionFile: () => sessionFile.look(),
-      tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
-    });
-    const incidents = summary.incidents.length ? summary.incidents.join('; ') : 'no incident';
-    out(`session file ${sessionFile.path ?? 'not found (no open tool call seen: nothing was killed)'}`);
-    out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);
-    records.finishRun({ exitCode: null, signal: null, outcome: summary.ended === 'stalled' ? 'stalled' : 'attached', reason: incidents });
-    return summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
-  } finally {
-    store.close();
-  }
+  const startedAt = systemClock.monotonic();
+  return { logger, records: new StepRecords(store, () => systemClock.wall(), () => systemClock.monotonic() - startedAt), close: () => store.close() };
+}
+
+export interface AttachOptions {
+  once: boolean;
+  signals?: SignalSource;
+  quietWhileRunning?: boolean;
+  /** The run's name in the records (default `attach-<agent>-<pid>`). */
+  name?: string;
+  /** Told the session's id once its session file names it. */
+  onSessionId?: (sessionId: string) => void;
+}
+
+/** Supervises `agent` until it exits (or once); returns attach's exit code (1 when an incident escalated). */
+export async function superviseAttachedAgent(agent: RunningAgent, recording: AttachedRecording, context: Context, options: AttachOptions): Promise<number> {
+  const { config } = context;
+  const { logger, records } = recording;
+  const monotonic = () => systemClock.monotonic();
+  const startedAt = monotonic();
+  const toWall = startTimeToWall();
+  const rootStartedAt = toWall(readProcStat(agent.pid)?.startTime ?? 0);
+  const sessionFile = attachedSessionFile(agent.agent, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
+  const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
+  const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
+  records.startRun({ name: options.name ?? `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, invocationId: null, pid: process.pid, adapter: agent.agent, reviveOf: null });
+  const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
+  out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
+  let sessionId: string | null = null;
+  const lookAtSessionFile = () => {
+    const look = sessionFile.look();
+    if (sessionId === null && sessionFile.sessionId !== null) options.onSessionId?.((sessionId = sessionFile.sessionId));
+    return look;
+  };
+  const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
+    // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
+    clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out, startedAtWall: toWall,
+    sessionFile: lookAtSessionFile,
+    tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
+  });
+  const incidents = summary.incidents.length ? summary.incidents.join('; ') : 'no incident';
+  out(`session file ${sessionFile.path ?? 'not found (no open tool call seen: nothing was killed)'}`);
+  out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);
+  records.finishRun({ exitCode: null, signal: null, outcome: summary.ended === 'stalled' ? 'stalled' : 'attached', reason: incidents });
+  return summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
 }
 
 function supervisorSettings(config: Config) {

@@ -41,6 +41,8 @@ export interface ReviveInput {
   context: Context;
   records: RunRecords;
   logger: Logger;
+  /** `deadman agent` in a terminal: an interrupted session resumes as the agent's TUI (interactive-resume.ts), a spent budget starts afresh. */
+  interactive?: boolean;
 }
 
 const HEARTBEAT_MS = 60_000;
@@ -89,15 +91,17 @@ export class RunMarkerKeeper {
     const now = systemClock.wall();
     const previous = await readPreviousMarker(this.markerDir, name, now, input);
     const current = commandIdentity(detectAdapter(input.command, config.adapter), input.command, input.cwd);
+    const interactive = input.interactive === true;
     const decision = decideRevive(previous, {
       now, livePid: previous && liveSessionPid(previous), current,
-      maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command,
+      maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command, interactive,
     });
     if (!decision.revive && decision.outcome === 'owned') {
       this.refusal = { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}": ${decision.reason}; not starting a second supervisor` };
       return;
     }
-    if (!decision.revive && decision.outcome === 'exhausted') {
+    // A person at the terminal is not a restart loop to stop: past the budget they get a fresh session.
+    if (!decision.revive && decision.outcome === 'exhausted' && !interactive) {
       this.save(markExhausted(previous!, decision.reason, now));
       this.refusal = { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason: decision.reason };
       return;
@@ -105,7 +109,7 @@ export class RunMarkerKeeper {
     if (decision.revive && previous) {
       const message = reviveMessage(previous.task, config.revive.message);
       // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
-      this.argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command });
+      this.argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
       this.adapter = previous.adapter;
       this.sessionId = decision.sessionId;
       this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
@@ -132,7 +136,7 @@ export class RunMarkerKeeper {
     if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, systemClock.wall()));
   }
 
-  finish(result: RunResult, underUnit: boolean): void {
+  finish(result: Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (!this.marker) return;
     this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, systemClock.wall()));

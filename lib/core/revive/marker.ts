@@ -135,6 +135,8 @@ export interface ReviveSettings {
   maxRevives: number;
   /** `revive.command`, when configured. */
   template?: readonly string[] | undefined;
+  /** Resumed in a terminal under `deadman agent` (interactive-resume.ts). */
+  interactive?: boolean;
 }
 
 export type ReviveDecision =
@@ -153,7 +155,7 @@ export function decideRevive(marker: Marker | null, settings: ReviveSettings): R
   if (different) return fresh(`${different}; running the command given`);
   if (marker.state === 'exhausted') return fresh('the revive budget was spent earlier; starting over');
   if (settings.maxRevives === 0) return fresh('reviving is off (revive.max_revives = 0)');
-  const unresumable = unresumableReason(marker, settings.template);
+  const unresumable = unresumableReason(marker, settings.template, settings.interactive);
   if (unresumable !== null) return fresh(unresumable);
   const age = settings.now - marker.updatedAt;
   if (settings.maxAgeMs > 0 && age > settings.maxAgeMs) {

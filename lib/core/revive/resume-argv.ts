@@ -1,6 +1,7 @@
 import type { Marker } from './marker-schema.ts';
 import { codexResumeArgv, readCodexCommand } from '../adapters/codex-command.ts';
 import { claudeResumeArgv, readClaudeCommand } from '../adapters/claude-command.ts';
+import { interactiveResumeArgv } from './interactive-resume.ts';
 
 /**
  * The command that re-prompts an interrupted session: the agent's own resume syntax built
@@ -20,10 +21,11 @@ export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 /** A single argument may hold at most 128 KiB on Linux (MAX_ARG_STRLEN); keep the task well below. */
 const MAX_TASK_CHARS = 32 * 1024;
 
-/** Why this marker's session cannot be resumed (null when it can). */
-export function unresumableReason(marker: Marker, template?: readonly string[]): string | null {
+/** Why this marker's session cannot be resumed (null when it can); `interactive`: in a terminal, under `deadman agent`. */
+export function unresumableReason(marker: Marker, template?: readonly string[], interactive = false): string | null {
   if (marker.sessionId === null) return 'no session id was recorded before it stopped';
   if (!SESSION_ID.test(marker.sessionId)) return `session id ${JSON.stringify(marker.sessionId.slice(0, 140))} is not a plain id (letters, digits, - and _)`;
+  if (interactive) return interactiveResumeArgv(marker.adapter, marker.argv, marker.sessionId) === null ? `no ${marker.adapter} program found in the command line to resume` : null;
   if (template) return null;
   if (marker.adapter === 'generic') return 'a generic command has no resume syntax; set revive.command';
   if (marker.adapter === 'codex' && readCodexCommand(marker.argv) === null) return 'the Codex command line has no "exec" to resume';
@@ -34,13 +36,16 @@ export interface ResumeOptions {
   message: string;
   /** `revive.command`: `{session_id}`, `{message}` and `{cwd}` are replaced inside each argument. */
   template?: readonly string[] | undefined;
+  /** The agent's TUI in a terminal (`deadman agent`): no message, no template (that is a headless command). */
+  interactive?: boolean;
 }
 
 /** The resume command line. Call only when `unresumableReason` is null; throws otherwise. */
 export function buildResumeArgv(marker: Marker, options: ResumeOptions): string[] {
-  const problem = unresumableReason(marker, options.template);
+  const problem = unresumableReason(marker, options.template, options.interactive);
   if (problem !== null) throw new Error(`cannot resume ${marker.name}: ${problem}`);
   const sessionId = marker.sessionId!;
+  if (options.interactive) return interactiveResumeArgv(marker.adapter, marker.argv, sessionId)!;
   if (options.template) return fillTemplate(options.template, { session_id: sessionId, message: options.message, cwd: marker.cwd });
   // The resume repeats the options read from the (authenticated) command line, never a list stored beside it.
   if (marker.adapter === 'codex') {

@@ -1,5 +1,7 @@
 import { decideRevive, type Marker, type ReviveSettings } from './marker.ts';
 import { buildResumeArgv, reviveMessage } from './resume-argv.ts';
+import { isInteractiveCommand } from './interactive-resume.ts';
+import { formatArgv } from '../process/format-argv.ts';
 
 /**
  * What `deadman revive` will do with each interrupted session it knows of: from the markers
@@ -31,7 +33,12 @@ export function planRevives(markers: readonly KnownMarker[], sessions: readonly 
     ...sessions.filter((marker) => !covered.has(marker.sessionId)).map((marker) => ({ marker, livePid: null, source: sessionSource(marker) })),
   ];
   return candidates.map(({ marker, livePid, source }): PlannedRevive => {
-    const decision = decideRevive(marker, { ...settings, livePid });
+    const interactive = source === 'marker' && isInteractiveCommand(marker.adapter, marker.argv);
+    const decision = decideRevive(marker, { ...settings, livePid, interactive });
+    // `deadman revive` runs without a terminal (a unit's hook): an interactive session waits for its person.
+    if (interactive && (decision.revive || decision.outcome === 'exhausted')) {
+      return { action: 'skip', source, marker, reason: `an interactive session: resumed only in a terminal, by its command under deadman agent (deadman agent -- ${formatArgv(marker.argv, { quoting: 'shell', maxArgLength: 80 })})` };
+    }
     if (decision.revive) {
       const argv = buildResumeArgv(marker, { message: reviveMessage(marker.task, settings.message), template: settings.template });
       return { action: 'revive', source, marker, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv };

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { AgentKind } from '../../core/adapters/program.ts';
 import { openToolCalls } from '../../core/session/open-tools.ts';
+import type { FoundSession } from '../../core/revive/session-files.ts';
 import type { SessionDirs } from '../revive/session-files.ts';
 import { repositoryRoot, repositorySessions } from './repository.ts';
 
@@ -14,14 +15,19 @@ const SLACK_MS = 5_000;
 
 export function attachedSessionFile(agent: AgentKind, cwd: string, startedAtWall: number, dirs: SessionDirs, wall: () => number) {
   const root = repositoryRoot(cwd);
-  let path: string | null = null;
+  let found: FoundSession | null = null;
   return {
     get path(): string | null {
-      return path;
+      return found?.path ?? null;
+    },
+    /** The session's id, as the file names it (the agent's stdout is not deadman's to read it from). */
+    get sessionId(): string | null {
+      return found?.finding.sessionId ?? null;
     },
     look(): { size: number; openTools: ReturnType<typeof openToolCalls> } | null {
-      path ??= repositorySessions([agent], dirs, root, wall(), 7 * 86_400_000).find((f) => f.mtimeMs >= startedAtWall - SLACK_MS)?.path ?? null;
-      if (path === null) return null;
+      found ??= repositorySessions([agent], dirs, root, wall(), 7 * 86_400_000).find((f) => f.mtimeMs >= startedAtWall - SLACK_MS) ?? null;
+      if (found === null) return null;
+      const { path } = found;
       try {
         const size = statSync(path).size;
         return { size, openTools: openToolCalls(readFileSync(path, 'utf8').split('\n')) };
