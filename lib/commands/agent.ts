@@ -60,9 +60,10 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   const supervised = threadChildrenAvailable();
   if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
   // A marker is for a session a person comes back to, and an interactive one is resumed only in a terminal.
+  // Its adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
   const terminal = supervised && process.stdin.isTTY === true;
   if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
-  const marker = terminal ? await RunMarkerKeeper.prepare({ name, command, cwd, config: context.config, context, records, logger, interactive: true }) : null;
+  const marker = terminal ? await RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true }) : null;
   if (marker?.refusal) {
     recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), marker.refusal, logger);
     return marker.refusal.exitCode;
