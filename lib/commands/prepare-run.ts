@@ -13,6 +13,7 @@ import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
 import { consultFor } from './diagnostician-edge.ts';
 import { workspaceFingerprinter } from '../io/workspace-fingerprint.ts';
+import { LAUNCHD_LABEL_ENV } from '../core/units/launchd-exit.ts';
 
 /** REPEATED_FAILURE's workspace fingerprint is taken at most this often. */
 const WORKSPACE_EVERY_MS = 5_000;
@@ -86,7 +87,8 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       consult: consultFor(config.diagnose, input.redactor),
       workspace: workspaceFingerprinter(input.cwd, WORKSPACE_EVERY_MS, () => systemClock.monotonic()),
     },
-    finish: (result) => marker.finish(result, input.unit !== null),
+    // A launchd job is a unit too: a SIGINT there is `launchctl kill`, not a person's Ctrl-C.
+    finish: (result) => marker.finish(result, input.unit !== null || Boolean(process.env[LAUNCHD_LABEL_ENV])),
   };
 }
 

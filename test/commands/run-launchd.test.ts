@@ -1,16 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { fakeAgent } from '../helpers/fake-agent.ts';
+import { fakeAgent, killAgentLeftovers } from '../helpers/fake-agent.ts';
 
 /**
  * `deadman run` as a generated plist starts it (DEADMAN_LAUNCHD_LABEL set, no NOTIFY_SOCKET):
  * a usage limit past max_wait ends with 0 — the plist's KeepAlive restarts on anything else —
  * after one line naming the 69 it stands for; a usage limit within reach is waited for and
- * resumed as anywhere else.
+ * resumed as anywhere else; a SIGINT is the job's stop, not a person's Ctrl-C.
  */
 
 const claude = ['claude', '-p', 'the task', '--output-format', 'stream-json', '--verbose'];
@@ -41,4 +42,20 @@ test('under launchd a reset 2 s ahead is waited for with no notify socket, then 
   assert.match(result.stderr, /waiting for usage limit reset at/);
   assert.doesNotMatch(result.stderr, /launchd job/, 'a real 0 needs no note');
   assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
+});
+
+test('under launchd a SIGINT (launchctl kill INT) leaves the session interrupted, to be revived, as under a systemd unit', async (t) => {
+  const dir = tempDir(t);
+  const argvLog = join(dir, 'argv.jsonl');
+  const markerFile = join(dir, 'markers', 'job.json');
+  const run = spawn(process.execPath, [deadmanBin, 'run', '--name', 'job', '--adapter', 'claude', '--poll', '200ms', '--', process.execPath, fakeAgent, ...claude], {
+    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', DEADMAN_LAUNCHD_LABEL: 'deadman.job', FAKE_AGENT_SCENARIO: 'silent', FAKE_AGENT_ARGV_LOG: argvLog },
+    cwd: dir, stdio: 'ignore',
+  });
+  t.after(() => killAgentLeftovers(argvLog));
+  const marker = () => JSON.parse(readFileSync(markerFile, 'utf8')) as { state: string; sessionId: string | null };
+  await waitFor(() => existsSync(markerFile) && marker().sessionId, 5_000, 'the session id in the marker');
+  process.kill(run.pid!, 'SIGINT');
+  await new Promise((resolve) => run.on('exit', resolve));
+  assert.equal(marker().state, 'interrupted');
 });
