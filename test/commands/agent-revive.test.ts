@@ -115,3 +115,16 @@ for (const [kind, tamper] of Object.entries(TAMPERING)) {
     assert.deepEqual(incidents.map((i) => `${i.kind} ${i.state}`), ['REVIVE_REFUSED ESCALATED']);
   });
 }
+
+test('deadman agent: a second one on a session that has a live agent refuses to start beside it (75), as deadman run does', async (t) => {
+  const s = setup(t);
+  const running = s.start();
+  const first = await s.agent(1);
+  await waitFor(() => s.marker()?.sessionId === ID, 10_000, 'the marker to take the session id');
+  const second = await s.start();
+  assert.equal(second.code, 75, second.stdout);
+  assert.match(second.stdout, /its session still has a live process \(pid \d+\); not starting a second supervisor/);
+  process.kill(first.pid, 'SIGUSR1');
+  assert.equal((await running).code, 0);
+  assert.equal(readFileSync(join(s.dir, 'agent.jsonl'), 'utf8').trim().split('\n').length, 1, 'no second agent was started');
+});
