@@ -16,10 +16,10 @@ import { fakeAgent, killAgentLeftovers } from '../helpers/fake-agent.ts';
 
 const claude = ['claude', '-p', 'the task', '--output-format', 'stream-json', '--verbose'];
 
-function launchdRun(dir: string, maxWait: string, resetS: string) {
+function launchdRun(dir: string, maxWait: string, resetS: string, ...options: string[]) {
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `[usage_limit]\nmax_wait = "${maxWait}"\njitter = "0s"\n`);
-  return runDeadman(['run', '--config', config, '--database', join(dir, 'deadman.db'), '--adapter', 'claude', '--poll', '200ms', '--on-stall', 'exit',
+  return runDeadman(['run', '--config', config, '--database', join(dir, 'deadman.db'), '--adapter', 'claude', '--poll', '200ms', '--on-stall', 'exit', ...options,
     '--', process.execPath, fakeAgent, ...claude], {
     env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', DEADMAN_LAUNCHD_LABEL: 'deadman.review', FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: resetS },
     cwd: dir,
@@ -41,6 +41,13 @@ test('under launchd a reset 2 s ahead is waited for with no notify socket, then 
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /waiting for usage limit reset at/);
   assert.doesNotMatch(result.stderr, /launchd job/, 'a real 0 needs no note');
+  assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
+});
+
+test('the wait does not count against --timeout: a 4 s wait under a 3 s timeout resumes and completes (exit 0, not 124)', async (t) => {
+  const dir = tempDir(t);
+  const result = await launchdRun(dir, '1min', '4', '--timeout', '3s');
+  assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
 });
 
