@@ -7,7 +7,7 @@ import { query } from '../helpers/db.ts';
 
 /**
  * `deadman agent`'s revive markers under a real pseudo-terminal (an outer util-linux `script`,
- * as a person's terminal), with a fake interactive Codex that writes its session file: the
+ * as a person's terminal), with a fake interactive Codex and Claude Code writing their session files: the
  * marker is written before the agent starts, takes the session id from the session file, is
  * left interrupted when the agent is killed, and the same command resumes the session as the
  * TUI; forged and foreign markers are refused as `deadman run` refuses them.
@@ -19,7 +19,7 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 interface AgentLine { pid: number; args: string[]; runTag: string | null; tty: boolean; markerBefore: boolean }
 
-function setup(t: { after(fn: () => void): void }, stateName = 'state') {
+function setup(t: { after(fn: () => void): void }, stateName = 'state', kind: 'codex' | 'claude' = 'codex') {
   const dir = tempDir(t);
   const repo = join(dir, 'repo');
   mkdirSync(join(repo, '.git'), { recursive: true });
@@ -27,11 +27,11 @@ function setup(t: { after(fn: () => void): void }, stateName = 'state') {
   const markers = join(state, 'markers');
   const agentLog = join(dir, 'agent.jsonl');
   writeFileSync(agentLog, '');
-  const env = { ...process.env, CODEX_HOME: join(dir, 'codex'), STATE_DIRECTORY: state, MARKER_DIR: markers, AGENT_LOG: agentLog, DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh' };
+  const env = { ...process.env, CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: state, MARKER_DIR: markers, AGENT_LOG: agentLog, DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh' };
   const agentLines = () => readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AgentLine);
-  /** `deadman agent -- node resumable-agent.js codex` in a terminal; resolves when deadman exits. */
+  /** `deadman agent -- node resumable-agent.js <kind>` in a terminal; resolves when deadman exits. */
   const start = (): Promise<Finished> => {
-    const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', process.execPath, agentScript, 'codex'];
+    const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', process.execPath, agentScript, kind];
     return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], { cwd: repo, env });
   };
   /** The n-th agent process (1-based), once it logged. */
@@ -56,33 +56,35 @@ async function interruptedSession(s: ReturnType<typeof setup>): Promise<Finished
   return finished;
 }
 
-test('deadman agent: a marker before the agent starts, the session id from its session file, interrupted on a kill, then resumed as the TUI', async (t) => {
-  const s = setup(t);
-  const killed = interruptedSession(s);
-  const first = await s.agent(1);
-  assert.deepEqual({ args: first.args, tty: first.tty, markerBefore: first.markerBefore }, { args: [], tty: true, markerBefore: true });
-  assert.equal(first.runTag, s.marker()!.runTag, 'the agent carries the marker\'s run tag (one agent per session)');
-  const ended = await killed;
-  assert.equal(ended.code, 137, ended.stdout);
-  assert.deepEqual([s.marker()!.state, s.marker()!.reason], ['interrupted', 'failed: the agent exited 137']);
+for (const [kind, resume] of [['codex', ['resume', ID]], ['claude', ['--resume', ID]]] as const) {
+  test(`deadman agent (${kind}): a marker before the agent starts, the session id from its session file, interrupted on a kill, then resumed as the TUI`, async (t) => {
+    const s = setup(t, 'state', kind);
+    const killed = interruptedSession(s);
+    const first = await s.agent(1);
+    assert.deepEqual({ args: first.args, tty: first.tty, markerBefore: first.markerBefore }, { args: [], tty: true, markerBefore: true });
+    assert.equal(first.runTag, s.marker()!.runTag, 'the agent carries the marker\'s run tag (one agent per session)');
+    const ended = await killed;
+    assert.equal(ended.code, 137, ended.stdout);
+    assert.deepEqual([s.marker()!.state, s.marker()!.reason], ['interrupted', 'failed: the agent exited 137']);
 
-  // deadman revive is a headless hook: it leaves an interactive session to its terminal.
-  const revive = await runProgram(process.execPath, [deadmanBin, 'revive', '--dry-run'], { cwd: s.repo, env: s.env });
-  assert.equal(revive.code, 0, revive.stderr);
-  assert.match(revive.stdout, /an interactive session: resumed only in a terminal, by its command under deadman agent \(deadman agent -- .*resumable-agent\.js codex\)/);
+    // deadman revive is a headless hook: it leaves an interactive session to its terminal.
+    const revive = await runProgram(process.execPath, [deadmanBin, 'revive', '--dry-run'], { cwd: s.repo, env: s.env });
+    assert.equal(revive.code, 0, revive.stderr);
+    assert.match(revive.stdout, new RegExp(`an interactive session: resumed only in a terminal, by its command under deadman agent \\(deadman agent -- .*resumable-agent\\.js ${kind}\\)`));
 
-  const resumed = s.start();
-  const second = await s.agent(2);
-  assert.deepEqual(second.args, ['resume', ID], 'the same command resumes the session in the terminal');
-  assert.equal(second.tty, true);
-  await waitFor(() => s.marker()?.state === 'running' && s.marker()!.reviveCount === 1, 5_000, 'the marker taken by the resume');
-  process.kill(second.pid, 'SIGUSR1');
-  const quit = await resumed;
-  assert.equal(quit.code, 0, quit.stdout);
-  assert.deepEqual([s.marker()!.state, s.marker()!.reviveCount], ['completed', 0], 'the person quit: nothing to revive');
-  const revives = query<{ session_id: string; source: string; outcome: string }>(s.database, 'SELECT session_id, source, outcome FROM revives');
-  assert.deepEqual(revives.map((r) => ({ ...r })), [{ session_id: ID, source: 'inline', outcome: 'started' }]);
-});
+    const resumed = s.start();
+    const second = await s.agent(2);
+    assert.deepEqual(second.args, resume, 'the same command resumes the session in the terminal');
+    assert.equal(second.tty, true);
+    await waitFor(() => s.marker()?.state === 'running' && s.marker()!.reviveCount === 1, 5_000, 'the marker taken by the resume');
+    process.kill(second.pid, 'SIGUSR1');
+    const quit = await resumed;
+    assert.equal(quit.code, 0, quit.stdout);
+    assert.deepEqual([s.marker()!.state, s.marker()!.reviveCount], ['completed', 0], 'the person quit: nothing to revive');
+    const revives = query<{ session_id: string; source: string; outcome: string }>(s.database, 'SELECT session_id, source, outcome FROM revives');
+    assert.deepEqual(revives.map((r) => ({ ...r })), [{ session_id: ID, source: 'inline', outcome: 'started' }]);
+  });
+}
 
 const TAMPERING: Record<string, (s: ReturnType<typeof setup>, t: { after(fn: () => void): void }) => Promise<void>> = {
   forged: async (s) => {
