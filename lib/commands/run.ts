@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
-import { ExitCode, usageError } from '../exit-codes.ts';
+import { usageError } from '../exit-codes.ts';
 import { createLogger, logFailure, redactedLogger, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
@@ -33,6 +33,7 @@ import type { RunResult } from '../supervise/outcome.ts';
 import type { TraceSink } from '../supervise/trace-recorder.ts';
 import { waitForUsageReset } from './usage-limit-wait.ts';
 import { prepareRespawn } from './respawn.ts';
+import { supervisePasses, type PassesEnd } from '../supervise/pass-loop.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -79,45 +80,29 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   });
   const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, trace };
   try {
-    return await supervisePasses(run);
+    const end = await supervisePassesOf(run);
+    if (end.reraise) reraise(end.reraise, store);
+    return end.exitCode;
   } finally {
     store.close();
     trace?.close();
   }
 }
 
-/** One pass per agent process; a usage limit waits for its reset, a repeated failure resumes with guidance, an over-budget session respawns, each in a new pass. */
-async function supervisePasses(first: RunPass): Promise<number> {
-  const { name, config, context, logger, notifier, store, watchdogUsec } = first;
-  let run = first;
-  let respawns = 0;
-  for (;;) {
-    const result = await superviseOnce(run);
+/** The pass loop's real edges: the revive path resumes, the handoff file respawns, the in-process wait waits. */
+function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
+  const { name, config, context, logger, notifier, watchdogUsec } = first;
+  return supervisePasses(first, config.revive.max_revives, {
     // A trace holds one agent process, the first pass's (a replay feeds one tree through one session).
-    run = { ...run, trace: null };
-    if (typeof result === 'number') return result;
-    if (result.reraise) reraise(result.reraise, store);
-    if (result.outcome === 'cancel-resume') {
-      run = { ...run, config: { ...config, revive: { ...config.revive, message: result.resumeGuidance } } };
-      continue;
-    }
-    if (result.outcome === 'respawn') {
-      // A task whose every fresh session runs over budget must not respawn forever: the revive budget bounds it.
-      if (++respawns > config.revive.max_revives) {
-        logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
-        return ExitCode.DO_NOT_RESTART;
-      }
+    supervise: (run, why) => superviseOnce(why === null ? run : { ...run, trace: null }),
+    resumeWithGuidance: (run, guidance) => ({ ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
+    respawn: (run, result) => {
       const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
-      if (!fresh) return result.exitCode;
-      run = { ...run, command: fresh.command };
-      continue;
-    }
-    if (result.outcome !== 'usage-limit') return result.exitCode;
-    const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec });
-    if (waited.resume) continue;
-    if (waited.reraise) reraise(waited.reraise, store);
-    return waited.exitCode;
-  }
+      return fresh && { ...run, command: fresh.command };
+    },
+    waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec }),
+    logger,
+  });
 }
 
 interface RunPass {
