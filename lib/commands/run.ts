@@ -10,7 +10,7 @@ import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
 import type { RunSessionPorts } from '../supervise/ports.ts';
-import { recordingPorts } from '../supervise/trace-recorder.ts';
+import { TraceRecorder } from '../supervise/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
@@ -30,10 +30,9 @@ import type { Notifier } from '../io/notify.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { RunResult } from '../supervise/outcome.ts';
-import type { TraceSink } from '../supervise/trace-recorder.ts';
 import { waitForUsageReset } from './usage-limit-wait.ts';
 import { prepareRespawn } from './respawn.ts';
-import { supervisePasses, type PassesEnd } from '../supervise/pass-loop.ts';
+import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/pass-loop.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -78,7 +77,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, trace };
+  const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder };
   try {
     const end = await supervisePassesOf(run);
     if (end.reraise) reraise(end.reraise, store);
@@ -91,16 +91,17 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
 
 /** The pass loop's real edges: the revive path resumes, the handoff file respawns, the in-process wait waits. */
 function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
-  const { name, config, context, logger, notifier, watchdogUsec } = first;
+  const { name, config, context, logger, notifier, watchdogUsec, recorder } = first;
   return supervisePasses(first, config.revive.max_revives, {
-    // A trace holds one agent process, the first pass's (a replay feeds one tree through one session).
-    supervise: (run, why) => superviseOnce(why === null ? run : { ...run, trace: null }),
-    resumeWithGuidance: (run, guidance) => ({ ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
+    supervise: (run, why) => superviseOnce(run, why),
+    resume: (run, guidance) => (guidance === null ? run : { ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
     respawn: (run, result) => {
       const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
       return fresh && { ...run, command: fresh.command };
     },
-    waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec }),
+    waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, {
+      clock: systemClock, notifier, logger, watchdogUsec, onPlan: (plan) => recorder?.usageWait(plan),
+    }),
     logger,
   });
 }
@@ -118,12 +119,13 @@ interface RunPass {
   store: RecordingStore;
   watchdogUsec: number | null;
   onStall: 'withhold' | 'exit';
-  trace: (TraceSink & { close(): void }) | null;
+  /** `--record`: one trace for every pass of the run. */
+  recorder: TraceRecorder | null;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
-async function superviseOnce(run: RunPass): Promise<RunResult | number> {
-  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, trace } = run;
+async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
+  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall());
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
   const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
@@ -143,7 +145,7 @@ async function superviseOnce(run: RunPass): Promise<RunResult | number> {
     health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
-    trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
+    recorder ? recorder.ports(ports, why) : ports);
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
   reporters.finish();
   prepared.finish(result);

@@ -1,11 +1,12 @@
 import type { Config } from '../core/config/config.ts';
-import { planUsageWait, usageWaitStatus } from '../core/detect/usage-limit.ts';
+import { planUsageWait, usageWaitStatus, type UsageWait } from '../core/detect/usage-limit.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
+import type { UsageWaitEnd } from '../supervise/pass-loop.ts';
 
 /**
  * The in-process wait after a USAGE_LIMIT: the same under systemd (the watchdog stays fed, so
@@ -15,17 +16,17 @@ import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
  * deadman does not wait and exits 69: a restart before the reset would only burn retries.
  */
 
-export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
-
 const STATUS_EVERY_MS = 30_000;
 
 export async function waitForUsageReset(
   resetAt: number | null,
   limits: Config['usage_limit'],
-  deps: { clock: Clock; notifier: Notifier; logger: Logger; watchdogUsec: number | null },
+  /** `onPlan` hears the plan before the wait starts (`run --record` writes it into the trace). */
+  deps: { clock: Clock; notifier: Notifier; logger: Logger; watchdogUsec: number | null; onPlan?: (plan: UsageWait) => void },
 ): Promise<UsageWaitEnd> {
   const { clock, notifier, logger } = deps;
   const plan = planUsageWait(resetAt, clock.wall(), { maxWaitMs: limits.max_wait, jitterMs: limits.jitter }, Math.random());
+  deps.onPlan?.(plan);
   if (!plan.wait) {
     notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · do not restart`);
     logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${ExitCode.DO_NOT_RESTART}: do not restart; the next start resumes the session)`);

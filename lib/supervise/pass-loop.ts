@@ -17,8 +17,8 @@ export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number;
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
   supervise(pass: Pass, why: PassReason | null): Promise<RunResult | number>;
-  /** REPEATED_FAILURE: the same session, resumed and told `guidance`. */
-  resumeWithGuidance(pass: Pass, guidance: string): Pass;
+  /** The same session resumed: told `guidance` after a REPEATED_FAILURE, null after a usage wait (the revive path's own message). */
+  resume(pass: Pass, guidance: string | null): Pass;
   /** SESSION_BUDGET_RISK: a fresh session carrying the handoff; null when there is no task to start one with. */
   respawn(pass: Pass, result: RunResult): Pass | null;
   waitForUsageReset(result: RunResult): Promise<UsageWaitEnd>;
@@ -41,7 +41,7 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
     if (typeof result === 'number') return { exitCode: result, reraise: null };
     if (result.reraise) return { exitCode: result.exitCode, reraise: result.reraise };
     if (result.outcome === 'cancel-resume') {
-      pass = edges.resumeWithGuidance(pass, result.resumeGuidance ?? result.reason);
+      pass = edges.resume(pass, result.resumeGuidance ?? result.reason);
     } else if (result.outcome === 'respawn') {
       if (++respawns > maxRespawns) {
         edges.logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
@@ -53,6 +53,7 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
     } else if (result.outcome === 'usage-limit') {
       const waited = await edges.waitForUsageReset(result);
       if (!waited.resume) return { exitCode: waited.exitCode, reraise: waited.reraise };
+      pass = edges.resume(pass, null);
     } else {
       return { exitCode: result.exitCode, reraise: null };
     }
