@@ -103,9 +103,11 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
   return { steps: records.steps, notes, result: last, exitCode: end.exitCode, durationMs: clock.now, stops };
 }
 
+/** The next recorded process is replayed whatever started it live; a header edited to decide otherwise says so here. */
 function passNote(number: number, why: PassReason, pass: TracePass): string {
+  const recorded = pass.started && pass.started.why !== why ? `; the live run started it for ${pass.started.why}` : '';
   const argv = pass.started ? `: ${formatArgv(pass.started.argv, { quoting: 'json', maxArgLength: 60 })}` : '';
-  return `pass ${number} (${why}) pid ${pass.root}${argv}`;
+  return `pass ${number} (${why}${recorded}) pid ${pass.root}${argv}`;
 }
 
 /** The usage wait as the live run planned it: the clock jumps to the recorded resume time (the plan's jitter was random). */

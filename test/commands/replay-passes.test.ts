@@ -79,3 +79,20 @@ test('a recorded usage limit 2 s ahead replays the wait at the planned time and 
   assert.match(replayed.stdout, /USAGE_LIMIT: waiting for the reset; the session resumes at \d:\d\d\.\d\n {2}\d:\d\d\.\d {2}pass 2 \(usage-limit\) pid \d+: .* resume /);
   assert.match(replayed.stdout, /run completed: deadman would exit 0\n$/);
 });
+
+test('a recorded over-budget session replays its respawn: the fresh pass carries the handoff, and the sequence is the run\'s', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, '[budget]\ntokens = 10000\n');
+  const { database, passes, argv, replayed } = await recordRun(dir, dir, { FAKE_AGENT_SCENARIO: 'over-budget' }, ['--config', config, '--adapter', 'codex', '--auto-recover'],
+    ['codex', 'exec', '--json', 'make the parser tests pass']);
+  const live = incidentSequences(database);
+  assert.deepEqual(live, ['SESSION_BUDGET_RISK → CHECKPOINT_AND_RESPAWN → RESOLVED']);
+  assert.deepEqual(signalLines(replayed.stdout), live);
+  assert.equal(passes.length, 1);
+  assert.equal(passes[0]!.why, 'respawn');
+  assert.deepEqual(passes[0]!.argv.slice(-4), argv[1], 'the recorded argv is the one the fresh session got');
+  assert.match(passes[0]!.argv.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens.*\n\n# Handoff: /s);
+  assert.match(replayed.stdout, /pass 2 \(respawn\) pid \d+: /);
+  assert.match(replayed.stdout, /run completed: deadman would exit 0\n$/);
+});

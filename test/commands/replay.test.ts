@@ -72,3 +72,11 @@ test('a live run recorded with --record replays to the same signal sequence the 
   assert.deepEqual(signalLines(replayed.stdout), liveSequence);
   assert.match(replayed.stdout, /run completed: deadman would exit 0/);
 });
+
+test('a recorded pass is replayed whatever started it live, and the replay says when the loop decided otherwise', async (t) => {
+  const trace = join(tempDir(t), 'edited.jsonl');
+  writeFileSync(trace, readFileSync(join(repoRoot, 'contrib', 'traces', 'repeated-failure.jsonl'), 'utf8').replace('"why": "cancel-resume"', '"why": "respawn"'));
+  const replayed = await runDeadman(['replay', trace], { cwd: '/' });
+  assert.equal(replayed.code, 0, replayed.stderr);
+  assert.match(replayed.stdout, /pass 2 \(cancel-resume; the live run started it for respawn\) pid 200: /);
+});
