@@ -30,7 +30,10 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
     const { name, trace } = readTrace(args.trace);
     const replayed = await replayTrace(trace);
     const sequence = signalSequence(replayed.steps);
-    const view = { name, title: trace.header.title, adapter: traceAdapter(trace), durationMs: replayed.durationMs, steps: replayed.steps, outcome: replayed.result.outcome, exitCode: replayed.result.exitCode };
+    const view = {
+      name, title: trace.header.title, adapter: traceAdapter(trace), durationMs: replayed.durationMs, steps: replayed.steps, notes: replayed.notes,
+      outcome: replayed.result?.outcome ?? 'not started', exitCode: replayed.exitCode,
+    };
     process.stdout.write(args.json ? `${JSON.stringify({ ...view, signals: sequence })}\n` : renderReplay(view));
     const expected = trace.header.expect;
     if (expected && JSON.stringify(expected) !== JSON.stringify(sequence)) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
-import { ExitCode, usageError } from '../exit-codes.ts';
+import { usageError } from '../exit-codes.ts';
 import { createLogger, logFailure, redactedLogger, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
@@ -10,7 +10,7 @@ import { formatDuration } from '../core/config/duration.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
 import type { RunSessionPorts } from '../supervise/ports.ts';
-import { recordingPorts } from '../supervise/trace-recorder.ts';
+import { TraceRecorder } from '../supervise/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
@@ -30,10 +30,10 @@ import type { Notifier } from '../io/notify.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { RunResult } from '../supervise/outcome.ts';
-import type { TraceSink } from '../supervise/trace-recorder.ts';
 import { waitForUsageReset } from './usage-limit-wait.ts';
 import { prepareRespawn } from './respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
+import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/pass-loop.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -87,47 +87,33 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, trace };
+  const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder };
   try {
-    return await supervisePasses(run);
+    const end = await supervisePassesOf(run);
+    if (end.reraise) reraise(end.reraise, store);
+    return end.exitCode;
   } finally {
     store.close();
     trace?.close();
   }
 }
 
-/** One pass per agent process; a usage limit waits for its reset, a repeated failure resumes with guidance, an over-budget session respawns, each in a new pass. */
-async function supervisePasses(first: RunPass): Promise<number> {
-  const { name, config, context, logger, notifier, store, watchdogUsec } = first;
-  let run = first;
-  let respawns = 0;
-  for (;;) {
-    const result = await superviseOnce(run);
-    // A trace holds one agent process, the first pass's (a replay feeds one tree through one session).
-    run = { ...run, trace: null };
-    if (typeof result === 'number') return result;
-    if (result.reraise) reraise(result.reraise, store);
-    if (result.outcome === 'cancel-resume') {
-      run = { ...run, config: { ...config, revive: { ...config.revive, message: result.resumeGuidance } } };
-      continue;
-    }
-    if (result.outcome === 'respawn') {
-      // A task whose every fresh session runs over budget must not respawn forever: the revive budget bounds it.
-      if (++respawns > config.revive.max_revives) {
-        logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
-        return ExitCode.DO_NOT_RESTART;
-      }
+/** The pass loop's real edges: the revive path resumes, the handoff file respawns, the in-process wait waits. */
+function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
+  const { name, config, context, logger, notifier, watchdogUsec, recorder } = first;
+  return supervisePasses(first, config.revive.max_revives, {
+    supervise: (run, why) => superviseOnce(run, why),
+    resume: (run, guidance) => (guidance === null ? run : { ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
+    respawn: (run, result) => {
       const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
-      if (!fresh) return result.exitCode;
-      run = { ...run, command: fresh.command };
-      continue;
-    }
-    if (result.outcome !== 'usage-limit') return result.exitCode;
-    const waited = await waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, { clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals });
-    if (waited.resume) continue;
-    if (waited.reraise) reraise(waited.reraise, store);
-    return waited.exitCode;
-  }
+      return fresh && { ...run, command: fresh.command };
+    },
+    waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, {
+      clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
+    }),
+    logger,
+  });
 }
 
 interface RunPass {
@@ -143,12 +129,13 @@ interface RunPass {
   store: RecordingStore;
   watchdogUsec: number | null;
   onStall: 'withhold' | 'exit';
-  trace: (TraceSink & { close(): void }) | null;
+  /** `--record`: one trace for every pass of the run. */
+  recorder: TraceRecorder | null;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
-async function superviseOnce(run: RunPass): Promise<RunResult | number> {
-  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, trace } = run;
+async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
+  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall());
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
   const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
@@ -168,7 +155,7 @@ async function superviseOnce(run: RunPass): Promise<RunResult | number> {
     health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
-    trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);
+    recorder ? recorder.ports(ports, why) : ports);
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
   reporters.finish();
   prepared.finish(result);

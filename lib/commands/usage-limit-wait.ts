@@ -1,11 +1,12 @@
 import type { Config } from '../core/config/config.ts';
-import { planUsageWait, usageWaitStatus } from '../core/detect/usage-limit.ts';
+import { planUsageWait, usageWaitStatus, type UsageWait } from '../core/detect/usage-limit.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { Notifier } from '../io/notify.ts';
 import type { Repeater, SignalSource } from '../supervise/ports.ts';
 import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
+import type { UsageWaitEnd } from '../supervise/pass-loop.ts';
 
 /**
  * The in-process wait after a USAGE_LIMIT: the same under systemd (the watchdog stays fed, so
@@ -19,8 +20,6 @@ import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
  * the wait is bounded by `usage_limit.max_wait` and, across waits, by the revive budget.
  */
 
-export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
-
 export interface UsageWaitDeps {
   clock: Clock;
   notifier: Notifier;
@@ -29,6 +28,8 @@ export interface UsageWaitDeps {
   every: Repeater;
   signals: SignalSource;
   random?: () => number;
+  /** Hears the plan before the wait starts (`run --record` writes it into the trace). */
+  onPlan?: (plan: UsageWait) => void;
 }
 
 /**
@@ -42,6 +43,7 @@ const STATUS_EVERY_MS = 30_000;
 export async function waitForUsageReset(resetAt: number | null, limits: Config['usage_limit'], deps: UsageWaitDeps): Promise<UsageWaitEnd> {
   const { clock, notifier, logger } = deps;
   const plan = planUsageWait(resetAt, clock.wall(), { maxWaitMs: limits.max_wait, jitterMs: limits.jitter }, (deps.random ?? Math.random)());
+  deps.onPlan?.(plan);
   if (!plan.wait) {
     notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · do not restart`);
     logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${ExitCode.DO_NOT_RESTART}: do not restart; the next start resumes the session)`);

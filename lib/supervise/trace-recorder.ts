@@ -1,53 +1,93 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { TraceEntry, TraceSettings } from '../core/session/trace.ts';
-import type { RunSessionPorts } from './ports.ts';
+import type { UsageWait } from '../core/detect/usage-limit.ts';
+import type { PassReason } from './pass-loop.ts';
+import type { Clock, RunSessionPorts } from './ports.ts';
 
 /**
- * `deadman run --record`: the run's ports, each wrapped to also write what it saw into a trace
- * — the child's output chunks, every observation of its tree, its exit — stamped with
- * milliseconds since the spawn. Replaying the trace feeds the same things back in the same
- * order, so the loop reaches the same decisions. Text goes through the redactor first.
+ * `deadman run --record`: each pass's ports, wrapped to also write what they saw into one trace
+ * — the child's output chunks, every observation of its tree, the work-tree fingerprints, its
+ * exit — and between passes the usage wait's plan and the next agent process, every entry
+ * stamped with milliseconds since the first spawn. Replaying the trace feeds the same things
+ * back in the same order, so the loop reaches the same decisions. Text goes through the
+ * redactor first.
  */
 
 export interface TraceSink {
   write(entry: TraceEntry): void;
 }
 
-export function recordingPorts(ports: RunSessionPorts, settings: TraceSettings, sink: TraceSink, redact: (text: string) => string): RunSessionPorts {
-  let spawnedAt = ports.clock.monotonic();
-  const since = () => Math.max(0, Math.round(ports.clock.monotonic() - spawnedAt));
-  return {
-    ...ports,
-    spawn: async (argv, options) => {
-      const spawned = await ports.spawn(argv, options);
-      if (!spawned.ok) return spawned;
-      spawnedAt = ports.clock.monotonic();
-      sink.write({ type: 'header', version: 1, adapter: ports.adapter().name, root: spawned.child.pid, settings });
-      spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: since(), code, signal, adapter: ports.adapter().name }));
-      return spawned;
-    },
-    makeTree: (rootPid, runTag) => {
-      const tree = ports.makeTree(rootPid, runTag);
-      return {
-        observe: () => {
-          const observation = tree.observe();
-          const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: p.cmdline.map(redact) }));
-          sink.write({ type: 'observation', at: since(), processes });
-          return observation;
-        },
-        terminate: (target) => tree.terminate(target),
-        stopAll: (signal, graceMs, abort) => tree.stopAll(signal, graceMs, abort),
-      };
-    },
-    forward: (source, fd, onChunk, onUndeliverable) => {
-      // A chunk may end inside a UTF-8 character: the decoder carries it over to the next one.
-      const decoder = new StringDecoder('utf8');
-      const stream = fd === 2 ? 'stderr' : 'stdout';
-      return ports.forward(source, fd, (chunk) => {
-        const text = decoder.write(chunk);
-        if (text) sink.write({ type: 'output', at: since(), stream, text: redact(text) });
-        onChunk(chunk);
-      }, onUndeliverable);
-    },
-  };
+export class TraceRecorder {
+  /** The first spawn, on the monotonic clock; null until then. */
+  private origin: number | null = null;
+
+  constructor(
+    private readonly sink: TraceSink,
+    private readonly settings: TraceSettings,
+    private readonly redact: (text: string) => string,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The trace's clock: milliseconds since the first spawn. */
+  private since(): number {
+    return this.origin === null ? 0 : Math.max(0, Math.round(this.clock.monotonic() - this.origin));
+  }
+
+  /** The plan of the wait after a USAGE_LIMIT: when the next pass is due on the trace's clock. */
+  usageWait(plan: UsageWait): void {
+    const at = this.since();
+    this.sink.write(plan.wait
+      ? { type: 'usage_wait', at, resume_at: at + Math.max(0, Math.round(plan.resumeAt - this.clock.wall())) }
+      : { type: 'usage_wait', at, resume_at: null, reason: plan.reason });
+  }
+
+  /** One pass's ports, recording; `why` is null for the first pass, whose spawn writes the header. */
+  ports(ports: RunSessionPorts, why: PassReason | null): RunSessionPorts {
+    const { sink, redact } = this;
+    const workspace = ports.workspace;
+    return {
+      ...ports,
+      spawn: async (argv, options) => {
+        const spawned = await ports.spawn(argv, options);
+        if (!spawned.ok) return spawned;
+        const root = spawned.child.pid;
+        if (why === null) {
+          this.origin = this.clock.monotonic();
+          sink.write({ type: 'header', version: 1, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
+        } else {
+          sink.write({ type: 'pass', at: this.since(), root, argv: argv.map(redact), why });
+        }
+        spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
+        return spawned;
+      },
+      makeTree: (rootPid, runTag) => {
+        const tree = ports.makeTree(rootPid, runTag);
+        return {
+          observe: () => {
+            const observation = tree.observe();
+            const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: p.cmdline.map(redact) }));
+            sink.write({ type: 'observation', at: this.since(), processes });
+            return observation;
+          },
+          terminate: (target) => tree.terminate(target),
+          stopAll: (signal, graceMs, abort) => tree.stopAll(signal, graceMs, abort),
+        };
+      },
+      forward: (source, fd, onChunk, onUndeliverable) => {
+        // A chunk may end inside a UTF-8 character: the decoder carries it over to the next one.
+        const decoder = new StringDecoder('utf8');
+        const stream = fd === 2 ? 'stderr' : 'stdout';
+        return ports.forward(source, fd, (chunk) => {
+          const text = decoder.write(chunk);
+          if (text) sink.write({ type: 'output', at: this.since(), stream, text: redact(text) });
+          onChunk(chunk);
+        }, onUndeliverable);
+      },
+      workspace: workspace && (() => {
+        const fingerprint = workspace();
+        sink.write({ type: 'workspace', at: this.since(), fingerprint });
+        return fingerprint;
+      }),
+    };
+  }
 }

@@ -33,7 +33,8 @@ export function signalSequence(steps: readonly ReplayStepView[]): string[] {
   return [...incidents].map(([id, parts]) => [...parts, states.get(id) ?? 'OPEN'].join(' → '));
 }
 
-function clock(ms: number): string {
+/** A time on the trace's clock as the replay prints it: minutes:seconds.tenths. */
+export function traceClock(ms: number): string {
   const seconds = ms / 1000;
   return `${Math.floor(seconds / 60)}:${(seconds % 60).toFixed(1).padStart(4, '0')}`;
 }
@@ -59,13 +60,19 @@ export interface ReplayView {
   adapter: string;
   durationMs: number;
   steps: readonly ReplayStepView[];
+  /** What the pass loop did between agent processes (a resume, a respawn, a usage wait), on the same clock. */
+  notes?: readonly { at: number; text: string }[];
   outcome: string;
   exitCode: number;
 }
 
 export function renderReplay(view: ReplayView): string {
   const lines = [`replay ${view.name} (${view.adapter}, ${formatDuration(view.durationMs)} simulated)${view.title ? `: ${view.title}` : ''}`];
-  for (const step of view.steps) lines.push(`  ${clock(step.at)}  #${step.incident} ${describeStep(step)}`);
+  const told = [
+    ...view.steps.map((step) => ({ at: step.at, text: `#${step.incident} ${describeStep(step)}` })),
+    ...(view.notes ?? []),
+  ].sort((a, b) => a.at - b.at);
+  for (const { at, text } of told) lines.push(`  ${traceClock(at)}  ${text}`);
   if (view.steps.length === 0) lines.push('  no signal raised');
   for (const sequence of signalSequence(view.steps)) lines.push(`signal: ${sequence}`);
   lines.push(`run ${view.outcome}: deadman would exit ${view.exitCode}`);

@@ -12,9 +12,9 @@ export function traceLine(entry: TraceEntry): string {
 
 /** The settings of a run as a trace header keeps them (only what the loop decides with). */
 export function traceSettings(config: TraceSettingsSource, onStall: 'withhold' | 'exit'): TraceSettings {
-  const { poll, inactivity, timeout, hung_timeout, ready_timeout, ready_pattern, verify_window, kill_grace, stop_grace, auto_recover, ignore, activity } = config;
+  const { poll, inactivity, timeout, hung_timeout, ready_timeout, ready_pattern, verify_window, kill_grace, stop_grace, auto_recover, ignore, activity, budget } = config;
   return {
-    poll, inactivity, timeout, hung_timeout, ready_timeout, verify_window, kill_grace, stop_grace, auto_recover, on_stall: onStall, ignore, activity,
+    poll, inactivity, timeout, hung_timeout, ready_timeout, verify_window, kill_grace, stop_grace, auto_recover, on_stall: onStall, ignore, activity, budget,
     ...(ready_pattern === undefined ? {} : { ready_pattern }),
   };
 }

@@ -41,34 +41,46 @@ const settingsSchema = z.strictObject({
   on_stall: z.enum(['withhold', 'exit']),
   ignore: z.array(z.string()),
   activity: z.strictObject({ window: ms.min(1), cpu: ms, io_bytes: ms }),
+  budget: z.strictObject({ tokens: z.number().int().nonnegative(), cost_usd: z.number().nonnegative() }),
 }).partial();
+
+const adapterName = z.enum(['codex', 'claude', 'generic']);
 
 export const traceEntrySchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('header'),
     version: z.literal(TRACE_VERSION),
-    adapter: z.enum(['codex', 'claude', 'generic']),
+    adapter: adapterName,
     /** Pid of the supervised command (the root of the observed tree). */
     root: z.number().int().positive(),
     settings: settingsSchema,
     /** What a replay must show, as `KIND → STATE` per incident (shipped traces); a recording has none. */
     expect: z.array(z.string()).optional(),
     title: z.string().optional(),
+    /** Wall-clock ms at the first spawn: the trace's clock plus this is the wall clock (a usage limit's reset time is one). */
+    wall: ms.optional(),
   }),
   z.strictObject({ type: z.literal('output'), at: ms, stream: z.enum(['stdout', 'stderr']), text: z.string() }),
   z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema) }),
   /** `adapter`: the one the run ended with, when the first output line upgraded it (adapter = "auto" behind a wrapper). */
-  z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: z.enum(['codex', 'claude', 'generic']).optional() }),
+  z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: adapterName.optional() }),
+  /** A new agent process of the same run (the pass loop, lib/supervise/pass-loop.ts): its root, its command line, and why it started. */
+  z.strictObject({ type: z.literal('pass'), at: ms, root: z.number().int().positive(), argv: z.array(z.string()), why: z.enum(['cancel-resume', 'respawn', 'usage-limit']) }),
+  /** The wait after a USAGE_LIMIT as planned: the next pass is due at `resume_at` (the trace's clock), or null when deadman did not wait and why. */
+  z.strictObject({ type: z.literal('usage_wait'), at: ms, resume_at: ms.nullable(), reason: z.string().optional() }),
+  /** What the work-tree fingerprint (REPEATED_FAILURE's "no change to the workspace") answered, one entry per time it was asked. */
+  z.strictObject({ type: z.literal('workspace'), at: ms, fingerprint: z.string().nullable() }),
 ]);
 
 export type TraceEntry = z.infer<typeof traceEntrySchema>;
 export type TraceHeader = Extract<TraceEntry, { type: 'header' }>;
 export type TraceSettings = TraceHeader['settings'];
 export type TraceEvent = Exclude<TraceEntry, TraceHeader>;
+export type TraceEventOf<T extends TraceEvent['type']> = Extract<TraceEvent, { type: T }>;
 
 export interface Trace {
   header: TraceHeader;
-  /** Output, observations and the exit, in the order they happened. */
+  /** Output, observations, exits and the passes after the first, in the order they happened. */
   events: TraceEvent[];
 }
 

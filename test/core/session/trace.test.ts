@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { configSchema } from '../../../lib/core/config/config.ts';
 import { parseTrace, traceEntrySchema } from '../../../lib/core/session/trace.ts';
 import { traceSettings } from '../../../lib/core/session/trace-settings.ts';
+import { tracePasses } from '../../../lib/core/session/trace-passes.ts';
 
 const header = JSON.stringify({ type: 'header', version: 1, adapter: 'codex', root: 100, settings: { poll: 1000 } });
 const observation = (at: number) => JSON.stringify({
@@ -40,4 +41,21 @@ test('the settings a run records are the ones its header schema accepts, and rea
   assert.equal(settings.hung_timeout, 2000);
   assert.equal(settings.ready_pattern, 'listening');
   assert.equal(settings.on_stall, 'withhold');
+});
+
+test('a trace of several passes is cut at each pass entry; the usage wait belongs to the pass it followed, each exit names its pass\'s adapter', () => {
+  const entries = [
+    header, observation(0), JSON.stringify({ type: 'workspace', at: 1, fingerprint: 'ab12' }), JSON.stringify({ type: 'exit', at: 9, code: 1, signal: null, adapter: 'claude' }),
+    JSON.stringify({ type: 'usage_wait', at: 10, resume_at: 500 }),
+    JSON.stringify({ type: 'pass', at: 501, root: 200, argv: ['claude', '--resume', 'x'], why: 'usage-limit' }), JSON.stringify({ type: 'exit', at: 600, code: 0, signal: null }),
+  ];
+  const parsed = parseTrace(entries.join('\n'));
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  const passes = tracePasses(parsed.trace);
+  assert.deepEqual(passes.map((p) => [p.root, p.started?.why ?? null, p.adapter, p.usageWait?.resume_at ?? null, p.events.map((e) => e.type).join(',')]), [
+    [100, null, 'claude', 500, 'observation,workspace,exit'],
+    [200, 'usage-limit', 'codex', null, 'exit'],
+  ]);
+  const problem = parseTrace(`${header}\n${JSON.stringify({ type: 'pass', at: 1, root: 2, argv: [], why: 'again' })}`);
+  assert.ok(!problem.ok && /^line 2: why: /.test(problem.problem));
 });

@@ -1,0 +1,62 @@
+import { ExitCode } from '../exit-codes.ts';
+import type { Logger } from '../io/log.ts';
+import type { RunResult } from './outcome.ts';
+
+/**
+ * The passes of one run, one agent process each: a usage limit waits for its reset, a repeated
+ * failure resumes with guidance, an over-budget session respawns, each in a new pass. The
+ * decisions live here once; `deadman run` hands in the real edges (spawn, the handoff file, the
+ * in-process wait) and `deadman replay` the simulated ones, so a replay runs the same loop.
+ */
+
+/** Why a pass after the first started: the outcome of the pass before it. */
+export type PassReason = 'cancel-resume' | 'respawn' | 'usage-limit';
+
+export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
+
+export interface PassEdges<Pass> {
+  /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
+  supervise(pass: Pass, why: PassReason | null): Promise<RunResult | number>;
+  /** The same session resumed: told `guidance` after a REPEATED_FAILURE, null after a usage wait (the revive path's own message). */
+  resume(pass: Pass, guidance: string | null): Pass;
+  /** SESSION_BUDGET_RISK: a fresh session carrying the handoff; null when there is no task to start one with. */
+  respawn(pass: Pass, result: RunResult): Pass | null;
+  waitForUsageReset(result: RunResult): Promise<UsageWaitEnd>;
+  logger: Logger;
+}
+
+/** How the run ends: its exit code, or the stop signal to die of once the edges are closed. */
+export interface PassesEnd {
+  exitCode: number;
+  reraise: NodeJS.Signals | null;
+}
+
+/** `maxRespawns` bounds CHECKPOINT_AND_RESPAWN: a task whose every fresh session runs over budget must not respawn forever. */
+export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, edges: PassEdges<Pass>): Promise<PassesEnd> {
+  let pass = first;
+  let why: PassReason | null = null;
+  let respawns = 0;
+  for (;;) {
+    const result = await edges.supervise(pass, why);
+    if (typeof result === 'number') return { exitCode: result, reraise: null };
+    if (result.reraise) return { exitCode: result.exitCode, reraise: result.reraise };
+    if (result.outcome === 'cancel-resume') {
+      pass = edges.resume(pass, result.resumeGuidance ?? result.reason);
+    } else if (result.outcome === 'respawn') {
+      if (++respawns > maxRespawns) {
+        edges.logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
+        return { exitCode: ExitCode.DO_NOT_RESTART, reraise: null };
+      }
+      const fresh = edges.respawn(pass, result);
+      if (!fresh) return { exitCode: result.exitCode, reraise: null };
+      pass = fresh;
+    } else if (result.outcome === 'usage-limit') {
+      const waited = await edges.waitForUsageReset(result);
+      if (!waited.resume) return { exitCode: waited.exitCode, reraise: waited.reraise };
+      pass = edges.resume(pass, null);
+    } else {
+      return { exitCode: result.exitCode, reraise: null };
+    }
+    why = result.outcome;
+  }
+}
