@@ -77,7 +77,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, trace };
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, trace, actionsTaken: new Set() };
   try {
     return await supervisePasses(run);
   } finally {
@@ -134,6 +134,8 @@ interface RunPass {
   watchdogUsec: number | null;
   onStall: 'withhold' | 'exit';
   trace: (TraceSink & { close(): void }) | null;
+  /** Shared by every pass: an action policy allowed once is denied on the same stall and target later in the run. */
+  actionsTaken: Set<string>;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
@@ -155,7 +157,7 @@ async function superviseOnce(run: RunPass): Promise<RunResult | number> {
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-    health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
     trace ? recordingPorts(ports, traceSettings(config, onStall), trace, redactor.text) : ports);

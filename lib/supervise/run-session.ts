@@ -158,7 +158,7 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,
