@@ -24,8 +24,21 @@ export const codexLines = {
   /** The usage-limit body as Codex passes the provider's error on: inside the message text. */
   usageLimitError: (resetsAt: number, now: number) => ({ type: 'error', message: usageLimitBody(resetsAt, now) }),
   usageLimitFailed: (resetsAt: number, now: number) => ({ type: 'turn.failed', error: { message: usageLimitBody(resetsAt, now) } }),
-  turnCompleted: (inputTokens = 100) => ({ type: 'turn.completed', usage: { input_tokens: inputTokens, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
+  /** Codex's usage is the thread's running total: `before` is what earlier turns (earlier processes too) reported. */
+  turnCompleted: (inputTokens = 100, before: CodexTotal = NO_TOKENS) => ({ type: 'turn.completed', usage: turnTotal(inputTokens, before) }),
 };
+
+export interface CodexTotal {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+}
+
+const NO_TOKENS: CodexTotal = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0 };
+
+export function turnTotal(inputTokens: number, before: CodexTotal) {
+  return { input_tokens: before.input_tokens + inputTokens, cached_input_tokens: before.cached_input_tokens + 20, cache_write_input_tokens: 0, output_tokens: before.output_tokens + 10, reasoning_output_tokens: 0 };
+}
 
 function usageLimitBody(resetsAt: number, now: number): string {
   return JSON.stringify({ error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt, resets_in_seconds: Math.max(0, resetsAt - now) } });
@@ -39,7 +52,15 @@ export const rolloutLines = {
   userMessage: (at: number, turn: string, text: string) => rollout(at, 'event_msg', { type: 'item_completed', turn_id: turn, item: { type: 'UserMessage', content: [{ type: 'text', text }] } }),
   taskComplete: (at: number, turn: string, message: string) => rollout(at, 'event_msg', { type: 'task_complete', turn_id: turn, last_agent_message: message }),
   turnAborted: (at: number, turn: string) => rollout(at, 'event_msg', { type: 'turn_aborted', turn_id: turn, reason: 'interrupted' }),
+  tokenCount: (at: number, total: CodexTotal) => rollout(at, 'event_msg', { type: 'token_count', info: { total_token_usage: total } }),
 };
+
+/** The thread's last running total in a rollout (what a resumed Codex counts on from). */
+export function lastRolloutTotal(lines: readonly string[]): CodexTotal {
+  const counts = lines.map((line) => JSON.parse(line) as { payload?: { type?: string; info?: { total_token_usage?: CodexTotal } } })
+    .filter((line) => line.payload?.type === 'token_count');
+  return counts.at(-1)?.payload?.info?.total_token_usage ?? NO_TOKENS;
+}
 
 function rollout(at: number, type: string, payload: object) {
   return { timestamp: new Date(at).toISOString(), type, payload };

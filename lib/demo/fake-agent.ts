@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { shellExitCode } from '../io/process/exit-status.ts';
-import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+import { claudeLines, codexLines, lastRolloutTotal, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
 
 /**
  * A small stand-in for Codex and Claude Code that speaks their real formats, for the demo and
@@ -21,7 +21,10 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
  * one completes), repeat-failure (a new session runs the same failing test again and again, up to
  * 12 times; a resumed one completes), over-budget (one failing test, then a turn of 50 000 tokens,
- * then 3 s before it exits; a prompt carrying a handoff completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
+ * reports the thread's running total (from the rollout's token_count, so a resume counts on),
+ * the turn adding $FAKE_AGENT_TURN_TOKENS input tokens (default 100); $FAKE_AGENT_LINGER_MS
+ * holds the agent that long after its turn. Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -76,6 +79,7 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
   const existing = sessionDir ? readdirSync(sessionDir).find((name) => name.endsWith(`-${id}.jsonl`)) : undefined;
   const file = sessionDir ? join(sessionDir, existing ?? `rollout-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`) : null;
   const record = (line: object) => file && appendFileSync(file, `${JSON.stringify(line)}\n`);
+  const before = file && existing ? lastRolloutTotal(readFileSync(file, 'utf8').split('\n').filter(Boolean)) : undefined;
   return {
     start() {
       if (!existing) record(rolloutLines.sessionMeta(Date.now(), id, run.cwd));
@@ -89,7 +93,9 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
     toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
     finish(text, tokens) {
       print(codexLines.agentMessage('item_2', text));
-      print(codexLines.turnCompleted(tokens));
+      const completed = codexLines.turnCompleted(tokens, before);
+      print(completed);
+      record(rolloutLines.tokenCount(Date.now(), completed.usage));
       record(rolloutLines.taskComplete(Date.now(), turn, text));
     },
     // Codex prints nothing on an interrupt; only the rollout tells.
@@ -214,7 +220,8 @@ async function main(): Promise<void> {
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
   const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');
-  speaker.finish('done', overBudget ? 50_000 : undefined);
+  speaker.finish('done', overBudget ? 50_000 : Number(process.env.FAKE_AGENT_TURN_TOKENS ?? 100));
+  if (process.env.FAKE_AGENT_LINGER_MS) await new Promise((resolve) => setTimeout(resolve, Number(process.env.FAKE_AGENT_LINGER_MS)));
   if (scenario === 'turn-then-crash') {
     speaker.toolStarted(TOOL_COMMAND.crash);
     await runTool(TOOL_COMMAND.crash, toolEnv, run.cwd).started;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectBudgetRisk } from '../../../lib/core/detect/session-budget.ts';
 import { taskOf, withTask } from '../../../lib/core/adapters/replace-task.ts';
+import { readCodexCommand } from '../../../lib/core/adapters/codex-command.ts';
 import { renderHandoff } from '../../../lib/core/incident/handoff.ts';
 
 test('SESSION_BUDGET_RISK: at or over a limit that is on; off at 0 and without cost telemetry, never estimated', () => {
@@ -39,4 +40,14 @@ test('the handoff: task, commands and results, the last failure, open questions,
     '## Open questions', '- Which of the commands above changed files? Check `git status` and `git diff` before going on.', '',
     '## Next step', 'Fix what made `npm test` fail, without repeating work already done.', '',
   ].join('\n'));
+});
+
+test('which Codex command lines resume a session (their first usage total is not all theirs)', () => {
+  const table: Array<[string[], { sessionId: string | null } | null]> = [
+    [['codex', 'exec', '--json', 'fix it'], null],
+    [['codex', 'exec', '--json', '-s', 'workspace-write', 'resume', 'abc', 'go on'], { sessionId: 'abc' }],
+    [['codex', 'exec', '--json', 'resume', '--last', 'go on'], { sessionId: null }],
+    [['codex', 'exec', '--json', '-C', 'resume', 'fix it'], null],
+  ];
+  for (const [argv, resumes] of table) assert.deepEqual(readCodexCommand(argv)?.resumes, resumes, argv.join(' '));
 });
