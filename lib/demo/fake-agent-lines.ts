@@ -85,6 +85,12 @@ export const claudeLines = {
   }),
 };
 
+/** Claude's limit text: the reset as a 12-hour time in `timeZone`, minute precision. */
+export function limitInWords(resetsAt: number, timeZone: string): string {
+  const time = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', hour12: true }).format(resetsAt * 1000);
+  return `You've hit your limit · resets ${time.replace(/\s/g, '').toLowerCase()} (${timeZone})`;
+}
+
 function assistant(id: string, content: object[]) {
   return { type: 'assistant', session_id: id, parent_tool_use_id: null, message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: 'fake-model', content } };
 }

@@ -3,7 +3,7 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { shellExitCode } from '../io/process/exit-status.ts';
-import { claudeLines, codexLines, lastRolloutTotal, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
 
 /**
  * A small stand-in for Codex and Claude Code that speaks their real formats, for the demo and
@@ -19,7 +19,8 @@ import { claudeLines, codexLines, lastRolloutTotal, rolloutLines, transcriptLine
  * starts a tool and SIGKILLs itself), finish-no-exit (completes the turn, prints its result, then idles forever without
  * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
- * one completes), repeat-failure (a new session runs the same failing test again and again, up to
+ * one completes), usage-limit-text (the same, but Claude says so only in words: "You've hit
+ * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT), repeat-failure (a new session runs the same failing test again and again, up to
  * 12 times; a resumed one completes), over-budget (one failing test, then a turn of 50 000 tokens,
  * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
  * reports the thread's running total (from the rollout's token_count, so a resume counts on),
@@ -34,12 +35,12 @@ import { claudeLines, codexLines, lastRolloutTotal, rolloutLines, transcriptLine
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'repeat-failure', 'over-budget', 'turn-then-crash'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'usage-limit-text', 'repeat-failure', 'over-budget', 'turn-then-crash'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Fails the same way each time; only the time in its output changes. */
 const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date +%s%N)"; exit 1';
 const FAILING_TEST_LATER = 'echo "FAIL parser.test.ts: expected 2 to equal 3"; exit 1';
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'usage-limit-text': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
 
 interface Invocation {
   resumeId: string | null;
@@ -55,7 +56,8 @@ interface Speaker {
   toolEnded(command: string, end: ToolEnd): void;
   finish(text: string, tokens?: number): void;
   interrupted(): void;
-  usageLimit(resetsAt: number): void;
+  /** `inWords`: Claude says it only in its text (no rate_limit_event). */
+  usageLimit(resetsAt: number, inWords: boolean): void;
 }
 
 function fail(message: string, code: number): never {
@@ -135,9 +137,9 @@ function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefin
       say(claudeLines.interrupted(id));
       print(claudeLines.result(id, false, ''));
     },
-    usageLimit(resetsAt) {
-      print(claudeLines.rateLimitRejected(id, resetsAt));
-      const text = `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
+    usageLimit(resetsAt, inWords) {
+      if (!inWords) print(claudeLines.rateLimitRejected(id, resetsAt));
+      const text = inWords ? process.env.FAKE_AGENT_LIMIT_TEXT || limitInWords(resetsAt, 'Asia/Kolkata') : `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
       say(claudeLines.text(id, text));
       print({ ...claudeLines.result(id, true, text), is_error: true });
     },
@@ -183,8 +185,8 @@ async function main(): Promise<void> {
   const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
 
   speaker.start();
-  if (scenario === 'usage-limit' && run.resumeId === null) {
-    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5));
+  if (scenario.startsWith('usage-limit') && run.resumeId === null) {
+    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5), scenario === 'usage-limit-text');
     process.exit(1);
   }
   let tool: ReturnType<typeof runTool> | null = null;

@@ -84,6 +84,8 @@ class Session {
     const exited = await exit;
     // A recovery may be in flight (the agent often exits right after its tool was killed).
     await this.ticking;
+    // Its last lines (a usage limit, its result) may not have been read when the exit is reported.
+    await this.streams?.readWritten();
     await this.supervisor.detectAtExit();
     this.supervisor.rootExited(exited.code);
     this.send('child_exited');

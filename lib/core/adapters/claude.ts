@@ -1,6 +1,7 @@
 import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { parseEventLine, typeOfCutLine } from './json-line.ts';
+import { claudeLimitOfText } from './claude-usage-limit.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
@@ -11,6 +12,7 @@ const OUTPUT_TAIL_CHARS = 1000;
 export function createClaudeAdapter(): Adapter {
   /** Names of tool calls still running, so a Bash success can report exit code 0. */
   const openTools = new Map<string, string>();
+  const limits = turnLimit();
 
   function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
     return content.filter((b) => b.type === 'tool_use' && b.id).map((block) => {
@@ -37,19 +39,20 @@ export function createClaudeAdapter(): Adapter {
     switch (line.type) {
       case 'system':
         // One `-p` run is one user turn, and system/init opens it.
-        if (line.subtype === 'init' && line.session_id) return [{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }];
+        if (line.subtype === 'init' && line.session_id) return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
         if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
         return [];
       case 'assistant': {
-        const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: textOf(line.message.content) || String(line.error) }];
-        return [...apiError, ...toolsStarted(line.message.content)];
+        const text = textOf(line.message.content);
+        const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: text || String(line.error) }];
+        return limits.add([...apiError, ...toolsStarted(line.message.content)], text);
       }
       case 'user':
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
       case 'result':
-        return resultEvents(line);
+        return limits.add(resultEvents(line), line.is_error ? line.result : undefined);
       case 'rate_limit_event':
-        return rateLimitEvents(line.rate_limit_info);
+        return limits.add(rateLimitEvents(line.rate_limit_info), undefined);
     }
   }
 
@@ -60,6 +63,27 @@ export function createClaudeAdapter(): Adapter {
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
       const parsed = claudeLineSchema.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
+    },
+  };
+}
+
+/**
+ * A turn's usage limit, reported once: after a rate_limit_event (or the assistant's limit text)
+ * the texts that follow say it again, with a vaguer reset. A new turn may hit it again.
+ */
+function turnLimit() {
+  let reported = false;
+  return {
+    newTurn(events: AgentEvent[]): AgentEvent[] {
+      reported = false;
+      return events;
+    },
+    /** `text`: what the line said, when it may be Claude's limit text. */
+    add(events: AgentEvent[], text: string | undefined): AgentEvent[] {
+      const fromText = reported || text === undefined ? null : claudeLimitOfText(text);
+      const all = fromText ? [fromText, ...events] : events;
+      if (all.some((e) => e.type === 'usage_limit')) reported = true;
+      return all;
     },
   };
 }
