@@ -20,6 +20,9 @@ export const codexLines = {
     type: 'item.completed',
     item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: end.output, exit_code: end.exitCode, status: end.exitCode === 0 ? 'completed' : 'failed' },
   }),
+  fileChange: (phase: 'started' | 'completed', item: string, path: string) => ({
+    type: `item.${phase}`, item: { id: item, type: 'file_change', changes: [{ path, kind: 'update' }], status: phase === 'started' ? 'in_progress' : 'completed' },
+  }),
   agentMessage: (item: string, text: string) => ({ type: 'item.completed', item: { id: item, type: 'agent_message', text } }),
   /** The usage-limit body as Codex passes the provider's error on: inside the message text. */
   usageLimitError: (resetsAt: number, now: number) => ({ type: 'error', message: usageLimitBody(resetsAt, now) }),
@@ -69,6 +72,7 @@ function rollout(at: number, type: string, payload: object) {
 export const claudeLines = {
   init: (id: string, cwd: string) => ({ type: 'system', subtype: 'init', cwd, session_id: id, tools: ['Bash'], model: 'fake-model', permissionMode: 'default', claude_code_version: 'fake' }),
   toolUse: (id: string, tool: string, command: string) => assistant(id, [{ type: 'tool_use', id: tool, name: 'Bash', input: { command, description: 'fake tool call' } }]),
+  edit: (id: string, tool: string, path: string) => assistant(id, [{ type: 'tool_use', id: tool, name: 'Edit', input: { file_path: path, old_string: '2', new_string: '3' } }]),
   taskStarted: (id: string, tool: string) => ({ type: 'system', subtype: 'task_started', task_id: `task_${tool}`, tool_use_id: tool, description: 'fake tool call', task_type: 'local_bash', session_id: id }),
   toolResult: (id: string, tool: string, end: ToolEnd) => ({
     type: 'user', session_id: id, parent_tool_use_id: null,

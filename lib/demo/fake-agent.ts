@@ -21,7 +21,7 @@ import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, 
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
  * one completes), usage-limit-text (the same, but Claude says so only in words: "You've hit
  * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT), repeat-failure (a new session runs the same failing test again and again, up to
- * 12 times; a resumed one completes), over-budget (one failing test, then a turn of 50 000 tokens,
+ * 12 times; a resumed one completes), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
  * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
  * reports the thread's running total (from the rollout's token_count, so a resume counts on),
  * the turn adding $FAKE_AGENT_TURN_TOKENS input tokens (default 100); $FAKE_AGENT_LINGER_MS
@@ -54,6 +54,7 @@ interface Speaker {
   start(): void;
   toolStarted(command: string): void;
   toolEnded(command: string, end: ToolEnd): void;
+  edited(path: string): void;
   finish(text: string, tokens?: number): void;
   interrupted(): void;
   /** `inWords`: Claude says it only in its text (no rate_limit_event). */
@@ -93,6 +94,7 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
     },
     toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
     toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
+    edited: (path) => ['started', 'completed'].forEach((phase) => print(codexLines.fileChange(phase as 'started' | 'completed', 'item_0', path))),
     finish(text, tokens) {
       print(codexLines.agentMessage('item_2', text));
       const completed = codexLines.turnCompleted(tokens, before);
@@ -128,6 +130,10 @@ function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefin
       print(claudeLines.taskStarted(id, 'toolu_1'));
     },
     toolEnded: (_command, end) => say(claudeLines.toolResult(id, 'toolu_1', end)),
+    edited(path) {
+      say(claudeLines.edit(id, 'toolu_0', path));
+      say(claudeLines.toolResult(id, 'toolu_0', { exitCode: 0, output: `The file ${path} has been updated.` }));
+    },
     finish(text) {
       say(claudeLines.text(id, text));
       print(claudeLines.result(id, true, text));
@@ -206,6 +212,7 @@ async function main(): Promise<void> {
     idleForever();
     return;
   }
+  if (scenario === 'over-budget') speaker.edited(join(run.cwd, 'src', 'parser.ts'));
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
   const eventDelayMs = Number(process.env.FAKE_AGENT_TOOL_EVENT_DELAY_MS ?? 0);
   if (eventDelayMs > 0) {

@@ -97,6 +97,7 @@ class Session {
       completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
       usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
       history: this.output.state.history,
+      filesChanged: this.output.state.filesChanged,
     };
     return conclude(exited, seen, this.ports, () => this.publishStatus());
   }

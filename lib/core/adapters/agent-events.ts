@@ -22,6 +22,8 @@ export type AgentEvent =
   | { type: 'tool_started'; toolId: string; command: string | null }
   /** `outputTail`: the end of what the tool printed, when the agent reports it (for REPEATED_FAILURE). */
   | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean; outputTail?: string }
+  /** Files a tool wrote, once it succeeded (Codex file_change, Claude Edit/Write/MultiEdit): the handoff lists them. */
+  | { type: 'files_changed'; paths: string[] }
   /** Usage charged by this line (deltas, never cumulative totals). */
   | { type: 'usage'; usage: Usage; totalCostUsd?: number }
   /** A non-fatal error or warning the agent reported (retries, config warnings). */

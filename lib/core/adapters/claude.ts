@@ -10,28 +10,29 @@ const OUTPUT_TAIL_CHARS = 1000;
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
 export function createClaudeAdapter(): Adapter {
-  /** Names of tool calls still running, so a Bash success can report exit code 0. */
-  const openTools = new Map<string, string>();
+  /** Tool calls still running: the name, so a Bash success can report exit code 0; the file an edit writes. */
+  const openTools = new Map<string, { name: string; file: string | null }>();
   const limits = turnLimit();
 
   function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
     return content.filter((b) => b.type === 'tool_use' && b.id).map((block) => {
-      openTools.set(block.id!, block.name ?? '');
+      openTools.set(block.id!, { name: block.name ?? '', file: fileOf(block) });
       const command = block.input?.command;
       return { type: 'tool_started', toolId: block.id!, command: typeof command === 'string' ? command : null };
     });
   }
 
   function toolsFinished(content: ClaudeBlock[]): AgentEvent[] {
-    return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).map((block) => {
+    return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).flatMap((block): AgentEvent[] => {
       const toolId = block.tool_use_id!;
-      const name = openTools.get(toolId);
+      const tool = openTools.get(toolId);
       openTools.delete(toolId);
       const ok = block.is_error !== true;
       const text = textOf(block.content);
       const stated = EXIT_CODE.exec(text);
-      const exitCode = stated ? Number(stated[1]) : ok && name === 'Bash' ? 0 : null;
-      return { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
+      const exitCode = stated ? Number(stated[1]) : ok && tool?.name === 'Bash' ? 0 : null;
+      const finished: AgentEvent = { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
+      return ok && tool?.file ? [{ type: 'files_changed', paths: [tool.file] }, finished] : [finished];
     });
   }
 
@@ -65,6 +66,15 @@ export function createClaudeAdapter(): Adapter {
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
     },
   };
+}
+
+const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+/** The file an editing tool call writes, else null. */
+function fileOf(block: ClaudeBlock): string | null {
+  if (!FILE_TOOLS.has(block.name ?? '')) return null;
+  const path = block.input?.file_path ?? block.input?.notebook_path;
+  return typeof path === 'string' ? path : null;
 }
 
 /**

@@ -86,7 +86,8 @@ function itemCompleted(item: CodexItem): AgentEvent[] {
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;
   const tail = item.aggregated_output === undefined ? {} : { outputTail: item.aggregated_output.slice(-OUTPUT_TAIL_CHARS) };
-  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail }];
+  const finished: AgentEvent = { type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail };
+  return ok && item.changes?.length ? [{ type: 'files_changed', paths: item.changes.map((c) => c.path) }, finished] : [finished];
 }
 
 function toolCommand(item: CodexItem): string | null {

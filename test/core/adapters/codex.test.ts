@@ -31,6 +31,7 @@ test('web search with two "id" keys, a file change, a reconnect error, then a fa
     { type: 'session', sessionId: '01a23015-062d-7ea2-9009-e7b587d86284' },
     { type: 'turn_started' },
     { type: 'tool_started', toolId: 'item_1', command: null },
+    { type: 'files_changed', paths: ['/srv/exp/srv/repo/hello.txt'] },
     { type: 'tool_finished', toolId: 'item_1', exitCode: null, ok: true },
     { type: 'error', message: 'Reconnecting... 1/3 (stream disconnected before completion: mock)' },
     { type: 'error', message: failure },
@@ -70,6 +71,12 @@ test('a resumed thread is charged only what it adds: from its earlier recorded t
     assert.deepEqual(usage(completed(500, 110, 50)), row.first ? [row.first] : [], row.why);
     assert.deepEqual(usage(completed(600, 130, 60)), [{ inputTokens: 100, cachedInputTokens: 20, outputTokens: 10 }], `${row.why}: later turns are deltas`);
   }
+});
+
+test('a failed file_change changed nothing', () => {
+  const change = (status: string) => JSON.stringify({ type: 'item.completed', item: { id: 'item_3', type: 'file_change', changes: [{ path: '/r/a.ts', kind: 'update' }, { path: '/r/b.ts', kind: 'add' }], status } });
+  assert.deepEqual(createCodexAdapter().parseLine(change('completed')).events[0], { type: 'files_changed', paths: ['/r/a.ts', '/r/b.ts'] });
+  assert.deepEqual(createCodexAdapter().parseLine(change('failed')).events.map((e) => e.type), ['tool_finished']);
 });
 
 test('mcp tool calls are tools; failed ones are not ok', () => {
