@@ -21,7 +21,7 @@ import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, 
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
  * one completes), usage-limit-text (the same, but Claude says so only in words: "You've hit
  * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT), repeat-failure (a new session runs the same failing test again and again, up to
- * 12 times; a resumed one completes), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
+ * 12 times; a resumed one completes, or with $FAKE_AGENT_FAIL_RESUMED fails the same way again), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
  * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
  * reports the thread's running total (from the rollout's token_count, so a resume counts on),
  * the turn adding $FAKE_AGENT_TURN_TOKENS input tokens (default 100); $FAKE_AGENT_LINGER_MS
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
     speaker.interrupted();
     process.exit(1);
   });
-  for (let i = 0; scenario === 'repeat-failure' && run.resumeId === null && i < 12; i += 1) {
+  for (let i = 0; scenario === 'repeat-failure' && (run.resumeId === null || process.env.FAKE_AGENT_FAIL_RESUMED) && i < 12; i += 1) {
     speaker.toolStarted(FAILING_TEST);
     tool = runTool(FAILING_TEST, toolEnv, run.cwd);
     speaker.toolEnded(FAILING_TEST, await tool.ended);
