@@ -15,9 +15,9 @@ export interface RunStreams {
   /** Resolves once both streams closed and everything read was written out. */
   finished(): Promise<void>;
   /**
-   * Resolves once what the root wrote before it exited was parsed — its exit event can come
-   * before its last lines are read — : the streams closed (or went quiet, or EXIT_READ_MAX_MS
-   * passed: a leftover may hold them), and the line backlog is worked off. Closes nothing.
+   * Resolves once what the root wrote before it exited was parsed (its exit event can come
+   * before its last lines are read): the streams closed, or went quiet, or EXIT_READ_MAX_MS
+   * passed (a leftover may hold them open), and the line backlog is worked off. Closes nothing.
    */
   readWritten(): Promise<void>;
 }

@@ -3,8 +3,9 @@ import type { Attempt } from '../detect/no-progress.ts';
 /**
  * The handoff of CHECKPOINT_AND_RESPAWN: what a fresh session needs to carry on a task whose
  * session ran over its budget — the task, what was done according to the event log (files
- * changed, commands run and their results, the last failure), open questions and the next step. Pure markdown;
- * the edge writes it under the state directory and hands it to the new session.
+ * changed, commands run and their results, the last failure), open questions and the next
+ * step. Pure markdown; the edge writes it under the state directory and hands it to the new
+ * session.
  */
 export interface HandoffInput {
   name: string;
