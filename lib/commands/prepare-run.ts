@@ -1,7 +1,11 @@
 import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
+import type { CodexStart } from '../core/adapters/codex.ts';
+import { readCodexCommand } from '../core/adapters/codex-command.ts';
 import type { Notifier } from '../io/notify.ts';
+import { lastCodexTotal } from '../io/store/codex-usage.ts';
+import type { RunRecords } from '../supervise/records.ts';
 import { createObserver } from '../io/process/observer.ts';
 import { stopOwnedTree, terminateSubtree } from '../io/process/kill.ts';
 import { portAccepts } from '../io/process/port-probe.ts';
@@ -50,11 +54,12 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const marker = await RunMarkerKeeper.prepare(input);
   if (marker.refusal !== null) return { refusal: marker.refusal };
   const adapterName: AdapterName = marker.adapter ?? detectAdapter(input.command, config.adapter);
-  let adapter: Adapter = await createAdapter(adapterName, adapterOptions(config.generic));
+  const options = { ...adapterOptions(config.generic), codex: codexStart(marker.argv, input.records) };
+  let adapter: Adapter = await createAdapter(adapterName, options);
   const sniff = config.adapter === 'auto' && adapterName === 'generic' && marker.adapter === null
     ? async (firstLine: string) => {
       const found = sniffAdapter(firstLine);
-      if (found) adapter = await createAdapter(found, adapterOptions(config.generic));
+      if (found) adapter = await createAdapter(found, options);
       return found !== null;
     }
     : undefined;
@@ -90,6 +95,15 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     // A launchd job is a unit too: a SIGINT there is `launchctl kill`, not a person's Ctrl-C.
     finish: (result) => marker.finish(result, input.unit !== null || Boolean(process.env[LAUNCHD_LABEL_ENV])),
   };
+}
+
+/** A resumed Codex thread starts from the cumulative total its last recorded turn reported (codex.ts, CodexStart). */
+function codexStart(argv: readonly string[], records: RunRecords): CodexStart {
+  const resumes = readCodexCommand(argv)?.resumes;
+  if (!resumes) return { resumed: false };
+  const { sessionId } = resumes;
+  const earlierTotal = sessionId === null ? null : records.read('the session\'s earlier usage', (store) => lastCodexTotal(store, sessionId));
+  return { resumed: true, sessionId, earlierTotal };
 }
 
 /** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */

@@ -23,7 +23,7 @@ export function prepareRespawn(
     run.logger.log('error', 'CHECKPOINT_AND_RESPAWN: the command has no task on its command line to start a fresh session with');
     return null;
   }
-  const handoff = renderHandoff({ name: run.name, task, reason: result.reason, attempts: result.handoffAttempts ?? [] });
+  const handoff = renderHandoff({ name: run.name, task, reason: result.reason, attempts: result.handoffAttempts ?? [], filesChanged: result.handoffFiles ?? [] });
   const dir = join(run.stateDir, 'handoffs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const handoffPath = join(dir, `${run.name}-${now.toISOString().replace(/[:.]/g, '-')}.md`);

@@ -88,7 +88,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder };
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set() };
   try {
     const end = await supervisePassesOf(run);
     if (end.reraise) reraise(end.reraise, store);
@@ -131,6 +131,8 @@ interface RunPass {
   onStall: 'withhold' | 'exit';
   /** `--record`: one trace for every pass of the run. */
   recorder: TraceRecorder | null;
+  /** Shared by every pass: an action policy allowed once is denied on the same stall and target later in the run. */
+  actionsTaken: Set<string>;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
@@ -152,7 +154,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-    health: reporters.health, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
     recorder ? recorder.ports(ports, why) : ports);

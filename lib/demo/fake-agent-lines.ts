@@ -20,12 +20,28 @@ export const codexLines = {
     type: 'item.completed',
     item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: end.output, exit_code: end.exitCode, status: end.exitCode === 0 ? 'completed' : 'failed' },
   }),
+  fileChange: (phase: 'started' | 'completed', item: string, path: string) => ({
+    type: `item.${phase}`, item: { id: item, type: 'file_change', changes: [{ path, kind: 'update' }], status: phase === 'started' ? 'in_progress' : 'completed' },
+  }),
   agentMessage: (item: string, text: string) => ({ type: 'item.completed', item: { id: item, type: 'agent_message', text } }),
   /** The usage-limit body as Codex passes the provider's error on: inside the message text. */
   usageLimitError: (resetsAt: number, now: number) => ({ type: 'error', message: usageLimitBody(resetsAt, now) }),
   usageLimitFailed: (resetsAt: number, now: number) => ({ type: 'turn.failed', error: { message: usageLimitBody(resetsAt, now) } }),
-  turnCompleted: (inputTokens = 100) => ({ type: 'turn.completed', usage: { input_tokens: inputTokens, cached_input_tokens: 20, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } }),
+  /** Codex's usage is the thread's running total: `before` is what earlier turns (earlier processes too) reported. */
+  turnCompleted: (inputTokens = 100, before: CodexTotal = NO_TOKENS) => ({ type: 'turn.completed', usage: turnTotal(inputTokens, before) }),
 };
+
+export interface CodexTotal {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+}
+
+const NO_TOKENS: CodexTotal = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0 };
+
+export function turnTotal(inputTokens: number, before: CodexTotal) {
+  return { input_tokens: before.input_tokens + inputTokens, cached_input_tokens: before.cached_input_tokens + 20, cache_write_input_tokens: 0, output_tokens: before.output_tokens + 10, reasoning_output_tokens: 0 };
+}
 
 function usageLimitBody(resetsAt: number, now: number): string {
   return JSON.stringify({ error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt, resets_in_seconds: Math.max(0, resetsAt - now) } });
@@ -39,7 +55,15 @@ export const rolloutLines = {
   userMessage: (at: number, turn: string, text: string) => rollout(at, 'event_msg', { type: 'item_completed', turn_id: turn, item: { type: 'UserMessage', content: [{ type: 'text', text }] } }),
   taskComplete: (at: number, turn: string, message: string) => rollout(at, 'event_msg', { type: 'task_complete', turn_id: turn, last_agent_message: message }),
   turnAborted: (at: number, turn: string) => rollout(at, 'event_msg', { type: 'turn_aborted', turn_id: turn, reason: 'interrupted' }),
+  tokenCount: (at: number, total: CodexTotal) => rollout(at, 'event_msg', { type: 'token_count', info: { total_token_usage: total } }),
 };
+
+/** The thread's last running total in a rollout (what a resumed Codex counts on from). */
+export function lastRolloutTotal(lines: readonly string[]): CodexTotal {
+  const counts = lines.map((line) => JSON.parse(line) as { payload?: { type?: string; info?: { total_token_usage?: CodexTotal } } })
+    .filter((line) => line.payload?.type === 'token_count');
+  return counts.at(-1)?.payload?.info?.total_token_usage ?? NO_TOKENS;
+}
 
 function rollout(at: number, type: string, payload: object) {
   return { timestamp: new Date(at).toISOString(), type, payload };
@@ -48,6 +72,7 @@ function rollout(at: number, type: string, payload: object) {
 export const claudeLines = {
   init: (id: string, cwd: string) => ({ type: 'system', subtype: 'init', cwd, session_id: id, tools: ['Bash'], model: 'fake-model', permissionMode: 'default', claude_code_version: 'fake' }),
   toolUse: (id: string, tool: string, command: string) => assistant(id, [{ type: 'tool_use', id: tool, name: 'Bash', input: { command, description: 'fake tool call' } }]),
+  edit: (id: string, tool: string, path: string) => assistant(id, [{ type: 'tool_use', id: tool, name: 'Edit', input: { file_path: path, old_string: '2', new_string: '3' } }]),
   taskStarted: (id: string, tool: string) => ({ type: 'system', subtype: 'task_started', task_id: `task_${tool}`, tool_use_id: tool, description: 'fake tool call', task_type: 'local_bash', session_id: id }),
   toolResult: (id: string, tool: string, end: ToolEnd) => ({
     type: 'user', session_id: id, parent_tool_use_id: null,
@@ -63,6 +88,12 @@ export const claudeLines = {
     usage: { input_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 20, output_tokens: 10 },
   }),
 };
+
+/** Claude's limit text: the reset as a 12-hour time in `timeZone`, minute precision. */
+export function limitInWords(resetsAt: number, timeZone: string): string {
+  const time = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', hour12: true }).format(resetsAt * 1000);
+  return `You've hit your limit · resets ${time.replace(/\s/g, '').toLowerCase()} (${timeZone})`;
+}
 
 function assistant(id: string, content: object[]) {
   return { type: 'assistant', session_id: id, parent_tool_use_id: null, message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model: 'fake-model', content } };

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { shellExitCode } from '../io/process/exit-status.ts';
-import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
 
 /**
  * A small stand-in for Codex and Claude Code that speaks their real formats, for the demo and
@@ -19,9 +19,13 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * starts a tool and SIGKILLs itself), finish-no-exit (completes the turn, prints its result, then idles forever without
  * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
- * one completes), repeat-failure (a new session runs the same failing test again and again, up to
- * 12 times; a resumed one completes), over-budget (one failing test, then a turn of 50 000 tokens,
- * then 3 s before it exits; a prompt carrying a handoff completes). Tools run under `/bin/bash -c` in a new session, like the real agents', with the
+ * one completes), usage-limit-text (the same, but Claude says so only in words: "You've hit
+ * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT), repeat-failure (a new session runs the same failing test again and again, up to
+ * 12 times; a resumed one completes, or with $FAKE_AGENT_FAIL_RESUMED fails the same way again), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
+ * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
+ * reports the thread's running total (from the rollout's token_count, so a resume counts on),
+ * the turn adding $FAKE_AGENT_TURN_TOKENS input tokens (default 100); $FAKE_AGENT_LINGER_MS
+ * holds the agent that long after its turn. Tools run under `/bin/bash -c` in a new session, like the real agents', with the
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
@@ -31,12 +35,12 @@ import { claudeLines, codexLines, rolloutLines, transcriptLine, type ToolEnd } f
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'repeat-failure', 'over-budget', 'turn-then-crash'] as const;
+const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'usage-limit-text', 'repeat-failure', 'over-budget', 'turn-then-crash'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Fails the same way each time; only the time in its output changes. */
 const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date +%s%N)"; exit 1';
 const FAILING_TEST_LATER = 'echo "FAIL parser.test.ts: expected 2 to equal 3"; exit 1';
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
+const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'usage-limit-text': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
 
 interface Invocation {
   resumeId: string | null;
@@ -50,9 +54,11 @@ interface Speaker {
   start(): void;
   toolStarted(command: string): void;
   toolEnded(command: string, end: ToolEnd): void;
+  edited(path: string): void;
   finish(text: string, tokens?: number): void;
   interrupted(): void;
-  usageLimit(resetsAt: number): void;
+  /** `inWords`: Claude says it only in its text (no rate_limit_event). */
+  usageLimit(resetsAt: number, inWords: boolean): void;
 }
 
 function fail(message: string, code: number): never {
@@ -76,6 +82,7 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
   const existing = sessionDir ? readdirSync(sessionDir).find((name) => name.endsWith(`-${id}.jsonl`)) : undefined;
   const file = sessionDir ? join(sessionDir, existing ?? `rollout-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`) : null;
   const record = (line: object) => file && appendFileSync(file, `${JSON.stringify(line)}\n`);
+  const before = file && existing ? lastRolloutTotal(readFileSync(file, 'utf8').split('\n').filter(Boolean)) : undefined;
   return {
     start() {
       if (!existing) record(rolloutLines.sessionMeta(Date.now(), id, run.cwd));
@@ -87,9 +94,12 @@ function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefine
     },
     toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
     toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
+    edited: (path) => ['started', 'completed'].forEach((phase) => print(codexLines.fileChange(phase as 'started' | 'completed', 'item_0', path))),
     finish(text, tokens) {
       print(codexLines.agentMessage('item_2', text));
-      print(codexLines.turnCompleted(tokens));
+      const completed = codexLines.turnCompleted(tokens, before);
+      print(completed);
+      record(rolloutLines.tokenCount(Date.now(), completed.usage));
       record(rolloutLines.taskComplete(Date.now(), turn, text));
     },
     // Codex prints nothing on an interrupt; only the rollout tells.
@@ -120,6 +130,10 @@ function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefin
       print(claudeLines.taskStarted(id, 'toolu_1'));
     },
     toolEnded: (_command, end) => say(claudeLines.toolResult(id, 'toolu_1', end)),
+    edited(path) {
+      say(claudeLines.edit(id, 'toolu_0', path));
+      say(claudeLines.toolResult(id, 'toolu_0', { exitCode: 0, output: `The file ${path} has been updated.` }));
+    },
     finish(text) {
       say(claudeLines.text(id, text));
       print(claudeLines.result(id, true, text));
@@ -129,9 +143,9 @@ function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefin
       say(claudeLines.interrupted(id));
       print(claudeLines.result(id, false, ''));
     },
-    usageLimit(resetsAt) {
-      print(claudeLines.rateLimitRejected(id, resetsAt));
-      const text = `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
+    usageLimit(resetsAt, inWords) {
+      if (!inWords) print(claudeLines.rateLimitRejected(id, resetsAt));
+      const text = inWords ? process.env.FAKE_AGENT_LIMIT_TEXT || limitInWords(resetsAt, 'Asia/Kolkata') : `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
       say(claudeLines.text(id, text));
       print({ ...claudeLines.result(id, true, text), is_error: true });
     },
@@ -177,8 +191,8 @@ async function main(): Promise<void> {
   const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
 
   speaker.start();
-  if (scenario === 'usage-limit' && run.resumeId === null) {
-    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5));
+  if (scenario.startsWith('usage-limit') && run.resumeId === null) {
+    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5), scenario === 'usage-limit-text');
     process.exit(1);
   }
   let tool: ReturnType<typeof runTool> | null = null;
@@ -187,7 +201,7 @@ async function main(): Promise<void> {
     speaker.interrupted();
     process.exit(1);
   });
-  for (let i = 0; scenario === 'repeat-failure' && run.resumeId === null && i < 12; i += 1) {
+  for (let i = 0; scenario === 'repeat-failure' && (run.resumeId === null || process.env.FAKE_AGENT_FAIL_RESUMED) && i < 12; i += 1) {
     speaker.toolStarted(FAILING_TEST);
     tool = runTool(FAILING_TEST, toolEnv, run.cwd);
     speaker.toolEnded(FAILING_TEST, await tool.ended);
@@ -198,6 +212,7 @@ async function main(): Promise<void> {
     idleForever();
     return;
   }
+  if (scenario === 'over-budget') speaker.edited(join(run.cwd, 'src', 'parser.ts'));
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
   const eventDelayMs = Number(process.env.FAKE_AGENT_TOOL_EVENT_DELAY_MS ?? 0);
   if (eventDelayMs > 0) {
@@ -214,7 +229,8 @@ async function main(): Promise<void> {
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
   const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');
-  speaker.finish('done', overBudget ? 50_000 : undefined);
+  speaker.finish('done', overBudget ? 50_000 : Number(process.env.FAKE_AGENT_TURN_TOKENS ?? 100));
+  if (process.env.FAKE_AGENT_LINGER_MS) await new Promise((resolve) => setTimeout(resolve, Number(process.env.FAKE_AGENT_LINGER_MS)));
   if (scenario === 'turn-then-crash') {
     speaker.toolStarted(TOOL_COMMAND.crash);
     await runTool(TOOL_COMMAND.crash, toolEnv, run.cwd).started;

@@ -19,8 +19,9 @@ export interface RunResult {
   usageResetAt?: number | null;
   /** outcome `cancel-resume`: what the resumed session is told. */
   resumeGuidance?: string;
-  /** outcome `respawn`: the old session's last attempts, for the handoff. */
+  /** outcome `respawn`: the old session's last attempts and the files it changed, for the handoff. */
   handoffAttempts?: readonly Attempt[];
+  handoffFiles?: readonly string[];
 }
 
 /**
@@ -30,7 +31,7 @@ export interface RunResult {
  */
 export async function conclude(
   exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; history?: readonly Attempt[] },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; history?: readonly Attempt[]; filesChanged?: readonly string[] },
   ports: RunSessionPorts,
   publishStatus: () => void,
 ): Promise<RunResult> {
@@ -44,7 +45,7 @@ export async function conclude(
   }
   // The old session is closed on purpose (clean: its marker completes), so the next pass starts fresh, not a resume.
   if (seen.stall?.kind === 'SESSION_BUDGET_RISK') {
-    return { ...base, clean: true, exitCode: ExitCode.STALLED_RESTART, outcome: 'respawn', reason: seen.stall.message, handoffAttempts: seen.history ?? [] };
+    return { ...base, clean: true, exitCode: ExitCode.STALLED_RESTART, outcome: 'respawn', reason: seen.stall.message, handoffAttempts: seen.history ?? [], handoffFiles: seen.filesChanged ?? [] };
   }
   if (seen.stall?.kind === 'HALT_AND_ESCALATE') return { ...base, exitCode: ExitCode.DO_NOT_RESTART, outcome: 'halted', reason: seen.stall.message };
   if (seen.stall?.kind === 'REPEATED_FAILURE') {

@@ -33,6 +33,8 @@ export interface OutputState {
   toolResults: Attempt[];
   /** The last attempts, for a handoff (bounded). */
   history: Attempt[];
+  /** Files the agent's tools wrote, most recently written last, for a handoff (bounded). */
+  filesChanged: string[];
   /** What the agent's own telemetry reported in this process. */
   usage: UsageTotals;
 }
@@ -41,6 +43,7 @@ const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
 const RAW_EVENT_CHARS = 4096;
 const HISTORY = 50;
+const FILES_CHANGED = 100;
 
 export class OutputTracker {
   readonly state: OutputState;
@@ -55,7 +58,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], history: [], usage: { tokens: 0, costUsd: null } };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -139,11 +142,14 @@ export class OutputTracker {
         s.openTools.clear();
         break;
       case 'usage_limit':
-        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, message: event.message, at: now };
+        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, message: event.message, at: now };
         break;
       case 'usage':
         s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;
         if (event.totalCostUsd !== undefined) s.usage.costUsd = event.totalCostUsd;
+        break;
+      case 'files_changed':
+        s.filesChanged = [...s.filesChanged.filter((path) => !event.paths.includes(path)), ...event.paths].slice(-FILES_CHANGED);
         break;
       case 'error':
         break;

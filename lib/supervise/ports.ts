@@ -93,6 +93,7 @@ export interface RunSessionPorts {
   consult?: Consult | undefined;
   workspace?: SupervisorPorts['workspace'];
   approvals?: ApprovalInbox | undefined;
+  actionsTaken?: SupervisorPorts['actionsTaken'];
   /**
    * Told the run's health, status line and how long the output has been quiet (ms) at every
    * status update: the health file behind `deadman health` and the metrics textfile.
@@ -111,4 +112,6 @@ export interface SupervisorPorts {
   consult?: Consult | undefined;
   /** Answers of `deadman approve`/`deny` for incidents AWAITING_APPROVAL. */
   approvals?: ApprovalInbox | undefined;
+  /** Action fingerprints policy allowed in this run, kept across its passes: none is taken twice. */
+  actionsTaken?: Set<string> | undefined;
 }

@@ -64,6 +64,11 @@ export class RunRecords {
     return this.sink?.write(what, write) ?? null;
   }
 
+  /** What the run's edges look up in earlier runs' records: best-effort like every write, null when the store cannot answer. */
+  read<T>(what: string, query: (store: Store) => T): T | null {
+    return this.safely(what, query);
+  }
+
   /** Writes needing the run's row: written now if it could not be at the start (store unavailable then). */
   private withRun(what: string, write: (store: Store, runId: number) => void): void {
     if (this.runId === null && this.run) {

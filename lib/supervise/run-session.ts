@@ -84,6 +84,8 @@ class Session {
     const exited = await exit;
     // A recovery may be in flight (the agent often exits right after its tool was killed).
     await this.ticking;
+    // Its last lines (a usage limit, its result) may not have been read when the exit is reported.
+    await this.streams?.readWritten();
     await this.supervisor.detectAtExit();
     this.supervisor.rootExited(exited.code);
     this.send('child_exited');
@@ -95,6 +97,7 @@ class Session {
       completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
       usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
       history: this.output.state.history,
+      filesChanged: this.output.state.filesChanged,
     };
     return conclude(exited, seen, this.ports, () => this.publishStatus());
   }
@@ -158,7 +161,7 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,

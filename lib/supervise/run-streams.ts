@@ -14,6 +14,12 @@ import type { RunSessionPorts, SpawnedChild } from './ports.ts';
 export interface RunStreams {
   /** Resolves once both streams closed and everything read was written out. */
   finished(): Promise<void>;
+  /**
+   * Resolves once what the root wrote before it exited was parsed (its exit event can come
+   * before its last lines are read): the streams closed, or went quiet, or EXIT_READ_MAX_MS
+   * passed (a leftover may hold them open), and the line backlog is worked off. Closes nothing.
+   */
+  readWritten(): Promise<void>;
 }
 
 export function feedStreams(
@@ -73,8 +79,21 @@ export function feedStreams(
       await sniffer?.settled();
       await Promise.all(streams.map((s) => s.pipe.drained()));
     },
+    readWritten: () => readWritten(streams, () => lastChunkAt, ports.clock, sniffer),
   };
 }
+
+async function readWritten(
+  streams: ReadonlyArray<Parameters<typeof untilClosedOrQuiet>[0][number] & { paced: { idle(): Promise<void> } }>,
+  lastChunkAt: () => number, clock: Pick<RunSessionPorts['clock'], 'monotonic'>, sniffer: { settled(): Promise<void> } | null,
+): Promise<void> {
+  await Promise.race([untilClosedOrQuiet(streams, lastChunkAt, clock), new Promise<void>((resolve) => setTimeout(resolve, EXIT_READ_MAX_MS).unref())]);
+  await Promise.all(streams.map((s) => s.paced.idle()));
+  await sniffer?.settled();
+}
+
+/** The longest the root's exit waits for its last lines (a leftover that keeps writing holds the pipes open). */
+const EXIT_READ_MAX_MS = 2_000;
 
 /** After the owned tree is stopped, how long the pipes may stay open and silent (held by a process deadman cannot stop). */
 const PIPE_QUIET_MS = 500;

@@ -1,5 +1,5 @@
 import { hungStatus, type HungFinding } from '../core/detect/hung.ts';
-import { decide } from '../core/incident/policy.ts';
+import { decideOnAction } from './action-policy.ts';
 import type { RecoveryAction, SignalKind } from '../core/incident/kinds.ts';
 import type { IncidentState } from '../core/incident/incident.ts';
 import type { OutputTracker } from './output.ts';
@@ -129,13 +129,12 @@ export class Supervisor {
       ? { processes: signal.finding.subtree, target: signal.finding.target, lastLines, thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs } }
       : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
-    const decision = decide({ recommended: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
-    records.decision(incident, decision);
+    const decision = decideOnAction(this.ports, incident, signal, { action: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
     if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, signal, incident);
-    if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE') {
-      // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall).
-      records.move(incident, 'approval_required', decision.reason);
-      logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}`);
+    if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE' || decision.verdict === 'deny') {
+      // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
+      records.move(incident, decision.verdict === 'deny' ? 'escalate' : 'approval_required', decision.reason);
+      logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} ${incident.state}: ${decision.reason}`);
       return;
     }
     if (diagnosis.action === 'STALL_POLICY' || !signal.finding) {

@@ -30,7 +30,8 @@ test('usage past the budget → SESSION_BUDGET_RISK → CHECKPOINT_AND_RESPAWN w
   const handoff = readFileSync(join(dir, 'handoffs', handoffName), 'utf8');
   assert.match(handoff, /^# Handoff: /);
   assert.match(handoff, /## Task\nmake the parser tests pass\n/);
-  assert.match(handoff, /## What was done \(from the event log\)\n- `\/bin\/bash -lc 'echo "FAIL parser\.test\.ts: expected 2 to equal 3"; exit 1'` → failed \(exit 1\)\n- turns completed: 1/);
+  assert.ok(handoff.includes(`## What was done (from the event log)\nFiles changed:\n- \`${join(dir, 'src', 'parser.ts')}\`\n\nCommands run:\n`), handoff);
+  assert.match(handoff, /\nCommands run:\n- `\/bin\/bash -lc 'echo "FAIL parser\.test\.ts: expected 2 to equal 3"; exit 1'` → failed \(exit 1\)\n- turns completed: 1/);
   assert.match(handoff, /## Last failure\n`.*` \(exit 1\):\n\n```\nFAIL parser\.test\.ts: expected 2 to equal 3\n```/);
   assert.match(handoff, /## Next step\nFix what made `.*parser\.test\.ts.*` fail/);
   const [first, fresh] = argvLog(argvFile);

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
 import { configSchema, type Config } from '../../lib/core/config/config.ts';
 import type { IncidentEvent } from '../../lib/core/incident/incident.ts';
+import type { PolicyDecision } from '../../lib/core/incident/policy.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/io/log.ts';
@@ -53,6 +54,12 @@ class FakeChild extends EventEmitter implements SpawnedChild {
 class KeptRecords extends RunRecords {
   readonly moves: Array<{ kind: string; event: IncidentEvent; to: string }> = [];
   readonly opened: Incident[] = [];
+  readonly decisions: PolicyDecision[] = [];
+
+  override decision(incident: Incident, decision: PolicyDecision): void {
+    super.decision(incident, decision);
+    this.decisions.push(decision);
+  }
 
   override openIncident(...args: Parameters<RunRecords['openIncident']>): Incident {
     const incident = super.openIncident(...args);

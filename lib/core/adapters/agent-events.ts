@@ -1,3 +1,5 @@
+import type { ClockTime } from '../detect/reset-clock.ts';
+
 /**
  * Normalized agent events: what adapters make of the child's output lines. Plain data only.
  */
@@ -20,12 +22,17 @@ export type AgentEvent =
   | { type: 'tool_started'; toolId: string; command: string | null }
   /** `outputTail`: the end of what the tool printed, when the agent reports it (for REPEATED_FAILURE). */
   | { type: 'tool_finished'; toolId: string; exitCode: number | null; ok: boolean; outputTail?: string }
+  /** Files a tool wrote, once it succeeded (Codex file_change, Claude Edit/Write/MultiEdit): the handoff lists them. */
+  | { type: 'files_changed'; paths: string[] }
   /** Usage charged by this line (deltas, never cumulative totals). */
   | { type: 'usage'; usage: Usage; totalCostUsd?: number }
   /** A non-fatal error or warning the agent reported (retries, config warnings). */
   | { type: 'error'; message: string }
-  /** The turn cannot go on: a plan or usage limit. The reset as the agent gave it (epoch seconds, or seconds from now), else null. */
-  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; message: string };
+  /**
+   * The turn cannot go on: a plan or usage limit. The reset as the agent gave it (epoch seconds,
+   * or seconds from now), else null; or only as a wall-clock time ("resets 2pm (Europe/Berlin)").
+   */
+  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; resetsAtClock?: ClockTime; message: string };
 
 export interface ParsedLine {
   /** True when the line is a well-formed event of the adapter's format (counts as activity). */

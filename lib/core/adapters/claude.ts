@@ -1,6 +1,7 @@
 import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { parseEventLine, typeOfCutLine } from './json-line.ts';
+import { claudeLimitOfText } from './claude-usage-limit.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
@@ -9,27 +10,29 @@ const OUTPUT_TAIL_CHARS = 1000;
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
 export function createClaudeAdapter(): Adapter {
-  /** Names of tool calls still running, so a Bash success can report exit code 0. */
-  const openTools = new Map<string, string>();
+  /** Tool calls still running: the name, so a Bash success can report exit code 0; the file an edit writes. */
+  const openTools = new Map<string, { name: string; file: string | null }>();
+  const limits = turnLimit();
 
   function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
     return content.filter((b) => b.type === 'tool_use' && b.id).map((block) => {
-      openTools.set(block.id!, block.name ?? '');
+      openTools.set(block.id!, { name: block.name ?? '', file: fileOf(block) });
       const command = block.input?.command;
       return { type: 'tool_started', toolId: block.id!, command: typeof command === 'string' ? command : null };
     });
   }
 
   function toolsFinished(content: ClaudeBlock[]): AgentEvent[] {
-    return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).map((block) => {
+    return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).flatMap((block): AgentEvent[] => {
       const toolId = block.tool_use_id!;
-      const name = openTools.get(toolId);
+      const tool = openTools.get(toolId);
       openTools.delete(toolId);
       const ok = block.is_error !== true;
       const text = textOf(block.content);
       const stated = EXIT_CODE.exec(text);
-      const exitCode = stated ? Number(stated[1]) : ok && name === 'Bash' ? 0 : null;
-      return { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
+      const exitCode = stated ? Number(stated[1]) : ok && tool?.name === 'Bash' ? 0 : null;
+      const finished: AgentEvent = { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
+      return ok && tool?.file ? [{ type: 'files_changed', paths: [tool.file] }, finished] : [finished];
     });
   }
 
@@ -37,19 +40,20 @@ export function createClaudeAdapter(): Adapter {
     switch (line.type) {
       case 'system':
         // One `-p` run is one user turn, and system/init opens it.
-        if (line.subtype === 'init' && line.session_id) return [{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }];
+        if (line.subtype === 'init' && line.session_id) return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
         if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
         return [];
       case 'assistant': {
-        const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: textOf(line.message.content) || String(line.error) }];
-        return [...apiError, ...toolsStarted(line.message.content)];
+        const text = textOf(line.message.content);
+        const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: text || String(line.error) }];
+        return limits.add([...apiError, ...toolsStarted(line.message.content)], text);
       }
       case 'user':
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
       case 'result':
-        return resultEvents(line);
+        return limits.add(resultEvents(line), line.is_error ? line.result : undefined);
       case 'rate_limit_event':
-        return rateLimitEvents(line.rate_limit_info);
+        return limits.add(rateLimitEvents(line.rate_limit_info), undefined);
     }
   }
 
@@ -60,6 +64,36 @@ export function createClaudeAdapter(): Adapter {
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
       const parsed = claudeLineSchema.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
+    },
+  };
+}
+
+const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+/** The file an editing tool call writes, else null. */
+function fileOf(block: ClaudeBlock): string | null {
+  if (!FILE_TOOLS.has(block.name ?? '')) return null;
+  const path = block.input?.file_path ?? block.input?.notebook_path;
+  return typeof path === 'string' ? path : null;
+}
+
+/**
+ * A turn's usage limit, reported once: after a rate_limit_event (or the assistant's limit text)
+ * the texts that follow say it again, with a vaguer reset. A new turn may hit it again.
+ */
+function turnLimit() {
+  let reported = false;
+  return {
+    newTurn(events: AgentEvent[]): AgentEvent[] {
+      reported = false;
+      return events;
+    },
+    /** `text`: what the line said, when it may be Claude's limit text. */
+    add(events: AgentEvent[], text: string | undefined): AgentEvent[] {
+      const fromText = reported || text === undefined ? null : claudeLimitOfText(text);
+      const all = fromText ? [fromText, ...events] : events;
+      if (all.some((e) => e.type === 'usage_limit')) reported = true;
+      return all;
     },
   };
 }

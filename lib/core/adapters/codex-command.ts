@@ -22,6 +22,8 @@ export interface CodexCommand {
   resumeFlags: string[];
   /** The prompt; null when it came from stdin (`-`) or is missing. */
   task: string | null;
+  /** `resume <id>` (sessionId null for `resume --last`): the command goes on an earlier session; null when it starts a new one. */
+  resumes: { sessionId: string | null } | null;
 }
 
 /** Reads `… exec [options] [resume <id>] [prompt]`; null when there is no `exec`. */
@@ -35,10 +37,11 @@ export function readCodexCommand(argv: readonly string[]): CodexCommand | null {
     else if (part.name !== '--last' && part.name !== '--all' && !NOT_REPEATED.has(part.name)) resumeFlags.push(...part.tokens);
   }
   // An original run that was itself a resume: `resume <id> [prompt]` (or `resume --last [prompt]`).
-  const prompts = positionals[0] === 'resume' ? positionals.slice(argv.includes('--last') ? 1 : 2) : positionals;
+  const resumes = positionals[0] === 'resume' ? { sessionId: argv.includes('--last') ? null : positionals[1] ?? null } : null;
+  const prompts = resumes ? positionals.slice(resumes.sessionId === null ? 1 : 2) : positionals;
   if (!resumeFlags.some((flag) => JSON_FLAGS.has(flag))) resumeFlags.unshift('--json');
   const task = prompts[0];
-  return { prefix: argv.slice(0, exec + 1), resumeFlags, task: task === undefined || task === '-' ? null : task };
+  return { prefix: argv.slice(0, exec + 1), resumeFlags, task: task === undefined || task === '-' ? null : task, resumes };
 }
 
 export function codexResumeArgv(prefix: readonly string[], resumeFlags: readonly string[], sessionId: string, message: string): string[] {

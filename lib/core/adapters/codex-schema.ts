@@ -28,6 +28,8 @@ export const codexItemSchema = z.object({
   server: z.string().optional(),
   tool: z.string().optional(),
   error: z.object({ message: z.string() }).nullish(),
+  /** file_change: what the patch touched. */
+  changes: z.array(z.object({ path: z.string() })).optional().catch(undefined),
   /** Non-fatal warning items (`type: "error"`). */
   message: z.string().optional(),
 });

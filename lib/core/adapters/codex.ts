@@ -10,14 +10,33 @@ const NOTHING: ParsedLine = { recognized: true, events: [] };
 /** Enough of a tool's output to tell one failure from another. */
 const OUTPUT_TAIL_CHARS = 1000;
 
+const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+
+/**
+ * How this process's thread began. Codex's totals are cumulative over the whole thread, earlier
+ * processes included, so a resumed thread (`exec … resume <id>`) starts from the total its last
+ * recorded turn reported (`earlierTotal`, from deadman's database). When that is not known (no
+ * database, a session resumed outside deadman) the first total it reports is the baseline only
+ * and charges nothing: one turn uncounted rather than the whole session charged to one turn.
+ */
+export type CodexStart = { resumed: false } | { resumed: true; sessionId: string | null; earlierTotal: Usage | null };
+
 /** `codex exec --json`: thread.started, turn.*, item.*, error. */
-export function createCodexAdapter(): Adapter {
+export function createCodexAdapter(start: CodexStart = { resumed: false }): Adapter {
   let thread = '';
   const totalsByThread = new Map<string, Usage>();
 
+  /** Before the thread's first total: zero for a new thread; for the resumed one, its earlier total or this first total itself. */
+  function previousTotal(total: Usage): Usage {
+    const seen = totalsByThread.get(thread);
+    if (seen) return seen;
+    if (!start.resumed || (start.sessionId !== null && start.sessionId !== thread)) return NO_USAGE;
+    return start.earlierTotal ?? total;
+  }
+
   function usageDelta(usage: CodexUsage): AgentEvent[] {
     const total = { inputTokens: usage.input_tokens, cachedInputTokens: usage.cached_input_tokens, outputTokens: usage.output_tokens };
-    const previous = totalsByThread.get(thread) ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+    const previous = previousTotal(total);
     totalsByThread.set(thread, total);
     const delta: Usage = {
       inputTokens: Math.max(0, total.inputTokens - previous.inputTokens),
@@ -67,7 +86,8 @@ function itemCompleted(item: CodexItem): AgentEvent[] {
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;
   const tail = item.aggregated_output === undefined ? {} : { outputTail: item.aggregated_output.slice(-OUTPUT_TAIL_CHARS) };
-  return [{ type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail }];
+  const finished: AgentEvent = { type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail };
+  return ok && item.changes?.length ? [{ type: 'files_changed', paths: item.changes.map((c) => c.path) }, finished] : [finished];
 }
 
 function toolCommand(item: CodexItem): string | null {

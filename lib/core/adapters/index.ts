@@ -1,10 +1,12 @@
 import type { Adapter, AdapterName } from './agent-events.ts';
+import type { CodexStart } from './codex.ts';
 import { createGenericAdapter, type GenericOptions } from './generic.ts';
 import { parseEventLine } from './json-line.ts';
 import { splitProgram } from './program.ts';
 
 export type AdapterSetting = 'auto' | AdapterName;
-export type AdapterOptions = GenericOptions;
+/** `codex`: how the Codex thread began (a resume counts on from its earlier total). */
+export type AdapterOptions = GenericOptions & { codex?: CodexStart };
 
 /** The `[generic]` section of deadman.toml as adapter options. */
 export function adapterOptions(generic: { session_pattern?: string | undefined; turn_end_pattern?: string | undefined }): AdapterOptions {
@@ -19,7 +21,7 @@ export function adapterOptions(generic: { session_pattern?: string | undefined; 
 export async function createAdapter(name: AdapterName, options: AdapterOptions = {}): Promise<Adapter> {
   switch (name) {
     case 'codex':
-      return (await import('./codex.ts')).createCodexAdapter();
+      return (await import('./codex.ts')).createCodexAdapter(options.codex);
     case 'claude':
       return (await import('./claude.ts')).createClaudeAdapter();
     case 'generic':

@@ -1,4 +1,5 @@
 import { formatDuration } from '../config/duration.ts';
+import { nextClockTime, type ClockTime } from './reset-clock.ts';
 
 /**
  * USAGE_LIMIT: the agent's turn failed on a plan or usage limit (Claude `rate_limit_event`
@@ -10,6 +11,8 @@ import { formatDuration } from '../config/duration.ts';
 export interface UsageLimitSeen {
   resetsAtSec: number | null;
   resetsInSec: number | null;
+  /** Only a wall-clock time was given (Claude's text): the next such time after the line. */
+  resetsAtClock?: ClockTime | undefined;
   message: string;
   /** Monotonic ms of the line that reported it. */
   at: number;
@@ -19,10 +22,12 @@ export function detectUsageLimit(seen: UsageLimitSeen | null): { message: string
   return seen && { message: seen.message };
 }
 
-/** The reset as wall-clock ms: the stated time, else the stated delay from when it was said; null when neither was given. */
+/** The reset as wall-clock ms: the stated instant, else the stated delay or clock time from when it was said; null when none was given. */
 export function usageResetAt(seen: UsageLimitSeen, nowMonotonic: number, nowWall: number): number | null {
+  const saidAt = nowWall - (nowMonotonic - seen.at);
   if (seen.resetsAtSec !== null) return seen.resetsAtSec * 1000;
-  if (seen.resetsInSec !== null) return nowWall - (nowMonotonic - seen.at) + seen.resetsInSec * 1000;
+  if (seen.resetsInSec !== null) return saidAt + seen.resetsInSec * 1000;
+  if (seen.resetsAtClock) return nextClockTime(seen.resetsAtClock, saidAt);
   return null;
 }
 

@@ -2,9 +2,10 @@ import type { Attempt } from '../detect/no-progress.ts';
 
 /**
  * The handoff of CHECKPOINT_AND_RESPAWN: what a fresh session needs to carry on a task whose
- * session ran over its budget — the task, what was done according to the event log (commands
- * run and their results, the last failure), open questions and the next step. Pure markdown;
- * the edge writes it under the state directory and hands it to the new session.
+ * session ran over its budget — the task, what was done according to the event log (files
+ * changed, commands run and their results, the last failure), open questions and the next
+ * step. Pure markdown; the edge writes it under the state directory and hands it to the new
+ * session.
  */
 export interface HandoffInput {
   name: string;
@@ -12,6 +13,8 @@ export interface HandoffInput {
   reason: string;
   /** The last shell commands (and turns) of the old session, oldest first. */
   attempts: readonly Attempt[];
+  /** Files its tools wrote (Codex file_change, Claude Edit/Write/MultiEdit), most recently written last. */
+  filesChanged: readonly string[];
 }
 
 const SHOWN = 20;
@@ -19,6 +22,7 @@ const SHOWN = 20;
 export function renderHandoff(input: HandoffInput): string {
   const commands = input.attempts.filter((a) => !a.turn).slice(-SHOWN);
   const lastFailure = [...commands].reverse().find((a) => !a.ok);
+  const files = input.filesChanged.slice(-SHOWN).map((path) => `- \`${oneLine(path)}\``);
   const ran = commands.map((a) => `- \`${oneLine(a.command)}\` → ${a.ok ? 'ok' : `failed (exit ${a.exitCode ?? 'unknown'})`}`);
   return [
     `# Handoff: ${input.name}`,
@@ -29,6 +33,10 @@ export function renderHandoff(input: HandoffInput): string {
     input.task ?? '(the task was not on the command line)',
     '',
     '## What was done (from the event log)',
+    'Files changed:',
+    ...(files.length ? files : ['- none by the agent\'s edit tools (shell commands may still have changed some)']),
+    '',
+    'Commands run:',
     ...(ran.length ? ran : ['- no shell commands were recorded']),
     `- turns completed: ${input.attempts.filter((a) => a.turn).length}`,
     '',
@@ -36,7 +44,7 @@ export function renderHandoff(input: HandoffInput): string {
     lastFailure ? `\`${oneLine(lastFailure.command)}\` (exit ${lastFailure.exitCode ?? 'unknown'}):\n\n\`\`\`\n${lastFailure.outputTail.trim().split('\n').slice(-10).join('\n')}\n\`\`\`` : 'none recorded',
     '',
     '## Open questions',
-    '- Which of the commands above changed files? Check `git status` and `git diff` before going on.',
+    '- Did the commands above change files besides those listed? Check `git status` and `git diff` before going on.',
     '',
     '## Next step',
     lastFailure ? `Fix what made \`${oneLine(lastFailure.command)}\` fail, without repeating work already done.` : 'Continue the task without repeating the work above.',

@@ -10,13 +10,27 @@ export interface PolicyInput {
   autoRecover: boolean;
   /** The agent's session id, when it reported one: a resume needs it. */
   sessionId?: string | null;
+  /** This action, on this stall and target, was already taken in this run (its action fingerprint, fingerprint.ts). */
+  alreadyTaken?: boolean;
 }
+
+/**
+ * The actions that change the agent's course: one that did not help is never taken again for
+ * the same stall and target. Waiting for a usage reset, ending a finished run or halting
+ * repeat nothing that failed (their repeats are bounded by max_wait and the revive budget).
+ */
+export const NEVER_REUSED: ReadonlySet<RecoveryAction> = new Set(['TERMINATE_DESCENDANT_PROCESS', 'CANCEL_AND_RESUME', 'CHECKPOINT_AND_RESPAWN']);
 
 export type PolicyDecision =
   | { verdict: 'allow'; action: RecoveryAction; reason: string }
-  | { verdict: 'await_approval'; action: RecoveryAction; reason: string };
+  | { verdict: 'await_approval'; action: RecoveryAction; reason: string }
+  /** Never acted on: the incident escalates to a person, the agent is left alone. */
+  | { verdict: 'deny'; action: RecoveryAction; reason: string };
 
 export function decide(input: PolicyInput): PolicyDecision {
+  if (input.alreadyTaken && NEVER_REUSED.has(input.recommended)) {
+    return { verdict: 'deny', action: input.recommended, reason: `${input.recommended} was already taken for this stall and target in this run and did not end it: an action fingerprint is never reused, so a person must look` };
+  }
   if (input.recommended === 'HALT_AND_ESCALATE') {
     return { verdict: 'allow', action: input.recommended, reason: 'halting only stops: it needs no approval' };
   }

@@ -67,6 +67,22 @@ test('tool results given as text blocks, non-Bash tools, and task lines', () => 
   ]);
 });
 
+test('Edit, Write, MultiEdit and NotebookEdit calls that succeed change their file; failed ones and reads change nothing', () => {
+  const call = (id: string, name: string, input: object, isError = false) => [
+    JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id, name, input }] } }),
+    JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: id, content: isError ? 'String to replace not found' : 'ok', is_error: isError }] } }),
+  ];
+  const events = eventsOf(createClaudeAdapter(), [
+    ...call('t1', 'Edit', { file_path: '/r/src/a.ts', old_string: 'x', new_string: 'y' }),
+    ...call('t2', 'Write', { file_path: '/r/NOTES.md', content: 'hi' }),
+    ...call('t3', 'MultiEdit', { file_path: '/r/src/b.ts', edits: [] }),
+    ...call('t4', 'NotebookEdit', { notebook_path: '/r/n.ipynb', new_source: '' }),
+    ...call('t5', 'Edit', { file_path: '/r/src/c.ts', old_string: 'x', new_string: 'y' }, true),
+    ...call('t6', 'Read', { file_path: '/r/src/d.ts' }),
+  ]);
+  assert.deepEqual(events.filter((e) => e.type === 'files_changed').map((e) => e.paths), [['/r/src/a.ts'], ['/r/NOTES.md'], ['/r/src/b.ts'], ['/r/n.ipynb']]);
+});
+
 test('plain-text errors printed before the JSON are not events', () => {
   const adapter = createClaudeAdapter();
   assert.deepEqual(adapter.parseLine('Error: When using --print, --output-format=stream-json requires --verbose'), { recognized: false, events: [] });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCodexAdapter } from '../../../lib/core/adapters/codex.ts';
+import { createCodexAdapter, type CodexStart } from '../../../lib/core/adapters/codex.ts';
+import type { Usage } from '../../../lib/core/adapters/agent-events.ts';
 import { eventsOf, fixtureLines, withoutOutputTails } from '../../helpers/fixtures.ts';
 
 test('a turn with two failing commands: session, tools with exit codes, warning, usage', () => {
@@ -30,6 +31,7 @@ test('web search with two "id" keys, a file change, a reconnect error, then a fa
     { type: 'session', sessionId: '01a23015-062d-7ea2-9009-e7b587d86284' },
     { type: 'turn_started' },
     { type: 'tool_started', toolId: 'item_1', command: null },
+    { type: 'files_changed', paths: ['/srv/exp/srv/repo/hello.txt'] },
     { type: 'tool_finished', toolId: 'item_1', exitCode: null, ok: true },
     { type: 'error', message: 'Reconnecting... 1/3 (stream disconnected before completion: mock)' },
     { type: 'error', message: failure },
@@ -49,6 +51,32 @@ test('cumulative usage becomes deltas per thread', () => {
   adapter.parseLine('{"type":"thread.started","thread_id":"t2"}');
   assert.deepEqual(usage(completed(30, 0, 3)), [{ type: 'usage', usage: { inputTokens: 30, cachedInputTokens: 0, outputTokens: 3 } }]);
   assert.deepEqual(usage('{"type":"turn.completed","usage":{"input_tokens":"lots","output_tokens":-5}}'), [], 'bad numbers count as 0');
+});
+
+test('a resumed thread is charged only what it adds: from its earlier recorded total, else its first total is the baseline', () => {
+  const earlier = { inputTokens: 400, cachedInputTokens: 90, outputTokens: 40 };
+  const table: Array<{ start: CodexStart; thread: string; first: Usage | null; why: string }> = [
+    { start: { resumed: false }, thread: 't1', first: { inputTokens: 500, cachedInputTokens: 110, outputTokens: 50 }, why: 'a new thread counts from zero' },
+    { start: { resumed: true, sessionId: 't1', earlierTotal: earlier }, thread: 't1', first: { inputTokens: 100, cachedInputTokens: 20, outputTokens: 10 }, why: 'the earlier total is subtracted' },
+    { start: { resumed: true, sessionId: null, earlierTotal: null }, thread: 't1', first: null, why: 'resume --last, nothing recorded: the first total is the baseline' },
+    { start: { resumed: true, sessionId: 't1', earlierTotal: null }, thread: 't1', first: null, why: 'no record of the session: the first total is the baseline' },
+    { start: { resumed: true, sessionId: 't1', earlierTotal: earlier }, thread: 't9', first: { inputTokens: 500, cachedInputTokens: 110, outputTokens: 50 }, why: 'Codex opened another thread: it counts from zero' },
+  ];
+  for (const row of table) {
+    const adapter = createCodexAdapter(row.start);
+    const usage = (line: string) => adapter.parseLine(line).events.filter((e) => e.type === 'usage').map((e) => e.usage);
+    adapter.parseLine(JSON.stringify({ type: 'thread.started', thread_id: row.thread }));
+    const completed = (input: number, cached: number, output: number) =>
+      JSON.stringify({ type: 'turn.completed', usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output } });
+    assert.deepEqual(usage(completed(500, 110, 50)), row.first ? [row.first] : [], row.why);
+    assert.deepEqual(usage(completed(600, 130, 60)), [{ inputTokens: 100, cachedInputTokens: 20, outputTokens: 10 }], `${row.why}: later turns are deltas`);
+  }
+});
+
+test('a failed file_change changed nothing', () => {
+  const change = (status: string) => JSON.stringify({ type: 'item.completed', item: { id: 'item_3', type: 'file_change', changes: [{ path: '/r/a.ts', kind: 'update' }, { path: '/r/b.ts', kind: 'add' }], status } });
+  assert.deepEqual(createCodexAdapter().parseLine(change('completed')).events[0], { type: 'files_changed', paths: ['/r/a.ts', '/r/b.ts'] });
+  assert.deepEqual(createCodexAdapter().parseLine(change('failed')).events.map((e) => e.type), ['tool_finished']);
 });
 
 test('mcp tool calls are tools; failed ones are not ok', () => {

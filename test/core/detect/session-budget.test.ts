@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectBudgetRisk } from '../../../lib/core/detect/session-budget.ts';
 import { taskOf, withTask } from '../../../lib/core/adapters/replace-task.ts';
+import { readCodexCommand } from '../../../lib/core/adapters/codex-command.ts';
 import { renderHandoff } from '../../../lib/core/incident/handoff.ts';
 
 test('SESSION_BUDGET_RISK: at or over a limit that is on; off at 0 and without cost telemetry, never estimated', () => {
@@ -23,9 +24,9 @@ test('the fresh command keeps every option and replaces only the task', () => {
   assert.equal(withTask(['codex', 'exec', '--json', '-'], 'codex', 'x'), null, 'a prompt from stdin cannot be replaced');
 });
 
-test('the handoff: task, commands and results, the last failure, open questions, the next step', () => {
+test('the handoff: task, files changed, commands and results, the last failure, open questions, the next step', () => {
   const text = renderHandoff({
-    name: 'job', task: 'ship it', reason: 'over budget',
+    name: 'job', task: 'ship it', reason: 'over budget', filesChanged: ['/repo/src/parser.ts', '/repo/test/parser.test.ts'],
     attempts: [
       { command: 'npm test', exitCode: 1, outputTail: 'a\nFAIL x', ok: false },
       { command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true },
@@ -34,9 +35,23 @@ test('the handoff: task, commands and results, the last failure, open questions,
   });
   assert.equal(text, [
     '# Handoff: job', '', 'deadman ended the previous session: over budget. This is a fresh session; continue the task from here.', '',
-    '## Task', 'ship it', '', '## What was done (from the event log)', '- `npm test` → failed (exit 1)', '- `git status` → ok', '- turns completed: 1', '',
+    '## Task', 'ship it', '', '## What was done (from the event log)',
+    'Files changed:', '- `/repo/src/parser.ts`', '- `/repo/test/parser.test.ts`', '',
+    'Commands run:', '- `npm test` → failed (exit 1)', '- `git status` → ok', '- turns completed: 1', '',
     '## Last failure', '`npm test` (exit 1):\n\n```\na\nFAIL x\n```', '',
-    '## Open questions', '- Which of the commands above changed files? Check `git status` and `git diff` before going on.', '',
+    '## Open questions', '- Did the commands above change files besides those listed? Check `git status` and `git diff` before going on.', '',
     '## Next step', 'Fix what made `npm test` fail, without repeating work already done.', '',
   ].join('\n'));
+  const noEdits = renderHandoff({ name: 'job', task: 'ship it', reason: 'over budget', attempts: [], filesChanged: [] });
+  assert.match(noEdits, /Files changed:\n- none by the agent's edit tools \(shell commands may still have changed some\)\n\nCommands run:\n- no shell commands were recorded\n/);
+});
+
+test('which Codex command lines resume a session (their first usage total is not all theirs)', () => {
+  const table: Array<[string[], { sessionId: string | null } | null]> = [
+    [['codex', 'exec', '--json', 'fix it'], null],
+    [['codex', 'exec', '--json', '-s', 'workspace-write', 'resume', 'abc', 'go on'], { sessionId: 'abc' }],
+    [['codex', 'exec', '--json', 'resume', '--last', 'go on'], { sessionId: null }],
+    [['codex', 'exec', '--json', '-C', 'resume', 'fix it'], null],
+  ];
+  for (const [argv, resumes] of table) assert.deepEqual(readCodexCommand(argv)?.resumes, resumes, argv.join(' '));
 });

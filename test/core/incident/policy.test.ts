@@ -18,3 +18,24 @@ test('whole-run stalls go to the stall policy whatever auto-recover says', () =>
   }
   assert.equal(diagnose('EVIDENCE_FAILED').action, 'REPORT');
 });
+
+test('an action fingerprint is never reused: a course-changing action already taken is denied, with a reason', () => {
+  const table = [
+    { recommended: 'CANCEL_AND_RESUME', verdict: 'deny' },
+    { recommended: 'CHECKPOINT_AND_RESPAWN', verdict: 'deny' },
+    { recommended: 'TERMINATE_DESCENDANT_PROCESS', verdict: 'deny' },
+    // Waiting for a reset, ending a finished run and halting repeat nothing that failed.
+    { recommended: 'WAIT_FOR_USAGE_RESET', verdict: 'allow' },
+    { recommended: 'END_FINISHED_RUN', verdict: 'allow' },
+    { recommended: 'HALT_AND_ESCALATE', verdict: 'allow' },
+    { recommended: 'OBSERVE', verdict: 'await_approval' },
+  ] as const;
+  for (const row of table) {
+    const taken = decide({ recommended: row.recommended, autoRecover: true, sessionId: 's1', alreadyTaken: true });
+    assert.equal(taken.verdict, row.verdict, row.recommended);
+    if (taken.verdict === 'deny') assert.match(taken.reason, new RegExp(`^${row.recommended} was already taken .* never reused`));
+    assert.notEqual(decide({ recommended: row.recommended, autoRecover: true, sessionId: 's1', alreadyTaken: false }).verdict, 'deny', row.recommended);
+  }
+  // The fingerprint rule comes first: even recovery that is off reports the reuse.
+  assert.equal(decide({ recommended: 'CANCEL_AND_RESUME', autoRecover: false, sessionId: 's1', alreadyTaken: true }).verdict, 'deny');
+});
