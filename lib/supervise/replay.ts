@@ -80,6 +80,8 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
   const stops: NodeJS.Signals[] = [];
   let last: RunResult | null = null;
   let current = 0;
+  // As in a live run, an action taken in one pass is not taken again on the same stall in a later one.
+  const actionsTaken = new Set<string>();
   const end = await supervisePasses(0, config.revive.max_revives, {
     supervise: async (index, why) => {
       current = index;
@@ -87,7 +89,7 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
       // The recording ends before this pass started (deadman was stopped before it could start one).
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
-      const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, records);
+      const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, records, actionsTaken);
       last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, world.ports));
       stops.push(...world.stops);
       return last;
@@ -146,7 +148,7 @@ class SimulatedWorld {
   private consumed = 0;
   private asked = 0;
 
-  constructor(private readonly pass: TracePass, adapter: Adapter, private readonly clock: ReplayClock, records: StepRecords) {
+  constructor(private readonly pass: TracePass, adapter: Adapter, private readonly clock: ReplayClock, records: StepRecords, actionsTaken: Set<string>) {
     this.observations = pass.events.filter((e) => e.type === 'observation');
     this.workspaces = pass.events.filter((e) => e.type === 'workspace').map((e) => e.fingerprint);
     this.child = new SimulatedChild(pass.root);
@@ -155,6 +157,7 @@ class SimulatedWorld {
       notifier: { path: 'none', detail: 'replay', send: () => {} },
       logger: { log: () => {} },
       records,
+      actionsTaken,
       watchdogUsec: null,
       spawn: async () => ({ ok: true, child: this.child }),
       signals: () => () => {},
