@@ -29,8 +29,10 @@ export interface OutputState {
   finishedAt: number | null;
   /** The agent said its plan or usage limit stops the turn; null until it does. */
   usageLimit: UsageLimitSeen | null;
-  /** Shell commands and turns completed since the supervisor last took them. */
+  /** Shell commands and turns completed since the supervisor last took them (at most MAX_PENDING_ATTEMPTS). */
   toolResults: Attempt[];
+  /** Older ones dropped from toolResults since the supervisor last took them: it must count afresh. */
+  toolResultsLost: number;
   /** The last attempts, for a handoff (bounded). */
   history: Attempt[];
   /** What the agent's own telemetry reported in this process. */
@@ -41,6 +43,13 @@ const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
 const RAW_EVENT_CHARS = 4096;
 const HISTORY = 50;
+/**
+ * A flood of tool results between two ticks (or while a tick waits on a kill grace) would
+ * otherwise all wait in memory: 100 MB of Codex events held 45,000 of them and their output
+ * tails. Past the bound the older half is dropped and counted; the supervisor then starts its
+ * streaks over, which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
+ */
+export const MAX_PENDING_ATTEMPTS = 1024;
 
 export class OutputTracker {
   readonly state: OutputState;
@@ -55,7 +64,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], history: [], usage: { tokens: 0, costUsd: null } };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -151,7 +160,9 @@ export class OutputTracker {
   }
 
   private attempted(attempt: Attempt): void {
-    this.state.toolResults.push(attempt);
+    const pending = this.state.toolResults;
+    if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
+    pending.push(attempt);
     this.state.history.push(attempt);
     if (this.state.history.length > HISTORY) this.state.history.shift();
   }

@@ -1,11 +1,10 @@
 import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
-import { parseEventLine, typeOfCutLine } from './json-line.ts';
+import { outputTail } from './output-tail.ts';
+import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 const NOTHING: ParsedLine = { recognized: true, events: [] };
-/** Enough of a tool's output to tell one failure from another. */
-const OUTPUT_TAIL_CHARS = 1000;
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
 export function createClaudeAdapter(): Adapter {
@@ -29,7 +28,7 @@ export function createClaudeAdapter(): Adapter {
       const text = textOf(block.content);
       const stated = EXIT_CODE.exec(text);
       const exitCode = stated ? Number(stated[1]) : ok && name === 'Bash' ? 0 : null;
-      return { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
+      return { type: 'tool_finished', toolId, exitCode, ok, outputTail: outputTail(text) };
     });
   }
 
@@ -58,10 +57,26 @@ export function createClaudeAdapter(): Adapter {
     parseLine(line) {
       const object = parseEventLine(line);
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
+      if (eventlessMessage(object)) return NOTHING;
       const parsed = claudeLineSchema.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
     },
   };
+}
+
+/**
+ * An assistant message with no tool call and no API error, or a user message with no tool
+ * result: most of a busy stream (text, thinking, prompts), and known to carry no event
+ * without validating it.
+ */
+function eventlessMessage(object: JsonObject): boolean {
+  const content = (object.message as JsonObject | null | undefined)?.content;
+  if (object.type === 'assistant') return object.error === undefined && !hasBlock(content, 'tool_use');
+  return object.type === 'user' && !hasBlock(content, 'tool_result');
+}
+
+function hasBlock(content: unknown, type: string): boolean {
+  return Array.isArray(content) && content.some((block) => (block as JsonObject | null)?.type === type);
 }
 
 /** Success means `subtype == "success"` AND `is_error == false`: API errors come as subtype success. */
