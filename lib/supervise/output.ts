@@ -46,10 +46,13 @@ const HISTORY = 50;
 /**
  * A flood of tool results between two ticks (or while a tick waits on a kill grace) would
  * otherwise all wait in memory: 100 MB of Codex events held 45,000 of them and their output
- * tails. Past the bound the older half is dropped and counted; the supervisor then starts its
- * streaks over, which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
+ * tails, and a tick then folded them all at once. Past the bound the older half is dropped and
+ * counted; the supervisor then starts its streaks over, which can only delay REPEATED_FAILURE
+ * and NO_PROGRESS (thresholds 3 and 4, far below the half kept), never raise them falsely.
+ * Small, because whatever waits here outlives young-generation collections: 1024 made V8 grow
+ * its young generation to 67 MB under a flood, 256 keeps it at 34 MB.
  */
-export const MAX_PENDING_ATTEMPTS = 1024;
+export const MAX_PENDING_ATTEMPTS = 256;
 
 export class OutputTracker {
   readonly state: OutputState;
