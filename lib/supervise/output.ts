@@ -105,9 +105,11 @@ export class OutputTracker {
     if (counts) s.lastOutputAt = now;
     for (const event of parsed.events) this.apply(event, now);
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
-    const kind = parsed.events.map((e) => e.type).join(',') || (parsed.recognized ? 'event' : 'line');
+    const { events } = parsed;
+    // Built for every line of a flood, so the usual single event is not mapped and joined.
+    const kind = events.length === 1 ? events[0]!.type : events.length > 1 ? events.map((e) => e.type).join(',') : parsed.recognized ? 'event' : 'line';
     this.records.event(stream, kind, line.text.slice(0, RAW_EVENT_CHARS), line.truncated || line.text.length > RAW_EVENT_CHARS,
-      parsed.events.length ? { events: parsed.events } : null);
+      events.length ? { events } : null);
     return counts;
   }
 
