@@ -53,6 +53,12 @@ const HISTORY = 50;
  * its young generation to 67 MB under a flood, 256 keeps it at 34 MB.
  */
 export const MAX_PENDING_ATTEMPTS = 256;
+/**
+ * An agent runs a handful of tools at once; a stream of starts that never finish (garbage, a
+ * broken agent) must not grow these maps for ever. Past the bound new starts go untracked and
+ * the oldest stay: the ones the hung detector would blame first.
+ */
+export const MAX_OPEN_TOOLS = 1024;
 
 export class OutputTracker {
   readonly state: OutputState;
@@ -123,9 +129,10 @@ export class OutputTracker {
         }
         break;
       case 'tool_started':
+        s.firstToolAt ??= now;
+        if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
         if (event.command !== null) this.toolCommands.set(event.toolId, event.command);
         s.openTools.set(event.toolId, now);
-        s.firstToolAt ??= now;
         break;
       case 'tool_finished': {
         s.openTools.delete(event.toolId);
