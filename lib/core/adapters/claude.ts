@@ -4,6 +4,8 @@ import { outputTail } from './output-tail.ts';
 import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
+/** A tool result's text: only its start (a stated exit code) and its end (outputTail) are read. */
+const LONG_VALUES = ['content'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
@@ -55,7 +57,7 @@ export function createClaudeAdapter(): Adapter {
   return {
     name: 'claude',
     parseLine(line) {
-      const object = parseEventLine(line);
+      const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
       if (eventlessMessage(object)) return NOTHING;
       const parsed = claudeLineSchema.safeParse(object);

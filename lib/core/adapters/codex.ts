@@ -7,6 +7,8 @@ import { usageLimitOf } from './codex-usage-limit.ts';
 /** Item types that run something on the agent's behalf: their start and end are tool events. */
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
 const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
+/** Only the end of a command's output is kept (outputTail). */
+const LONG_VALUES = ['aggregated_output'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
 
 /** `codex exec --json`: thread.started, turn.*, item.*, error. */
@@ -53,7 +55,7 @@ export function createCodexAdapter(): Adapter {
   return {
     name: 'codex',
     parseLine(line) {
-      const object = parseEventLine(line);
+      const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return cutLine(line);
       if (eventlessItem(object)) return NOTHING;
       const parsed = codexEventSchema.safeParse(object);
