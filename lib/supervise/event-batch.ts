@@ -43,12 +43,13 @@ export class EventBatch {
     return this.droppedTotal;
   }
 
-  add(row: Row): void {
+  /** `row` is only called for an event that fits: a flood's dropped events cost a count, not a row. */
+  add(row: () => Row): void {
     if (this.queue.length >= this.options.maxQueued) {
       this.droppedSinceFlush++;
       this.droppedTotal++;
     } else {
-      this.queue.push(row);
+      this.queue.push(row());
     }
     if (this.scheduled) return;
     this.scheduled = true;

@@ -17,7 +17,8 @@ export interface LinePacer {
 }
 
 export interface PacerHooks {
-  handle(line: Line): void;
+  /** `now`: the monotonic time the line is handled at (the pacer reads the clock anyway). */
+  handle(line: Line, now: number): void;
   /** Hold the pipe paused (true) or let it go (false). */
   hold(held: boolean): void;
   /** After each slice: the pipe is still busy while its backlog is worked off. */
@@ -42,12 +43,14 @@ export function paceLines(hooks: PacerHooks): LinePacer {
   const slice = () => {
     scheduled = false;
     running = true;
-    const until = hooks.monotonic() + SLICE_MS;
-    while (head < queue.length && hooks.monotonic() < until) {
+    let now = hooks.monotonic();
+    const until = now + SLICE_MS;
+    while (head < queue.length && now < until) {
       const line = queue[head]!;
       queue[head++] = undefined as unknown as Line; // freed as it is handled
       backlogChars -= line.text.length;
-      hooks.handle(line);
+      hooks.handle(line, now);
+      now = hooks.monotonic();
     }
     running = false;
     hooks.sliced();

@@ -29,8 +29,10 @@ export interface OutputState {
   finishedAt: number | null;
   /** The agent said its plan or usage limit stops the turn; null until it does. */
   usageLimit: UsageLimitSeen | null;
-  /** Shell commands and turns completed since the supervisor last took them. */
+  /** Shell commands and turns completed since the supervisor last took them (at most MAX_PENDING_ATTEMPTS). */
   toolResults: Attempt[];
+  /** Older ones dropped from toolResults since the supervisor last took them: it must count afresh. */
+  toolResultsLost: number;
   /** The last attempts, for a handoff (bounded). */
   history: Attempt[];
   /** Files the agent's tools wrote, most recently written last, for a handoff (bounded). */
@@ -44,6 +46,22 @@ const TAIL_BYTES = 16 * 1024;
 const RAW_EVENT_CHARS = 4096;
 const HISTORY = 50;
 const FILES_CHANGED = 100;
+/**
+ * A flood of tool results between two ticks (or while a tick waits on a kill grace) would
+ * otherwise all wait in memory: 100 MB of Codex events held 45,000 of them and their output
+ * tails, and a tick then folded them all at once. Past the bound the older half is dropped and
+ * counted; the supervisor then starts its streaks over, which can only delay REPEATED_FAILURE
+ * and NO_PROGRESS (thresholds 3 and 4, far below the half kept), never raise them falsely.
+ * Small, because whatever waits here outlives young-generation collections: 1024 made V8 grow
+ * its young generation to 67 MB under a flood, 256 keeps it at 34 MB.
+ */
+export const MAX_PENDING_ATTEMPTS = 256;
+/**
+ * An agent runs a handful of tools at once; a stream of starts that never finish (garbage, a
+ * broken agent) must not grow these maps for ever. Past the bound new starts go untracked and
+ * the oldest stay: the ones the hung detector would blame first.
+ */
+export const MAX_OPEN_TOOLS = 1024;
 
 export class OutputTracker {
   readonly state: OutputState;
@@ -58,7 +76,7 @@ export class OutputTracker {
   private tailFilled = 0;
 
   constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -96,9 +114,11 @@ export class OutputTracker {
     if (counts) s.lastOutputAt = now;
     for (const event of parsed.events) this.apply(event, now);
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
-    const kind = parsed.events.map((e) => e.type).join(',') || (parsed.recognized ? 'event' : 'line');
+    const { events } = parsed;
+    // Built for every line of a flood, so the usual single event is not mapped and joined.
+    const kind = events.length === 1 ? events[0]!.type : events.length > 1 ? events.map((e) => e.type).join(',') : parsed.recognized ? 'event' : 'line';
     this.records.event(stream, kind, line.text.slice(0, RAW_EVENT_CHARS), line.truncated || line.text.length > RAW_EVENT_CHARS,
-      parsed.events.length ? { events: parsed.events } : null);
+      events.length ? { events } : null);
     return counts;
   }
 
@@ -112,9 +132,10 @@ export class OutputTracker {
         }
         break;
       case 'tool_started':
+        s.firstToolAt ??= now;
+        if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
         if (event.command !== null) this.toolCommands.set(event.toolId, event.command);
         s.openTools.set(event.toolId, now);
-        s.firstToolAt ??= now;
         break;
       case 'tool_finished': {
         s.openTools.delete(event.toolId);
@@ -157,7 +178,9 @@ export class OutputTracker {
   }
 
   private attempted(attempt: Attempt): void {
-    this.state.toolResults.push(attempt);
+    const pending = this.state.toolResults;
+    if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
+    pending.push(attempt);
     this.state.history.push(attempt);
     if (this.state.history.length > HISTORY) this.state.history.shift();
   }

@@ -6,6 +6,7 @@ import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { PolicyDecision } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
+import { detached } from '../core/adapters/lines.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
 /**
@@ -136,9 +137,9 @@ export class RunRecords {
     }));
   }
 
-  /** Queued, not written: the caller is the output path, which must never wait on the store. */
+  /** Queued, not written: the caller is the output path, which must never wait on the store. `raw` is copied (detached) only if it is queued. */
   event(stream: string, kind: string, raw: string, truncated: boolean, data: object | null): void {
-    this.events.add({ at: this.wall(), stream, kind, raw, truncated, data: data ?? undefined });
+    this.events.add(() => ({ at: this.wall(), stream, kind, raw: detached(raw), truncated, data: data ?? undefined }));
   }
 
   /** Output that could not be delivered: written at once, after the events queued before it. */

@@ -40,8 +40,7 @@ export function feedStreams(
       output.line(stream, line, now);
       onLine(line, now);
     };
-    const handle = (line: Line) => {
-      const now = ports.clock.monotonic();
+    const handle = (line: Line, now: number) => {
       if (stream === 'stdout' && sniffer) sniffer.take(line, now, take, (first) => output.line(stream, first.line, first.now));
       else take(line, now);
     };

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
-import { OutputTracker } from '../../lib/supervise/output.ts';
+import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
+import { MAX_OPEN_TOOLS, MAX_PENDING_ATTEMPTS, OutputTracker } from '../../lib/supervise/output.ts';
 import { RunRecords } from '../../lib/supervise/records.ts';
 
 const tracker = () => {
@@ -28,4 +29,32 @@ test('one chunk larger than the ring keeps only its end; an unterminated line is
   const output = tracker();
   output.chunk(bytes(`${'a'.repeat(40_000)}\nfirst\nsecond`), 1);
   assert.deepEqual(output.lastLines().slice(-2), ['first', 'second']);
+});
+
+test('tool starts that never finish are tracked up to a bound, the oldest kept; finishing one makes room', () => {
+  const adapter = createCodexAdapter();
+  const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
+  const started = (id: number) => JSON.stringify({ type: 'item.started', item: { id: `t${id}`, type: 'command_execution', command: `run ${id}` } });
+  for (let id = 0; id < MAX_OPEN_TOOLS + 10; id++) output.line('stdout', { text: started(id), truncated: false }, id);
+  assert.equal(output.state.openTools.size, MAX_OPEN_TOOLS);
+  assert.ok(output.state.openTools.has('t0') && !output.state.openTools.has(`t${MAX_OPEN_TOOLS}`));
+  const finished = JSON.stringify({ type: 'item.completed', item: { id: 't0', type: 'command_execution', command: 'run 0', exit_code: 1, status: 'failed', aggregated_output: 'boom' } });
+  output.line('stdout', { text: finished, truncated: false }, 5000);
+  assert.deepEqual(output.state.toolResults.map((a) => [a.command, a.exitCode, a.outputTail]), [['run 0', 1, 'boom']]);
+  output.line('stdout', { text: started(99_999), truncated: false }, 5001);
+  assert.equal(output.state.openTools.get('t99999'), 5001);
+});
+
+test('tool results waiting for the supervisor are bounded: the older half goes, and the loss is counted', () => {
+  const adapter = createCodexAdapter();
+  const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
+  for (let id = 0; id <= MAX_PENDING_ATTEMPTS; id++) {
+    const item = { id: `t${id}`, type: 'command_execution', command: 'make', exit_code: 0, status: 'completed', aggregated_output: `ok ${id}` };
+    output.line('stdout', { text: JSON.stringify({ type: 'item.started', item }), truncated: false }, id);
+    output.line('stdout', { text: JSON.stringify({ type: 'item.completed', item }), truncated: false }, id);
+  }
+  assert.equal(output.state.toolResultsLost, MAX_PENDING_ATTEMPTS / 2);
+  assert.equal(output.state.toolResults.length, MAX_PENDING_ATTEMPTS / 2 + 1);
+  assert.equal(output.state.toolResults.at(-1)!.outputTail, `ok ${MAX_PENDING_ATTEMPTS}`);
+  assert.equal(output.state.history.length, 50);
 });

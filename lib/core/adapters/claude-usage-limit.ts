@@ -16,8 +16,13 @@ const EPOCH = /\|\s*(\d{9,11})\s*$/;
 /** Claude's limit texts are one short line; a long text opening with the phrase is the agent talking. */
 const MAX_TEXT = 300;
 
+/** Whether a text may be Claude's limit text (cheap: the adapter asks it before validating a line). */
+export function mayBeClaudeLimitText(text: string): boolean {
+  return text.length <= MAX_TEXT && LIMIT_PHRASE.test(text);
+}
+
 export function claudeLimitOfText(text: string): Extract<AgentEvent, { type: 'usage_limit' }> | null {
-  if (text.length > MAX_TEXT || !LIMIT_PHRASE.test(text)) return null;
+  if (!mayBeClaudeLimitText(text)) return null;
   const epoch = EPOCH.exec(text);
   const resetsAtClock = epoch ? undefined : clockOf(text);
   return {

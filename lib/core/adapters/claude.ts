@@ -1,12 +1,13 @@
 import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
-import { parseEventLine, typeOfCutLine } from './json-line.ts';
-import { claudeLimitOfText } from './claude-usage-limit.ts';
+import { outputTail } from './output-tail.ts';
+import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
+import { claudeLimitOfText, mayBeClaudeLimitText } from './claude-usage-limit.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
+/** A tool result's text: only its start (a stated exit code) and its end (outputTail) are read. */
+const LONG_VALUES = ['content'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
-/** Enough of a tool's output to tell one failure from another. */
-const OUTPUT_TAIL_CHARS = 1000;
 
 /** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
 export function createClaudeAdapter(): Adapter {
@@ -31,7 +32,7 @@ export function createClaudeAdapter(): Adapter {
       const text = textOf(block.content);
       const stated = EXIT_CODE.exec(text);
       const exitCode = stated ? Number(stated[1]) : ok && tool?.name === 'Bash' ? 0 : null;
-      const finished: AgentEvent = { type: 'tool_finished', toolId, exitCode, ok, outputTail: text.slice(-OUTPUT_TAIL_CHARS) };
+      const finished: AgentEvent = { type: 'tool_finished', toolId, exitCode, ok, outputTail: outputTail(text) };
       return ok && tool?.file ? [{ type: 'files_changed', paths: [tool.file] }, finished] : [finished];
     });
   }
@@ -60,8 +61,9 @@ export function createClaudeAdapter(): Adapter {
   return {
     name: 'claude',
     parseLine(line) {
-      const object = parseEventLine(line);
+      const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
+      if (eventlessMessage(object)) return NOTHING;
       const parsed = claudeLineSchema.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
     },
@@ -96,6 +98,24 @@ function turnLimit() {
       return all;
     },
   };
+}
+
+/**
+ * An assistant message with no tool call, no API error and no text that may be the limit text,
+ * or a user message with no tool result: most of a busy stream (text, thinking, prompts), and
+ * known to carry no event without validating it.
+ */
+function eventlessMessage(object: JsonObject): boolean {
+  const content = (object.message as JsonObject | null | undefined)?.content;
+  if (object.type === 'assistant') {
+    const limitText = hasBlock(content, (block) => block.type === 'text' && typeof block.text === 'string' && mayBeClaudeLimitText(block.text));
+    return object.error === undefined && !limitText && !hasBlock(content, (block) => block.type === 'tool_use');
+  }
+  return object.type === 'user' && !hasBlock(content, (block) => block.type === 'tool_result');
+}
+
+function hasBlock(content: unknown, matches: (block: JsonObject) => boolean): boolean {
+  return Array.isArray(content) && content.some((block) => block !== null && typeof block === 'object' && matches(block as JsonObject));
 }
 
 /** Success means `subtype == "success"` AND `is_error == false`: API errors come as subtype success. */

@@ -1,14 +1,15 @@
 import type { Adapter, AgentEvent, ParsedLine, Usage } from './agent-events.ts';
 import { codexEventSchema, type CodexEvent, type CodexItem, type CodexUsage } from './codex-schema.ts';
-import { fieldOfCutLine, parseEventLine, typeOfCutLine } from './json-line.ts';
+import { outputTail } from './output-tail.ts';
+import { fieldOfCutLine, parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
 import { usageLimitOf } from './codex-usage-limit.ts';
 
 /** Item types that run something on the agent's behalf: their start and end are tool events. */
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
 const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
+/** Only the end of a command's output is kept (outputTail). */
+const LONG_VALUES = ['aggregated_output'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
-/** Enough of a tool's output to tell one failure from another. */
-const OUTPUT_TAIL_CHARS = 1000;
 
 const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
 
@@ -73,19 +74,31 @@ export function createCodexAdapter(start: CodexStart = { resumed: false }): Adap
   return {
     name: 'codex',
     parseLine(line) {
-      const object = parseEventLine(line);
+      const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return cutLine(line);
+      if (eventlessItem(object)) return NOTHING;
       const parsed = codexEventSchema.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
     },
   };
 }
 
+/**
+ * An item event that can become no tool event or warning whatever its fields (a message, the
+ * agent's reasoning, any update): a third or more of a busy stream, known without validating it.
+ */
+function eventlessItem(object: JsonObject): boolean {
+  if (object.type === 'item.updated') return true;
+  if (object.type !== 'item.started' && object.type !== 'item.completed') return false;
+  const type = (object.item as JsonObject | null | undefined)?.type;
+  return typeof type === 'string' && !TOOL_ITEMS.has(type) && !(type === 'error' && object.type === 'item.completed');
+}
+
 function itemCompleted(item: CodexItem): AgentEvent[] {
   if (item.type === 'error') return item.message ? [{ type: 'error', message: item.message }] : [];
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;
-  const tail = item.aggregated_output === undefined ? {} : { outputTail: item.aggregated_output.slice(-OUTPUT_TAIL_CHARS) };
+  const tail = item.aggregated_output === undefined ? {} : { outputTail: outputTail(item.aggregated_output) };
   const finished: AgentEvent = { type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail };
   return ok && item.changes?.length ? [{ type: 'files_changed', paths: item.changes.map((c) => c.path) }, finished] : [finished];
 }

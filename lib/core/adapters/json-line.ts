@@ -5,21 +5,31 @@
  * bytes are read on their own: the type still proves the line was the agent speaking.
  */
 
+import { withoutLongValues } from './long-values.ts';
+
 export type JsonObject = Record<string, unknown>;
 
-/** Parses a line as a JSON object with a string `type`; null for anything else. Never throws. */
-export function parseEventLine(line: string): JsonObject | null {
+/**
+ * Parses a line as a JSON object with a string `type`; null for anything else. Never throws.
+ * The middles of long string values of `longValueKeys` are not read (long-values.ts).
+ */
+export function parseEventLine(line: string, longValueKeys: readonly string[] = []): JsonObject | null {
   const start = line.trimStart();
   if (!start.startsWith('{')) return null;
-  let value: unknown;
-  try {
-    // Duplicate keys (Codex's web_search items carry two "id"s) are legal here: the last wins.
-    value = JSON.parse(start);
-  } catch {
-    return null;
-  }
+  const shortened = withoutLongValues(start, longValueKeys);
+  // Should the shortened text not parse, the whole line decides.
+  const value = parsed(shortened) ?? (shortened === start ? undefined : parsed(start));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   return typeof (value as JsonObject).type === 'string' ? (value as JsonObject) : null;
+}
+
+function parsed(text: string): unknown {
+  try {
+    // Duplicate keys (Codex's web_search items carry two "id"s) are legal here: the last wins.
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 const HEAD_CHARS = 512;

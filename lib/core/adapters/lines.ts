@@ -89,6 +89,16 @@ export class LineSplitter {
   }
 }
 
+/**
+ * `text` as a string of its own. A line's text is a slice of its whole chunk's decoded text,
+ * and V8 slices keep their parent alive: a kept line (a queued record, a tool's output tail)
+ * held its 64 KiB chunk with it, and a flood promoted them by the hundred into the old heap.
+ * Concatenating then slicing makes V8 flatten the pair into a new string: the copy.
+ */
+export function detached(text: string): string {
+  return text.length < 16 ? text : ` ${text}`.slice(1);
+}
+
 function withoutCr(text: string): string {
   return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
 }

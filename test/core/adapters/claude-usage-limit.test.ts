@@ -77,6 +77,7 @@ test('the adapter: a limit said only in words is a usage_limit once per turn; a 
   ]);
   const onlyResult = [claudeLines.init(id, '/'), { ...claudeLines.result(id, true, text), is_error: true }];
   assert.equal(limits(createClaudeAdapter(), onlyResult).length, 1, 'the result alone is enough');
+  assert.equal(limits(createClaudeAdapter(), words.slice(0, 2)).length, 1, 'the assistant text alone is enough (not skipped as an eventless message)');
   assert.equal(limits(createClaudeAdapter(), [claudeLines.init(id, '/'), claudeLines.result(id, true, text)]).length, 0, 'a successful result quoting the text is no limit');
   const both = [claudeLines.init(id, '/'), claudeLines.rateLimitRejected(id, 1_781_000_000), ...words.slice(1)];
   assert.deepEqual(limits(createClaudeAdapter(), both).map((e) => e.resetsAtSec), [1_781_000_000]);

@@ -89,3 +89,14 @@ test('plain-text errors printed before the JSON are not events', () => {
   assert.deepEqual(adapter.parseLine('{"type":"stream_event","event":{}}'), { recognized: true, events: [] });
   assert.deepEqual(adapter.parseLine('{"type":"result","subtype":"success"}'), { recognized: true, events: [] }, 'a result without is_error is not a success');
 });
+
+test('text-only assistant messages and prompts carry no events; an API error or a tool block still does', () => {
+  const adapter = createClaudeAdapter();
+  const assistant = (message: object, extra = {}) => JSON.stringify({ type: 'assistant', message, ...extra });
+  assert.deepEqual(adapter.parseLine(assistant({ content: [{ type: 'text', text: 'thinking aloud' }] })), { recognized: true, events: [] });
+  assert.deepEqual(adapter.parseLine(JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'go on' }] } })), { recognized: true, events: [] });
+  assert.deepEqual(adapter.parseLine(assistant({ content: [{ type: 'text', text: 'API Error: 529' }] }, { error: 'overloaded' })).events, [{ type: 'error', message: 'API Error: 529' }]);
+  assert.deepEqual(adapter.parseLine(assistant({ content: [{ type: 'text', text: 'a' }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }] })).events, [{ type: 'tool_started', toolId: 't1', command: 'ls' }]);
+  const result = JSON.stringify({ type: 'user', message: { content: [{ type: 'text', text: 'x' }, { type: 'tool_result', tool_use_id: 't1', content: 'a.txt' }] } });
+  assert.deepEqual(adapter.parseLine(result).events, [{ type: 'tool_finished', toolId: 't1', exitCode: 0, ok: true, outputTail: 'a.txt' }]);
+});

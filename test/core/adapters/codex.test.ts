@@ -107,3 +107,13 @@ test('known types with the wrong shape and unknown types are progress without ev
     assert.deepEqual(adapter.parseLine(line), { recognized: true, events: [] }, line);
   }
 });
+
+test('messages, reasoning and updates are progress without events, whatever else they hold; tool items and warnings still count', () => {
+  const adapter = createCodexAdapter();
+  for (const item of [{ id: 'm', type: 'agent_message', text: 'hi' }, { type: 'reasoning', text: 7 }, { id: 'x', type: 'agent_message', exit_code: 'not a number' }]) {
+    assert.deepEqual(adapter.parseLine(JSON.stringify({ type: 'item.completed', item })), { recognized: true, events: [] }, JSON.stringify(item));
+  }
+  assert.deepEqual(adapter.parseLine('{"type":"item.updated","item":{"id":"c","type":"command_execution"}}'), { recognized: true, events: [] });
+  assert.deepEqual(adapter.parseLine('{"type":"item.completed","item":{"id":"w","type":"error","message":"low disk"}}').events, [{ type: 'error', message: 'low disk' }]);
+  assert.deepEqual(adapter.parseLine('{"type":"item.started","item":{"id":"c","type":"command_execution","command":"ls"}}').events, [{ type: 'tool_started', toolId: 'c', command: 'ls' }]);
+});
