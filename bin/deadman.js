@@ -19,7 +19,12 @@ process.on('warning', (warning) => {
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 
-module.enableCompileCache?.();
+// Node keeps the compiled code of the bundle's chunks here, so a start skips compiling them. By
+// default that is os.tmpdir(), which a unit's PrivateTmp= empties at every start; systemd's
+// CacheDirectory= (units/deadman@.service) gives a place that lasts. NODE_COMPILE_CACHE, when
+// set, still decides.
+const cacheDirectory = process.env.NODE_COMPILE_CACHE ? undefined : process.env.CACHE_DIRECTORY?.split(':')[0];
+module.enableCompileCache?.(cacheDirectory ? `${cacheDirectory}/compile-cache` : undefined);
 
 // The bundle (bin/bundle.js, part of `npm run build`) starts in a fraction of the time the ~100
 // modules of dist/lib/ take. It is used only while it is newer than dist/lib/main.js: a plain
