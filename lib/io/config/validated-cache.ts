@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -11,8 +11,9 @@ import { writeFileAtomically } from '../atomic-write.ts';
  * does not load the TOML parser and zod to reach the same result as last time. An entry is
  * used only when the file's text, the flags and deadman's build are all what they were when
  * it was validated; anything else (and every invalid config) goes through the parser and the
- * schema, so the errors a user sees are the schema's own. One entry per config file and set
- * of flags, replaced when either changes, so the directory never grows past one file per job.
+ * schema, so the errors a user sees are the schema's own. One entry per config file, set of
+ * flags and build, replaced when the text changes; two builds side by side (an upgrade, a
+ * checkout beside the installed one) each keep theirs, and only the newest few builds are kept.
  */
 export interface ValidatedConfig {
   config: Config;
@@ -32,8 +33,10 @@ export interface ValidatedConfigCache {
 export function validatedConfigCache(base: string, file: string | null, text: string, flags: Record<string, unknown>): ValidatedConfigCache {
   const dir = join(base, 'config-cache');
   const flagsJson = JSON.stringify(flags);
-  const entryPath = join(dir, `${sha256(`${file}\0${flagsJson}`).slice(0, 32)}.json`);
-  const key = sha256(`${buildIdentity()}\0${text}\0${flagsJson}`);
+  const build = buildIdentity();
+  const job = sha256(`${file}\0${flagsJson}`).slice(0, 32);
+  const entryPath = join(dir, `${job}.${sha256(build).slice(0, 16)}.json`);
+  const key = sha256(`${build}\0${text}\0${flagsJson}`);
   return {
     read: () => {
       if (!isPrivateDir(dir)) return null;
@@ -57,11 +60,23 @@ export function validatedConfigCache(base: string, file: string | null, text: st
       try {
         // Not durable: a lost entry costs one slower start, never a wrong config.
         writeFileAtomically(entryPath, text, 0o600, { durable: false });
+        forgetOldBuilds(dir, job);
       } catch {
         // a full or read-only disk: the next start validates again
       }
     },
   };
+}
+
+/** Builds of deadman whose entries are kept per job. */
+const BUILDS_KEPT = 3;
+
+/** Removes a job's entries of all but the BUILDS_KEPT most recently written builds. */
+function forgetOldBuilds(dir: string, job: string): void {
+  const entries = readdirSync(dir).filter((name) => name.startsWith(`${job}.`) && name.endsWith('.json'))
+    .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { path } of entries.slice(BUILDS_KEPT)) rmSync(path, { force: true });
 }
 
 /**

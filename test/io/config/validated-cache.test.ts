@@ -55,15 +55,27 @@ test('an edited file or other flags are validated afresh', async (t) => {
   assert.equal((await load({ hung_timeout: 60_000 })).config.inactivity, 1_200_000, 'other flags');
 });
 
-test('another build of deadman validates afresh', async (t) => {
-  const { editEntry, load } = setUp(t);
-  await load();
-  editEntry(123_456);
+test('another build of deadman validates afresh, and each of the last few builds keeps its entry', async (t) => {
+  const { entries, editEntry, load } = setUp(t);
   // Every build rewrites the module that keys the cache (in the bundle its name changes too).
   const cacheModule = fileURLToPath(new URL('../../../lib/io/config/validated-cache.js', import.meta.url));
-  const { mtime } = statSync(cacheModule);
-  utimesSync(cacheModule, mtime, new Date(mtime.getTime() + 1_000));
+  const { atime, mtime } = statSync(cacheModule);
+  // Build 0 too is set through a Date, which drops the sub-millisecond part the file had.
+  const asBuild = (n: number) => utimesSync(cacheModule, atime, new Date(mtime.getTime() + n * 1_000));
+  t.after(() => asBuild(0));
+  asBuild(0);
+  await load();
+  editEntry(123_456);
+  asBuild(1);
   assert.equal((await load()).config.inactivity, 600_000);
+  assert.equal(entries().length, 2, 'two builds side by side do not evict each other');
+  asBuild(0);
+  assert.equal((await load()).config.inactivity, 123_456, 'the first build still has its entry');
+  for (let build = 2; build <= 5; build++) {
+    asBuild(build);
+    await load();
+  }
+  assert.equal(entries().length, 3, 'only the newest builds are kept');
 });
 
 test('an invalid config gives the schema\'s error with or without the cache, and is never cached', async (t) => {
