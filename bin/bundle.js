@@ -6,9 +6,11 @@
 // bin/deadman.js uses the bundle only while it is newer than the tsc output it came from.
 import { build } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const deadmanRequire = createRequire(import.meta.url);
 
 /**
  * zod's `z` namespace re-exports every locale (about half of zod's size); deadman phrases its
@@ -23,6 +25,28 @@ const englishOnlyZod = {
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
       resolveDir: root,
     }));
+  },
+};
+
+/**
+ * Node built-ins come in through require(), not an ESM import: Node builds an ESM namespace of
+ * every export, which reads the lazy ones too — `import … from 'node:fs'` loads fs/promises
+ * and readline, 'node:util' loads worker_threads, about 30 internal modules a start does not
+ * use. Exports defined as getters are left out, so a module that imports one fails the build
+ * (esbuild: no matching export) instead of loading it behind our back.
+ */
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(onBuild) {
+    onBuild.onResolve({ filter: /^[a-z_/:]+$/ }, (args) => (
+      args.kind !== 'require-call' && isBuiltin(args.path) ? { path: args.path, namespace: 'builtin-through-require' } : undefined
+    ));
+    onBuild.onLoad({ filter: /.*/, namespace: 'builtin-through-require' }, (args) => {
+      const builtin = deadmanRequire(args.path);
+      const names = Object.keys(builtin).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default'
+        && !Object.getOwnPropertyDescriptor(builtin, name)?.get);
+      return { contents: `const builtin = require(${JSON.stringify(args.path)});\nexport default builtin;\nexport const { ${names.join(', ')} } = builtin;\n`, loader: 'js' };
+    });
   },
 };
 
@@ -44,7 +68,7 @@ const result = await build({
   external: ['sd-notify'],
   // CommonJS dependencies (the TOML parser) call require() for Node built-ins.
   banner: { js: "import { createRequire as deadmanRequire } from 'node:module'; const require = deadmanRequire(import.meta.url);" },
-  plugins: [englishOnlyZod],
+  plugins: [englishOnlyZod, builtinsThroughRequire],
   logLevel: 'warning',
   metafile: true,
 });

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Entry point only: checks the runtime, then hands over to the compiled CLI in dist/.
 import module from 'node:module';
-import { statSync } from 'node:fs';
+
+// Not `import … from 'node:fs'`: an ESM import of it loads fs/promises and readline too
+// (bin/bundle.js says why); require() loads only fs.
+const { statSync } = module.createRequire(import.meta.url)('node:fs');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
