@@ -57,6 +57,8 @@ test('the deadman@ template under a real user manager', async (t) => {
     const cacheHome = manager.env.XDG_CACHE_HOME ?? join(manager.env.HOME!, '.cache');
     const compileCache = join(cacheHome, 'deadman', 'compile-cache');
     await waitFor(() => listOrNone(compileCache).length > 0, 10_000, `compiled code in ${compileCache}`);
+    // And the config validated at this start, which the next start takes instead of zod's work.
+    assert.equal(listOrNone(join(cacheHome, 'deadman', 'config-cache')).filter((name) => name.endsWith('.json')).length, 1);
   });
 
   await t.test('an exit that must not be retried fails the unit, and OnFailure= prints the report', async () => {
