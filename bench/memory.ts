@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { deadmanBench } from './helpers/deadman-env.ts';
 import { megabytes, table } from './helpers/figures.ts';
-import { clockTicksPerSecond, cpuTicks, statusKb } from './helpers/proc-sample.ts';
+import { clockTicksPerSecond, cpuTicks, smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
 
 /**
  * What `deadman run` costs a host while its command idles (a unit spends most of its life so):
  * deadman's resident memory and the CPU it burns supervising `sleep 60`, beside an idle bare
- * Node for reference. Prints one table; a miss is reported, not failed, so it returns 0.
+ * Node and the floor of any Node supervisor that records to SQLite. Prints one table; a miss is reported, not failed, so it returns 0.
  */
 
 const SETTLE_MS = 2_000;
@@ -22,27 +23,57 @@ export async function main(): Promise<number> {
   }
   const bench = deadmanBench('memory');
   try {
-    const [deadman, node] = await Promise.all([
+    // Side by side, so each PSS shares the Node binary's pages with the same neighbours.
+    const [deadman, node, floor] = await Promise.all([
       idle([process.execPath, ...bench.run('--', 'sleep', '60')], bench.opts),
       idle([process.execPath, '-e', 'setTimeout(() => {}, 60_000)'], bench.opts),
+      idle([process.execPath, '--input-type=module', '-e', floorScript(join(bench.dir, 'floor.db'))], bench.opts),
     ]);
+    const memory = (x: Idle) => `${megabytes(x.rssKb)} (PSS ${megabytes(x.pssKb)}, anonymous ${megabytes(x.anonKb)})`;
     process.stdout.write(`memory: ${process.execPath} ${process.version}; deadman run -- sleep 60, no NOTIFY_SOCKET\n`);
     process.stdout.write(table([
-      { what: 'RSS of deadman supervising idle `sleep 60`', value: megabytes(deadman.rssKb), target: '≤ 50 MB', pass: deadman.rssKb * 1024 <= 50e6 },
+      { what: 'RSS of deadman supervising idle `sleep 60`', value: memory(deadman), target: '≤ 50 MB', pass: deadman.rssKb * 1024 <= 50e6 },
       { what: '  reference: its peak (VmHWM) so far, start-up included', value: megabytes(deadman.peakKb), target: '', pass: null },
-      { what: '  reference: of it anonymous (not shared with other Node processes)', value: megabytes(deadman.anonKb), target: '', pass: null },
-      { what: '  reference: RSS of an idle `node -e setTimeout…`', value: megabytes(node.rssKb), target: '', pass: null },
-      { what: '  reference: of it anonymous', value: megabytes(node.anonKb), target: '', pass: null },
+      { what: '  reference: an idle `node -e setTimeout…`', value: memory(node), target: '', pass: null },
+      { what: '  floor: Node with SQLite open, supervising `sleep 60` on pipes', value: memory(floor), target: '', pass: null },
       { what: `CPU supervising idle \`sleep 60\` (${MEASURE_MS / 1000} s)`, value: `${deadman.percent.toFixed(2)} % of a core (${deadman.cpuMs.toFixed(0)} ms)`, target: '≤ 0.2 %', pass: deadman.percent <= 0.2 },
     ]));
+    process.stdout.write('  (RSS counts the Node binary\'s pages in full; PSS splits pages shared with other processes among them: what one more unit costs)\n');
     return 0;
   } finally {
     rmSync(bench.dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * The least any Node supervisor of an idle command that records to SQLite holds: node:sqlite
+ * with a WAL database open, node:crypto (markers are signed), the child on pipes, and a
+ * once-a-second timer that writes a row.
+ */
+function floorScript(database: string): string {
+  return `import { spawn } from 'node:child_process';
+    import { createHmac } from 'node:crypto';
+    import { DatabaseSync } from 'node:sqlite';
+    const db = new DatabaseSync(${JSON.stringify(database)});
+    db.exec('PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS polls (at INTEGER)');
+    createHmac('sha256', 'key').update('marker').digest();
+    const child = spawn('sleep', ['60'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', () => {});
+    const poll = setInterval(() => db.prepare('INSERT INTO polls VALUES (?)').run(Date.now()), 1000);
+    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`;
+}
+
+interface Idle {
+  percent: number;
+  cpuMs: number;
+  rssKb: number;
+  pssKb: number;
+  anonKb: number;
+  peakKb: number;
+}
+
 /** The process's own utime+stime over MEASURE_MS once start-up has settled, and its memory then. */
-async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ percent: number; cpuMs: number; rssKb: number; anonKb: number; peakKb: number }> {
+async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Idle> {
   const child = spawn(argv[0]!, argv.slice(1), { ...opts, stdio: 'ignore' });
   const closed = new Promise((resolve) => child.once('close', resolve));
   try {
@@ -50,7 +81,11 @@ async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv 
     const before = { cpu: cpuTicks(child.pid!).own, at: performance.now() };
     await sleep(MEASURE_MS);
     const cpuMs = (cpuTicks(child.pid!).own - before.cpu) / clockTicksPerSecond() * 1000;
-    return { percent: cpuMs / (performance.now() - before.at) * 100, cpuMs, rssKb: statusKb(child.pid!, 'VmRSS'), anonKb: statusKb(child.pid!, 'RssAnon'), peakKb: statusKb(child.pid!, 'VmHWM') };
+    const pid = child.pid!;
+    return {
+      percent: cpuMs / (performance.now() - before.at) * 100, cpuMs,
+      rssKb: statusKb(pid, 'VmRSS'), pssKb: smapsRollupKb(pid, 'Pss'), anonKb: statusKb(pid, 'RssAnon'), peakKb: statusKb(pid, 'VmHWM'),
+    };
   } finally {
     child.kill('SIGTERM');
     await closed;

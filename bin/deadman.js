@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Entry point only: checks the runtime, then hands over to the compiled CLI in dist/.
 import module from 'node:module';
-import { statSync } from 'node:fs';
+
+// Not `import … from 'node:fs'`: an ESM import of it loads fs/promises and readline too
+// (bin/bundle.js says why); require() loads only fs.
+const { statSync } = module.createRequire(import.meta.url)('node:fs');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
@@ -19,7 +22,12 @@ process.on('warning', (warning) => {
   process.stderr.write(`${warning.name}: ${warning.message}\n`);
 });
 
-module.enableCompileCache?.();
+// Node keeps the compiled code of the bundle's chunks here, so a start skips compiling them. By
+// default that is os.tmpdir(), which a unit's PrivateTmp= empties at every start; systemd's
+// CacheDirectory= (units/deadman@.service) gives a place that lasts. NODE_COMPILE_CACHE, when
+// set, still decides.
+const cacheDirectory = process.env.NODE_COMPILE_CACHE ? undefined : process.env.CACHE_DIRECTORY?.split(':')[0];
+module.enableCompileCache?.(cacheDirectory ? `${cacheDirectory}/compile-cache` : undefined);
 
 // The bundle (bin/bundle.js, part of `npm run build`) starts in a fraction of the time the ~100
 // modules of dist/lib/ take. It is used only while it is newer than dist/lib/main.js: a plain

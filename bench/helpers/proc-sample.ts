@@ -23,6 +23,19 @@ export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): num
   }
 }
 
+/**
+ * A line of /proc/<pid>/smaps_rollup in kB: Pss is the process's fair share of its pages (a
+ * page shared by n processes counts 1/n), which is what one more unit costs a host whose other
+ * units run the same Node binary; 0 once it exited.
+ */
+export function smapsRollupKb(pid: number, field: 'Pss' | 'Pss_Anon'): number {
+  try {
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 export function clockTicksPerSecond(): number {
   const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout);
   return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;

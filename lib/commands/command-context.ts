@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Options } from 'yargs';
 import type { Config } from '../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
-import { currentPathContext, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
+import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store/store.ts';
 import { systemClock } from '../io/clock.ts';
 import { createRedactor, type Redactor } from '../core/redact/redact.ts';
@@ -26,10 +26,15 @@ export interface Context extends LoadedConfig {
   paths: StatePaths;
 }
 
-/** Loads the config (flags merged over the file) and resolves where state lives. */
-export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}): Promise<Context> {
+/**
+ * Loads the config (flags merged over the file) and resolves where state lives. `cached`: a
+ * config validated by an earlier start may be used (`deadman run`, started again and again by
+ * its unit); commands that check or report a config always validate it.
+ */
+export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}, { cached = false } = {}): Promise<Context> {
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
-  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir } });
+  const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
+  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase });
   return { ...loaded, paths: resolvePaths(loaded.config, args.database) };
 }
 

@@ -64,7 +64,7 @@ const RUN_BUSY_TIMEOUT_MS = 2_000;
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
   const { config: configPath, database, 'state-dir': stateDir, record, ...settings } = values;
   let command = commandLine;
-  const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings));
+  const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
   const redactor = redactorFor(config, process.env);
   const logger = redactedLogger(unredactedLogger, redactor.text);

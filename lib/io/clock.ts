@@ -8,7 +8,9 @@ export interface Clock {
 }
 
 export const systemClock: Clock = {
-  monotonic: () => performance.now(),
+  // The monotonic clock performance.now() reads too, from about the same origin (the process's
+  // start), without loading perf_hooks and its nine modules into every start.
+  monotonic: () => process.uptime() * 1000,
   wall: () => Date.now(),
 };
 

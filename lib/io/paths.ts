@@ -31,6 +31,14 @@ export function resolveStateDir(ctx: PathContext, override?: string): string {
 }
 
 /**
+ * Where deadman keeps what it can always rebuild (validated configs): systemd's CacheDirectory=
+ * (`$CACHE_DIRECTORY`), else the state directory.
+ */
+export function resolveCacheBase(ctx: PathContext, stateDirOverride?: string): string {
+  return ctx.env.CACHE_DIRECTORY?.split(':')[0] || resolveStateDir(ctx, stateDirOverride);
+}
+
+/**
  * The database and the markers move together: with a state directory they are both in it;
  * with only a database named, the markers live beside it (`<database>.markers/`), so a run
  * recorded elsewhere never picks up a marker of the shared state directory.

@@ -50,18 +50,16 @@ const metafile = join(repoRoot, 'dist', 'bundle.meta.json');
 const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.js');
 const built = existsSync(metafile) && existsSync(bundleMain) && statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
 
-test('a bundled `deadman run` loads no yargs, zod or TOML parser, and no module of dist/lib', {
-  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
-}, (t) => {
-  const dir = tempDir(t);
+/** The sources of every bundle chunk one `deadman run … -- true` loaded (state kept in `dir`). */
+function sourcesLoadedByRun(dir: string, runArgs: string[]): string[] {
   const hook = `
     const { registerHooks } = await import('node:module');
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
     process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(loaded) + '\\n'));`;
   const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state') };
-  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG']) delete env[key];
-  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), '--', 'true'], { encoding: 'utf8', env, cwd: dir });
+  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG', 'CACHE_DIRECTORY']) delete env[key];
+  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), ...runArgs, '--', 'true'], { encoding: 'utf8', env, cwd: dir });
   assert.equal(run.status, 0, run.stderr);
   const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as string[];
   const files = loaded.filter((url) => url.startsWith('file:')).map((url) => new URL(url).pathname);
@@ -70,9 +68,29 @@ test('a bundled `deadman run` loads no yargs, zod or TOML parser, and no module 
   const { outputs } = JSON.parse(readFileSync(metafile, 'utf8')) as Metafile;
   const sources = files.flatMap((file) => Object.keys(outputs[file.slice(repoRoot.length)]?.inputs ?? {}));
   assert.ok(sources.includes('lib/commands/run.ts'), `chunks mapped to their sources: ${sources.length}`);
-  for (const heavy of ['node_modules/yargs', 'node_modules/zod', 'node_modules/@iarna/toml']) {
-    assert.deepEqual(sources.filter((source) => source.startsWith(heavy)), [], `${heavy} is in a chunk the run path loads`);
-  }
+  return sources;
+}
+
+// Matched anywhere in the path: a worktree whose node_modules is a symlink names them ../x/node_modules/….
+const HEAVY = ['node_modules/yargs/', 'node_modules/zod/', 'node_modules/@iarna/toml/'];
+
+test('a bundled `deadman run` loads no yargs, zod or TOML parser, and no module of dist/lib', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, (t) => {
+  const sources = sourcesLoadedByRun(tempDir(t), []);
+  for (const heavy of HEAVY) assert.deepEqual(sources.filter((source) => source.includes(heavy)), [], `${heavy} is in a chunk the run path loads`);
+});
+
+test('with --config, only the first start of a config loads zod and the TOML parser', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, 'state'));
+  writeFileSync(join(dir, 'job.toml'), 'inactivity = "10min"\n');
+  const first = sourcesLoadedByRun(dir, ['--config', 'job.toml']);
+  assert.ok(first.some((source) => source.includes('node_modules/zod/')), 'the first start validates the config');
+  const again = sourcesLoadedByRun(dir, ['--config', 'job.toml']);
+  for (const heavy of HEAVY) assert.deepEqual(again.filter((source) => source.includes(heavy)), [], `${heavy} is loaded again`);
 });
 
 test('the bundled CLI answers --version from the package file', {
@@ -87,8 +105,10 @@ test('the bundled CLI answers --version from the package file', {
  * In the bundle every module's import.meta.url is its chunk's, in dist/bundle/, not the file's
  * own place under dist/lib/: a path built from it breaks once bundled. Package files are found
  * through lib/io/package-files.ts; resolving a package (createRequire) works from anywhere.
+ * The config cache reads its own module file to tell one build from another, which holds
+ * wherever that file is.
  */
-const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/notify.ts']);
+const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/notify.ts', 'lib/io/config/validated-cache.ts']);
 
 function libSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, waitFor } from '../helpers/cli.ts';
@@ -26,6 +26,14 @@ function installTemplates(manager: UserManager, etc: string): Promise<void[]> {
   }));
 }
 
+function listOrNone(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true }) as string[];
+  } catch {
+    return [];
+  }
+}
+
 function writeJob(etc: string, name: string, script: string): void {
   const command = JSON.stringify(['sh', '-c', script]);
   writeFileSync(join(etc, `${name}.toml`), `command = ${command}\ncwd = "${etc}"\ndatabase = "${join(etc, 'deadman.db')}"\ninactivity = "1min"\n`);
@@ -45,6 +53,12 @@ test('the deadman@ template under a real user manager', async (t) => {
     await manager.waitFor('deadman@ticker.service', (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 10_000);
     assert.match(await manager.status('deadman@ticker.service'), /Status: "ok · /);
     assert.equal((await manager.systemctl('stop', 'deadman@ticker.service')).code, 0);
+    // CacheDirectory= holds Node's compile cache, which PrivateTmp= would wipe at every start.
+    const cacheHome = manager.env.XDG_CACHE_HOME ?? join(manager.env.HOME!, '.cache');
+    const compileCache = join(cacheHome, 'deadman', 'compile-cache');
+    await waitFor(() => listOrNone(compileCache).length > 0, 10_000, `compiled code in ${compileCache}`);
+    // And the config validated at this start, which the next start takes instead of zod's work.
+    assert.equal(listOrNone(join(cacheHome, 'deadman', 'config-cache')).filter((name) => name.endsWith('.json')).length, 1);
   });
 
   await t.test('an exit that must not be retried fails the unit, and OnFailure= prints the report', async () => {

@@ -104,6 +104,7 @@ function identityLines(spec: UnitSpec): string[] {
   const lines = [`# The user who generated this unit: their HOME, credentials and agent login.`, `User=${quotedOrRefuse(escapeSpecifiers(user), 'the user')}`];
   if (user === 'root') {
     lines.push('# /var/lib/deadman holds the database ($STATE_DIRECTORY), where root\'s `deadman report` looks.', 'StateDirectory=deadman');
+    lines.push('# /var/cache/deadman keeps Node\'s compiled code between starts; PrivateTmp= empties /tmp at each.', 'CacheDirectory=deadman');
   } else {
     lines.push(`# No StateDirectory=: the database stays in ${user}'s ~/.local/state/deadman, where their \`deadman report\` looks.`);
   }

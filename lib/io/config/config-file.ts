@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
 import { formatProblems, limitProblems, phraseIssue } from '../../core/config/config-problems.ts';
 import { configError } from '../../exit-codes.ts';
 import { configCandidates, currentPathContext, type PathContext } from '../paths.ts';
+import { validatedConfigCache, type ValidatedConfig } from './validated-cache.ts';
 
 export interface LoadedConfig {
   /** The file that was read, or null when the built-in defaults apply. */
@@ -19,6 +20,11 @@ export interface LoadOptions {
   flags?: Record<string, unknown>;
   cwd?: string;
   ctx?: PathContext;
+  /**
+   * An existing directory where configs validated by earlier starts are kept (the hot path of
+   * `deadman run`); without it every load parses and validates.
+   */
+  cacheBase?: string | undefined;
   /** Where a note (not a problem) about the file goes; stderr by default. */
   onNote?: (line: string) => void;
 }
@@ -39,15 +45,25 @@ export function discoverConfigFile(options: LoadOptions): string | null {
 /**
  * Reads, parses and validates the configuration. Throws a config error (exit 78) whose
  * message holds one line per problem. With no file and no flags it returns the defaults
- * without loading the TOML parser or zod, which keeps `deadman run` quick to start.
+ * without loading the TOML parser or zod, which keeps `deadman run` quick to start; with
+ * `cacheBase`, so does a config validated by an earlier start (validated-cache.ts).
  */
 export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
   const file = discoverConfigFile(options);
   const flags = options.flags ?? {};
   if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config };
-  const raw = file === null ? {} : await parseTomlFile(file);
+  const text = file === null ? '' : readConfigText(file);
+  const cache = options.cacheBase === undefined ? null : validatedConfigCache(options.cacheBase, file, text, flags);
+  const cached = cache?.read() ?? null;
+  const validated = cached ?? await validate(file, text, flags);
+  if (cached === null) cache?.write(validated);
   // Valid TOML with nothing in it (empty, comments only) means every default: worth a note, not a refusal.
-  if (file !== null && Object.keys(raw).length === 0) (options.onNote ?? noteOnStderr)(`${file} has no settings; using the built-in defaults`);
+  if (validated.empty) (options.onNote ?? noteOnStderr)(`${file} has no settings; using the built-in defaults`);
+  return { file, config: validated.config };
+}
+
+async function validate(file: string | null, text: string, flags: Record<string, unknown>): Promise<ValidatedConfig> {
+  const raw = file === null ? {} : await parseToml(file, text);
   const merged = { ...raw, ...flags };
   const { configSchema, knownKeysAt } = await import('../../core/config/config.ts');
   const result = configSchema.safeParse(merged, { error: (issue) => phraseIssue(issue as never) });
@@ -58,11 +74,10 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     }, knownKeysAt);
     throw configError(limitProblems(lines).join('\n'));
   }
-  return { file, config: result.data };
+  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0 };
 }
 
-async function parseTomlFile(file: string): Promise<Record<string, unknown>> {
-  const text = readConfigText(file);
+async function parseToml(file: string, text: string): Promise<Record<string, unknown>> {
   const { default: toml } = await import('@iarna/toml');
   try {
     return toml.parse(text) as Record<string, unknown>;

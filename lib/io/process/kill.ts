@@ -110,14 +110,19 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
     return processes;
   };
   const owned = remaining(true);
+  // The usual end (the work exited and took its children along): with nothing owned left no
+  // process is there to fork another, so this sweep is the last word. Each further look is a
+  // pass over every /proc/<pid>, which start-up pays for and which grows with the host.
+  if (owned.length === 0) return { exitedInGrace: [], killed: [], survived: [] };
   const group = forwardToRootGroup(owned, rootPid, signal, observer, guards);
   const members = new Members(observer);
   // The group is re-read: a process that just called setsid() left it and did not hear the signal.
   members.add(owned.filter((p) => p.pid !== rootPid && (group === null || observer.readProcess(p.pid)?.pgid !== group)));
   for (const p of members.deepestFirst()) signalChecked(p, 'SIGTERM', observer, guards);
-  await waitUntil(() => remaining().length === 0, options.graceMs, TREE_POLL_MS, monotonic, options.abort);
+  const exitedInGrace = await waitUntil(() => remaining().length === 0, options.graceMs, TREE_POLL_MS, monotonic, options.abort);
   const signalled = new Set<string>();
-  await waitUntil(() => {
+  // Seen empty within the grace: as above, that look is the last word.
+  if (!exitedInGrace) await waitUntil(() => {
     const left = remaining();
     for (const p of left) {
       signalChecked(p, 'SIGKILL', observer, guards);

@@ -83,6 +83,7 @@ test('a user unit states where its database is: ~/.local/state for a user, /var/
 
 test('root runs keep state in StateDirectory=, where root\'s report looks', () => {
   assert.deepEqual(directives(renderUnit(spec({ runAs: 'root' }))).get('StateDirectory'), ['deadman']);
+  assert.deepEqual(directives(renderUnit(spec({ runAs: 'root' }))).get('CacheDirectory'), ['deadman'], 'the compile cache outlives PrivateTmp=');
 });
 
 test('NotifyAccess=all only when the addon cannot load, and the unit says why', () => {

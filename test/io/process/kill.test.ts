@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { findHungSubtree } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
 import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
@@ -125,6 +126,23 @@ test('a stop resolves early when the tree exits, and a second signal cuts the gr
   assert.ok(monotonic() - started < 1_500, 'SIGKILL right after the abort');
   assert.ok(result.killed.includes(parent.pid));
   assert.deepEqual(result.survived, []);
+});
+
+test('a tree already gone when the stop comes costs one look, not a wait and a SIGKILL sweep', async () => {
+  // The usual end of a run: the work exited with its children. Each look at a real run is a pass over /proc.
+  const gone = spawnSync('true').pid!;
+  const observer = observerOf(gone);
+  let looks = 0;
+  const counting = new Proxy(observer, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (key === 'observe') return (sweep?: boolean) => (looks++, observer.observe(sweep));
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const result = await stopOwnedTree({ observer: counting, rootPid: gone, signal: 'SIGTERM', graceMs: 5_000, guards: guardsFor(gone), monotonic });
+  assert.deepEqual(result, { exitedInGrace: [], killed: [], survived: [] });
+  assert.equal(looks, 1);
 });
 
 const fakeAgent = new URL('../../../lib/demo/fake-agent.js', import.meta.url).pathname;

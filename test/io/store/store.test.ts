@@ -131,3 +131,22 @@ test('a read-only store reads without migrating or changing the mode of the file
   reader.close();
   assert.equal(statSync(path).mode & 0o777, 0o640);
 });
+
+test('commits sync at checkpoints, not one by one, and one SIGKILLed right after a commit keeps it', async (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const store = new Store(path);
+  assert.equal(store.get<{ synchronous: number }>('PRAGMA synchronous')!.synchronous, 1, 'NORMAL');
+  store.close();
+  // A writer killed with no chance to close: the commit is in the WAL the OS holds.
+  const storeModule = new URL('../../../lib/io/store/store.js', import.meta.url).href;
+  const writer = spawn(process.execPath, ['--input-type=module', '-e', `
+    const { Store } = await import(${JSON.stringify(storeModule)});
+    const store = new Store(${JSON.stringify(path)});
+    store.insert('runs', { name: 'killed', argv: [], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
+    process.kill(process.pid, 'SIGKILL');`], { stdio: 'inherit' });
+  const [, signal] = await new Promise<[number | null, string | null]>((resolve) => writer.once('exit', (...end) => resolve(end)));
+  assert.equal(signal, 'SIGKILL');
+  const reader = new Store(path);
+  t.after(() => reader.close());
+  assert.deepEqual(reader.all<{ name: string }>('SELECT name FROM runs'), [{ name: 'killed' }]);
+});
