@@ -9,8 +9,9 @@ import { smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
 
 /**
  * What `deadman run` costs the output it passes through, measured on the real CLI as a unit
- * runs it (no NOTIFY_SOCKET, a private state directory): passthrough against a direct pipe, and
- * deadman's peak RSS meanwhile. Prints one table; a miss is reported, not failed (benchmarks
+ * runs it (no NOTIFY_SOCKET, a private state directory): passthrough against a `| cat` relay —
+ * issue 17's reference, since any process that reads what passes adds a pipe hop that a direct
+ * pipe does not have — and against the direct pipe, and deadman's peak RSS meanwhile. Prints one table; a miss is reported, not failed (benchmarks
  * report, tests assert), so it always returns 0.
  */
 
@@ -33,8 +34,8 @@ export async function main(): Promise<number> {
 
     const mbps = (r: { mbps: number }) => `${r.mbps.toFixed(0)} MB/s`;
     const figures: Figure[] = [
-      { what: `passthrough ${BLOCK_BYTES * BLOCK_REPEATS / 2 ** 20} MiB, run / direct pipe`, value: `${mbps(wrapped)} / ${mbps(direct)} = ${(wrapped.mbps / direct.mbps).toFixed(2)}×`, target: '≥ 0.9×', pass: wrapped.mbps / direct.mbps >= 0.9 },
-      { what: '  reference: the same through `| cat` / direct', value: `${mbps(relay)} / ${mbps(direct)} = ${(relay.mbps / direct.mbps).toFixed(2)}×`, target: '', pass: null },
+      { what: `passthrough ${BLOCK_BYTES * BLOCK_REPEATS / 2 ** 20} MiB, run / a \`| cat\` relay`, value: `${mbps(wrapped)} / ${mbps(relay)} = ${(wrapped.mbps / relay.mbps).toFixed(2)}×`, target: '≥ 0.9× (keep)', pass: wrapped.mbps / relay.mbps >= 0.9 },
+      { what: '  reference: run / direct pipe', value: `${mbps(wrapped)} / ${mbps(direct)} = ${(wrapped.mbps / direct.mbps).toFixed(2)}×`, target: '', pass: null },
       { what: 'peak RSS of deadman during passthrough', value: megabytes(wrapped.peak.rssKb), target: '≤ 55 MB', pass: wrapped.peak.rssKb * 1024 <= 55e6 },
       { what: '  reference: its peak anonymous memory and peak PSS (the Node binary\'s pages shared)', value: `${megabytes(wrapped.peak.anonKb)}, PSS ${megabytes(wrapped.peak.pssKb)}`, target: '', pass: null },
     ];
