@@ -106,9 +106,11 @@ export function incidentListJson(rows: readonly IncidentListRow[]): object[] {
 
 export function renderIncidentList(rows: readonly IncidentListRow[], now: number): string {
   if (rows.length === 0) return 'no incidents recorded\n';
+  // FINISHED_NOT_EXITED and SESSION_BUDGET_RISK are longer than the usual kinds: the column fits the longest shown.
+  const kindWidth = Math.max(17, ...rows.map((r) => r.kind.length));
   const lines = rows.map((r) => [
     `#${r.id}`.padEnd(6), humanTime(isoTime(r.opened_at)), `${formatAge(Math.max(0, now - r.opened_at))} ago`.padEnd(14),
-    r.kind.padEnd(17), r.state.padEnd(17), (r.run_name ?? '-').padEnd(16),
+    r.kind.padEnd(kindWidth), r.state.padEnd(17), (r.run_name ?? '-').padEnd(16),
     `${r.recurrences ? `(${times(r.recurrences + 1)}) ` : ''}${clip(r.message, COMMAND_WIDTH)}`,
   ].join(' '));
   return `${lines.join('\n')}\n${rows.length} incident${rows.length === 1 ? '' : 's'} · details: deadman report <id>\n`;

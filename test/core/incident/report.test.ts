@@ -113,6 +113,14 @@ test('the incident list shows one line each, with age', () => {
   assert.equal(renderIncidentList([], T0), 'no incidents recorded\n');
 });
 
+test('a kind longer than the column widens it for every row, so the states stay in one column', () => {
+  const row = { state: 'RESOLVED', message: 'm', opened_at: T0, updated_at: T0, run_id: null, run_name: null, recurrences: 0 };
+  const text = renderIncidentList([{ ...row, id: 1, kind: 'HUNG_PROCESS' }, { ...row, id: 2, kind: 'FINISHED_NOT_EXITED' }], T0);
+  const stateColumns = text.split('\n').slice(0, 2).map((line) => line.indexOf(' RESOLVED'));
+  assert.equal(stateColumns[0], stateColumns[1]);
+  assert.match(text, /FINISHED_NOT_EXITED RESOLVED/);
+});
+
 test('a recurring stall shows how often it came back, and when', () => {
   const rows = hungRows();
   rows.incident.state = 'ESCALATED';
