@@ -32,6 +32,11 @@ export function runProgram(file: string, args: string[], options: SpawnOptions &
     child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A program that exits without reading its input (tmux kill-server) closes the pipe first;
+    // the EPIPE of that write is no failure of the program, and unheard it would crash the test file.
+    child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin?.end(options.input ?? '');
   });
 }
