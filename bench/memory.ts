@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { deadmanBench } from './helpers/deadman-env.ts';
 import { megabytes, table } from './helpers/figures.ts';
 import { clockTicksPerSecond, cpuTicks, smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
+import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 /**
  * What `deadman run` costs a host while its command idles (a unit spends most of its life so):
@@ -46,21 +47,17 @@ export async function main(): Promise<number> {
 }
 
 /**
- * The least any Node supervisor of an idle command that records to SQLite holds: node:sqlite
- * with a WAL database open, node:crypto (markers are signed), the child on pipes, and a
- * once-a-second timer that writes a row.
+ * The least any Node supervisor of an idle command that records to SQLite holds: the SQLite
+ * floor, node:crypto (markers are signed), the child on pipes, and a once-a-second timer that
+ * writes a row.
  */
 function floorScript(database: string): string {
-  return `import { spawn } from 'node:child_process';
-    import { createHmac } from 'node:crypto';
-    import { DatabaseSync } from 'node:sqlite';
-    const db = new DatabaseSync(${JSON.stringify(database)});
-    db.exec('PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS polls (at INTEGER)');
+  return sqliteFloorScript(database, `const { createHmac } = await import('node:crypto');
     createHmac('sha256', 'key').update('marker').digest();
     const child = spawn('sleep', ['60'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', () => {});
-    const poll = setInterval(() => db.prepare('INSERT INTO polls VALUES (?)').run(Date.now()), 1000);
-    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`;
+    const poll = setInterval(insertRow, 1000);
+    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`);
 }
 
 interface Idle {

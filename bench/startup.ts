@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { deadmanBench, deadmanBin } from './helpers/deadman-env.ts';
 import { median, table, type Figure } from './helpers/figures.ts';
 import { clockTicksPerSecond, cpuTicks } from './helpers/proc-sample.ts';
+import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 /**
  * What a start of `deadman run -- true` costs against bare Node (systemd restarts a unit by
@@ -71,18 +72,9 @@ export async function main(): Promise<number> {
   }
 }
 
-/**
- * The least any Node wrapper of `true` that records to SQLite does: load child_process and
- * node:sqlite, open a WAL database and write one row, spawn `true` with pipes and wait for it.
- * What deadman adds beyond this is its own code and its other records (marker, health file).
- */
+/** The SQLite floor spawning `true` with pipes, one row written, waiting for it. */
 function floorScript(database: string): string {
-  return `import { spawn } from 'node:child_process';
-    import { DatabaseSync } from 'node:sqlite';
-    const db = new DatabaseSync(${JSON.stringify(database)});
-    db.exec('PRAGMA journal_mode = WAL; CREATE TABLE IF NOT EXISTS runs (at INTEGER)');
-    db.prepare('INSERT INTO runs VALUES (?)').run(Date.now());
-    spawn('true', { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', () => db.close());`;
+  return sqliteFloorScript(database, "insertRow();\n    spawn('true', { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', () => db.close());");
 }
 
 /**
