@@ -95,7 +95,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts };
   try {
     const end = await supervisePassesOf(run);
-    // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed: deadman is well.
+    // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
+    if (systemd.watchdogUsec) notifier.send('WATCHDOG=1');
     const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, () => true);
     await alerts.ended(end);
     stopFeeding();

@@ -136,11 +136,13 @@ test('a dead sink (accepts the connection, never answers) delays no watchdog pin
   const pingTimes = messages.split('\n').filter((line) => line.endsWith(' WATCHDOG=1')).map((line) => Number(line.split(' ')[0]));
   const worstPing = Math.max(...gaps(pingTimes));
   const worstLine = Math.max(...gaps(lines));
+  process.stdout.write(`# dead sink: ping gaps ${gaps(pingTimes).map((g) => g.toFixed(0)).join(' ')} ms; worst output gap ${worstLine.toFixed(0)} ms; run ${took.toFixed(0)} ms\n`);
   assert.equal(lines.length, 30);
   assert.ok(pingTimes.length >= 15, `${pingTimes.length} pings`);
-  assert.ok(worstPing < 200 + 150, `a watchdog ping came ${worstPing.toFixed(0)} ms after the one before (every 200 ms)`);
-  assert.ok(worstLine < 100 + 150, `an output line came ${worstLine.toFixed(0)} ms after the one before (every 100 ms)`);
+  // Without a sink the worst gap on this 2-core machine is ~230 ms; an alert on the loop's path would add up to the 4 s timeout.
+  // 400 ms is WatchdogSec here: a longer gap, the end's wait for the alerts included, would get deadman killed.
+  assert.ok(worstPing < 400, `a watchdog ping came ${worstPing.toFixed(0)} ms after the one before (every 200 ms, WatchdogSec 400 ms)`);
+  assert.ok(worstLine < 100 + 250, `an output line came ${worstLine.toFixed(0)} ms after the one before (every 100 ms)`);
   // The run's end waits for the alerts still on their way (the success went out at ~3 s), at most notify.timeout.
   assert.ok(took < 3_000 + 4_000 + 2_000, `took ${took.toFixed(0)} ms`);
-  process.stdout.write(`# dead sink: worst ping gap ${worstPing.toFixed(0)} ms (${pingTimes.length} pings every 200 ms), worst output gap ${worstLine.toFixed(0)} ms, run ${took.toFixed(0)} ms\n`);
 });
