@@ -75,7 +75,10 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
     await (await engine)?.sender.settled();
   };
   return {
-    started: () => decide((planner, now, s) => planner.started(now, s)),
+    started: () => {
+      // Checked here too: a start that is not sent loads nothing at start-up.
+      if (input.notify().events.includes('start')) decide((planner, now, s) => planner.started(now, s));
+    },
     incidentMoved: (transition) => decide((planner, now, s) => planner.moved(transition, now, s)),
     passEnded: (pass) => {
       lastPass = { outcome: pass.outcome, reason: pass.reason, outputTail: pass.outputTail ?? [] };
