@@ -21,8 +21,13 @@ export function alertKey(alert: Pick<Alert, 'event' | 'exit_code' | 'incident'>)
     case 'start':
     case 'success': return alert.event;
     case 'fail': return `fail/${alert.exit_code ?? 'unknown'}`;
-    case 'incident': return alert.incident ? `incident/${alert.incident.id}/${alert.incident.state}` : 'incident';
+    case 'incident': return alert.incident ? `incident/${incidentIdentity(alert.incident)}/${alert.incident.state}` : 'incident';
   }
+}
+
+/** An incident's id; its kind while the store could not record it (id -1), so two such incidents of different kinds stay apart. */
+export function incidentIdentity(incident: { id: number; kind: string }): string {
+  return incident.id >= 0 ? String(incident.id) : incident.kind;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { blankAlert, NEEDS_A_PERSON, type Alert, type AlertEvent } from './alert.ts';
-import { alreadySent, noteSent, type AlertLog } from './alert-log-rules.ts';
+import { alreadySent, incidentIdentity, noteSent, type AlertLog } from './alert-log-rules.ts';
 
 /**
  * Which alerts `deadman run` sends, decided from the run's own transitions and a clock: the
@@ -50,7 +50,7 @@ interface Waiting {
 
 export class AlertPlanner {
   private log: AlertLog;
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly waiting = new Map<string, Waiting>();
 
   /** `log`: what earlier runs of this name sent (the alert log), so a restart loop is rate-limited too. */
   constructor(private readonly run: AlertRun, log: AlertLog) {
@@ -71,14 +71,16 @@ export class AlertPlanner {
 
   moved(transition: IncidentTransition, nowMs: number, settings: PlannerSettings): Alert[] {
     const { incident } = transition;
-    this.waiting.delete(incident.id);
+    const identity = incidentIdentity(incident);
+    this.waiting.delete(identity);
     // A deny is a person's own answer: telling them it escalated would be noise.
     if (!NEEDS_A_PERSON.has(incident.state) || transition.event === 'denied') return [];
     const alert = this.alert('incident', nowMs, {
       incident: { ...incident }, reason: transition.reason,
-      commands: incident.state === 'AWAITING_APPROVAL' ? this.run.answers(incident.id) : [],
+      // An incident the store could not record cannot be answered: `deadman approve` looks it up there.
+      commands: incident.state === 'AWAITING_APPROVAL' && incident.id >= 0 ? this.run.answers(incident.id) : [],
     });
-    if (settings.events.includes('incident')) this.waiting.set(incident.id, { alert, lastAt: nowMs });
+    if (settings.events.includes('incident')) this.waiting.set(identity, { alert, lastAt: nowMs });
     return this.decide(alert, nowMs, settings);
   }
 

@@ -35,6 +35,10 @@ test('an incident that needs a person goes out once, with its answers while it a
   assert.deepEqual(planner.moved(moved(3, 'ESCALATED'), 20, settings), [], 'once per incident');
   assert.deepEqual(planner.moved(moved(2, 'ESCALATED', 'denied', 'AWAITING_APPROVAL'), 30, settings), [], 'a person\'s own deny is not news to them');
   assert.deepEqual(planner.moved(moved(4, 'ESCALATED'), 0, { ...settings, events: ['fail'] }), []);
+  const unrecorded = (kind: string): IncidentTransition => ({ ...moved(-1, 'AWAITING_APPROVAL', 'approval_required'), incident: { id: -1, kind, state: 'AWAITING_APPROVAL', message: 'x' } });
+  const [first] = planner.moved(unrecorded('HUNG_PROCESS'), 40, settings);
+  assert.deepEqual(first?.commands, [], 'not in the store: there is nothing to approve');
+  assert.equal(planner.moved(unrecorded('NO_PROGRESS'), 41, settings).length, 1, 'another unrecorded incident is not taken for the first');
 });
 
 test('reminders every reminderMs while an incident still waits; none once it moved on or the run ended', () => {
