@@ -8,7 +8,7 @@ import type { Redactor } from '../core/redact/redact.ts';
 import type { AlertSender } from '../io/alerts/alert-sender.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
-import { currentPathContext, resolveStateDir, type StatePaths } from '../io/paths.ts';
+import { currentPathContext, resolveStateDir, type PathContext, type StatePaths } from '../io/paths.ts';
 
 /**
  * The alerts `deadman run` sends by itself: the run's start and end and its incidents'
@@ -116,8 +116,7 @@ async function loadEngine(input: RunAlertsInput): Promise<Engine> {
  * `--state-dir`/`--database` as `deadman approve` needs them when a person types it: a unit's
  * $STATE_DIRECTORY is not in their shell, so a state directory other than their default is named.
  */
-function answerFlags(paths: StatePaths): string[] {
-  const context = currentPathContext();
+export function answerFlags(paths: StatePaths, context: PathContext = currentPathContext()): string[] {
   const typed = resolveStateDir({ ...context, env: { ...context.env, STATE_DIRECTORY: undefined } });
   const flags = paths.stateDir === typed ? [] : ['--state-dir', paths.stateDir];
   if (paths.database !== join(paths.stateDir, 'deadman.db')) flags.push('--database', paths.database);
