@@ -1,11 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { hostname } from 'node:os';
-import { ALERT_EVENTS, alertAllowed, alertKey, alertSummary, buildAlertRequests, type Alert, type AlertEvent } from '../core/alerts/alert.ts';
+import { ALERT_EVENTS, alertSummary, blankAlert, buildAlertRequests, type Alert, type AlertEvent } from '../core/alerts/alert.ts';
+import { alertKey, alreadySent, noteSent, type AlertLog } from '../core/alerts/alert-log-rules.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { alertLogPath, readAlertLog, writeAlertLog } from '../io/alerts/alert-log.ts';
 import { sendAlerts } from '../io/alerts/send-alerts.ts';
 import { systemClock } from '../io/clock.ts';
-import { ensurePrivateDir } from '../io/paths.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
 import { loadContext, redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore } from './open-existing-store.ts';
@@ -13,8 +13,11 @@ import { openExistingStore } from './open-existing-store.ts';
 /**
  * `deadman notify <start|success|fail|incident> --name N [--exit-code N]`: tells the sinks of
  * `[notify]`. The units' OnFailure= runs it; under systemd ≥ 251 the failed unit's exit status
- * comes from $MONITOR_EXIT_STATUS. A failed sink makes the exit 1, so a broken alert path
- * shows in `systemctl --failed` instead of going unnoticed.
+ * comes from $MONITOR_EXIT_STATUS. `deadman run` sends its alerts itself; this is for when it
+ * could not (it died): what the run already delivered — the same invocation
+ * ($MONITOR_INVOCATION_ID), or the same alert within min_interval — is not sent again. A failed
+ * sink makes the exit 1, so a broken alert path shows in `systemctl --failed` instead of going
+ * unnoticed.
  */
 
 interface NotifyArgs extends CommonArgs {
@@ -36,27 +39,26 @@ export const notifyCommand: CommandModule<object, NotifyArgs> = {
     const context = await loadContext(args);
     const settings = context.config.notify;
     const alert: Alert = redactorFor(context.config).value({
-      event: args.event,
-      name: args.name,
-      host: hostname(),
-      at: new Date(systemClock.wall()).toISOString(),
+      ...blankAlert({ event: args.event, name: args.name, host: hostname(), at: new Date(systemClock.wall()).toISOString(), source: 'notify' }),
       exit_code: args['exit-code'] ?? exitStatusFromMonitor(process.env.MONITOR_EXIT_STATUS),
       incident: args.event === 'fail' || args.event === 'incident' ? await latestIncident(args, args.name) : null,
-    } satisfies Alert);
+    });
     const requests = buildAlertRequests(alert, settings);
     if (requests.length === 0) {
       process.stdout.write(`no sinks in [notify]: nothing sent (${alertSummary(alert)})\n`);
       return;
     }
-    const logPath = alertLogPath(context.paths.stateDir);
+    const logPath = alertLogPath(context.paths.stateDir, args.name);
     const log = readAlertLog(logPath);
-    if (!alertAllowed(log, alert, systemClock.wall(), settings.min_interval)) {
-      process.stdout.write(`skipped: ${alertKey(alert)} went out less than min_interval ago\n`);
+    const invocation = process.env.MONITOR_INVOCATION_ID || null;
+    if (alreadySent(log, alert, systemClock.wall(), settings.min_interval, invocation)) {
+      const by = invocation !== null && log[alertKey(alert)]?.invocation === invocation ? 'the run sent it itself' : 'it went out less than min_interval ago';
+      process.stdout.write(`skipped: ${args.name}/${alertKey(alert)}: ${by}\n`);
       return;
     }
     const results = await sendAlerts(requests, settings.timeout);
     for (const result of results) process.stdout.write(`${result.ok ? 'sent' : 'FAILED'} ${result.sink}: ${result.detail}\n`);
-    rememberSent(logPath, context.paths.stateDir, { ...log, [alertKey(alert)]: systemClock.wall() });
+    rememberSent(logPath, noteSent(log, alert, systemClock.wall(), null));
     if (results.some((r) => !r.ok)) process.exitCode = ExitCode.ATTENTION;
   },
 };
@@ -77,9 +79,8 @@ async function latestIncident(args: CommonArgs, name: string): Promise<Alert['in
   }
 }
 
-function rememberSent(logPath: string, stateDir: string, log: Record<string, number>): void {
+function rememberSent(logPath: string, log: AlertLog): void {
   try {
-    ensurePrivateDir(stateDir);
     writeAlertLog(logPath, log);
   } catch (error) {
     process.stderr.write(`deadman: cannot record when alerts went out in ${logPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); min_interval cannot hold\n`);

@@ -33,6 +33,8 @@ import type { RunResult } from '../supervise/outcome.ts';
 import { waitForUsageReset } from './usage-limit-wait.ts';
 import { prepareRespawn } from './respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
+import { runAlerts, type RunAlerts } from './run-alerts.ts';
+import { startWatchdog } from '../supervise/watchdog.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/pass-loop.ts';
 
 /**
@@ -88,9 +90,16 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set() };
+  const alerts = runAlerts({ name, notify: () => config.notify, paths: context.paths, redactor, logger });
+  alerts.started();
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts };
   try {
     const end = await supervisePassesOf(run);
+    // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
+    if (systemd.watchdogUsec) notifier.send('WATCHDOG=1');
+    const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, () => true);
+    await alerts.ended(end);
+    stopFeeding();
     if (end.reraise) reraise(end.reraise, store);
     return end.exitCode;
   } finally {
@@ -133,15 +142,19 @@ interface RunPass {
   recorder: TraceRecorder | null;
   /** Shared by every pass: an action policy allowed once is denied on the same stall and target later in the run. */
   actionsTaken: Set<string>;
+  alerts: RunAlerts;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
 async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
   const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
-  const records = new RunRecords(store, () => systemClock.wall());
+  const records = new RunRecords(store, () => systemClock.wall(), undefined, run.alerts.incidentMoved);
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
   const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
-  if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
+  if (prepared.refusal) {
+    run.alerts.passEnded(prepared.refusal);
+    return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
+  }
   logger.log('info', [
     `run ${name}`,
     store.recording ? `database ${context.paths.database}` : 'not recording',
@@ -154,11 +167,12 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-    health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
     recorder ? recorder.ports(ports, why) : ports);
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+  run.alerts.passEnded(result);
   reporters.finish();
   prepared.finish(result);
   logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);

@@ -123,8 +123,8 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
 /** Where the job's run reads its config and writes its records, for the commands of its OnFailure= unit. */
 function recordArgs(loaded: LoadedConfig, cwd: string): string[] {
   const { database, state_dir: stateDir } = loaded.config;
-  const file = database ? resolve(cwd, database) : stateDir ? join(stateDir, 'deadman.db') : null;
-  return [...(loaded.file ? ['--config', loaded.file] : []), ...(file ? ['--database', file] : [])];
+  // The state directory itself, not only its database: the alert log that keeps `deadman notify` from repeating the run's alerts is there.
+  return [...(loaded.file ? ['--config', loaded.file] : []), ...(stateDir ? ['--state-dir', resolve(cwd, stateDir)] : []), ...(database ? ['--database', resolve(cwd, database)] : [])];
 }
 
 /**

@@ -22,6 +22,8 @@ export interface RunResult {
   /** outcome `respawn`: the old session's last attempts and the files it changed, for the handoff. */
   handoffAttempts?: readonly Attempt[];
   handoffFiles?: readonly string[];
+  /** The last lines of output (both streams), for the run's end alert. */
+  outputTail?: readonly string[];
 }
 
 /**

@@ -94,6 +94,8 @@ export interface RunSessionPorts {
   workspace?: SupervisorPorts['workspace'];
   approvals?: ApprovalInbox | undefined;
   actionsTaken?: SupervisorPorts['actionsTaken'];
+  /** The run's own alerts (commands/run-alerts.ts), told every incident transition by `records`. */
+  alerts?: { settled(): Promise<void> } | undefined;
   /**
    * Told the run's health, status line and how long the output has been quiet (ms) at every
    * status update: the health file behind `deadman health` and the metrics textfile.

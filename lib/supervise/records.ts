@@ -7,6 +7,7 @@ import type { SignalKind } from '../core/incident/kinds.ts';
 import type { PolicyDecision } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
 import { detached } from '../core/adapters/lines.ts';
+import type { IncidentTransition } from '../core/alerts/alert-planner.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
 /**
@@ -51,7 +52,8 @@ export class RunRecords {
   private readonly wall: () => number;
   private readonly events: EventBatch;
 
-  constructor(sink: StoreSink | null, wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS) {
+  /** `onMoved` is told every transition that applied (the run's alerts, RunSessionPorts.alerts) and must return at once. */
+  constructor(sink: StoreSink | null, wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS, private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
     this.sink = sink;
     this.wall = wall;
     this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows)), batching);
@@ -152,7 +154,6 @@ export class RunRecords {
     this.withRun('observations', (s, id) => s.recordObservation(id, this.wall(), processes));
   }
 
-  /** A session resumed inline by this run (the revive budget counts these). */
   /** A session resumed: inline by `deadman run`, or detached by `deadman revive` (with what the launch came to). */
   revive(row: { name: string; sessionId: string; attempt: number; budget: number; argv: string[]; source: string; outcome: string }): void {
     this.safely('the revive', (s) => s.insert('revives', {
@@ -220,6 +221,7 @@ export class RunRecords {
         s.update('incidents', incident.id, { state: next, updated_at: at });
       }));
     }
+    this.onMoved?.({ incident: { id: incident.id, kind: incident.kind, state: next, message: incident.message }, from, event, reason });
     return true;
   }
 

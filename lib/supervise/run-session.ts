@@ -99,7 +99,7 @@ class Session {
       history: this.output.state.history,
       filesChanged: this.output.state.filesChanged,
     };
-    return conclude(exited, seen, this.ports, () => this.publishStatus());
+    return { ...await conclude(exited, seen, this.ports, () => this.publishStatus()), outputTail: this.output.lastLines() };
   }
 
   /** Feeds one event to the run machine and carries out the action its table names. */
@@ -201,8 +201,9 @@ class Session {
     // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
     if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
     this.publishStatus();
-    // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
-    if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');
+    // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec, once the
+    // stall's alert has left (bounded by notify.timeout; the pings stay withheld meanwhile).
+    if (action === 'withhold') void (this.ports.alerts?.settled() ?? Promise.resolve()).then(() => this.ports.notifier.send('WATCHDOG=trigger'));
     // An agent at its usage limit is interrupted as a person would (it records the turn as interrupted), not killed.
     else void this.stopTree(action === 'usage-wait' || action === 'cancel-resume' || action === 'respawn' ? 'SIGINT' : 'SIGTERM');
   }

@@ -1,29 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
-
-interface Received { path: string; headers: IncomingMessage['headers']; body: string }
-
-/** A loopback server that records every request; `/hang` never answers. */
-async function loopback(t: { after(fn: () => void): void }): Promise<{ url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body });
-      if (request.url !== '/hang') response.end('OK');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => server.closeAllConnections());
-  t.after(() => server.close());
-  const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}`, received };
-}
+import { loopbackSink as loopback } from '../helpers/loopback-sink.ts';
 
 function writeConfig(dir: string, url: string, extra = ''): string {
   const file = join(dir, 'deadman.toml');
@@ -76,7 +56,7 @@ test('an incident alert names the run\'s latest incident and is not repeated wit
   const sent = server.received.length;
   const second = await runDeadman(['notify', 'incident', '--name', 'review', '--config', config, '--database', database], { env });
   assert.equal(second.code, 0);
-  assert.match(second.stdout, /^skipped: review\/incident went out less than min_interval ago$/m);
+  assert.match(second.stdout, /^skipped: review\/incident\/1\/ESCALATED: it went out less than min_interval ago$/m);
   assert.equal(server.received.length, sent);
 });
 

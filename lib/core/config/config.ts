@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
 import { AGE_MAX, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
+import { ALERT_EVENTS } from '../alerts/alert.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -135,6 +136,8 @@ export const configSchema = z.strictObject({
     command: argv.optional(),
     timeout: duration({ max: SHORT_MAX }).default(D.notify.timeout),
     min_interval: duration({ max: AGE_MAX }).default(D.notify.min_interval),
+    events: z.array(z.enum(ALERT_EVENTS)).default(() => [...D.notify.events]),
+    reminder: duration({ max: TIMER_MAX, off: true }).default(D.notify.reminder),
   }).default(() => structuredClone(D.notify)),
   metrics: z.strictObject({
     textfile: absolutePath.optional(),

@@ -40,7 +40,9 @@ export const DEFAULT_CONFIG = {
     webhook: [] as string[],
     timeout: 5_000,
     min_interval: 5 * 60_000,
-  } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number },
+    events: ['fail', 'incident'],
+    reminder: 60 * 60_000,
+  } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number; events: Array<'start' | 'success' | 'fail' | 'incident'>; reminder: number },
   metrics: {} as { textfile?: string },
   retention: {
     max_age: 30 * 86_400_000,

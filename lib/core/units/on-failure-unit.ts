@@ -7,7 +7,8 @@ import type { ServiceCommand } from './service-command.ts';
  * is hit, or it exits with a code RestartPreventExitStatus= says not to retry), systemd starts
  * its OnFailure= unit. Given a unit name, that unit; given nothing, a companion oneshot that does
  * what the shipped deadman-notify@.service does for the template — print the latest incident
- * into the job's journal, then alert the [notify] sinks — with this unit's paths and records
+ * into the job's journal, then alert the [notify] sinks (skipping what the run already sent itself:
+ * `deadman notify` checks the alert log) — with this unit's paths and records
  * (the shipped template assumes /usr/bin/deadman and /etc/deadman/NAME.toml). Pure.
  */
 
@@ -53,7 +54,8 @@ export function renderNotifyUnit(spec: NotifyUnitSpec): string {
     '# The latest incident of this run; "nothing recorded" is exit 0.',
     `ExecStart=${deadman('report', 'latest')}`,
     '# Alert the [notify] sinks with the exit status systemd passes as $MONITOR_EXIT_STATUS (systemd',
-    '# ≥ 251); "-": a failed alert must not hide the report above.',
+    '# ≥ 251), unless the run sent that alert itself (same $MONITOR_INVOCATION_ID): this is for a',
+    '# deadman that died first. "-": a failed alert must not hide the report above.',
     `ExecStart=-${deadman('notify', 'fail')}`,
     '',
   ].join('\n');

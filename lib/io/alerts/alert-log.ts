@@ -1,20 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { AlertLog } from '../../core/alerts/alert-log-rules.ts';
 import { writeFileAtomically } from '../atomic-write.ts';
+import { ensurePrivateDir } from '../paths.ts';
 
 /**
- * When each alert last went out (`<state dir>/alerts-sent.json`: `name/event` → wall-clock ms),
- * for `min_interval`. Bookkeeping only: an unreadable file means "nothing sent yet", an
- * unwritable one is reported by the caller and the alert still goes out.
+ * What went out for one run name (`<state dir>/alerts/<name>.json`: key → when, from which
+ * invocation; core/alerts/alert-log-rules.ts), for `min_interval` and so `deadman notify` does
+ * not repeat what the run sent. Bookkeeping only: an unreadable file means "nothing sent yet";
+ * an unwritable one is the caller's to report, and the alert still goes out.
  */
-const alertLogSchema = z.record(z.string(), z.number().finite());
+const alertLogSchema = z.record(z.string(), z.strictObject({ at: z.number().finite(), invocation: z.string().nullable() }));
 
-export function alertLogPath(stateDir: string): string {
-  return join(stateDir, 'alerts-sent.json');
+export function alertLogPath(stateDir: string, name: string): string {
+  return join(stateDir, 'alerts', `${name}.json`);
 }
 
-export function readAlertLog(path: string): Record<string, number> {
+export function readAlertLog(path: string): AlertLog {
   try {
     const parsed = alertLogSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : {};
@@ -23,6 +26,8 @@ export function readAlertLog(path: string): Record<string, number> {
   }
 }
 
-export function writeAlertLog(path: string, log: Record<string, number>): void {
-  writeFileAtomically(path, `${JSON.stringify(log)}\n`, 0o600);
+/** Throws what the file system said; rewritten at every alert, so a power cut loses at most the last one (which is then sent again). */
+export function writeAlertLog(path: string, log: AlertLog): void {
+  ensurePrivateDir(join(path, '..'));
+  writeFileAtomically(path, `${JSON.stringify(log)}\n`, 0o600, { durable: false });
 }
