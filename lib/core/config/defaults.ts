@@ -42,6 +42,8 @@ export const DEFAULT_CONFIG = {
     min_interval: 5 * 60_000,
   } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number },
   metrics: {} as { textfile?: string },
+  /** What `deadman unit` and `deadman install` write; `deadman run` ignores it. */
+  unit: { sandbox: 'default' as 'strict' | 'default' | 'off' },
   retention: {
     max_age: 30 * 86_400_000,
     max_runs: 1000,

@@ -1,6 +1,7 @@
 import { usageError } from '../../exit-codes.ts';
 import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, quotedOrRefuse } from './systemd-quote.ts';
 import type { ServiceCommand } from './service-command.ts';
+import { hardeningLines, type SandboxLevel } from './hardening.ts';
 
 /**
  * `--on-failure` of `deadman unit`/`install`: when the generated unit gives up (its start limit
@@ -31,6 +32,9 @@ export interface NotifyUnitSpec extends Pick<ServiceCommand, 'name' | 'nodePath'
   readArgs: readonly string[];
   /** User= of a system unit (the job's, so it reads the same records); null in a user unit. */
   runAs: string | null;
+  /** The job's sandboxing, and its writable paths: the alert reads and writes the same records. */
+  sandbox: SandboxLevel;
+  writablePaths: readonly string[];
 }
 
 export function renderNotifyUnit(spec: NotifyUnitSpec): string {
@@ -48,6 +52,7 @@ export function renderNotifyUnit(spec: NotifyUnitSpec): string {
     '# Same identifier as the job, so the report sits next to the job\'s own lines in the journal.',
     `SyslogIdentifier=deadman-${spec.name}`,
     ...(spec.runAs === null ? [] : ['# The job\'s user: the same database and config.', `User=${quotedOrRefuse(escapeSpecifiers(spec.runAs), 'the user')}`]),
+    ...hardeningLines({ level: spec.sandbox, scope: spec.runAs === null ? 'user' : 'system', writablePaths: spec.writablePaths, startedPaths: [spec.nodePath, spec.deadmanEntry], runAs: spec.runAs }),
     `WorkingDirectory=${quotedOrRefuse(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,
     ...spec.environment.map(([key, value]) => `Environment=${quotedOrRefuse(quoteEnvironmentAssignment(key, value), `environment variable ${key}`)}`),
     '# The latest incident of this run; "nothing recorded" is exit 0.',
