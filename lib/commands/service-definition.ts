@@ -11,6 +11,7 @@ import { SANDBOX_LEVELS, type SandboxLevel } from '../core/units/hardening.ts';
 import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
+import { homeOf } from '../io/units/user-home.ts';
 import { probeAddon } from '../io/notify.ts';
 import { packageFile } from '../io/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../io/paths.ts';
@@ -119,6 +120,7 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
   const runAs = scope === 'user' ? userInfo().username : args['run-as'] ?? env.SUDO_USER ?? userInfo().username;
   const onFailure = onFailureTarget(shared.name, args['on-failure']);
   const sandbox = (args.sandbox as SandboxLevel | undefined) ?? loaded.config.unit.sandbox;
+  const home = scope === 'user' ? '%h' : homeOf(runAs);
   const stateFromEnv = shared.environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
   const text = renderUnit({
     ...shared,
@@ -131,10 +133,11 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
     onFailure,
     sandbox,
     maxRevives: loaded.config.revive.max_revives,
+    home,
     recordsAt: database ? resolve(shared.workingDirectory, database) : stateDir ?? stateFromEnv ?? null,
   });
   const companions = onFailure === notifyUnitFileName(shared.name)
-    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs: recordArgs(loaded, shared.workingDirectory, stateDir), sandbox, writablePaths: writable }) }]
+    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs: recordArgs(loaded, shared.workingDirectory, stateDir), sandbox, writablePaths: writable, home }) }]
     : [];
   return { kind: 'systemd', scope, fileName: unitFileName(shared.name), text, holdsEnvironment, writablePaths: writable, companions };
 }

@@ -24,6 +24,8 @@ export interface HardeningSpec {
   startedPaths: readonly string[];
   /** `User=` of a system unit, null in a user unit: only root's jobs keep capabilities. */
   runAs: string | null;
+  /** The job's HOME as the unit names it: `%h` in a user unit; in a system unit %h is root's, so User='s own path. */
+  home: string;
 }
 
 /** Under /tmp a private /tmp would hide the files from everyone else, deadman's own readers included. */
@@ -78,12 +80,13 @@ function fileSystemLines(spec: HardeningSpec): string[] {
   const sharedTmp = [...writable, ...shared, ...spec.startedPaths].some((path) => SHARED_TMP.test(path));
   // "-": a directory that does not exist (yet) must not keep the unit from starting.
   const paths = [...writable.map(quote), ...shared.map((path) => `-${quote(path)}`), ...(sharedTmp ? ['-/tmp', '-/var/tmp'] : [])];
+  const home = spec.home === '%h' ? '%h' : quote(spec.home);
   return [
-    '# The whole file system is read-only except HOME (%h: the agent\'s login, caches, session',
+    `# The whole file system is read-only except HOME (${spec.home}: the agent's login, caches, session`,
     `# files), the working directory, deadman's records${sharedTmp ? ', /tmp and /var/tmp' : ''} (and a [metrics] textfile`,
     '# directory, "-": if it exists); add paths the job must write.',
     'ProtectSystem=strict',
-    `ReadWritePaths=%h ${paths.join(' ')}`,
+    `ReadWritePaths=${[home, ...paths].join(' ')}`,
     ...(sharedTmp
       ? ['# No PrivateTmp=: the work, its records or deadman itself live under /tmp, which must stay the', '# shared one; it and /var/tmp stay writable above (compilers, pip, npm and agents write temp files).']
       : ['# A writable /tmp and /var/tmp of its own: temp files work, and one job\'s leftovers never meet', '# another\'s and vanish on stop.', 'PrivateTmp=yes']),

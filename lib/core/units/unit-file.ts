@@ -29,6 +29,8 @@ export interface UnitSpec extends ServiceCommand {
   sandbox: SandboxLevel;
   /** `revive.max_revives`: the start limit leaves room for every revive and the start that gives up. */
   maxRevives: number;
+  /** The job's HOME for ReadWritePaths=: `%h` in a user unit, User='s home in a system unit (%h is root's there). */
+  home: string;
   /** Where the run keeps its records when told (--database, --state-dir, an exported STATE_DIRECTORY); null: its user's default. */
   recordsAt: string | null;
 }
@@ -83,6 +85,7 @@ export function renderUnit(spec: UnitSpec): string {
       sharedWritablePaths: spec.sharedWritablePaths,
       startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''],
       runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root',
+      home: spec.home,
     }),
     '# Where the command was generated, so relative paths in it mean the same.',
     `WorkingDirectory=${quotedOrRefuse(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,

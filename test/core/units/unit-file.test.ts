@@ -22,6 +22,7 @@ function spec(overrides: Partial<UnitSpec> = {}): UnitSpec {
     timings: deriveTimings(settings),
     writablePaths: ['/srv/repo'],
     sandbox: 'default',
+    home: '/home/agent',
     maxRevives: 5,
     recordsAt: null,
     ...overrides,
@@ -117,7 +118,7 @@ test('specifiers in names and paths are escaped', () => {
 test('generated units are sandboxed, writing only HOME, the work and the records', () => {
   const d = directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/srv/state', '/srv/repo'] })));
   assert.deepEqual(d.get('ProtectSystem'), ['strict']);
-  assert.deepEqual(d.get('ReadWritePaths'), ['%h /srv/repo /srv/state']);
+  assert.deepEqual(d.get('ReadWritePaths'), ['/home/agent /srv/repo /srv/state']);
   assert.deepEqual(d.get('NoNewPrivileges'), ['yes']);
   assert.deepEqual(d.get('PrivateTmp'), ['yes']);
   assert.equal(d.get('MemoryDenyWriteExecute'), undefined, 'Node needs writable executable memory for its JIT');
@@ -131,21 +132,21 @@ test('generated units are sandboxed, writing only HOME, the work and the records
 test('work or records under /tmp keep the shared /tmp; an unlistable path is a usage error', () => {
   assert.equal(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('PrivateTmp'), undefined);
   assert.equal(directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/var/tmp/db'] }))).get('PrivateTmp'), undefined);
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), ['%h /srv/100%%']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), ['/home/agent /srv/100%%']);
   assert.equal(directives(renderUnit(spec({ nodePath: '/tmp/clone/node_modules/node/bin/node' }))).get('PrivateTmp'), undefined, 'deadman itself must stay reachable');
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['%h "/srv/my repo"']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['/home/agent "/srv/my repo"']);
   assert.throws(() => renderUnit(spec({ writablePaths: ['/srv/a\nb'] })), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && /ReadWritePaths/.test(error.message));
 });
 
 test('a [metrics] textfile directory is writable if it exists, and never keeps the unit from starting', () => {
   const d = directives(renderUnit(spec({ sharedWritablePaths: ['/var/lib/prometheus/node-exporter', '/srv/repo'] })));
-  assert.deepEqual(d.get('ReadWritePaths'), ['%h /srv/repo -/var/lib/prometheus/node-exporter']);
-  assert.deepEqual(directives(renderUnit(spec())).get('ReadWritePaths'), ['%h /srv/repo']);
+  assert.deepEqual(d.get('ReadWritePaths'), ['/home/agent /srv/repo -/var/lib/prometheus/node-exporter']);
+  assert.deepEqual(directives(renderUnit(spec())).get('ReadWritePaths'), ['/home/agent /srv/repo']);
 });
 
 test('work under /tmp keeps the shared /tmp and /var/tmp writable, elsewhere they are private', () => {
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('ReadWritePaths'), ['%h /tmp/job -/tmp -/var/tmp']);
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/repo'] }))).get('ReadWritePaths'), ['%h /srv/repo']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('ReadWritePaths'), ['/home/agent /tmp/job -/tmp -/var/tmp']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/repo'] }))).get('ReadWritePaths'), ['/home/agent /srv/repo']);
 });
 
 test('a --user unit has only directives a user manager applies and still hears READY=1 under', () => {
@@ -183,4 +184,9 @@ test('records kept where the generating shell said are named in the unit, and re
   const text = renderUnit(spec({ runAs: 'root', recordsAt: '/srv/state' }));
   assert.match(text, /^# The records stay in \/srv\/state, as generated/m);
   assert.equal(directives(text).get('StateDirectory'), undefined);
+});
+
+test('a system unit names User=\'s own HOME writable: %h there is root\'s, whatever User= says', () => {
+  assert.deepEqual(directives(renderUnit(spec({ home: '/home/agent' }))).get('ReadWritePaths'), ['/home/agent /srv/repo']);
+  assert.deepEqual(directives(renderUnit(spec({ scope: 'user', runAs: null, home: '%h' }))).get('ReadWritePaths'), ['%h /srv/repo']);
 });
