@@ -99,3 +99,33 @@ test('bad requests fail with one line and the right exit code', async (t) => {
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
   }
 });
+
+test('[unit] sandbox chooses the level, --sandbox wins, and a bad level is a usage error', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, '[unit]\nsandbox = "strict"\n');
+  const strict = await runDeadman(['unit', '--config', config, '--', 'true'], { cwd: dir });
+  assert.equal(strict.code, 0, strict.stderr);
+  assert.match(strict.stdout, /^RestrictNamespaces=yes$/m);
+  const off = await runDeadman(['unit', '--config', config, '--sandbox', 'off', '--', 'true'], { cwd: dir });
+  assert.doesNotMatch(off.stdout, /^ProtectSystem=/m);
+  const bad = await runDeadman(['unit', '--sandbox', 'paranoid', '--', 'true'], { cwd: dir });
+  assert.equal(bad.code, ExitCode.USAGE, bad.stderr);
+  assert.match(bad.stderr, /sandbox/);
+});
+
+test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --state-dir; a configured one wins', async (t) => {
+  const dir = tempDir(t);
+  const state = join(dir, 'exported-state');
+  const env = { ...process.env, STATE_DIRECTORY: state };
+  const result = await runDeadman(['unit', '--user', '--', 'true'], { cwd: dir, env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`^ReadWritePaths=.* ${state}( |$)`, 'm'));
+  assert.match(result.stdout, new RegExp(`^ExecStart=.* run --name true --state-dir ${state} -- `, 'm'));
+  assert.match(result.stdout, new RegExp(`^# The records stay in ${state}, as generated`, 'm'));
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, `state_dir = "${join(dir, 'configured')}"\n`);
+  const configured = await runDeadman(['unit', '--user', '--config', config, '--', 'true'], { cwd: dir, env });
+  assert.doesNotMatch(configured.stdout, /--state-dir/);
+  assert.match(configured.stdout, new RegExp(`^ReadWritePaths=.* ${join(dir, 'configured')}( |$)`, 'm'));
+});
