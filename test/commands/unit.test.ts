@@ -122,10 +122,10 @@ test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --sta
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, new RegExp(`^ReadWritePaths=.* ${state}( |$)`, 'm'));
   assert.match(result.stdout, new RegExp(`^ExecStart=.* run --name true --state-dir ${state} -- `, 'm'));
-  assert.match(result.stdout, new RegExp(`^# The records stay in ${state}, as generated`, 'm'));
+  assert.match(result.stdout, new RegExp(`^# The records stay in ${state}, as generated: point .deadman report. there`, 'm'));
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `state_dir = "${join(dir, 'configured')}"\n`);
   const configured = await runDeadman(['unit', '--user', '--config', config, '--', 'true'], { cwd: dir, env });
-  assert.doesNotMatch(configured.stdout, /--state-dir/);
+  assert.doesNotMatch(configured.stdout, /^ExecStart=.*--state-dir/m);
   assert.match(configured.stdout, new RegExp(`^ReadWritePaths=.* ${join(dir, 'configured')}( |$)`, 'm'));
 });

@@ -129,7 +129,7 @@ function identityLines(spec: UnitSpec): string[] {
   const identity = user === null ? [] : ['# The user who generated this unit: their HOME, credentials and agent login.', `User=${quotedOrRefuse(escapeSpecifiers(user), 'the user')}`];
   const cache = user === 'root' ? ['# /var/cache/deadman keeps Node\'s compiled code between starts; PrivateTmp= empties /tmp at each.', 'CacheDirectory=deadman'] : [];
   if (spec.recordsAt !== null) {
-    return [...identity, `# The records stay in ${spec.recordsAt}, as generated; \`deadman report --database\` reads them there.`, ...cache];
+    return [...identity, `# The records stay in ${spec.recordsAt}, as generated: point \`deadman report\` there (--state-dir, --database).`, ...cache];
   }
   if (user === 'root') {
     return [...identity, '# /var/lib/deadman holds the database ($STATE_DIRECTORY), where root\'s `deadman report` looks.', 'StateDirectory=deadman', ...cache];
