@@ -17,8 +17,8 @@ import { runOneshot, runWorkload, startLoopback, workDir, workloadAgent, workloa
  * What is exercised, honestly:
  * - --user units run under root's manager with its runtime dir under /run, as /run/user/0 is
  *   (on this host /run is no mount of its own: the harshest case, where ProtectProc= and
- *   ProtectControlGroups= once hid the notify socket), and under a manager of uid 1000.
- * - System units run under root's user manager (its notify socket opened to every uid, as
+ *   ProtectControlGroups= once hid the notify socket), and under the manager of another uid.
+ * - System units (User=root, and User= another user) run under root's user manager (its notify socket opened to every uid, as
  *   /run/systemd/notify is), which applies User=, CapabilityBoundingSet=,
  *   PrivateDevices= and the rest as the system manager does. What differs: StateDirectory= and
  *   CacheDirectory= resolve under the manager's HOME (~/.local/state, ~/.cache), not /var/lib and
@@ -27,15 +27,19 @@ import { runOneshot, runWorkload, startLoopback, workDir, workloadAgent, workloa
  *   tmpfs of its own on a booted host, unlike here).
  */
 
-const OTHER_UID = 1000;
+/** A user other than root with a home of their own (the first of uid 1000 and up), or null. */
 const otherUser = (() => {
   try {
-    const [name, , uid, , , home] = execFileSync('getent', ['passwd', String(OTHER_UID)], { encoding: 'utf8' }).trim().split(':');
-    return uid === String(OTHER_UID) && home && existsSync(home) ? { name: name!, home } : null;
+    for (const line of execFileSync('getent', ['passwd'], { encoding: 'utf8' }).trim().split('\n')) {
+      const [name, , uid, gid, , home] = line.split(':');
+      if (Number(uid) >= 1000 && Number(uid) < 65534 && home && existsSync(home)) return { name: name!, uid: Number(uid), gid: Number(gid), home };
+    }
   } catch {
-    return null;
+    // no getent: no such user
   }
+  return null;
 })();
+const NO_OTHER_USER = 'no user of uid 1000 or above with a home directory (useradd -m one to run this)';
 
 interface Install {
   manager: UserManager;
@@ -43,15 +47,16 @@ interface Install {
   name: string;
   work: string;
   options: string[];
-  /** Runs `deadman install` as this uid (a user manager's own user). */
+  /** Runs `deadman install` as this uid and gid (a user manager's own user). */
   uid?: number;
+  gid?: number;
   env?: NodeJS.ProcessEnv;
 }
 
-async function install({ manager, loopback, name, work, options, uid, env = process.env }: Install): Promise<string> {
+async function install({ manager, loopback, name, work, options, uid, gid, env = process.env }: Install): Promise<string> {
   const assignments = Object.entries(workloadEnv(loopback, work)).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
   const result = await runDeadman(['install', '--unit-dir', manager.unitDir, '--force', '--name', name, ...options, ...assignments, '--', '/bin/sh', workloadAgent],
-    { cwd: work, env, ...(uid === undefined ? {} : { uid, gid: uid }) });
+    { cwd: work, env, ...(uid === undefined ? {} : { uid, gid: gid ?? uid }) });
   assert.equal(result.code, 0, result.stderr);
   assert.equal((await manager.systemctl('daemon-reload')).code, 0);
   return `deadman-${name}.service`;
@@ -86,12 +91,13 @@ test('generated --user units under root\'s user manager, runtime dir under /run'
   }
 });
 
-test('a generated --user unit under the user manager of a uid that is not root', { skip: !otherUser && `no user of uid ${OTHER_UID} with a home` }, async (t) => {
-  const manager = await startUserManager(t, { parent: otherUser!.home, runtimeParent: '/run', uid: OTHER_UID });
+test('a generated --user unit under the user manager of a uid that is not root', { skip: !otherUser && NO_OTHER_USER }, async (t) => {
+  const { uid, gid, home, name } = otherUser!;
+  const manager = await startUserManager(t, { parent: home, runtimeParent: '/run', uid, gid });
   if (!manager) return;
   const loopback = await startLoopback(t);
-  const work = workDir(t, manager.env.HOME!, OTHER_UID);
-  const unit = await install({ manager, loopback, name: 'other-user', work, options: ['--user'], uid: OTHER_UID, env: { ...manager.env, USER: otherUser!.name } });
+  const work = workDir(t, manager.env.HOME!, uid, gid);
+  const unit = await install({ manager, loopback, name: 'other-user', work, options: ['--user'], uid, gid, env: { ...manager.env, USER: name } });
   await runWorkload(manager, unit, work, loopback);
   const records = join(manager.env.HOME!, '.local', 'state', 'deadman', 'deadman.db');
   assert.deepEqual(completedRuns(records, 'other-user'), ['completed'], 'the records are in that user\'s own state directory');
@@ -112,11 +118,11 @@ test('generated system units under root\'s user manager (which applies User= and
       await runOneshot(manager, `deadman-${name}-notify.service`);
     });
   }
-  await t.test(`User=${otherUser?.name ?? 'another user'}: that user's own HOME is writable, not root's`, { skip: !otherUser && `no user of uid ${OTHER_UID}` }, async (tt) => {
-    const work = workDir(tt, otherUser!.home, OTHER_UID);
+  await t.test(`User=${otherUser?.name ?? 'another user'}: that user's own HOME is named writable, not root's`, { skip: !otherUser && NO_OTHER_USER }, async (tt) => {
+    const work = workDir(tt, otherUser!.home, otherUser!.uid, otherUser!.gid);
     const state = join(work, 'state');
     mkdirSync(state, { mode: 0o700 });
-    chownSync(state, OTHER_UID, OTHER_UID);
+    chownSync(state, otherUser!.uid, otherUser!.gid);
     const unit = await install({ manager, loopback, name: 'other', work, options: ['--run-as', otherUser!.name, '--state-dir', state] });
     assert.match(readFileSync(join(manager.unitDir, unit), 'utf8'), new RegExp(`^ReadWritePaths=${otherUser!.home} `, 'm'));
     await runWorkload(manager, unit, work, loopback);

@@ -36,9 +36,9 @@ export async function startLoopback(t: { after(fn: () => void): void }): Promise
 }
 
 /** A working directory for one workload; owned by `uid` when given (a unit with User=). */
-export function workDir(t: { after(fn: () => void): void }, parent: string, uid?: number): string {
+export function workDir(t: { after(fn: () => void): void }, parent: string, uid?: number, gid = uid): string {
   const dir = mkdtempSync(join(parent, '.deadman-workload-'));
-  if (uid !== undefined) chownSync(dir, uid, uid);
+  if (uid !== undefined) chownSync(dir, uid, gid!);
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
