@@ -109,15 +109,17 @@ test('generated system units under root\'s user manager (which applies User= and
   // A user manager's notify socket is its user's alone; the system manager's /run/systemd/notify takes every uid's.
   chmodSync(join(manager.env.XDG_RUNTIME_DIR!, 'systemd', 'notify'), 0o777);
   const loopback = await startLoopback(t);
-  for (const [where, parent] of [['elsewhere', homedir()], ['under /tmp', tempDir(t)]] as const) {
-    await t.test(`User=root, work ${where}; the --on-failure companion runs too`, async (tt) => {
-      const work = workDir(tt, parent);
-      const name = `root-${where === 'elsewhere' ? 'home' : 'tmp'}`;
-      const unit = await install({ manager, loopback, name, work, options: ['--run-as', 'root', '--on-failure'] });
-      await runWorkload(manager, unit, work, loopback);
-      await runOneshot(manager, `deadman-${name}-notify.service`);
-    });
-  }
+  await t.test('User=root, work elsewhere, the records in StateDirectory=', async (tt) => {
+    const work = workDir(tt, homedir());
+    await runWorkload(manager, await install({ manager, loopback, name: 'root-home', work, options: ['--run-as', 'root'] }), work, loopback);
+  });
+  await t.test('User=root, work under /tmp, --state-dir; the --on-failure companion reads the same records', async (tt) => {
+    const work = workDir(tt, tempDir(tt));
+    const state = join(work, 'state');
+    await runWorkload(manager, await install({ manager, loopback, name: 'root-tmp', work, options: ['--run-as', 'root', '--state-dir', state, '--on-failure'] }), work, loopback);
+    await runOneshot(manager, 'deadman-root-tmp-notify.service');
+    assert.match(readFileSync(manager.logPath, 'utf8'), new RegExp(`no incidents recorded for runs named root-tmp in ${state}/deadman\\.db`));
+  });
   await t.test(`User=${otherUser?.name ?? 'another user'}: that user's own HOME is named writable, not root's`, { skip: !otherUser && NO_OTHER_USER }, async (tt) => {
     const work = workDir(tt, otherUser!.home, otherUser!.uid, otherUser!.gid);
     const state = join(work, 'state');
