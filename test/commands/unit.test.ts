@@ -130,3 +130,14 @@ test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --sta
   assert.doesNotMatch(configured.stdout, /^ExecStart=.*--state-dir/m);
   assert.match(configured.stdout, new RegExp(`^ReadWritePaths=.* ${join(dir, 'configured')}( |$)`, 'm'));
 });
+
+test('StartLimitBurst= comes from the config\'s revive.max_revives, so deadman\'s budget runs out first', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, '[revive]\nmax_revives = 12\n');
+  const result = await runDeadman(['unit', '--config', config, '--', 'true'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const burst = Number(/^StartLimitBurst=(\d+)$/m.exec(result.stdout)?.[1]);
+  assert.ok(burst > 12 + 1, `StartLimitBurst=${burst}: the first start, 12 revives and the start that exits 69 must fit`);
+  assert.match(result.stdout, /^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
+});
