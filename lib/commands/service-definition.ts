@@ -100,6 +100,7 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   const holdsEnvironment = (args.env ?? []).length > 0;
   if (args.launchd) {
     if (args['on-failure'] !== undefined) throw usageError('--on-failure is for systemd units: launchd has no OnFailure=; use [notify] and `deadman notify` from the job instead');
+    if (args.sandbox !== undefined) throw usageError('--sandbox is for systemd units: launchd has no sandboxing settings');
     launchdRunArgs(shared.runArgs);
     const logDir = resolve(env.HOME ?? userInfo().homedir, 'Library', 'Logs');
     return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [], companions: [] };

@@ -91,7 +91,7 @@ test('generated --user units under root\'s user manager, runtime dir under /run'
   }
 });
 
-test('a generated --user unit under the user manager of a uid that is not root', { skip: !otherUser && NO_OTHER_USER }, async (t) => {
+test('generated --user units (default and strict) under the user manager of a uid that is not root', { skip: !otherUser && NO_OTHER_USER }, async (t) => {
   const { uid, gid, home, name } = otherUser!;
   const manager = await startUserManager(t, { parent: home, runtimeParent: '/run', uid, gid });
   if (!manager) return;
@@ -101,6 +101,9 @@ test('a generated --user unit under the user manager of a uid that is not root',
   await runWorkload(manager, unit, work, loopback);
   const records = join(manager.env.HOME!, '.local', 'state', 'deadman', 'deadman.db');
   assert.deepEqual(completedRuns(records, 'other-user'), ['completed'], 'the records are in that user\'s own state directory');
+  const strictWork = workDir(t, manager.env.HOME!, uid, gid);
+  const strict = await install({ manager, loopback, name: 'other-strict', work: strictWork, options: ['--user', '--sandbox', 'strict'], uid, gid, env: { ...manager.env, USER: name } });
+  await runWorkload(manager, strict, strictWork, loopback);
 });
 
 test('generated system units under root\'s user manager (which applies User= and capabilities)', async (t) => {

@@ -90,6 +90,7 @@ test('bad requests fail with one line and the right exit code', async (t) => {
     [['unit', '--env', 'NOEQUALS', '--', 'true'], ExitCode.USAGE, /KEY=VALUE/],
     [['unit', '--launchd', '--on-stall', 'withhold', '--', 'true'], ExitCode.USAGE, /launchd has none/],
     [['unit', '--run-as', 'no-such-user-here', '--', 'true'], ExitCode.USAGE, /--run-as "no-such-user-here": no such user/],
+    [['unit', '--launchd', '--sandbox', 'strict', '--', 'true'], ExitCode.USAGE, /--sandbox is for systemd units/],
   ];
   for (const [args, code, message] of cases) {
     const result = await runDeadman(args, { cwd: dir });
