@@ -1,14 +1,17 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { parseDuration } from '../core/config/duration.ts';
 import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
 import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
 import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../core/units/on-failure-unit.ts';
-import { deriveTimings } from '../core/units/unit-timings.ts';
+import { deriveTimings, type UnitTimings } from '../core/units/unit-timings.ts';
+import type { ServiceCommand } from '../core/units/service-command.ts';
+import { SANDBOX_LEVELS, type SandboxLevel } from '../core/units/hardening.ts';
 import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
+import { homeOf } from '../io/units/user-home.ts';
 import { probeAddon } from '../io/notify.ts';
 import { packageFile } from '../io/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../io/paths.ts';
@@ -32,6 +35,7 @@ export interface ServiceArgs extends CommonArgs {
   cwd?: string;
   env?: string[];
   'on-failure'?: string;
+  sandbox?: string;
   '--'?: Array<string | number>;
   [runOption: string]: unknown;
 }
@@ -62,7 +66,8 @@ export function serviceOptions<T>(y: Argv<T>): Argv<T> {
     .option('run-as', { type: 'string', describe: 'User= of a system unit (default: $SUDO_USER, else the current user)' })
     .option('cwd', { type: 'string', describe: 'working directory of the command (default: the current one)' })
     .option('env', { type: 'string', array: true, describe: 'KEY=VALUE for the command\'s environment (repeatable); PATH defaults to this shell\'s' })
-    .option('on-failure', { type: 'string', describe: 'OnFailure=: a unit to start when this one gives up; alone, a generated deadman-NAME-notify.service that reports the incident and alerts [notify]' });
+    .option('on-failure', { type: 'string', describe: 'OnFailure=: a unit to start when this one gives up; alone, a generated deadman-NAME-notify.service that reports the incident and alerts [notify]' })
+    .option('sandbox', { type: 'string', choices: SANDBOX_LEVELS, describe: 'sandboxing of the unit: strict, default (never in an agent\'s way) or off (default: [unit] sandbox, else default)' });
   for (const [flag, option] of Object.entries(RUN_OPTIONS) as Array<[string, RunOption]>) {
     if (flag === 'name') continue;
     built = built.option(flag, { type: option.type, array: option.multiple === true, describe: `deadman run: ${option.describe}` });
@@ -75,13 +80,15 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   if (command.length === 0) throw usageError('name the command after --, e.g. deadman unit --name review -- codex exec --json "…"');
   const runFlags = runFlagValues(args);
   const loaded = await loadConfig({ explicitPath: args.config, flags: flagsToConfig(runFlags) });
+  const exported = exportedStateDir(loaded, args.env ?? []);
+  if (exported) runFlags['state-dir'] = exported;
   const cwd = resolve(args.cwd ?? process.cwd());
   const env = process.env;
   const name = args.name ?? loaded.config.name ?? defaultName(command[0]!);
   const timings = deriveTimings(loaded.config, { watchdogMs: span(args.watchdog, '--watchdog'), restartMs: span(args['restart-sec'], '--restart-sec') });
   const environment = [...new Map([...carriedOver(env), ...parseEnvAssignments(args.env ?? [])])];
   const unitPath = environment.find(([key]) => key === 'PATH')?.[1] ?? '';
-  const shared = {
+  const shared: ServiceCommand = {
     name,
     nodePath: process.execPath,
     deadmanEntry: DEADMAN_ENTRY,
@@ -93,38 +100,66 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   const holdsEnvironment = (args.env ?? []).length > 0;
   if (args.launchd) {
     if (args['on-failure'] !== undefined) throw usageError('--on-failure is for systemd units: launchd has no OnFailure=; use [notify] and `deadman notify` from the job instead');
+    if (args.sandbox !== undefined) throw usageError('--sandbox is for systemd units: launchd has no sandboxing settings');
     launchdRunArgs(shared.runArgs);
     const logDir = resolve(env.HOME ?? userInfo().homedir, 'Library', 'Logs');
     return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [], companions: [] };
   }
+  return defineSystemdUnit(args, loaded, { ...shared, timings, holdsEnvironment, stateDir: loaded.config.state_dir ?? exported });
+}
+
+type SharedParts = ServiceCommand & { timings: UnitTimings; holdsEnvironment: boolean; stateDir: string | undefined };
+
+function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: SharedParts): ServiceDefinition {
+  const { holdsEnvironment, stateDir, ...shared } = parts;
+  const env = process.env;
   const scope = args.user ? 'user' : 'system';
   // A notify path forced here is carried into the unit, so NotifyAccess= must match it.
   const probe = env.DEADMAN_NOTIFY === 'systemd-notify' ? { loaded: false as const, why: 'forced by DEADMAN_NOTIFY=systemd-notify' } : probeAddon();
-  const writable = writablePaths(cwd, args.database ?? loaded.config.database, stateDirOutsideHome(scope, loaded.config.state_dir), environment);
+  const database = args.database ?? loaded.config.database;
+  const writable = writablePaths(shared.workingDirectory, database, stateDirOutsideHome(scope, stateDir), shared.environment);
   const runAs = scope === 'user' ? userInfo().username : args['run-as'] ?? env.SUDO_USER ?? userInfo().username;
-  const onFailure = onFailureTarget(name, args['on-failure']);
+  const onFailure = onFailureTarget(shared.name, args['on-failure']);
+  const sandbox = (args.sandbox as SandboxLevel | undefined) ?? loaded.config.unit.sandbox;
+  const home = scope === 'user' ? '%h' : homeOf(runAs);
+  const stateFromEnv = shared.environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
   const text = renderUnit({
     ...shared,
     scope,
     runAs,
     notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
     settings: loaded.config,
-    timings,
     writablePaths: writable,
     sharedWritablePaths: loaded.config.metrics.textfile ? [dirname(loaded.config.metrics.textfile)] : [],
     onFailure,
+    sandbox,
+    maxRevives: loaded.config.revive.max_revives,
+    home,
+    recordsAt: database ? resolve(shared.workingDirectory, database) : stateDir ?? stateFromEnv ?? null,
   });
-  const companions = onFailure === notifyUnitFileName(name)
-    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs: recordArgs(loaded, cwd) }) }]
+  const companions = onFailure === notifyUnitFileName(shared.name)
+    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs: recordArgs(loaded, shared.workingDirectory, stateDir), sandbox, writablePaths: writable, home }) }]
     : [];
-  return { kind: 'systemd', scope, fileName: unitFileName(name), text, holdsEnvironment, writablePaths: writable, companions };
+  return { kind: 'systemd', scope, fileName: unitFileName(shared.name), text, holdsEnvironment, writablePaths: writable, companions };
+}
+
+/**
+ * An exported STATE_DIRECTORY is where this shell's deadman keeps its records; under a manager it
+ * would be lost (or replaced by StateDirectory='s), so the unit's run gets it as --state-dir.
+ * Not when the config or --state-dir names one (they win over it) or --env carries it along.
+ */
+function exportedStateDir(loaded: LoadedConfig, envAssignments: readonly string[]): string | undefined {
+  const exported = process.env.STATE_DIRECTORY?.split(':')[0];
+  if (!exported || loaded.config.state_dir || envAssignments.some((e) => e.startsWith('STATE_DIRECTORY='))) return undefined;
+  return resolve(exported);
 }
 
 /** Where the job's run reads its config and writes its records, for the commands of its OnFailure= unit. */
-function recordArgs(loaded: LoadedConfig, cwd: string): string[] {
-  const { database, state_dir: stateDir } = loaded.config;
+function recordArgs(loaded: LoadedConfig, cwd: string, exportedState: string | undefined): string[] {
+  const { database } = loaded.config;
   // The state directory itself, not only its database: the alert log that keeps `deadman notify` from repeating the run's alerts is there.
-  return [...(loaded.file ? ['--config', loaded.file] : []), ...(stateDir ? ['--state-dir', resolve(cwd, stateDir)] : []), ...(database ? ['--database', resolve(cwd, database)] : [])];
+  const stateDir = loaded.config.state_dir ? resolve(cwd, loaded.config.state_dir) : exportedState;
+  return [...(loaded.file ? ['--config', loaded.file] : []), ...(stateDir ? ['--state-dir', stateDir] : []), ...(database ? ['--database', resolve(cwd, database)] : [])];
 }
 
 /**
@@ -146,7 +181,7 @@ function stateDirOutsideHome(scope: 'system' | 'user', configured: string | unde
 }
 
 /** Where the job writes besides HOME, for ReadWritePaths=: its cwd and deadman's records when they are elsewhere. */
-function writablePaths(cwd: string, database: string | undefined, stateDir: string | undefined, environment: Array<[string, string]>): string[] {
+function writablePaths(cwd: string, database: string | undefined, stateDir: string | undefined, environment: ServiceCommand['environment']): string[] {
   const stateFromEnv = environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
   return [cwd, ...(database ? [dirname(resolve(cwd, database))] : []), ...[stateDir, stateFromEnv].flatMap((dir) => (dir ? [resolve(cwd, dir)] : []))];
 }

@@ -89,6 +89,8 @@ test('bad requests fail with one line and the right exit code', async (t) => {
     [['unit', '--watchdog', 'soon', '--', 'true'], ExitCode.USAGE, /--watchdog/],
     [['unit', '--env', 'NOEQUALS', '--', 'true'], ExitCode.USAGE, /KEY=VALUE/],
     [['unit', '--launchd', '--on-stall', 'withhold', '--', 'true'], ExitCode.USAGE, /launchd has none/],
+    [['unit', '--run-as', 'no-such-user-here', '--', 'true'], ExitCode.USAGE, /--run-as "no-such-user-here": no such user/],
+    [['unit', '--launchd', '--sandbox', 'strict', '--', 'true'], ExitCode.USAGE, /--sandbox is for systemd units/],
   ];
   for (const [args, code, message] of cases) {
     const result = await runDeadman(args, { cwd: dir });
@@ -98,4 +100,45 @@ test('bad requests fail with one line and the right exit code', async (t) => {
     assert.equal(result.stderr.trim().split('\n').length, 1, `one line: ${result.stderr}`);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
   }
+});
+
+test('[unit] sandbox chooses the level, --sandbox wins, and a bad level is a usage error', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, '[unit]\nsandbox = "strict"\n');
+  const strict = await runDeadman(['unit', '--config', config, '--', 'true'], { cwd: dir });
+  assert.equal(strict.code, 0, strict.stderr);
+  assert.match(strict.stdout, /^RestrictNamespaces=yes$/m);
+  const off = await runDeadman(['unit', '--config', config, '--sandbox', 'off', '--', 'true'], { cwd: dir });
+  assert.doesNotMatch(off.stdout, /^ProtectSystem=/m);
+  const bad = await runDeadman(['unit', '--sandbox', 'paranoid', '--', 'true'], { cwd: dir });
+  assert.equal(bad.code, ExitCode.USAGE, bad.stderr);
+  assert.match(bad.stderr, /sandbox/);
+});
+
+test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --state-dir; a configured one wins', async (t) => {
+  const dir = tempDir(t);
+  const state = join(dir, 'exported-state');
+  const env = { ...process.env, STATE_DIRECTORY: state };
+  const result = await runDeadman(['unit', '--user', '--', 'true'], { cwd: dir, env });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`^ReadWritePaths=.* ${state}( |$)`, 'm'));
+  assert.match(result.stdout, new RegExp(`^ExecStart=.* run --name true --state-dir ${state} -- `, 'm'));
+  assert.match(result.stdout, new RegExp(`^# The records stay in ${state}, as generated: point .deadman report. there`, 'm'));
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, `state_dir = "${join(dir, 'configured')}"\n`);
+  const configured = await runDeadman(['unit', '--user', '--config', config, '--', 'true'], { cwd: dir, env });
+  assert.doesNotMatch(configured.stdout, /^ExecStart=.*--state-dir/m);
+  assert.match(configured.stdout, new RegExp(`^ReadWritePaths=.* ${join(dir, 'configured')}( |$)`, 'm'));
+});
+
+test('StartLimitBurst= comes from the config\'s revive.max_revives, so deadman\'s budget runs out first', async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, '[revive]\nmax_revives = 12\n');
+  const result = await runDeadman(['unit', '--config', config, '--', 'true'], { cwd: dir });
+  assert.equal(result.code, 0, result.stderr);
+  const burst = Number(/^StartLimitBurst=(\d+)$/m.exec(result.stdout)?.[1]);
+  assert.ok(burst > 12 + 1, `StartLimitBurst=${burst}: the first start, 12 revives and the start that exits 69 must fit`);
+  assert.match(result.stdout, /^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
 });

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './cli.ts';
@@ -56,18 +56,32 @@ export interface SkippableContext {
   after(fn: () => void | Promise<void>): void;
 }
 
+/**
+ * Where the manager lives, for tests that need it to look like a real one. Default: root's
+ * manager with HOME and runtime dir in a private directory under the test user's HOME.
+ */
+export interface ManagerPlacement {
+  /** Parent of the private directory holding HOME and the runtime dir (must be reachable by `uid`). */
+  parent?: string;
+  /** The runtime dir under this parent instead (e.g. "/run", where /run/user/UID lives), so a unit sees it where a real one is. */
+  runtimeParent?: string;
+  /** Run the manager itself as this uid and gid (root only): a user manager that is not root's. */
+  uid?: number;
+  gid?: number;
+}
+
 export const DEFAULT_PROPERTIES = ['ActiveState', 'SubState', 'Result', 'NRestarts', 'MainPID', 'StatusText', 'ExecMainCode', 'ExecMainStatus'] as const;
 
 const SYSTEMD = '/lib/systemd/systemd';
 const START_TIMEOUT_MS = 15_000;
 
 /** Starts a manager, or reports why not: skip normally, fail when DEADMAN_REQUIRE_SYSTEMD=1. */
-export async function startUserManager(t: SkippableContext): Promise<UserManager | null> {
-  const unavailable = whyUnavailable();
+export async function startUserManager(t: SkippableContext, placement: ManagerPlacement = {}): Promise<UserManager | null> {
+  const unavailable = whyUnavailable() ?? (placement.uid !== undefined && process.getuid?.() !== 0 ? 'a manager of another uid needs root' : null);
   if (unavailable) return skipOrFail(t, unavailable);
   let manager: UserManager;
   try {
-    manager = await launch();
+    manager = await launch(placement);
   } catch (error) {
     return skipOrFail(t, `systemd user manager did not start: ${(error as Error).message}`);
   }
@@ -90,16 +104,17 @@ function whyUnavailable(): string | null {
   return null;
 }
 
-async function launch(): Promise<UserManager> {
+async function launch(placement: ManagerPlacement): Promise<UserManager> {
   // systemd --user refuses to run unless the host looks booted with systemd.
   mkdirSync('/run/systemd/system', { recursive: true });
   const cgroups = createPrivateCgroups();
   // The manager's HOME and XDG_RUNTIME_DIR, outside /tmp as real ones are: a unit with
   // PrivateTmp= must still reach its HOME and the manager's notify socket.
-  const base = mkdtempSync(join(homedir(), '.deadman-systemd-'));
-  const runtimeDir = join(base, 'runtime');
-  mkdirSync(runtimeDir, { mode: 0o700 });
-  chmodSync(runtimeDir, 0o700);
+  const base = mkdtempSync(join(placement.parent ?? homedir(), '.deadman-systemd-'));
+  const runtimeDir = placement.runtimeParent ? mkdtempSync(join(placement.runtimeParent, 'deadman-test-runtime-')) : join(base, 'runtime');
+  if (!placement.runtimeParent) mkdirSync(runtimeDir, { mode: 0o700 });
+  // 0711: units of other users (User= under root's manager) reach the notify socket, as under /run/systemd.
+  chmodSync(runtimeDir, placement.uid === undefined ? 0o711 : 0o700);
   const configHome = join(base, 'config');
   const unitDir = join(configHome, 'systemd', 'user');
   mkdirSync(unitDir, { recursive: true });
@@ -108,12 +123,16 @@ async function launch(): Promise<UserManager> {
   const logPath = join(base, 'manager.log');
   const env = managerEnvironment(base, runtimeDir, configHome);
   const log = openSync(logPath, 'a');
-  const child = spawn('/bin/sh', ['-c', 'for f in "$@"; do echo $$ > "$f" || exit 97; done; exec "$0" --user', SYSTEMD, ...cgroups.map((dir) => join(dir, 'cgroup.procs'))], {
+  const { uid, gid } = placement;
+  if (uid !== undefined) for (const path of [base, runtimeDir, ...cgroups]) chownTree(path, uid, gid ?? uid);
+  // Root moves the shell into the cgroups (a uid of its own may not), then it becomes the manager's uid.
+  const become = uid === undefined ? '' : `setpriv --reuid=${uid} --regid=${gid ?? uid} --clear-groups `;
+  const child = spawn('/bin/sh', ['-c', `for f in "$@"; do echo $$ > "$f" || exit 97; done; exec ${become}"$0" --user`, SYSTEMD, ...cgroups.map((dir) => join(dir, 'cgroup.procs'))], {
     env,
     stdio: ['ignore', log, log],
   });
   closeSync(log);
-  const manager = buildManager(child, { env, unitDir, logPath, cgroups, base });
+  const manager = buildManager(child, { env, unitDir, logPath, cgroups, base, runtimeDir, uid, gid });
   try {
     await waitForRunning(manager, child, logPath);
   } catch (error) {
@@ -121,6 +140,15 @@ async function launch(): Promise<UserManager> {
     throw error;
   }
   return manager;
+}
+
+function chownTree(path: string, uid: number, gid: number): void {
+  chownSync(path, uid, gid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) chownTree(child, uid, gid);
+    else chownSync(child, uid, gid);
+  }
 }
 
 function managerEnvironment(home: string, runtimeDir: string, configHome: string): NodeJS.ProcessEnv {
@@ -150,16 +178,22 @@ interface ManagerPlaces {
   unitDir: string;
   logPath: string;
   cgroups: string[];
-  /** The private HOME holding runtime dir, unit dir and log; removed once the manager is gone. */
+  /** The private HOME holding unit dir and log; removed once the manager is gone (with the runtime dir). */
   base: string;
+  runtimeDir: string;
+  /** The manager's uid and gid when not the test's: systemctl talks to it as that user. */
+  uid: number | undefined;
+  gid: number | undefined;
 }
 
-function buildManager(child: ChildProcess, { env, unitDir, logPath, cgroups, base }: ManagerPlaces): UserManager {
+function buildManager(child: ChildProcess, { env, unitDir, logPath, cgroups, base, runtimeDir, uid, gid }: ManagerPlaces): UserManager {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const killLeftovers = () => {
     killCgroupTrees(cgroups);
+    rmSync(runtimeDir, { recursive: true, force: true });
     rmSync(base, { recursive: true, force: true });
   };
+  const as = uid === undefined ? {} : { uid, gid: gid ?? uid };
   process.once('exit', killLeftovers);
   let stopped: Promise<void> | null = null;
   const manager: UserManager = {
@@ -172,7 +206,7 @@ function buildManager(child: ChildProcess, { env, unitDir, logPath, cgroups, bas
       const reload = await manager.systemctl('daemon-reload');
       if (reload.code !== 0) throw new Error(`daemon-reload failed: ${reload.stderr.trim()}`);
     },
-    systemctl: (...args) => run('systemctl', ['--user', ...args], env),
+    systemctl: (...args) => run('systemctl', ['--user', ...args], env, as),
     async show(unit, properties = DEFAULT_PROPERTIES) {
       const result = await manager.systemctl('show', '-p', properties.join(','), unit);
       return parseProperties(result.stdout);
@@ -216,9 +250,9 @@ export function parseProperties(text: string): UnitProperties {
   return properties;
 }
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
-    execFile(file, args, { env, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(file, args, { env, encoding: 'utf8', ...as }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, stdout, stderr: stderr || (error && typeof error.code !== 'number' ? error.message : '') });
     });

@@ -43,7 +43,7 @@ test('the template keeps the settings the docs promise', () => {
 test('the template is sandboxed like a generated unit, but for what only a generated one knows', () => {
   const directives = (lines: string[]) => lines.filter((l) => /^[A-Za-z]+=/.test(l));
   const template = directives(readFileSync(join(unitsDir, 'deadman@.service'), 'utf8').split('\n'));
-  const generated = directives(hardeningLines({ writablePaths: ['/srv/work'], startedPaths: ['/usr/bin/deadman'], runAs: 'root' }));
+  const generated = directives(hardeningLines({ level: 'default', scope: 'system', writablePaths: ['/srv/work'], startedPaths: ['/usr/bin/deadman'], runAs: 'root', home: '/root' }));
   const onlyGenerated = /^(ProtectSystem|ReadWritePaths)=/;
   assert.deepEqual(generated.filter((l) => !onlyGenerated.test(l)).filter((l) => !template.includes(l)), []);
   assert.ok(template.includes('ProtectSystem=full'), 'the template cannot know the working directory that strict would need');

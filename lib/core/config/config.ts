@@ -4,6 +4,7 @@ import { checkLexicalScope } from '../evidence/path-scope.ts';
 import { AGE_MAX, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';
+import { SANDBOX_LEVELS } from '../units/hardening.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -142,6 +143,9 @@ export const configSchema = z.strictObject({
   metrics: z.strictObject({
     textfile: absolutePath.optional(),
   }).default(() => ({ ...D.metrics })),
+  unit: z.strictObject({
+    sandbox: z.enum(SANDBOX_LEVELS).default(D.unit.sandbox),
+  }).default(() => ({ ...D.unit })),
   retention: z.strictObject({
     max_age: duration({ max: AGE_MAX }).default(D.retention.max_age),
     max_runs: z.number().int().min(1).default(D.retention.max_runs),

@@ -44,6 +44,8 @@ export const DEFAULT_CONFIG = {
     reminder: 60 * 60_000,
   } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number; events: Array<'start' | 'success' | 'fail' | 'incident'>; reminder: number },
   metrics: {} as { textfile?: string },
+  /** What `deadman unit` and `deadman install` write; `deadman run` ignores it. */
+  unit: { sandbox: 'default' as 'strict' | 'default' | 'off' },
   retention: {
     max_age: 30 * 86_400_000,
     max_runs: 1000,

@@ -67,6 +67,8 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'notify.reminder': 'While an incident still waits for a person, `deadman run` reminds the sinks this often; "off": once only.',
   metrics: 'Metrics of the running deadman for Prometheus (node_exporter\'s textfile collector).',
   'metrics.textfile': 'A .prom file the running deadman rewrites atomically with this run\'s metrics; {name} is replaced by the run name.',
+  unit: 'The systemd units `deadman unit` and `deadman install` write for this config.',
+  'unit.sandbox': 'Sandboxing of a generated unit: "strict", "default" (never in an agent\'s way) or "off"; --sandbox wins (docs/systemd.md).',
   retention: 'How long records are kept.',
   'retention.max_age': 'Finished runs older than this are deleted with their rows.',
   'retention.max_runs': 'Only the newest this many finished runs are kept.',

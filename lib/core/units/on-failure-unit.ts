@@ -1,6 +1,7 @@
 import { usageError } from '../../exit-codes.ts';
 import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, quotedOrRefuse } from './systemd-quote.ts';
 import type { ServiceCommand } from './service-command.ts';
+import { hardeningLines, type SandboxLevel } from './hardening.ts';
 
 /**
  * `--on-failure` of `deadman unit`/`install`: when the generated unit gives up (its start limit
@@ -11,6 +12,9 @@ import type { ServiceCommand } from './service-command.ts';
  * `deadman notify` checks the alert log) — with this unit's paths and records
  * (the shipped template assumes /usr/bin/deadman and /etc/deadman/NAME.toml). Pure.
  */
+
+/** Where a root job's StateDirectory=deadman keeps the records this unit reads and updates ("-": if it exists). */
+const ROOT_RECORDS = '/var/lib/deadman';
 
 /** A unit name systemd accepts in OnFailure=: `name.type`, template instances included. */
 const UNIT_NAME = /^[A-Za-z0-9:_.\\@-]{1,250}\.(service|target|socket|timer|path|mount)$/;
@@ -32,6 +36,10 @@ export interface NotifyUnitSpec extends Pick<ServiceCommand, 'name' | 'nodePath'
   readArgs: readonly string[];
   /** User= of a system unit (the job's, so it reads the same records); null in a user unit. */
   runAs: string | null;
+  /** The job's sandboxing, and its writable paths: the alert reads and writes the same records. */
+  sandbox: SandboxLevel;
+  writablePaths: readonly string[];
+  home: string;
 }
 
 export function renderNotifyUnit(spec: NotifyUnitSpec): string {
@@ -49,6 +57,7 @@ export function renderNotifyUnit(spec: NotifyUnitSpec): string {
     '# Same identifier as the job, so the report sits next to the job\'s own lines in the journal.',
     `SyslogIdentifier=deadman-${spec.name}`,
     ...(spec.runAs === null ? [] : ['# The job\'s user: the same database and config.', `User=${quotedOrRefuse(escapeSpecifiers(spec.runAs), 'the user')}`]),
+    ...hardeningLines({ level: spec.sandbox, scope: spec.runAs === null ? 'user' : 'system', writablePaths: spec.writablePaths, sharedWritablePaths: spec.runAs === 'root' ? [ROOT_RECORDS] : [], startedPaths: [spec.nodePath, spec.deadmanEntry], runAs: spec.runAs, home: spec.home }),
     `WorkingDirectory=${quotedOrRefuse(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,
     ...spec.environment.map(([key, value]) => `Environment=${quotedOrRefuse(quoteEnvironmentAssignment(key, value), `environment variable ${key}`)}`),
     '# The latest incident of this run; "nothing recorded" is exit 0.',

@@ -1,9 +1,9 @@
 import { formatSystemdSpan } from '../config/duration.ts';
 import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, quotedOrRefuse } from './systemd-quote.ts';
-import { describeWatchdog, type RunTimingSettings, type UnitTimings } from './unit-timings.ts';
+import { describeWatchdog, startLimitBurst, type RunTimingSettings, type UnitTimings } from './unit-timings.ts';
 import { NO_RESTART_CODES, usageError } from '../../exit-codes.ts';
 import { checkServiceName, deadmanArgv, type ServiceCommand } from './service-command.ts';
-import { hardeningLines } from './hardening.ts';
+import { hardeningLines, type SandboxLevel } from './hardening.ts';
 
 /**
  * A systemd service for one command under `deadman run`, as `deadman unit` prints it. Every
@@ -25,6 +25,14 @@ export interface UnitSpec extends ServiceCommand {
   sharedWritablePaths?: readonly string[];
   /** OnFailure= (`--on-failure`): the unit systemd starts when this one gives up; null: none. */
   onFailure?: string | null;
+  /** `--sandbox` / `[unit] sandbox`. */
+  sandbox: SandboxLevel;
+  /** `revive.max_revives`: the start limit leaves room for every revive and the start that gives up. */
+  maxRevives: number;
+  /** The job's HOME for ReadWritePaths=: `%h` in a user unit, User='s home in a system unit (%h is root's there). */
+  home: string;
+  /** Where the run keeps its records when told (--database, --state-dir, an exported STATE_DIRECTORY); null: its user's default. */
+  recordsAt: string | null;
 }
 
 export function unitFileName(name: string): string {
@@ -44,9 +52,7 @@ export function renderUnit(spec: UnitSpec): string {
     ...(spec.scope === 'system'
       ? ['# Agents talk to remote APIs: start once the network is up, not merely configured.', 'Wants=network-online.target', 'After=network-online.target']
       : []),
-    '# Five starts in 10 minutes means a crash loop: stop and leave it to a person.',
-    'StartLimitIntervalSec=10min',
-    'StartLimitBurst=5',
+    ...startLimitLines(spec.maxRevives),
     ...(spec.onFailure
       ? ['# When it gives up (the limit above, or an exit not to retry): report the incident and alert.', `OnFailure=${quotedOrRefuse(escapeSpecifiers(spec.onFailure), 'OnFailure=')}`]
       : []),
@@ -66,11 +72,21 @@ export function renderUnit(spec: UnitSpec): string {
     `TimeoutStartSec=${formatSystemdSpan(timings.startTimeoutMs)}`,
     '# Longer than stop_grace: deadman stops the whole tree and writes its record before exiting.',
     `TimeoutStopSec=${formatSystemdSpan(timings.stopTimeoutMs)}`,
+    '# `systemctl reload` sends deadman SIGHUP: it reads its config again.',
+    'ExecReload=/bin/kill -HUP $MAINPID',
     '# Stop every process of the run, also those that left the tree with setsid or a double fork.',
     'KillMode=control-group',
     `SyslogIdentifier=deadman-${spec.name}`,
     ...identityLines(spec),
-    ...hardeningLines({ writablePaths: spec.writablePaths, sharedWritablePaths: spec.sharedWritablePaths, startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''], runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root' }),
+    ...hardeningLines({
+      level: spec.sandbox,
+      scope: spec.scope,
+      writablePaths: spec.writablePaths,
+      sharedWritablePaths: spec.sharedWritablePaths,
+      startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''],
+      runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root',
+      home: spec.home,
+    }),
     '# Where the command was generated, so relative paths in it mean the same.',
     `WorkingDirectory=${quotedOrRefuse(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,
     ...environmentLines(spec.environment),
@@ -94,21 +110,33 @@ function notifyAccessLines(notify: UnitSpec['notify']): string[] {
   ];
 }
 
+/**
+ * StartLimitBurst= above `max_revives` + 1: the first start, one start per revive, and the start
+ * that finds the budget spent and exits 69 all fit, so deadman's budget is what ends a crash loop.
+ */
+function startLimitLines(maxRevives: number): string[] {
+  return [
+    `# A crash loop stops here: room for the first start, ${maxRevives} revive${maxRevives === 1 ? '' : 's'} (revive.max_revives) and the`,
+    '# start that finds them spent and exits 69 (no restart), so deadman\'s own budget is reached first.',
+    'StartLimitIntervalSec=10min',
+    `StartLimitBurst=${startLimitBurst(maxRevives)}`,
+  ];
+}
+
 function identityLines(spec: UnitSpec): string[] {
-  if (spec.scope === 'user') {
-    // A user manager runs deadman as the generating user; as root that means the system state directory.
-    const where = spec.runAs === 'root' ? '/var/lib/deadman' : '~/.local/state/deadman';
-    return [`# The database stays in ${where}, where \`deadman report\` looks for it.`];
+  const user = spec.scope === 'user' ? null : spec.runAs ?? 'root';
+  const runsAsRoot = (user ?? spec.runAs) === 'root';
+  const identity = user === null ? [] : ['# The user who generated this unit: their HOME, credentials and agent login.', `User=${quotedOrRefuse(escapeSpecifiers(user), 'the user')}`];
+  const cache = user === 'root' ? ['# /var/cache/deadman keeps Node\'s compiled code between starts; PrivateTmp= empties /tmp at each.', 'CacheDirectory=deadman'] : [];
+  if (spec.recordsAt !== null) {
+    return [...identity, `# The records stay in ${spec.recordsAt}, as generated: point \`deadman report\` there (--state-dir, --database).`, ...cache];
   }
-  const user = spec.runAs ?? 'root';
-  const lines = [`# The user who generated this unit: their HOME, credentials and agent login.`, `User=${quotedOrRefuse(escapeSpecifiers(user), 'the user')}`];
   if (user === 'root') {
-    lines.push('# /var/lib/deadman holds the database ($STATE_DIRECTORY), where root\'s `deadman report` looks.', 'StateDirectory=deadman');
-    lines.push('# /var/cache/deadman keeps Node\'s compiled code between starts; PrivateTmp= empties /tmp at each.', 'CacheDirectory=deadman');
-  } else {
-    lines.push(`# No StateDirectory=: the database stays in ${user}'s ~/.local/state/deadman, where their \`deadman report\` looks.`);
+    return [...identity, '# /var/lib/deadman holds the database ($STATE_DIRECTORY), where root\'s `deadman report` looks.', 'StateDirectory=deadman', ...cache];
   }
-  return lines;
+  // A user manager runs deadman as the generating user; as root that means the system state directory.
+  const where = runsAsRoot ? '/var/lib/deadman' : user === null ? '~/.local/state/deadman' : `${user}'s ~/.local/state/deadman`;
+  return [...identity, `# No StateDirectory=: the database stays in ${where}, where ${user === null ? '' : 'their '}\`deadman report\` looks.`];
 }
 
 function environmentLines(environment: UnitSpec['environment']): string[] {

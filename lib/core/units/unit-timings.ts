@@ -70,3 +70,12 @@ export function describeWatchdog(settings: RunTimingSettings, timings: UnitTimin
 function roundToSecond(ms: number): number {
   return Math.ceil(ms / 1000) * 1000;
 }
+
+/**
+ * StartLimitBurst= for a unit whose run may revive `maxRevives` times: the first start, one per
+ * revive and the start that finds the budget spent (exit 69, not restarted), and never below
+ * systemd's own 5.
+ */
+export function startLimitBurst(maxRevives: number): number {
+  return Math.max(5, maxRevives + 2);
+}

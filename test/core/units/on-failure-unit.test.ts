@@ -16,6 +16,7 @@ test('the companion reports and alerts as the job\'s user, with the job\'s confi
   const text = renderNotifyUnit({
     name: 'review', nodePath: '/opt/node/bin/node', deadmanEntry: '/opt/deadman/bin/deadman.js', workingDirectory: '/srv/repo',
     environment: [['PATH', '/usr/bin:/bin'], ['TOKEN', 'a b']], readArgs: ['--config', '/etc/deadman/review.toml', '--database', '/srv/db/deadman.db'], runAs: 'agent',
+    sandbox: 'default', writablePaths: ['/srv/repo', '/srv/db'], home: '/home/agent',
   });
   assert.equal(notifyUnitFileName('review'), 'deadman-review-notify.service');
   const lines = text.split('\n');
@@ -25,6 +26,6 @@ test('the companion reports and alerts as the job\'s user, with the job\'s confi
     assert.ok(lines.includes(line), `missing ${line}\n${text}`);
   }
   assert.ok(lines.indexOf(`ExecStart=/opt/node/bin/node /opt/deadman/bin/deadman.js report latest ${args}`) < lines.findIndex((l) => l.startsWith('ExecStart=-')), 'the report comes first');
-  const user = renderNotifyUnit({ name: 'x', nodePath: '/n', deadmanEntry: '/d', workingDirectory: '/w', environment: [], readArgs: [], runAs: null });
+  const user = renderNotifyUnit({ name: 'x', nodePath: '/n', deadmanEntry: '/d', workingDirectory: '/w', environment: [], readArgs: [], runAs: null, sandbox: 'default', writablePaths: ['/w'], home: '%h' });
   assert.doesNotMatch(user, /^User=/m, 'a user unit runs as its manager\'s user');
 });

@@ -21,6 +21,10 @@ function spec(overrides: Partial<UnitSpec> = {}): UnitSpec {
     settings,
     timings: deriveTimings(settings),
     writablePaths: ['/srv/repo'],
+    sandbox: 'default',
+    home: '/home/agent',
+    maxRevives: 5,
+    recordsAt: null,
     ...overrides,
   };
 }
@@ -114,27 +118,75 @@ test('specifiers in names and paths are escaped', () => {
 test('generated units are sandboxed, writing only HOME, the work and the records', () => {
   const d = directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/srv/state', '/srv/repo'] })));
   assert.deepEqual(d.get('ProtectSystem'), ['strict']);
-  assert.deepEqual(d.get('ReadWritePaths'), ['%h /srv/repo /srv/state']);
+  assert.deepEqual(d.get('ReadWritePaths'), ['/home/agent /srv/repo /srv/state']);
   assert.deepEqual(d.get('NoNewPrivileges'), ['yes']);
   assert.deepEqual(d.get('PrivateTmp'), ['yes']);
   assert.equal(d.get('MemoryDenyWriteExecute'), undefined, 'Node needs writable executable memory for its JIT');
   assert.equal(d.get('RestrictNamespaces'), undefined, 'agent sandboxes create namespaces');
   assert.deepEqual(d.get('CapabilityBoundingSet'), [''], 'User=agent needs no capabilities');
-  assert.equal(directives(renderUnit(spec({ runAs: 'root' }))).get('CapabilityBoundingSet'), undefined);
-  assert.equal(directives(renderUnit(spec({ scope: 'user', runAs: null }))).get('CapabilityBoundingSet'), undefined);
+  assert.match(directives(renderUnit(spec({ runAs: 'root' }))).get('CapabilityBoundingSet')?.[0] ?? '', /^~CAP_SYS_MODULE /, 'root keeps root but for what no job needs');
+  const user = directives(renderUnit(spec({ scope: 'user', runAs: null })));
+  assert.deepEqual([user.get('PrivateUsers'), user.get('CapabilityBoundingSet')], [['yes'], ['']], 'a user manager drops capabilities only inside a user namespace');
 });
 
 test('work or records under /tmp keep the shared /tmp; an unlistable path is a usage error', () => {
   assert.equal(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('PrivateTmp'), undefined);
   assert.equal(directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/var/tmp/db'] }))).get('PrivateTmp'), undefined);
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), ['%h /srv/100%%']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), ['/home/agent /srv/100%%']);
   assert.equal(directives(renderUnit(spec({ nodePath: '/tmp/clone/node_modules/node/bin/node' }))).get('PrivateTmp'), undefined, 'deadman itself must stay reachable');
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['%h "/srv/my repo"']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['/home/agent "/srv/my repo"']);
   assert.throws(() => renderUnit(spec({ writablePaths: ['/srv/a\nb'] })), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && /ReadWritePaths/.test(error.message));
 });
 
 test('a [metrics] textfile directory is writable if it exists, and never keeps the unit from starting', () => {
   const d = directives(renderUnit(spec({ sharedWritablePaths: ['/var/lib/prometheus/node-exporter', '/srv/repo'] })));
-  assert.deepEqual(d.get('ReadWritePaths'), ['%h /srv/repo -/var/lib/prometheus/node-exporter']);
-  assert.deepEqual(directives(renderUnit(spec())).get('ReadWritePaths'), ['%h /srv/repo']);
+  assert.deepEqual(d.get('ReadWritePaths'), ['/home/agent /srv/repo -/var/lib/prometheus/node-exporter']);
+  assert.deepEqual(directives(renderUnit(spec())).get('ReadWritePaths'), ['/home/agent /srv/repo']);
+});
+
+test('work under /tmp keeps the shared /tmp and /var/tmp writable, elsewhere they are private', () => {
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('ReadWritePaths'), ['/home/agent /tmp/job -/tmp -/var/tmp']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/repo'] }))).get('ReadWritePaths'), ['/home/agent /srv/repo']);
+});
+
+test('a --user unit has only directives a user manager applies and still hears READY=1 under', () => {
+  const user = directives(renderUnit(spec({ scope: 'user', runAs: null })));
+  for (const key of ['PrivateDevices', 'ProtectKernelModules', 'ProtectClock', 'ProtectControlGroups', 'ProtectProc', 'User']) {
+    assert.equal(user.get(key), undefined, key);
+  }
+  const system = directives(renderUnit(spec()));
+  for (const key of ['PrivateDevices', 'ProtectKernelModules', 'ProtectClock', 'ProtectControlGroups', 'ProtectProc']) assert.ok(system.has(key), key);
+});
+
+test('--sandbox: off writes no sandboxing, strict adds to default', () => {
+  const sandboxing = /^(NoNewPrivileges|Protect[A-Za-z]+|Private[A-Za-z]+|Restrict[A-Za-z]+|ReadWritePaths|LockPersonality|SystemCall[A-Za-z]+|CapabilityBoundingSet|UMask)=/;
+  assert.deepEqual(renderUnit(spec({ sandbox: 'off' })).split('\n').filter((l) => sandboxing.test(l)), []);
+  const strict = directives(renderUnit(spec({ sandbox: 'strict', runAs: 'root' })));
+  assert.deepEqual(strict.get('RestrictNamespaces'), ['yes']);
+  assert.deepEqual(strict.get('CapabilityBoundingSet'), [''], 'strict: not even root keeps capabilities');
+  assert.deepEqual(strict.get('SystemCallFilter'), ['@system-service']);
+  assert.equal(directives(renderUnit(spec())).get('RestrictNamespaces'), undefined, 'default: agent sandboxes (bubblewrap) still work');
+});
+
+test('StartLimitBurst= leaves room for every revive and the start that gives up (exit 69)', () => {
+  for (const maxRevives of [0, 1, 5, 20]) {
+    const burst = Number(directives(renderUnit(spec({ maxRevives }))).get('StartLimitBurst')?.[0]);
+    assert.ok(burst > maxRevives + 1, `max_revives ${maxRevives}: StartLimitBurst ${burst}`);
+  }
+  assert.match(renderUnit(spec({ maxRevives: 20 })), /20 revives \(revive\.max_revives\)/);
+});
+
+test('systemctl reload reaches deadman as SIGHUP', () => {
+  assert.deepEqual(directives(renderUnit(spec())).get('ExecReload'), ['/bin/kill -HUP $MAINPID']);
+});
+
+test('records kept where the generating shell said are named in the unit, and replace StateDirectory=', () => {
+  const text = renderUnit(spec({ runAs: 'root', recordsAt: '/srv/state' }));
+  assert.match(text, /^# The records stay in \/srv\/state, as generated/m);
+  assert.equal(directives(text).get('StateDirectory'), undefined);
+});
+
+test('a system unit names User=\'s own HOME writable: %h there is root\'s, whatever User= says', () => {
+  assert.deepEqual(directives(renderUnit(spec({ home: '/home/agent' }))).get('ReadWritePaths'), ['/home/agent /srv/repo']);
+  assert.deepEqual(directives(renderUnit(spec({ scope: 'user', runAs: null, home: '%h' }))).get('ReadWritePaths'), ['%h /srv/repo']);
 });
