@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { RedactedLineStream } from '../core/redact/line-stream.ts';
 import type { TraceEntry, TraceSettings } from '../core/session/trace.ts';
 import type { UsageWait } from '../core/detect/usage-limit.ts';
 import type { PassReason } from './pass-loop.ts';
@@ -10,7 +11,7 @@ import type { Clock, RunSessionPorts } from './ports.ts';
  * exit — and between passes the usage wait's plan and the next agent process, every entry
  * stamped with milliseconds since the first spawn. Replaying the trace feeds the same things
  * back in the same order, so the loop reaches the same decisions. Text goes through the
- * redactor first.
+ * redactor first; the child's output by whole lines (line-stream.ts).
  */
 
 export interface TraceSink {
@@ -74,12 +75,17 @@ export class TraceRecorder {
         };
       },
       forward: (source, fd, onChunk, onUndeliverable) => {
-        // A chunk may end inside a UTF-8 character: the decoder carries it over to the next one.
+        // A chunk may end inside a UTF-8 character (the decoder carries it over) or inside a line,
+        // and with it a secret: output is redacted and recorded by whole lines.
         const decoder = new StringDecoder('utf8');
+        const lines = new RedactedLineStream(redact);
         const stream = fd === 2 ? 'stderr' : 'stdout';
+        const record = (text: string) => {
+          if (text) sink.write({ type: 'output', at: this.since(), stream, text });
+        };
+        source.once('end', () => record(lines.write(decoder.end()) + lines.end()));
         return ports.forward(source, fd, (chunk) => {
-          const text = decoder.write(chunk);
-          if (text) sink.write({ type: 'output', at: this.since(), stream, text: redact(text) });
+          record(lines.write(decoder.write(chunk)));
           onChunk(chunk);
         }, onUndeliverable);
       },
