@@ -18,7 +18,7 @@ import { shellExitCode } from '../io/process/exit-status.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
-import { RecordingStore } from '../io/store/recording-store.ts';
+import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { prepareRun } from './prepare-run.ts';
@@ -58,9 +58,6 @@ function exitCodeForManager(code: number, logger: Logger): number {
   return exitCode;
 }
 
-/** A run's writes wait at most this long on a lock held elsewhere: the event loop also feeds the watchdog. */
-const RUN_BUSY_TIMEOUT_MS = 2_000;
-
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
   const { config: configPath, database, 'state-dir': stateDir, record, ...settings } = values;
   let command = commandLine;
@@ -84,7 +81,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   process.title = `deadman run ${name}`;
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
-    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
+    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);

@@ -32,6 +32,8 @@ export class Store {
   readonly path: string;
   readonly db: DatabaseSync;
   readonly readOnly: boolean;
+  /** What opening changed that a person should hear of (a file's mode tightened), one line each. */
+  readonly notes: string[] = [];
   private readonly eventsPerRun: number;
   private readonly observationsPerRun: number;
   private readonly redact: (value: unknown) => unknown;
@@ -50,7 +52,7 @@ export class Store {
     this.redact = options.redactor ? (value) => options.redactor!.value(value) : (value) => value;
     // A file that is not SQLite is refused before SQLite touches it, so it is never overwritten.
     if (isForeignFile(path)) throw foreignFileError(path);
-    this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs);
+    this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs, this.notes);
     try {
       if (this.readOnly) {
         this.checkVersion(this.version());
