@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, redactedLogger, type Logger } from '../io/log.ts';
+import { createLogger, logFailure, redactedLogger, withFaultReporter, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
@@ -64,7 +64,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
   const redactor = redactorFor(config, process.env);
-  const logger = redactedLogger(unredactedLogger, redactor.text);
+  const logger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger } from '../log.ts';
+import { reportFault, type Logger } from '../log.ts';
 import { systemClock } from '../clock.ts';
 import type { Store } from './store.ts';
 import { moveAside, storeError, type StoreError } from './store-errors.ts';
@@ -14,7 +14,7 @@ import { moveAside, storeError, type StoreError } from './store-errors.ts';
  * directory missing) this says once what it cannot record and why, drops writes, and tries
  * again every `retryMs`; the first write that works again says so, with the count dropped. A
  * damaged database is moved aside and a fresh one started; a database deleted under the run
- * (its state directory removed) is noticed at the next write — every poll writes — said once,
+ * (its state directory removed) is noticed at the next poll (`notice`) or write, said once,
  * and a fresh one started in a re-created directory. Each fresh database is a new `generation`:
  * the records re-create the run's row in it.
  */
@@ -81,6 +81,14 @@ export class RecordingStore implements StoreSink {
     }
   }
 
+  /** Once a poll: a database deleted under the run is noticed now, not at the next write that happens to come. */
+  notice(): void {
+    if (this.store && this.deleted()) {
+      this.replaceDeleted();
+      this.open();
+    }
+  }
+
   close(): void {
     this.store?.close();
     this.store = null;
@@ -144,14 +152,17 @@ export class RecordingStore implements StoreSink {
     this.retryAt = this.deps.monotonic() + retryMs;
     if (this.down?.problem === problem.problem) return;
     this.down = problem;
-    this.deps.logger.log('warn', locked
-      ? `not recording ${what}: ${problem.message}; the work's output does not wait for it: records are dropped, and counted, until the lock is free (tried again every ${retryMs / 1000}s)`
-      : `not recording ${what}: ${problem.message}; the work goes on unrecorded, and recording resumes when the database can be written (tried again every ${Math.round(retryMs / 1000)}s)`);
+    if (locked) {
+      this.deps.logger.log('warn', `not recording ${what}: ${problem.message}; the work's output does not wait for it: records are dropped, and counted, until the lock is free (tried again every ${retryMs / 1000}s)`);
+    } else {
+      reportFault(this.deps.logger, 'recording', this.deps.path, `not recording ${what}: ${problem.message}; the work goes on unrecorded, and recording resumes when the database can be written (tried again every ${Math.round(retryMs / 1000)}s)`);
+    }
   }
 
   private recovered(): void {
     if (!this.down) return;
     this.down = null;
+    this.deps.logger.faults?.cleared('recording');
     const dropped = this.dropped;
     this.dropped = 0;
     this.deps.logger.log('notice', `recording again in ${this.deps.path}${dropped > 0 ? ` (${dropped} ${dropped === 1 ? 'record' : 'records'} dropped while it could not be written)` : ''}`);
