@@ -33,12 +33,19 @@ test('a database file left 0644 is made 0600 before anything is recorded in it, 
   assert.equal(runs(database), 1);
 });
 
-test('a new database is 0600 whatever the umask', async (t) => {
-  const dir = tempDir(t);
-  const database = join(dir, 'deadman.db');
-  const run = await runDeadman(['run', '--state-dir', dir, '--database', database, '--', 'true'], { env: { ...env }, cwd: dir, umask: 0 } as never);
-  assert.equal(run.code, 0, run.stderr);
-  for (const file of [database, `${database}-wal`]) if (existsSync(file)) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+test('a run SIGKILLed the moment its database appears leaves it 0600 (20 kills)', async (t) => {
+  // Before, SQLite created the file 0644 and deadman chmodded it after: about 1 kill in 5 here left it so.
+  const loose: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const dir = tempDir(t);
+    const database = join(dir, 'deadman.db');
+    const child = spawn(process.execPath, [deadmanBin, 'run', '--state-dir', dir, '--', 'true'], { env, stdio: 'ignore' });
+    const watch = setInterval(() => existsSync(database) && child.kill('SIGKILL'), 0);
+    await new Promise((resolve) => child.on('close', resolve));
+    clearInterval(watch);
+    if (existsSync(database) && (statSync(database).mode & 0o077) !== 0) loose.push(`kill ${i}: ${(statSync(database).mode & 0o777).toString(8)}`);
+  }
+  assert.deepEqual(loose, []);
 });
 
 test('a 0-byte database (a run killed before its first commit) is "nothing recorded" to every reader, not damaged', async (t) => {

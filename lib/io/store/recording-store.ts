@@ -90,6 +90,14 @@ export class RecordingStore implements StoreSink {
   }
 
   close(): void {
+    // A lock that outlasted the run: its count is said here, since no write will say it.
+    if (this.down?.problem === 'locked' && this.dropped > 0) this.deps.logger.log('warn', `${this.dropped} records of this run were dropped: ${this.deps.path} stayed locked by another writer until the end`);
+    this.down = null;
+    this.dropped = 0;
+    this.release();
+  }
+
+  private release(): void {
     this.store?.close();
     this.store = null;
   }
@@ -126,7 +134,7 @@ export class RecordingStore implements StoreSink {
   }
 
   private replaceDeleted(): void {
-    this.close();
+    this.release();
     const dir = dirname(this.deps.path);
     this.deps.logger.log('warn', `${this.deps.path} was deleted while the run recorded into it${existsSync(dir) ? '' : ` (with its directory ${dir})`}: the records before it went with it; recording goes on in a fresh database there`);
     this.fresh++;
@@ -134,7 +142,7 @@ export class RecordingStore implements StoreSink {
 
   /** Damaged: keep the old file under another name and start a fresh database in its place. */
   private replaceDamaged(problem: StoreError): Store | null {
-    this.close();
+    this.release();
     try {
       const aside = moveAside(this.deps.path, this.deps.wall());
       this.deps.logger.log('warn', `${problem.message}; moved it aside to ${aside} and started a fresh one`);

@@ -73,3 +73,19 @@ test('a write that fails (the file gone read-only, full, locked) is said once an
   store.close();
   assert.ok(existsSync(path));
 });
+
+test('a lock that outlasts the run: the records dropped are counted in one line when it ends', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const { store, clock, lines } = recordingStore(path);
+  const locked = () => {
+    throw Object.assign(new Error('database is locked'), { errcode: 5 });
+  };
+  for (let i = 0; i < 3; i++) {
+    assert.equal(store.write('events', locked), null);
+    clock.now += 1000;
+  }
+  assert.equal(lines.length, 1, 'said once');
+  assert.match(lines[0]!, /locked by another writer .*the work's output does not wait for it: records are dropped, and counted, until the lock is free \(tried again every 1s\)/);
+  store.close();
+  assert.deepEqual(lines.slice(1), [`3 records of this run were dropped: ${path} stayed locked by another writer until the end`]);
+});
