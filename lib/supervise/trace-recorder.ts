@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { redactArgv } from '../core/redact/argv.ts';
 import { RedactedLineStream } from '../core/redact/line-stream.ts';
 import type { TraceEntry, TraceSettings } from '../core/session/trace.ts';
 import type { UsageWait } from '../core/detect/usage-limit.ts';
@@ -56,7 +57,7 @@ export class TraceRecorder {
           this.origin = this.clock.monotonic();
           sink.write({ type: 'header', version: 1, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
         } else {
-          sink.write({ type: 'pass', at: this.since(), root, argv: argv.map(redact), why });
+          sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
         }
         spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
         return spawned;
@@ -66,7 +67,7 @@ export class TraceRecorder {
         return {
           observe: () => {
             const observation = tree.observe();
-            const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: p.cmdline.map(redact) }));
+            const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: redactArgv(p.cmdline, redact) }));
             sink.write({ type: 'observation', at: this.since(), processes });
             return observation;
           },

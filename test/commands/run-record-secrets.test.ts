@@ -29,7 +29,9 @@ test('planted secrets reach no byte of the database files, the trace, the report
   // The second half of the split secret comes in a write of its own, after the first half was read.
   // (From the environment: the child's argv is recorded too, and must not carry them.)
   const script = `printf '%s\\n' "$PLANTED_TEXT"; echo "$MY_SERVICE_TOKEN"; printf '%s' "$SPLIT_HEAD"; sleep 0.3; printf '%s and more\\n' "$SPLIT_TAIL"; echo done >&2`;
-  const run = await runDeadman(['run', '--state-dir', dir, '--database', database, '--record', trace, '--adapter', 'generic', '--', 'sh', '-c', script],
+  // The flag and its value as separate arguments: the tree's observations carry them so.
+  const run = await runDeadman(['run', '--state-dir', dir, '--database', database, '--record', trace, '--adapter', 'generic', '--poll', '200ms',
+    '--', 'sh', '-c', script, 'root', '--password', PLANTED.passwordFlag],
     { env: { ...env, SPLIT_HEAD, SPLIT_TAIL }, cwd: dir });
   assert.equal(run.code, 0, run.stderr);
   assert.ok(run.stdout.includes(SPLIT_TAIL), 'the passthrough is the child\'s own output');
