@@ -59,7 +59,7 @@ complete -c deadman -n '__deadman_in run' -l poll -r -d 'how often the process t
 complete -c deadman -n '__deadman_in run' -l verify-window -r -d 'how long a recovery has to show new output (default 60s)'
 complete -c deadman -n '__deadman_in run' -l exit-grace -r -d 'an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in run' -l ignore -r -d 'regex on a command line that is never a kill target (repeatable)'
-complete -c deadman -n '__deadman_in run' -l record -r -d 'write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE'
+complete -c deadman -n '__deadman_in run' -l record -r -d 'write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE'
 
 # deadman demo
 complete -c deadman -f -n '__deadman_at' -a 'demo' -d 'show deadman catching seven kinds of failure, for real and offline (about 15 s)'
@@ -117,7 +117,7 @@ complete -c deadman -n '__deadman_in unit' -l poll -r -d 'deadman run: how often
 complete -c deadman -n '__deadman_in unit' -l verify-window -r -d 'deadman run: how long a recovery has to show new output (default 60s)'
 complete -c deadman -n '__deadman_in unit' -l exit-grace -r -d 'deadman run: an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in unit' -l ignore -r -d 'deadman run: regex on a command line that is never a kill target (repeatable)'
-complete -c deadman -n '__deadman_in unit' -l record -r -d 'deadman run: write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE'
+complete -c deadman -n '__deadman_in unit' -l record -r -d 'deadman run: write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE'
 
 # deadman install
 complete -c deadman -f -n '__deadman_at' -a 'install' -d 'write the unit (or plist) of deadman unit into place and print how to start it'
@@ -149,7 +149,7 @@ complete -c deadman -n '__deadman_in install' -l poll -r -d 'deadman run: how of
 complete -c deadman -n '__deadman_in install' -l verify-window -r -d 'deadman run: how long a recovery has to show new output (default 60s)'
 complete -c deadman -n '__deadman_in install' -l exit-grace -r -d 'deadman run: an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in install' -l ignore -r -d 'deadman run: regex on a command line that is never a kill target (repeatable)'
-complete -c deadman -n '__deadman_in install' -l record -r -d 'deadman run: write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE'
+complete -c deadman -n '__deadman_in install' -l record -r -d 'deadman run: write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE'
 complete -c deadman -n '__deadman_in install' -l force -d 'replace an existing file'
 complete -c deadman -n '__deadman_in install' -l unit-dir -r -d 'write here instead of the standard directory'
 

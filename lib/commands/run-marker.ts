@@ -5,7 +5,7 @@ import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
 import type { AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
-import type { Logger } from '../io/log.ts';
+import { reportFault, type Logger } from '../io/log.ts';
 import { currentOwner, writeMarker } from '../io/revive/markers.ts';
 import { readPreviousMarker } from '../io/revive/previous-marker.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
@@ -74,10 +74,10 @@ export class RunMarkerKeeper {
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
     const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
-      input.logger.log('warn', `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
+      reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
       return undefined;
     });
-    if (release === null) input.logger.log('warn', `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
+    if (release === null) reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
     try {
       await keeper.decide(input);
     } finally {
@@ -150,7 +150,7 @@ export class RunMarkerKeeper {
     } catch (error) {
       // Said once: the heartbeat would repeat it every minute.
       this.markerWritable = false;
-      this.logger.log('warn', `could not write the revive marker in ${this.markerDir}: ${(error as Error).message}`);
+      reportFault(this.logger, 'revive marker', this.markerDir, `could not write the revive marker in ${this.markerDir}: ${(error as Error).message}`);
     }
   }
 }

@@ -38,7 +38,7 @@ export const RUN_OPTIONS = {
   'verify-window': { type: 'string', describe: 'how long a recovery has to show new output (default 60s)' },
   'exit-grace': { type: 'string', describe: 'an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)' },
   ignore: { type: 'string', multiple: true, describe: 'regex on a command line that is never a kill target (repeatable)' },
-  record: { type: 'string', runOnly: true, describe: 'write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, for deadman replay FILE' },
+  record: { type: 'string', runOnly: true, describe: 'write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE' },
 } as const satisfies Record<string, RunOption>;
 
 export type RunOptionName = keyof typeof RUN_OPTIONS;

@@ -1,7 +1,7 @@
 import type { Config } from '../core/config/config.ts';
 import { systemClock } from '../io/clock.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
-import type { Logger } from '../io/log.ts';
+import { reportFault, type Logger } from '../io/log.ts';
 import { metricsTextfilePath, metricsTextfileWriter } from '../io/metrics-textfile.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
 import type { RecordingStore } from '../io/store/recording-store.ts';
@@ -24,7 +24,8 @@ export interface RunReporters {
 export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger }): RunReporters {
   const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
   const warn = (message: string) => run.logger.log('warn', message);
-  const refreshHealth = healthRefresher(healthFilePath(run.stateDir, run.name), { name: run.name, pid: process.pid, interval_ms: intervalMs }, warn);
+  const healthPath = healthFilePath(run.stateDir, run.name);
+  const refreshHealth = healthRefresher(healthPath, { name: run.name, pid: process.pid, interval_ms: intervalMs }, (line) => reportFault(run.logger, 'health file', healthPath, line));
   const template = run.config.metrics.textfile;
   const writeMetrics = template === undefined ? null : metricsTextfileWriter({
     path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
@@ -32,6 +33,7 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
   });
   return {
     health(healthy, status, quietMs) {
+      run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
       refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic());
       writeMetrics?.({ healthy, quietMs }, systemClock.monotonic());
     },

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, redactedLogger, type Logger } from '../io/log.ts';
+import { createLogger, logFailure, redactedLogger, withFaultReporter, type Logger } from '../io/log.ts';
 import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
@@ -18,7 +18,7 @@ import { shellExitCode } from '../io/process/exit-status.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
-import { RecordingStore } from '../io/store/recording-store.ts';
+import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { prepareRun } from './prepare-run.ts';
@@ -60,16 +60,13 @@ function exitCodeForManager(code: number, logger: Logger): number {
   return exitCode;
 }
 
-/** A run's writes wait at most this long on a lock held elsewhere: the event loop also feeds the watchdog. */
-const RUN_BUSY_TIMEOUT_MS = 2_000;
-
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
   const { config: configPath, database, 'state-dir': stateDir, record, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
   const redactor = redactorFor(config, process.env);
-  const logger = redactedLogger(unredactedLogger, redactor.text);
+  const logger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
@@ -86,7 +83,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   process.title = `deadman run ${name}`;
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
-    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RUN_BUSY_TIMEOUT_MS }), logger,
+    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS }), logger,
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);

@@ -1,4 +1,5 @@
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
+import { createFaultReporter, type Duty, type FaultReporter } from './fault-reporter.ts';
 
 /**
  * deadman's own lines on stderr. When stderr is the journal ($JOURNAL_STREAM names it), each
@@ -11,6 +12,8 @@ export type Level = keyof typeof PRIORITY;
 
 export interface Logger {
   log(level: Level, message: string): void;
+  /** Where the duties of the state directory report their failures (one line per cause); absent: each says its own. */
+  faults?: FaultReporter;
 }
 
 export function stderrIsJournal(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -46,7 +49,18 @@ export function createLogger(write: (text: string) => void = (t) => process.stde
 
 /** Every line through `redact` first: what deadman journals must not carry the secrets the work saw. */
 export function redactedLogger(logger: Logger, redact: (text: string) => string): Logger {
-  return { log: (level, message) => logger.log(level, redact(message)) };
+  return { log: (level, message) => logger.log(level, redact(message)), faults: logger.faults };
+}
+
+/** The logger, with one fault reporter for the duties of `stateDir` (see fault-reporter.ts). */
+export function withFaultReporter(logger: Logger, stateDir: string): Logger {
+  return { log: logger.log, faults: createFaultReporter((line) => logger.log('warn', line), stateDir) };
+}
+
+/** A duty's failure at `path`: through the fault reporter when there is one, else its own warning. */
+export function reportFault(logger: Logger, duty: Duty, path: string, line: string): void {
+  if (logger.faults) logger.faults.fault(duty, path, line);
+  else logger.log('warn', line);
 }
 
 /**

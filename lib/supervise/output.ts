@@ -1,3 +1,4 @@
+import { hideKeyBlockLines } from '../core/redact/line-redactor.ts';
 import type { Adapter, AgentEvent } from '../core/adapters/agent-events.ts';
 import type { Line } from '../core/adapters/lines.ts';
 import type { RunRecords } from './records.ts';
@@ -102,7 +103,8 @@ export class OutputTracker {
       : Buffer.concat([this.tail.subarray(start), this.tail.subarray(0, this.tailEnd)]);
     const lines = new TextDecoder().decode(ordered).split('\n');
     if (lines.at(-1) === '') lines.pop();
-    return lines.slice(-LAST_LINES).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
+    // The tail may begin inside a key block: its lines go now, before any consumer sees them one by one.
+    return hideKeyBlockLines(lines.slice(-LAST_LINES)).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
   }
 
   /** Handles one complete line; returns whether it counted as progress. */

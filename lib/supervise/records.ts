@@ -45,6 +45,7 @@ export interface RunRow {
 
 export class RunRecords {
   private runId: number | null = null;
+  private generation = 0; // the sink's database that holds runId
   private run: { row: RunRow; startedAt: number; changes: Record<string, string> } | null = null;
   /** Refused markers found before the run's row exists: each becomes an incident of that run. */
   private readonly refusedMarkers: string[] = [];
@@ -72,17 +73,18 @@ export class RunRecords {
     return this.safely(what, query);
   }
 
-  /** Writes needing the run's row: written now if it could not be at the start (store unavailable then). */
+  /** Writes needing the run's row: written now if it could not be at the start (store unavailable then), or if the database is a fresh one. */
   private withRun(what: string, write: (store: Store, runId: number) => void): void {
-    if (this.runId === null && this.run) {
-      const { row, startedAt, changes } = this.run;
-      this.runId = this.safely('the run', (s) => s.insert('runs', {
-        name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
-        pid: row.pid, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes,
-      }));
-    }
-    const id = this.runId;
-    if (id !== null) this.safely(what, (s) => write(s, id));
+    const run = this.run;
+    if (run) this.safely(this.runId === null ? 'the run' : what, (s) => {
+      if (this.runId === null || this.generation !== this.sink!.generation) {
+        this.generation = this.sink!.generation;
+        const { row, startedAt, changes } = run;
+        this.runId = s.insert('runs', { name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
+          pid: row.pid, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes });
+      }
+      write(s, this.runId);
+    });
   }
 
   startRun(row: RunRow): void {

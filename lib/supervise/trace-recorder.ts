@@ -1,4 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
+import { redactArgv } from '../core/redact/argv.ts';
+import { RedactedLineStream } from '../core/redact/line-stream.ts';
 import type { TraceEntry, TraceSettings } from '../core/session/trace.ts';
 import type { UsageWait } from '../core/detect/usage-limit.ts';
 import type { PassReason } from './pass-loop.ts';
@@ -10,7 +12,7 @@ import type { Clock, RunSessionPorts } from './ports.ts';
  * exit — and between passes the usage wait's plan and the next agent process, every entry
  * stamped with milliseconds since the first spawn. Replaying the trace feeds the same things
  * back in the same order, so the loop reaches the same decisions. Text goes through the
- * redactor first.
+ * redactor first; the child's output by whole lines (line-stream.ts).
  */
 
 export interface TraceSink {
@@ -55,7 +57,7 @@ export class TraceRecorder {
           this.origin = this.clock.monotonic();
           sink.write({ type: 'header', version: 1, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
         } else {
-          sink.write({ type: 'pass', at: this.since(), root, argv: argv.map(redact), why });
+          sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
         }
         spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
         return spawned;
@@ -65,7 +67,7 @@ export class TraceRecorder {
         return {
           observe: () => {
             const observation = tree.observe();
-            const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: p.cmdline.map(redact) }));
+            const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: redactArgv(p.cmdline, redact) }));
             sink.write({ type: 'observation', at: this.since(), processes });
             return observation;
           },
@@ -74,12 +76,17 @@ export class TraceRecorder {
         };
       },
       forward: (source, fd, onChunk, onUndeliverable) => {
-        // A chunk may end inside a UTF-8 character: the decoder carries it over to the next one.
+        // A chunk may end inside a UTF-8 character (the decoder carries it over) or inside a line,
+        // and with it a secret: output is redacted and recorded by whole lines.
         const decoder = new StringDecoder('utf8');
+        const lines = new RedactedLineStream(redact);
         const stream = fd === 2 ? 'stderr' : 'stdout';
+        const record = (text: string) => {
+          if (text) sink.write({ type: 'output', at: this.since(), stream, text });
+        };
+        source.once('end', () => record(lines.write(decoder.end()) + lines.end()));
         return ports.forward(source, fd, (chunk) => {
-          const text = decoder.write(chunk);
-          if (text) sink.write({ type: 'output', at: this.since(), stream, text: redact(text) });
+          record(lines.write(decoder.write(chunk)));
           onChunk(chunk);
         }, onUndeliverable);
       },

@@ -14,7 +14,21 @@ export const PLANTED = {
   jsonToken: 'tok3n-json-value',
   awsSecret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
   envSecret: 'env-only-s3cret-value',
+  passwordFlag: 'hunterX9space',
+  basicAuth: 'ZGVwbG95Omh1bnRlcjJiYXNpYw==',
+  slackWebhook: 'slackHookSecret1234567890',
+  acmeSigning: 'acmeS1gningValue',
+  pemBody: 'QyNTUxOQAAACDl0n7dFx3Xv7QmS0d1ZmY8r2JQ0vT0dNqQZ1oE4x8VxQAAAJiN1c0XjdXN',
+  pemLastLine: 'AAAEBJc2gwYWZ0ZXJfYWxsX3RoaXNfdGltZQ==',
 } as const;
+
+export const PLANTED_KEY_BLOCK = [
+  '-----BEGIN OPENSSH PRIVATE KEY-----',
+  'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+  PLANTED.pemBody,
+  PLANTED.pemLastLine,
+  '-----END OPENSSH PRIVATE KEY-----',
+].join('\n');
 
 export const PLANTED_TEXT = [
   `OPENAI_API_KEY=${PLANTED.openai} and ${PLANTED.openaiLegacy}`,
@@ -28,4 +42,9 @@ export const PLANTED_TEXT = [
   `{"token": "${PLANTED.jsonToken}", "input_tokens": 3}`,
   `aws_secret_access_key = ${PLANTED.awsSecret}`,
   `the value ${PLANTED.envSecret} printed bare`,
+  `mytool --password ${PLANTED.passwordFlag} --verbose`,
+  `curl -H "Authorization: Basic ${PLANTED.basicAuth}" https://api.example.com`,
+  `SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T0123ABCD/B0456EFGH/${PLANTED.slackWebhook}`,
+  `ACME_SIGNING_SECRET_V2=${PLANTED.acmeSigning}`,
+  PLANTED_KEY_BLOCK,
 ].join('\n');

@@ -1,7 +1,7 @@
 import { adapterOptions } from '../../core/adapters/index.ts';
 import type { Config } from '../../core/config/config.ts';
 import type { Marker } from '../../core/revive/marker.ts';
-import type { Logger } from '../log.ts';
+import { reportFault, type Logger } from '../log.ts';
 import { markerIsCompleted, readMarker, removeStaleTempFiles } from './markers.ts';
 import { settleEndedResume } from './revive-log.ts';
 
@@ -16,7 +16,8 @@ export async function readPreviousMarker(
   for (const file of removeStaleTempFiles(markerDir)) io.logger.log('info', `removed ${file}, the temp file of a marker write cut short`);
   if (markerIsCompleted(markerDir, name)) return null;
   const read = await readMarker(markerDir, name, { now });
-  if (read.status === 'problem' || read.status === 'refused') io.logger.log('warn', read.problem);
+  if (read.status === 'problem') io.logger.log('warn', read.problem);
+  if (read.status === 'refused') reportFault(io.logger, 'revive marker', markerDir, read.problem);
   if (read.status === 'refused') io.records.refusedMarker(name, read.problem);
   return read.status === 'ok' ? settleEndedResume(read.marker, now, adapterOptions(io.config.generic)) : null;
 }

@@ -2,13 +2,14 @@ import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 
 /**
- * Why a database cannot be used, in the three cases that call for different answers: a
- * damaged SQLite file (moved aside by a writer and started afresh), a file that is not SQLite
- * at all (never touched: it may be anything), and everything else (read-only, full, locked,
- * a directory that cannot be created), which recording waits out.
+ * Why a database cannot be used, in the cases that call for different answers: a damaged
+ * SQLite file (moved aside by a writer and started afresh), a file that is not SQLite at all
+ * (never touched: it may be anything), a lock another writer holds (recording drops and counts
+ * until it is free, trying again soon), and everything else (read-only, full, a directory that
+ * cannot be created), which recording waits out.
  */
 
-export type StoreProblem = 'corrupt' | 'foreign' | 'unavailable';
+export type StoreProblem = 'corrupt' | 'foreign' | 'locked' | 'unavailable';
 
 export class StoreError extends DeadmanError {
   readonly problem: StoreProblem;
@@ -21,6 +22,8 @@ export class StoreError extends DeadmanError {
 const SQLITE_MAGIC = 'SQLite format 3\0';
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
 
 /** A non-empty file that does not start like SQLite (a truncated header still counts as SQLite). */
 export function isForeignFile(path: string): boolean {
@@ -43,6 +46,9 @@ export function storeError(path: string, error: unknown): StoreError {
   const why = (error as Error).message;
   if (errcode !== undefined && ((errcode & 0xff) === SQLITE_CORRUPT || (errcode & 0xff) === SQLITE_NOTADB)) {
     return new StoreError(`${path}: database is damaged (${why})`, 'corrupt');
+  }
+  if (errcode !== undefined && ((errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED)) {
+    return new StoreError(`${path}: database is locked by another writer (${why})`, 'locked');
   }
   return new StoreError(`${path}: database cannot be used (${why})`, 'unavailable');
 }

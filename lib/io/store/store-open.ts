@@ -1,27 +1,46 @@
 import { DatabaseSync } from 'node:sqlite';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensurePrivateDir } from '../paths.ts';
 import { stateDirError, storeError } from './store-errors.ts';
 
-/** How the store opens its file: for writing (directory made private, a new file 0600) or only to read. */
+/** How the store opens its file: for writing (directory made private, the file 0600) or only to read. */
 
-export function openForWriting(path: string, busyTimeoutMs = 10_000): DatabaseSync {
+export function openForWriting(path: string, busyTimeoutMs = 10_000, notes: string[] = []): DatabaseSync {
   if (path === ':memory:') return new DatabaseSync(path);
   try {
     ensurePrivateDir(dirname(path));
   } catch (error) {
     throw stateDirError(dirname(path), error);
   }
-  const created = !existsSync(path);
   try {
-    const db = new DatabaseSync(path, { timeout: busyTimeoutMs });
-    // Only a file we created gets our mode: the owner of an existing one chose its own.
-    if (created) chmodSync(path, 0o600);
-    return db;
+    createPrivately(path, notes);
+    return new DatabaseSync(path, { timeout: busyTimeoutMs });
   } catch (error) {
     throw storeError(path, error);
+  }
+}
+
+/**
+ * The database holds what the work printed, redacted or not, so it is 0600 from its first byte:
+ * created here with that mode (O_EXCL: never a file someone else just made, O_NOFOLLOW: never
+ * through a symlink) before SQLite opens it, never chmodded after — a kill between SQLite's
+ * create and a chmod left it 0644 for good. SQLite gives its -wal and -shm files the main
+ * file's mode. A file already there with a looser mode (ours) is tightened, and `notes` says so.
+ */
+function createPrivately(path: string, notes: string[]): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600));
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+    if ((mode & 0o077) === 0) continue;
+    chmodSync(file, mode & 0o700);
+    notes.push(`${file} was readable by others (mode ${mode.toString(8).padStart(4, '0')}): made it ${(mode & 0o700).toString(8).padStart(4, '0')}, as deadman creates its files`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { Redactor } from '../../core/redact/redact.ts';
+import { createLineRedactor, type LineRedactor, type Redactor } from '../../core/redact/redact.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './store-schema.ts';
 import { foreignFileError, isForeignFile, storeError, StoreError } from './store-errors.ts';
 import { openForWriting, openReadOnly } from './store-open.ts';
@@ -32,21 +32,27 @@ export class Store {
   readonly path: string;
   readonly db: DatabaseSync;
   readonly readOnly: boolean;
+  /** What opening changed that a person should hear of (a file's mode tightened), one line each. */
+  readonly notes: string[] = [];
   private readonly eventsPerRun: number;
   private readonly observationsPerRun: number;
   private readonly redact: (value: unknown) => unknown;
   private readonly statements = new Map<string, ReturnType<DatabaseSync['prepare']>>();
   private readonly insertsSincePrune = new Map<string, number>();
+  /** Per run and stream: a PEM block's lines are separate events, hidden as the block they make. */
+  private readonly eventLines = new Map<string, LineRedactor>();
+  private readonly redactor: Redactor | undefined;
 
   constructor(path: string, options: StoreOptions = {}) {
     this.path = path;
     this.readOnly = options.readOnly ?? false;
     this.eventsPerRun = options.eventsPerRun ?? 5000;
     this.observationsPerRun = options.observationsPerRun ?? 500;
+    this.redactor = options.redactor;
     this.redact = options.redactor ? (value) => options.redactor!.value(value) : (value) => value;
     // A file that is not SQLite is refused before SQLite touches it, so it is never overwritten.
     if (isForeignFile(path)) throw foreignFileError(path);
-    this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs);
+    this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs, this.notes);
     try {
       if (this.readOnly) {
         this.checkVersion(this.version());
@@ -148,9 +154,17 @@ export class Store {
   /** Adds raw+normalized events in one transaction, keeping at most `eventsPerRun` per run (oldest dropped). */
   recordEvents(runId: number, rows: Row[]): void {
     this.transaction(() => {
-      for (const row of rows) this.insert('events', { run_id: runId, ...row });
+      for (const row of rows) this.insert('events', { run_id: runId, ...row, raw: this.eventLine(runId, row) });
     });
     this.keepNewest('events', runId, this.eventsPerRun, rows.length);
+  }
+
+  private eventLine(runId: number, row: Row): Row['raw'] {
+    if (!this.redactor || typeof row.raw !== 'string') return row.raw;
+    const key = `${runId}:${String(row.stream)}`;
+    let lines = this.eventLines.get(key);
+    if (!lines) this.eventLines.set(key, lines = createLineRedactor(this.redactor.text));
+    return lines.line(row.raw);
   }
 
   recordObservation(runId: number, at: number, processes: object): number {

@@ -47,7 +47,7 @@ test('a store that cannot be opened says so once, drops writes, and records agai
   assert.equal(store.write('events', insertRun), null, 'not retried before retryMs');
   clock.now = 1000;
   assert.equal(store.write('events', insertRun), 1);
-  assert.deepEqual(lines.slice(1), [`recording again in ${path}`]);
+  assert.deepEqual(lines.slice(1), [`recording again in ${path} (6 records dropped while it could not be written)`], 'the drops are counted');
   store.close();
 });
 
@@ -72,4 +72,20 @@ test('a write that fails (the file gone read-only, full, locked) is said once an
   assert.equal(lines.length, 2);
   store.close();
   assert.ok(existsSync(path));
+});
+
+test('a lock that outlasts the run: the records dropped are counted in one line when it ends', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const { store, clock, lines } = recordingStore(path);
+  const locked = () => {
+    throw Object.assign(new Error('database is locked'), { errcode: 5 });
+  };
+  for (let i = 0; i < 3; i++) {
+    assert.equal(store.write('events', locked), null);
+    clock.now += 1000;
+  }
+  assert.equal(lines.length, 1, 'said once');
+  assert.match(lines[0]!, /locked by another writer .*the work's output does not wait for it: records are dropped, and counted, until the lock is free \(tried again every 1s\)/);
+  store.close();
+  assert.deepEqual(lines.slice(1), [`3 records of this run were dropped: ${path} stayed locked by another writer until the end`]);
 });

@@ -1,0 +1,64 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative } from 'node:path';
+
+/**
+ * One cause, one line. The state directory serves several duties — the records, the revive
+ * marker, the health file — and when it cannot be written each of them used to say so in its
+ * own words (four lines and the start line for one read-only directory). Each duty reports its
+ * failure here instead: a failure inside a state directory that this user cannot write is said
+ * once as that cause, with every consequence in the same line; any other failure is said once
+ * in the duty's own line; each again only when what it says changes, or after the duty worked
+ * again (`cleared`).
+ */
+
+export type Duty = 'recording' | 'revive marker' | 'health file';
+
+export interface FaultReporter {
+  /** `duty` failed at `path`; `line` says it when the cause is not the state directory itself. */
+  fault(duty: Duty, path: string, line: string): void;
+  /** `duty` works again: its next failure is said again. */
+  cleared(duty: Duty): void;
+}
+
+const DUTIES: readonly Duty[] = ['recording', 'revive marker', 'health file'];
+const CONSEQUENCES = 'not recording, no revive marker, health reports unhealthy; the work goes on';
+
+export function createFaultReporter(say: (line: string) => void, stateDir: string, probe: (dir: string) => string | null = stateDirProblem): FaultReporter {
+  const said = new Map<Duty, string>();
+  return {
+    fault(duty, path, line) {
+      const cause = inside(stateDir, path) ? probe(stateDir) : null;
+      if (cause === null) {
+        if (said.get(duty) !== line) say(line);
+        said.set(duty, line);
+        return;
+      }
+      if (![...said.values()].includes(cause)) say(cause);
+      for (const each of DUTIES) said.set(each, cause);
+    },
+    cleared: (duty) => void said.delete(duty),
+  };
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Why this user cannot write (or create) the state directory, as the line to say; null when it can. */
+export function stateDirProblem(dir: string): string | null {
+  let existing = dir;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (!statSync(existing).isDirectory()) return `state directory ${dir} cannot be created (ENOTDIR: ${existing} is not a directory): ${CONSEQUENCES}`;
+  try {
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const stat = statSync(existing);
+    const whose = `${existing} belongs to uid ${stat.uid}, mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}`;
+    const what = existing === dir ? 'cannot be written' : 'cannot be created';
+    const why = code === 'EROFS' ? 'read-only file system' : `${code} for uid ${process.geteuid?.() ?? '?'}: ${whose}`;
+    return `state directory ${dir} ${what} (${why}): ${CONSEQUENCES}`;
+  }
+}
