@@ -49,14 +49,11 @@ export class RunRecords {
   private run: { row: RunRow; startedAt: number; changes: Record<string, string> } | null = null;
   /** Refused markers found before the run's row exists: each becomes an incident of that run. */
   private readonly refusedMarkers: string[] = [];
-  private readonly sink: StoreSink | null;
-  private readonly wall: () => number;
   private readonly events: EventBatch;
 
   /** `onMoved` is told every transition that applied (the run's alerts, RunSessionPorts.alerts) and must return at once. */
-  constructor(sink: StoreSink | null, wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS, private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
-    this.sink = sink;
-    this.wall = wall;
+  constructor(private readonly sink: StoreSink | null, private readonly wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
+    private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
     this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows)), batching);
   }
 
