@@ -70,19 +70,21 @@ podman build --quiet --format docker --network host -f "$root/contrib/Dockerfile
   -v /etc/ssl/certs/ca-certificates.crt:/run/deadman-build/ca.crt:ro -v "$(npm config get cache):/run/deadman-build/npm-cache" \
   "$root" >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "podman build failed"; }
 say "built $image ($(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%d MB", $1 / 1e6}'))"
-podman run --rm --health-interval disable "$image" sh -c 'deadman --version && command -v codex claude || true' | sed 's/^/        image: /'
-[ -n "$(podman run --rm --health-interval disable "$image" sh -c 'printenv NODE_EXTRA_CA_CERTS npm_config_cache || true')" ] && fail "a build-time setting is in the image's environment"
+podman run --rm --no-healthcheck "$image" sh -c 'echo "deadman $(deadman --version)"; for agent in codex claude; do command -v $agent >/dev/null && echo "$agent $($agent --version)"; done; true' | sed 's/^/        image: /'
+[ -n "$(podman run --rm --no-healthcheck "$image" sh -c 'printenv NODE_EXTRA_CA_CERTS npm_config_cache || true')" ] && fail "a build-time setting is in the image's environment"
 
 state=$work/state
 podman rm --force --ignore "$container" >/dev/null
 rm -rf "$state" "$work/work" && mkdir -p "$state" "$work/work"
 trap 'podman rm --force --ignore "$container" >/dev/null 2>&1 || true' EXIT
-# Timers for health checks need systemd on the host; the checks are run here instead.
+# Timers for health checks need systemd on the host (podman says so on stderr, kept in run.err);
+# the checks are run here instead.
 podman run --detach --name "$container" --restart on-failure --health-interval disable \
   -v "$state:/var/lib/deadman" -v "$work/work:/work" \
   -e DEADMAN_NAME=fix-tests -e FAKE_AGENT_SESSION_ID=$session -e FAKE_AGENT_ARGV_LOG=/var/lib/deadman/agent-argv.jsonl \
   "$image" deadman run --name fix-tests --inactivity 5s --poll 250ms --stop-grace 12s \
-  -- node /opt/deadman/contrib/container/stall-once-agent.mjs codex exec --json "Fix the flaky tests" >/dev/null
+  -- node /opt/deadman/contrib/container/stall-once-agent.mjs codex exec --json "Fix the flaky tests" >/dev/null 2>"$work/run.err" \
+  || { cat "$work/run.err"; fail "podman run failed"; }
 say "started $container: deadman run --name fix-tests --inactivity 5s -- (a fake Codex that stalls once)"
 
 # Follow the container: its health (run here, as a timer would), restarts and the end.
