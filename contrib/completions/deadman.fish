@@ -1,5 +1,5 @@
 # deadman.fish: fish completion for deadman, generated from its option tables; do not edit.
-# Install: cp deadman.fish ~/.config/fish/completions/
+# Install: deadman completion fish > ~/.config/fish/completions/deadman.fish
 
 # The words typed so far, without options and the value of --config: "deadman --config x config check" → config check.
 function __deadman_words

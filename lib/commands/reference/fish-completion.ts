@@ -43,7 +43,7 @@ end`;
 export function renderFishCompletion(table: readonly CommandDoc[]): string {
   const lines = [
     '# deadman.fish: fish completion for deadman, generated from its option tables; do not edit.',
-    '# Install: cp deadman.fish ~/.config/fish/completions/',
+    '# Install: deadman completion fish > ~/.config/fish/completions/deadman.fish',
     '',
     HELPERS,
     '',
