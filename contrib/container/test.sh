@@ -48,6 +48,7 @@ build_base() {
   say "debootstrap --variant=minbase bookworm from $mirror"
   debootstrap --variant=minbase --include=ca-certificates,git,procps bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
     || { tail -n 20 "$work/debootstrap.log"; fail "debootstrap failed"; }
+  say "root filesystem made ($(du -sm "$rootfs" | cut -f1) MB)"
   install -m 0755 "$node_bin" "$rootfs/usr/local/bin/node"
   npm_version=$(npm --version)
   (cd "$work" && npm pack --silent "npm@$npm_version" >/dev/null)
