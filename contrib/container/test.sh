@@ -73,6 +73,9 @@ podman build --quiet --format docker --network host -f "$root/contrib/Dockerfile
 say "built $image ($(podman image inspect --format '{{.Size}}' "$image" | awk '{printf "%d MB", $1 / 1e6}'))"
 podman run --rm --no-healthcheck "$image" sh -c 'echo "deadman $(deadman --version)"; for agent in codex claude; do command -v $agent >/dev/null && echo "$agent $($agent --version)"; done; true' | sed 's/^/        image: /'
 [ -n "$(podman run --rm --no-healthcheck "$image" sh -c 'printenv NODE_EXTRA_CA_CERTS npm_config_cache || true')" ] && fail "a build-time setting is in the image's environment"
+# The shipped traces replay and the docs are there.
+podman run --rm --no-healthcheck "$image" sh -c 'test -f /opt/deadman/docs/revive.md && test -f /opt/deadman/README.md && deadman replay silence' \
+  | grep -q 'would exit 75' || fail "the image does not replay its shipped trace or lacks the docs"
 
 state=$work/state
 podman rm --force --ignore "$container" >/dev/null
