@@ -78,7 +78,7 @@ function optionTable(options: YargsOptions): Map<string, boolean> {
 function rejectUnknownCommand(argv: string[]): void {
   const first = argv[0];
   if (first === undefined || first.startsWith('-')) return;
-  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'completion', 'reference'];
+  const names = [...commands.map((c) => String(c.command).split(' ')[0]!), 'reference'];
   if (!names.includes(first)) throw usageError(unknownCommandMessage(first, names));
 }
 
@@ -89,7 +89,6 @@ export function buildParser(parser: Argv): Argv {
     .parserConfiguration({ 'populate--': true, 'unknown-options-as-args': false })
     .option('config', { type: 'string', describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)', global: true })
     .version(packageVersion())
-    .completion('completion', `print a shell completion script (bash/zsh): deadman completion >> ~/.bashrc; fish: copy ${packageFile('contrib/completions/deadman.fish')} to ~/.config/fish/completions/`)
     .strict()
     .detectLocale(false)
     .demandCommand(1, 'name a command')

@@ -1,5 +1,5 @@
 # deadman.fish: fish completion for deadman, generated from its option tables; do not edit.
-# Install: cp deadman.fish ~/.config/fish/completions/
+# Install: deadman completion fish > ~/.config/fish/completions/deadman.fish
 
 # The words typed so far, without options and the value of --config: "deadman --config x config check" → config check.
 function __deadman_words
@@ -29,14 +29,15 @@ end
 # Whether the typed command words start with $argv (its options apply).
 function __deadman_in
     set -l words (__deadman_words)
-    test (count $words) -ge (count $argv); or return 1
-    test "$words[1..(count $argv)]" = "$argv"
+    set -l typed (count $argv)
+    test (count $words) -ge $typed; or return 1
+    # fish 3.6 takes no command substitution inside an index range ("Invalid index value").
+    test "$words[1..$typed]" = "$argv"
 end
 
 complete -c deadman -l config -r -F -d 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)'
 complete -c deadman -s h -l help -d 'show help'
 complete -c deadman -l version -d 'show the version'
-complete -c deadman -f -n '__deadman_at' -a completion -d 'print a bash/zsh completion script'
 
 # deadman run
 complete -c deadman -f -n '__deadman_at' -a 'run' -d 'run a command under supervision (the unit\'s ExecStart=)'
@@ -188,6 +189,7 @@ complete -c deadman -n '__deadman_in notify' -l name -r -d 'the run (unit instan
 complete -c deadman -n '__deadman_in notify' -l exit-code -r -d 'the exit code of a fail (default: $MONITOR_EXIT_STATUS from OnFailure=)'
 complete -c deadman -n '__deadman_in notify' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
 complete -c deadman -n '__deadman_in notify' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
+complete -c deadman -f -n '__deadman_at notify' -a 'start success fail incident'
 
 # deadman metrics
 complete -c deadman -f -n '__deadman_at' -a 'metrics' -d 'print every run\'s health, incidents, revives and kills as Prometheus text (or --json)'
@@ -244,3 +246,7 @@ complete -c deadman -n '__deadman_in approve' -l state-dir -r -d 'state director
 complete -c deadman -f -n '__deadman_at' -a 'deny' -d 'tell the running deadman to leave the hung subtree of an incident AWAITING_APPROVAL alone'
 complete -c deadman -n '__deadman_in deny' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
 complete -c deadman -n '__deadman_in deny' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
+
+# deadman completion
+complete -c deadman -f -n '__deadman_at' -a 'completion' -d 'print a shell completion script: deadman completion fish|bash|zsh (default: by $SHELL); install lines at its top'
+complete -c deadman -f -n '__deadman_at completion' -a 'fish bash zsh'

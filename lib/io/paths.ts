@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { untrustedAsParentReason } from './revive/marker-trust.ts';
 
 /** Where deadman keeps its database and revive markers. */
 export interface StatePaths {
@@ -47,8 +48,17 @@ export function statePaths(stateDir: string, databaseOverride?: string, stateDir
   return {
     stateDir,
     database: databaseOverride ?? join(stateDir, 'deadman.db'),
-    markerDir: databaseOverride !== undefined && !stateDirGiven ? `${databaseOverride}.markers` : join(stateDir, 'markers'),
+    markerDir: databaseOverride !== undefined && !stateDirGiven ? `${databaseOverride}.markers` : markerDirIn(stateDir),
   };
+}
+
+/**
+ * `<state dir>/markers`, or `<state dir>/private/markers` when the state directory may not hold
+ * markers itself: a volume Kubernetes mounts with `fsGroup` is group-writable, setgid and root's.
+ * Then deadman's own 0700 `private/` is the markers' parent, and the marker rules hold unchanged.
+ */
+function markerDirIn(stateDir: string): string {
+  return untrustedAsParentReason(stateDir) === null ? join(stateDir, 'markers') : join(stateDir, 'private', 'markers');
 }
 
 /** Config discovery order: --config, $DEADMAN_CONFIG, ./deadman.toml, then the system or user file. */

@@ -11,7 +11,7 @@ import { commandTable, type CommandDoc } from '../../lib/commands/reference/comm
  * config schema (`deadman reference <page>`); they must equal what is generated now, render
  * without warnings, and name every command and option. --help names files that exist.
  */
-const SHIPPED: Array<[string, string]> = [['deadman.fish', 'contrib/completions/deadman.fish'], ['deadman.1', 'docs/man/deadman.1'], ['deadman.toml.5', 'docs/man/deadman.toml.5']];
+const SHIPPED: Array<[string, string]> = [['deadman.fish', 'contrib/completions/deadman.fish'], ['deadman.bash', 'contrib/completions/deadman.bash'], ['_deadman', 'contrib/completions/_deadman'], ['deadman.1', 'docs/man/deadman.1'], ['deadman.toml.5', 'docs/man/deadman.toml.5']];
 
 test('the shipped completion and man pages equal the generated ones (regenerate all: npm run reference)', async () => {
   for (const [page, file] of SHIPPED) {

@@ -20,6 +20,8 @@ export interface CommandDoc {
   usage: string;
   describe: string;
   options: OptionDoc[];
+  /** The values a positional argument takes when it lists them (`completion fish|bash|zsh`). */
+  values: string[];
   subcommands: CommandDoc[];
 }
 
@@ -52,6 +54,7 @@ function describeCommand(command: CommandModule, parent: string): CommandDoc {
       takesValue: !options.boolean.includes(flag) && !options.count.includes(flag),
       choices: (options.choices[flag] ?? []).map(String),
     })),
+    values: [...positional].flatMap((name) => (options.choices[name] ?? []).map(String)),
     subcommands: Object.values(handlers).map((handler) => describeCommand({ command: handler.original, describe: handler.description, builder: handler.builder } as CommandModule, `${name} `)),
   };
 }

@@ -1,9 +1,9 @@
 import type { CommandDoc } from './command-table.ts';
 
 /**
- * The fish completion script, from the same table as `--help` (bash and zsh get theirs from
- * yargs: `deadman completion`). Commands complete where a command is expected, each command's
- * options after it, and `config` its actions; option values are left to fish's file completion.
+ * The fish completion script, from the same table as `--help` and the bash and zsh scripts.
+ * Commands complete where a command is expected, each command's options after it, and `config`
+ * its actions; option values are left to fish's file completion.
  */
 
 const HELPERS = `# The words typed so far, without options and the value of --config: "deadman --config x config check" → config check.
@@ -34,21 +34,22 @@ end
 # Whether the typed command words start with $argv (its options apply).
 function __deadman_in
     set -l words (__deadman_words)
-    test (count $words) -ge (count $argv); or return 1
-    test "$words[1..(count $argv)]" = "$argv"
+    set -l typed (count $argv)
+    test (count $words) -ge $typed; or return 1
+    # fish 3.6 takes no command substitution inside an index range ("Invalid index value").
+    test "$words[1..$typed]" = "$argv"
 end`;
 
 export function renderFishCompletion(table: readonly CommandDoc[]): string {
   const lines = [
     '# deadman.fish: fish completion for deadman, generated from its option tables; do not edit.',
-    '# Install: cp deadman.fish ~/.config/fish/completions/',
+    '# Install: deadman completion fish > ~/.config/fish/completions/deadman.fish',
     '',
     HELPERS,
     '',
     `complete -c deadman -l config -r -F -d ${quote('config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)')}`,
     `complete -c deadman -s h -l help -d ${quote('show help')}`,
     `complete -c deadman -l version -d ${quote('show the version')}`,
-    `complete -c deadman -f -n '__deadman_at' -a completion -d ${quote('print a bash/zsh completion script')}`,
   ];
   for (const command of table) lines.push(...commandLines(command, []));
   return `${lines.join('\n')}\n`;
@@ -62,6 +63,7 @@ function commandLines(command: CommandDoc, parents: string[]): string[] {
     const value = option.takesValue ? (option.choices.length > 0 ? ` -x -a ${quote(option.choices.join(' '))}` : ' -r') : '';
     lines.push(`complete -c deadman -n ${quote(['__deadman_in', ...words].join(' '))} -l ${option.flag}${value} -d ${quote(option.describe)}`);
   }
+  if (command.values.length > 0) lines.push(`complete -c deadman -f -n ${quote(['__deadman_at', ...words].join(' '))} -a ${quote(command.values.join(' '))}`);
   for (const sub of command.subcommands) lines.push(...commandLines(sub, words));
   return lines;
 }

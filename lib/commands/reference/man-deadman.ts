@@ -20,8 +20,6 @@ export function renderDeadmanManPage(table: readonly CommandDoc[], version: stri
     roffText('Every command takes --config FILE (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml) and --help.'),
     heading('COMMANDS'),
     ...table.flatMap(commandSection),
-    subheading('deadman completion'),
-    roffText('Prints a bash or zsh completion script (by $SHELL): deadman completion >> ~/.bashrc. For fish, the package ships contrib/completions/deadman.fish.'),
     heading('EXIT STATUS'),
     roffText('0\u2013125 is the command\'s own code passed through, 128+N that it died of signal N. deadman\'s own codes:'),
     ...Object.entries(ExitCode).flatMap(([name, code]) => tagged(String(code), name.toLowerCase().replace(/_/g, ' '))),
