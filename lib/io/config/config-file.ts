@@ -1,16 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
 import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
 import { formatProblems, limitProblems, phraseIssue } from '../../core/config/config-problems.ts';
 import { configError } from '../../exit-codes.ts';
 import { configCandidates, currentPathContext, type PathContext } from '../paths.ts';
-import { validatedConfigCache, type ValidatedConfig } from './validated-cache.ts';
+import { validatedConfigCache, type ConfigSource, type ValidatedConfig } from './validated-cache.ts';
 
 export interface LoadedConfig {
   /** The file that was read, or null when the built-in defaults apply. */
   file: string | null;
   config: Config;
+  /** The top-level keys the file and the flags set; every other key has its default. */
+  chosen: ReadonlySet<string>;
 }
 
 export interface LoadOptions {
@@ -51,15 +53,16 @@ export function discoverConfigFile(options: LoadOptions): string | null {
 export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
   const file = discoverConfigFile(options);
   const flags = options.flags ?? {};
-  if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config };
-  const text = file === null ? '' : readConfigText(file);
-  const cache = options.cacheBase === undefined ? null : validatedConfigCache(options.cacheBase, file, text, flags);
+  if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config, chosen: new Set() };
+  const source = file === null ? { file, text: '', uid: null } : readConfigFile(file);
+  const note = options.onNote ?? noteOnStderr;
+  const cache = options.cacheBase === undefined ? null : validatedConfigCache(options.cacheBase, source, flags, note);
   const cached = cache?.read() ?? null;
-  const validated = cached ?? await validate(file, text, flags);
+  const validated = cached ?? await validate(file, source.text, flags);
   if (cached === null) cache?.write(validated);
   // Valid TOML with nothing in it (empty, comments only) means every default: worth a note, not a refusal.
-  if (validated.empty) (options.onNote ?? noteOnStderr)(`${file} has no settings; using the built-in defaults`);
-  return { file, config: validated.config };
+  if (validated.empty) note(`${file} has no settings; using the built-in defaults`);
+  return { file, config: validated.config, chosen: new Set(validated.chosen) };
 }
 
 async function validate(file: string | null, text: string, flags: Record<string, unknown>): Promise<ValidatedConfig> {
@@ -74,7 +77,7 @@ async function validate(file: string | null, text: string, flags: Record<string,
     }, knownKeysAt);
     throw configError(limitProblems(lines).join('\n'));
   }
-  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0 };
+  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0, chosen: Object.keys(merged) };
 }
 
 async function parseToml(file: string, text: string): Promise<Record<string, unknown>> {
@@ -89,10 +92,18 @@ async function parseToml(file: string, text: string): Promise<Record<string, unk
   }
 }
 
-function readConfigText(file: string): string {
+/** The file's text, and the owner of the very file read (a config cache entry is bound to both). */
+function readConfigFile(file: string): ConfigSource {
   let bytes: Buffer;
+  let uid: number;
   try {
-    bytes = readFileSync(file);
+    const fd = openSync(file, 'r');
+    try {
+      uid = fstatSync(fd).uid;
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = {
@@ -106,5 +117,5 @@ function readConfigText(file: string): string {
   if (bytes.includes(0) || text.includes('\uFFFD')) {
     throw configError(`${file}: is not UTF-8 text (binary data); it must be a TOML file`);
   }
-  return text;
+  return { file, text, uid };
 }
