@@ -7,6 +7,7 @@ import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
 import { formatDuration } from '../core/config/duration.ts';
+import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
 import type { RunSessionPorts } from '../supervise/ports.ts';
@@ -66,12 +67,13 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
+  const systemd = readSystemdEnvironment();
+  refuseCrossFieldProblems(config, { watchdogMs: systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000, chosen: context.chosen });
   const redactor = redactorFor(config, process.env);
   const logger = redactedLogger(unredactedLogger, redactor.text);
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
-  const systemd = readSystemdEnvironment();
   const notifier = createNotifier(process.env, (message) => logger.log('warn', message));
   let onStall = config.on_stall ?? (systemd.watchdogUsec ? 'withhold' : 'exit');
   if (onStall === 'withhold' && systemd.watchdogUsec === null) {

@@ -6,6 +6,7 @@ import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.
 import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
 import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../core/units/on-failure-unit.ts';
 import { deriveTimings } from '../core/units/unit-timings.ts';
+import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
@@ -79,6 +80,8 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   const env = process.env;
   const name = args.name ?? loaded.config.name ?? defaultName(command[0]!);
   const timings = deriveTimings(loaded.config, { watchdogMs: span(args.watchdog, '--watchdog'), restartMs: span(args['restart-sec'], '--restart-sec') });
+  // The unit's `deadman run` would refuse them at every start (launchd has no watchdog).
+  refuseCrossFieldProblems(loaded.config, { watchdogMs: args.launchd ? null : timings.watchdogMs, chosen: loaded.chosen });
   const environment = [...new Map([...carriedOver(env), ...parseEnvAssignments(args.env ?? [])])];
   const unitPath = environment.find(([key]) => key === 'PATH')?.[1] ?? '';
   const shared = {
