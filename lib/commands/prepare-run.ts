@@ -12,6 +12,7 @@ import { portAccepts } from '../io/process/port-probe.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
+import type { LiveConfig } from '../supervise/live-config.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
@@ -34,6 +35,8 @@ export interface PrepareRunInput extends ReviveInput {
   redactor: Redactor;
   notifier: Notifier;
   unit: string | null;
+  /** The config as SIGHUP may change it while the work runs: the evidence follows it. */
+  live: LiveConfig;
 }
 
 export type PreparedRun =
@@ -63,7 +66,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       return found !== null;
     }
     : undefined;
-  const evidence = createEvidenceGate(config.evidence, {
+  const evidence = createEvidenceGate(() => input.live.current.evidence, {
     evaluate: async (claim, index) => {
       // Loaded on the first check: its node:http/https cost ~30 ms of start-up that a run without claims never needs.
       const { evaluateClaim } = await import('../io/evidence/evidence.ts');

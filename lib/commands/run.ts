@@ -16,7 +16,9 @@ import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
 import { shellExitCode } from '../io/process/exit-status.ts';
-import { listenForStopSignals } from '../io/stop-signals.ts';
+import { listenForReload, listenForRunStopSignals } from '../io/stop-signals.ts';
+import { LiveConfig } from '../supervise/live-config.ts';
+import { configReloader } from './reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
@@ -68,7 +70,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
   const systemd = readSystemdEnvironment();
-  refuseCrossFieldProblems(config, { watchdogMs: systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000, chosen: context.chosen });
+  const watchdogMs = systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000;
+  refuseCrossFieldProblems(config, { watchdogMs, chosen: context.chosen });
   const redactor = redactorFor(config, process.env);
   const logger = redactedLogger(unredactedLogger, redactor.text);
   if (command.length === 0) command = config.command ?? [];
@@ -90,12 +93,15 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set() };
+  const live = new LiveConfig(config);
+  const stopReloading = listenForReload(configReloader({ file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs }, live, logger));
+  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set() };
   try {
     const end = await supervisePassesOf(run);
     if (end.reraise) reraise(end.reraise, store);
     return end.exitCode;
   } finally {
+    stopReloading();
     store.close();
     trace?.close();
   }
@@ -112,7 +118,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
       return fresh && { ...run, command: fresh.command };
     },
     waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, {
-      clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
+      clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForRunStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
     }),
     logger,
   });
@@ -123,6 +129,8 @@ interface RunPass {
   command: string[];
   cwd: string;
   config: Config;
+  /** What SIGHUP changes while the work runs (reload-config.ts). */
+  live: LiveConfig;
   context: Context;
   redactor: Redactor;
   logger: Logger;
@@ -139,10 +147,10 @@ interface RunPass {
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
 async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
-  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
+  const { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall());
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-  const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
+  const prepared = await prepareRun({ name, command, cwd, config, live, context, records, redactor, logger, notifier, unit });
   if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
   logger.log('info', [
     `run ${name}`,
@@ -155,10 +163,10 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
-    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
+    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
     health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
-  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
+  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall },
     recorder ? recorder.ports(ports, why) : ports);
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
   reporters.finish();
