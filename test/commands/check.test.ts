@@ -51,6 +51,14 @@ non_empty = true
 max_age = "6h"
 `;
 
+const HEALTHY_JOB = `
+[jobs.healthy]
+rerun = ["/bin/true"]
+[[jobs.healthy.evidence]]
+kind = "command"
+command = ["true"]
+`;
+
 async function closedPort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -80,12 +88,7 @@ rerun = ["/bin/true"]
 [[jobs.api.evidence]]
 kind = "http"
 url = "http://127.0.0.1:${port}/health"
-[jobs.healthy]
-rerun = ["/bin/true"]
-[[jobs.healthy.evidence]]
-kind = "command"
-command = ["true"]
-`);
+${HEALTHY_JOB}`);
   writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
   writeFileSync(join(s.out, 'backup.tar.gz'), 'x');
   const fourDaysAgo = (Date.now() - 4 * 86_400_000 - 60_000) / 1000;
@@ -143,12 +146,7 @@ rerun = ["/bin/true"]
 kind = "file"
 root = "${out}/export"
 path = "${out}/export-secrets/x.csv"
-[jobs.healthy]
-rerun = ["/bin/true"]
-[[jobs.healthy.evidence]]
-kind = "command"
-command = ["true"]
-`);
+${HEALTHY_JOB}`);
   writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
   const result = await s.check([]);
   assert.equal(result.code, 78, result.stderr);
