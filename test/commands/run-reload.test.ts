@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deadmanBin, tempDir, waitFor } from '../helpers/cli.ts';
+import { deadmanBin, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
+import { quoteCommandLine } from '../../lib/core/units/systemd-quote.ts';
 
 /**
  * SIGHUP to `deadman run` outside systemd (issue 22.4; run-reload-systemd.test.ts has the unit):
@@ -55,4 +56,37 @@ test('without a config file SIGHUP is ignored in one line', async (t) => {
   run.child.kill('SIGTERM');
   await run.exited;
   assert.match(run.stderr(), /SIGTERM: stopping/);
+});
+
+/** The PID whose command line (deadman's process title) is `title`, or null. */
+function pidTitled(title: string): number | null {
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0+$/, '') === title) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return null;
+}
+
+test('in a terminal, SIGHUP is the terminal closing: it still stops the run', { skip: process.platform !== 'linux' && 'script(1) of util-linux' }, async (t) => {
+  const dir = tempDir(t);
+  const config = join(dir, 'job.toml');
+  writeFileSync(config, 'poll = "200ms"\nstop_grace = "1s"\n');
+  const name = `tty-${process.pid}`;
+  const inner = quoteCommandLine([process.execPath, deadmanBin, 'run', '--config', config, '--name', name, '--', 'sh', '-c', 'echo started; exec sleep 600']);
+  assert.ok(inner.ok);
+  let output = '';
+  const finished = runProgram('script', ['-qec', inner.text, '/dev/null'], { env: { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '' }, onStdout: (text) => (output = text) });
+  const pid = await waitFor(() => pidTitled(`deadman run ${name}`), 10_000, 'deadman in the terminal');
+  await waitFor(() => output.includes('started'), 10_000, 'the work');
+  t.after(() => {
+    if (pidTitled(`deadman run ${name}`) !== null) process.kill(pid, 'SIGKILL');
+  });
+  process.kill(pid, 'SIGHUP');
+  const result = await Promise.race([finished, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000).unref())]);
+  assert.ok(result !== null, `the run did not stop on SIGHUP in a terminal:\n${output}`);
+  assert.match(result.stdout, /SIGHUP: stopping/, result.stdout);
+  assert.doesNotMatch(result.stdout, /re-read/);
 });
