@@ -1,4 +1,3 @@
-import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { CodexStart } from '../core/adapters/codex.ts';
@@ -82,7 +81,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     reviveOf: marker.sessionId,
     startNote: [`adapter ${adapterName}`, marker.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, config, input.unit !== null),
+      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, input.live, input.unit !== null),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
@@ -109,14 +108,14 @@ function codexStart(argv: readonly string[], records: RunRecords): CodexStart {
   return { resumed: true, sessionId, earlierTotal };
 }
 
-/** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */
-function makeTree(rootPid: number, runTag: string, config: Config, underSystemd: boolean): ProcessTree {
+/** The owned tree of one run: the observer and the two killers, all checking ownership before every signal; kill_grace as SIGHUP left it. */
+function makeTree(rootPid: number, runTag: string, live: LiveConfig, underSystemd: boolean): ProcessTree {
   const monotonic = () => systemClock.monotonic();
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic, runTag });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
   return {
     observe: () => observer.observe(),
-    terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
+    terminate: (target) => terminateSubtree(target, { graceMs: live.current.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
     stopAll: async (signal, graceMs, abort) => {
       await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });
     },

@@ -3,15 +3,15 @@ import { formatDuration } from './duration.ts';
 
 /**
  * What a SIGHUP to `deadman run` may change while the work runs: the thresholds the supervisor
- * reads every poll, the stop grace, the evidence claims and the notify sinks. Everything else
+ * reads every poll, the stop and kill graces, the evidence claims and the notify sinks. Everything else
  * (the command, cwd, database, poll, adapter, revive, redact, …) takes effect at the next start.
  */
 export const LIVE_KEYS = [
-  'inactivity', 'timeout', 'hung_timeout', 'ready_timeout', 'exit_grace', 'verify_window', 'stop_grace',
+  'inactivity', 'timeout', 'hung_timeout', 'ready_timeout', 'exit_grace', 'verify_window', 'stop_grace', 'kill_grace',
   'auto_recover', 'budget', 'ignore', 'activity', 'evidence', 'notify',
 ] as const satisfies ReadonlyArray<keyof Config>;
 
-const DURATIONS: ReadonlySet<string> = new Set(['inactivity', 'timeout', 'hung_timeout', 'ready_timeout', 'exit_grace', 'verify_window', 'stop_grace']);
+const DURATIONS: ReadonlySet<string> = new Set(['inactivity', 'timeout', 'hung_timeout', 'ready_timeout', 'exit_grace', 'verify_window', 'stop_grace', 'kill_grace']);
 
 export interface ReloadPlan {
   /** The running config with the changed live keys of the new one; an unchanged key keeps its very value. */
