@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { Config, Job } from '../core/config/config.ts';
-import { checkDocument, jobBlock } from '../core/evidence/check-report.ts';
+import { checkDocument, jobBlock, refusedBlock, summaryLine } from '../core/evidence/check-report.ts';
+import type { RefusedJob } from '../core/config/job-refusals.ts';
 import { needsAttention, summarize, type JobVerdict } from '../core/evidence/evidence.ts';
 import { configError, ExitCode, usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
@@ -12,7 +13,9 @@ import { loadContext, openStore, stateOptions, type CommonArgs } from './command
 /**
  * `deadman check [JOB…]`: audits the scheduled jobs of `[jobs.NAME]` by the evidence they should
  * have left, so a job that exits 0 and writes nothing ("green but dead") shows up. Exit 1 when
- * any job is dead or unknown; every verdict is recorded in `evidence_results`.
+ * any job is dead or unknown; every verdict is recorded in `evidence_results`. A job whose own
+ * config is invalid (a claim outside its root) is refused, recorded and reported as such, exit
+ * 78, and the other jobs are still audited: one bad job does not blind the digest.
  */
 
 interface CheckArgs extends CommonArgs {
@@ -40,18 +43,20 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
 };
 
 async function runCheck(args: CheckArgs): Promise<number> {
-  const context = await loadContext(args);
-  const selected = selectJobs(context.config, args.jobs ?? [], context.file);
+  const context = await loadContext(args, {}, { jobsApart: true });
+  const { selected, refused } = selectJobs(context.config, context.refusedJobs, args.jobs ?? [], context.file);
   const store = openStore(context);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const fixSession: FixSession = { store, out, assumeYes: args.yes === true, prompt: undefined };
   try {
+    recordRefusals(store, refused);
     const results = await evaluateAndRecord(store, selected);
     if (args.json) {
       const reruns = Object.fromEntries(selected.map(([name, job]) => [name, job.rerun]));
-      out(JSON.stringify(checkDocument(results, summarize(results), reruns), null, 2));
-      return exitCodeFor(results);
+      out(JSON.stringify(checkDocument(results, summarize(results), reruns, refused), null, 2));
+      return exitCodeFor(results, refused);
     }
+    for (const job of refused) for (const line of refusedBlock(job)) out(line);
     const final: JobVerdict[] = [];
     for (const [i, [name, job]] of selected.entries()) {
       const result = results[i]!;
@@ -60,25 +65,35 @@ async function runCheck(args: CheckArgs): Promise<number> {
       const fixed = args.fix && result.verdict === 'dead' ? await fixJob(fixSession, name, job, result, () => evaluateAndRecord(store, [[name, job]])) : null;
       final.push(fixed ?? result);
     }
-    out(summarize(final).line);
-    return exitCodeFor(final);
+    out(summaryLine(summarize(final), refused.length));
+    return exitCodeFor(final, refused);
   } finally {
     fixSession.prompt?.close();
     store.close();
   }
 }
 
-/** The named jobs (all when none are named), in the config's order; an unknown name is a usage error. */
-function selectJobs(config: Config, names: readonly string[], file: string | null): Array<[string, Job]> {
+/** The named jobs (all when none are named), in the config's order, and the refused ones among them; an unknown name is a usage error. */
+function selectJobs(config: Config, refusedJobs: readonly RefusedJob[], names: readonly string[], file: string | null): { selected: Array<[string, Job]>; refused: RefusedJob[] } {
   const configured = Object.entries(config.jobs);
-  if (configured.length === 0) {
+  const known = [...configured.map(([name]) => name), ...refusedJobs.map((r) => r.job)];
+  if (known.length === 0) {
     throw configError(`${file ?? 'no config file'}: no jobs to check; add a [jobs.NAME] table with rerun and [[jobs.NAME.evidence]] claims`);
   }
-  const unknown = names.filter((name) => !(name in config.jobs));
+  const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
-    throw usageError(`unknown job ${unknown.map((n) => `"${n}"`).join(', ')}; configured jobs: ${configured.map(([n]) => n).join(', ')}`);
+    throw usageError(`unknown job ${unknown.map((n) => `"${n}"`).join(', ')}; configured jobs: ${known.join(', ')}`);
   }
-  return names.length === 0 ? configured : configured.filter(([name]) => names.includes(name));
+  const wanted = (name: string) => names.length === 0 || names.includes(name);
+  return { selected: configured.filter(([name]) => wanted(name)), refused: refusedJobs.filter((r) => wanted(r.job)) };
+}
+
+/** A refused job is audited like a verdict (D1): one `refused` row with its problems. */
+function recordRefusals(store: Store, refused: readonly RefusedJob[]): void {
+  const at = systemClock.wall();
+  store.transaction(() => {
+    for (const { job, problems } of refused) store.insert('evidence_results', { job, claim: 'config', at, verdict: 'refused', reason: problems.join('; ') });
+  });
 }
 
 /** Evaluates from scratch (nothing is cached) and records every claim's verdict. */
@@ -95,6 +110,8 @@ async function evaluateAndRecord(store: Store, jobs: Array<[string, Job]>): Prom
   return results;
 }
 
-function exitCodeFor(results: readonly JobVerdict[]): number {
+/** A refused job is a config to fix (78, as `config check` says), ahead of dead ones (1). */
+function exitCodeFor(results: readonly JobVerdict[], refused: readonly RefusedJob[]): number {
+  if (refused.length > 0) return ExitCode.CONFIG;
   return summarize(results).needsAttention ? ExitCode.ATTENTION : ExitCode.OK;
 }

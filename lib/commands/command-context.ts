@@ -29,12 +29,13 @@ export interface Context extends LoadedConfig {
 /**
  * Loads the config (flags merged over the file) and resolves where state lives. `cached`: a
  * config validated by an earlier start may be used (`deadman run`, started again and again by
- * its unit); commands that check or report a config always validate it.
+ * its unit); commands that check or report a config always validate it. `jobsApart`: jobs
+ * whose own problems are the config's only ones are left out and listed (`deadman check`).
  */
-export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}, { cached = false } = {}): Promise<Context> {
+export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}, { cached = false, jobsApart = false } = {}): Promise<Context> {
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
   const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
-  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase });
+  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
   return { ...loaded, paths: resolvePaths(loaded.config, args.database) };
 }
 

@@ -107,7 +107,7 @@ function renderFacts(facts: ConfigFacts, quiet: boolean): string {
 function environmentProblems(context: Context, watchdogMs: number | null): string[] {
   const where = `set state_dir (or $STATE_DIRECTORY, StateDirectory= in the unit) to a directory the user ${userInfo().username} can write`;
   return [
-    ...crossFieldProblems(context.config, watchdogMs),
+    ...crossFieldProblems(context.config, { watchdogMs, chosen: context.chosen }),
     unwritableDirProblem(context.paths.stateDir, 'state dir', where),
     dirname(context.paths.database) === context.paths.stateDir ? null
       : unwritableDirProblem(dirname(context.paths.database), 'database dir', 'point database (or --database) at a writable place'),

@@ -1,4 +1,3 @@
-import type { Config } from '../core/config/config.ts';
 import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { CodexStart } from '../core/adapters/codex.ts';
@@ -12,6 +11,7 @@ import { portAccepts } from '../io/process/port-probe.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
+import type { LiveConfig } from '../supervise/live-config.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { ProcessTree, RunSessionPorts } from '../supervise/ports.ts';
 import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
@@ -34,6 +34,8 @@ export interface PrepareRunInput extends ReviveInput {
   redactor: Redactor;
   notifier: Notifier;
   unit: string | null;
+  /** The config as SIGHUP may change it while the work runs: the evidence follows it. */
+  live: LiveConfig;
 }
 
 export type PreparedRun =
@@ -63,7 +65,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       return found !== null;
     }
     : undefined;
-  const evidence = createEvidenceGate(config.evidence, {
+  const evidence = createEvidenceGate(() => input.live.current.evidence, {
     evaluate: async (claim, index) => {
       // Loaded on the first check: its node:http/https cost ~30 ms of start-up that a run without claims never needs.
       const { evaluateClaim } = await import('../io/evidence/evidence.ts');
@@ -79,7 +81,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     reviveOf: marker.sessionId,
     startNote: [`adapter ${adapterName}`, marker.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, config, input.unit !== null),
+      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, input.live, input.unit !== null),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
@@ -106,14 +108,14 @@ function codexStart(argv: readonly string[], records: RunRecords): CodexStart {
   return { resumed: true, sessionId, earlierTotal };
 }
 
-/** The owned tree of one run: the observer and the two killers, all checking ownership before every signal. */
-function makeTree(rootPid: number, runTag: string, config: Config, underSystemd: boolean): ProcessTree {
+/** The owned tree of one run: the observer and the two killers, all checking ownership before every signal; kill_grace as SIGHUP left it. */
+function makeTree(rootPid: number, runTag: string, live: LiveConfig, underSystemd: boolean): ProcessTree {
   const monotonic = () => systemClock.monotonic();
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic, runTag });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
   return {
     observe: () => observer.observe(),
-    terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
+    terminate: (target) => terminateSubtree(target, { graceMs: live.current.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
     stopAll: async (signal, graceMs, abort) => {
       await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });
     },

@@ -7,6 +7,7 @@ import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
 import { formatDuration } from '../core/config/duration.ts';
+import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
 import type { RunSessionPorts } from '../supervise/ports.ts';
@@ -15,7 +16,9 @@ import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
 import { shellExitCode } from '../io/process/exit-status.ts';
-import { listenForStopSignals } from '../io/stop-signals.ts';
+import { listenForReload, listenForRunStopSignals } from '../io/stop-signals.ts';
+import { LiveConfig } from '../supervise/live-config.ts';
+import { configReloader } from './reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
@@ -65,12 +68,14 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
+  const systemd = readSystemdEnvironment();
+  const watchdogMs = systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000;
+  refuseCrossFieldProblems(config, { watchdogMs, chosen: context.chosen });
   const redactor = redactorFor(config, process.env);
   const logger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
-  const systemd = readSystemdEnvironment();
   const notifier = createNotifier(process.env, (message) => logger.log('warn', message));
   let onStall = config.on_stall ?? (systemd.watchdogUsec ? 'withhold' : 'exit');
   if (onStall === 'withhold' && systemd.watchdogUsec === null) {
@@ -87,9 +92,12 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
-  const alerts = runAlerts({ name, notify: () => config.notify, paths: context.paths, redactor, logger });
+  const live = new LiveConfig(config);
+  const stopReloading = listenForReload(configReloader({ file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs }, live, logger));
+  // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
+  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger });
   alerts.started();
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts };
+  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts };
   try {
     const end = await supervisePassesOf(run);
     // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
@@ -100,6 +108,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     if (end.reraise) reraise(end.reraise, store);
     return end.exitCode;
   } finally {
+    stopReloading();
     store.close();
     trace?.close();
   }
@@ -116,7 +125,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
       return fresh && { ...run, command: fresh.command };
     },
     waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, {
-      clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
+      clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForRunStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
     }),
     logger,
   });
@@ -127,6 +136,8 @@ interface RunPass {
   command: string[];
   cwd: string;
   config: Config;
+  /** What SIGHUP changes while the work runs (reload-config.ts). */
+  live: LiveConfig;
   context: Context;
   redactor: Redactor;
   logger: Logger;
@@ -144,10 +155,10 @@ interface RunPass {
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
 async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
-  const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
+  const { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall(), undefined, run.alerts.incidentMoved);
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
-  const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
+  const prepared = await prepareRun({ name, command, cwd, config, live, context, records, redactor, logger, notifier, unit });
   if (prepared.refusal) {
     run.alerts.passEnded(prepared.refusal);
     return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
@@ -163,10 +174,10 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
-    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
+    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
-  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
+  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall },
     recorder ? recorder.ports(ports, why) : ports);
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
   run.alerts.passEnded(result);

@@ -8,6 +8,7 @@ import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../core/u
 import { deriveTimings, type UnitTimings } from '../core/units/unit-timings.ts';
 import type { ServiceCommand } from '../core/units/service-command.ts';
 import { SANDBOX_LEVELS, type SandboxLevel } from '../core/units/hardening.ts';
+import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
@@ -86,6 +87,8 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
   const env = process.env;
   const name = args.name ?? loaded.config.name ?? defaultName(command[0]!);
   const timings = deriveTimings(loaded.config, { watchdogMs: span(args.watchdog, '--watchdog'), restartMs: span(args['restart-sec'], '--restart-sec') });
+  // The unit's `deadman run` would refuse them at every start (launchd has no watchdog).
+  refuseCrossFieldProblems(loaded.config, { watchdogMs: args.launchd ? null : timings.watchdogMs, chosen: loaded.chosen });
   const environment = [...new Map([...carriedOver(env), ...parseEnvAssignments(args.env ?? [])])];
   const unitPath = environment.find(([key]) => key === 'PATH')?.[1] ?? '';
   const shared: ServiceCommand = {

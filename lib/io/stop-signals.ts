@@ -1,10 +1,35 @@
-/** The signals that stop a run (systemd's stop, ^C, a closed terminal). */
+/** The signals that stop `deadman agent` and `attach` (systemd's stop, ^C, a closed terminal). */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
+/** The signals that stop `deadman run` as a service: there SIGHUP re-reads the config (listenForReload), as in every other daemon. */
+const RUN_STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+
+function listen(signals: readonly NodeJS.Signals[], onSignal: (signal: NodeJS.Signals) => void): () => void {
+  for (const signal of signals) process.on(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+}
 
 /** Hands every stop signal deadman receives to `onSignal` until the returned function is called. */
 export function listenForStopSignals(onSignal: (signal: NodeJS.Signals) => void): () => void {
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  return () => {
-    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-  };
+  return listen(STOP_SIGNALS, onSignal);
+}
+
+/**
+ * A run in a terminal hears SIGHUP when that terminal closes: there it still stops the run, as
+ * for any foreground program. A service (systemd, launchd, nohup) has no terminal: there it reloads.
+ */
+function inTerminal(): boolean {
+  return [process.stdin, process.stdout, process.stderr].some((stream) => stream.isTTY === true);
+}
+
+/** `deadman run`'s stop signals (SIGHUP only in a terminal) to `onSignal` until the returned function is called. */
+export function listenForRunStopSignals(onSignal: (signal: NodeJS.Signals) => void): () => void {
+  return listen(inTerminal() ? STOP_SIGNALS : RUN_STOP_SIGNALS, onSignal);
+}
+
+/** SIGHUP to `onReload` until the returned function is called (never in a terminal, where it stops the run). */
+export function listenForReload(onReload: () => void): () => void {
+  return inTerminal() ? () => {} : listen(['SIGHUP'], onReload);
 }

@@ -66,7 +66,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
     .map(processKey));
   const alsoBaseline = ({ history }: DetectorInput) => helpers(history.latest?.processes ?? []);
   let ended: AttachSummary['ended'] | null = null;
-  const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, settings, output, startedAt,
+  const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, () => settings, output, startedAt,
     () => (ended ??= 'stalled'), [hungProcessDetector(alsoBaseline), outputInactivity]);
 
   /** The session file's growth is the agent's output; its open tool calls, the open tools. */

@@ -6,7 +6,8 @@ import type { RunRecords } from './records.ts';
 /**
  * Evidence inside `deadman run`: `always` claims are re-checked every `interval`, and one that
  * stays dead (or unknown: a check that cannot run is never taken as alive) for longer than its
- * `grace` makes the run unhealthy; `on_exit` claims judge a run that exited 0.
+ * `grace` makes the run unhealthy; `on_exit` claims judge a run that exited 0. The claims are
+ * read through a getter: after a SIGHUP brings new ones, the next tick watches those.
  */
 
 interface Watched {
@@ -26,11 +27,20 @@ export interface EvidenceGateDeps {
   tickMs?: number;
 }
 
-export function createEvidenceGate(claims: readonly Claim[], deps: EvidenceGateDeps): EvidenceGate {
-  const watched: Watched[] = claims
+function watchAlways(claims: readonly Claim[]): Watched[] {
+  return claims
     .map((claim, index) => ({ claim, index }))
     .filter(({ claim }) => claim.when === 'always')
     .map(({ claim, index }) => ({ claim, index, nextAt: 0, inFlight: false, last: null, failingSince: null, reported: false }));
+}
+
+export function createEvidenceGate(claims: () => readonly Claim[], deps: EvidenceGateDeps): EvidenceGate {
+  let watched = { of: null as readonly Claim[] | null, list: [] as Watched[] };
+  /** The `always` claims, watched afresh when the list was replaced. */
+  const watchedNow = () => {
+    if (claims() !== watched.of) watched = { of: claims(), list: watchAlways(claims()) };
+    return watched.list;
+  };
   let timer: NodeJS.Timeout | null = null;
 
   const failing = (w: Watched, now: number) => w.last !== null && needsAttention(w.last) && w.failingSince !== null && now - w.failingSince >= w.claim.grace;
@@ -53,10 +63,10 @@ export function createEvidenceGate(claims: readonly Claim[], deps: EvidenceGateD
 
   return {
     start(onDead) {
-      if (watched.length === 0) return;
+      // Even with nothing to watch yet: a reload may bring `always` claims.
       const tick = () => {
         const now = deps.monotonic();
-        for (const w of watched) if (!w.inFlight && now >= w.nextAt) void check(w, onDead);
+        for (const w of watchedNow()) if (!w.inFlight && now >= w.nextAt) void check(w, onDead);
       };
       timer = setInterval(tick, deps.tickMs ?? 1000);
       tick();
@@ -66,15 +76,16 @@ export function createEvidenceGate(claims: readonly Claim[], deps: EvidenceGateD
     },
     summary() {
       const now = deps.monotonic();
-      const bad = watched.find((w) => failing(w, now));
+      const current = watchedNow();
+      const bad = current.find((w) => failing(w, now));
       return {
-        alive: watched.filter((w) => w.last?.verdict === 'alive').length,
-        total: watched.length,
+        alive: current.filter((w) => w.last?.verdict === 'alive').length,
+        total: current.length,
         failing: bad?.last ? `${bad.last.claim}: ${bad.last.reason}` : null,
       };
     },
     async checkOnExit() {
-      const onExit = claims.map((claim, index) => ({ claim, index })).filter(({ claim }) => claim.when === 'on_exit');
+      const onExit = claims().map((claim, index) => ({ claim, index })).filter(({ claim }) => claim.when === 'on_exit');
       const verdicts = await Promise.all(onExit.map(({ claim, index }) => deps.evaluate(claim, index)));
       for (const v of verdicts) deps.records.evidence(v.claim, v.verdict, v.reason);
       const bad = verdicts.filter(needsAttention);

@@ -1,8 +1,8 @@
 import type { Config } from '../core/config/config.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
-import { activityFloors } from '../core/detect/tree-activity.ts';
 import { OutputTracker } from './output.ts';
 import { Supervisor, type Stall } from './supervisor.ts';
+import { LiveConfig } from './live-config.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
 import { conclude, type RunResult } from './outcome.ts';
 import { usageResetAt } from '../core/detect/usage-limit.ts';
@@ -25,6 +25,8 @@ export interface RunPlan {
   onStall: 'withhold' | 'exit';
   /** The run tag put into the child's environment; the revive marker keeps the same one. */
   runTag: string;
+  /** What SIGHUP may change while the work runs (thresholds, stop_grace); else `config` throughout. */
+  live?: LiveConfig;
 }
 
 export async function runSession(plan: RunPlan, ports: RunSessionPorts, machine = new RunMachine()): Promise<RunResult> {
@@ -44,6 +46,7 @@ function reportSpawnFailure(failure: { exitCode: number; message: string }, port
 
 class Session {
   private readonly config: Config;
+  private readonly live: LiveConfig;
   private readonly startedAt: number;
   private readonly tree: ProcessTree;
   private readonly output: OutputTracker;
@@ -67,6 +70,7 @@ class Session {
     private readonly machine: RunMachine,
   ) {
     this.config = plan.config;
+    this.live = plan.live ?? new LiveConfig(plan.config);
     this.startedAt = ports.clock.monotonic();
     this.tickStartedAt = this.startedAt;
     this.tickBudget = 3 * this.config.poll + this.config.kill_grace + this.config.diagnose.timeout + 10_000;
@@ -119,7 +123,7 @@ class Session {
     apply_stall_policy: () => this.applyStallPolicy(this.supervisor.stall!),
     stop_tree: (signal) => {
       this.stopSignal = signal!;
-      this.ports.logger.log('notice', `${signal}: stopping (grace ${Math.round(this.config.stop_grace / 1000)}s)`);
+      this.ports.logger.log('notice', `${signal}: stopping (grace ${Math.round(this.live.current.stop_grace / 1000)}s)`);
       this.ports.notifier.send('STOPPING=1');
       void this.stopTree(signal!);
     },
@@ -160,20 +164,10 @@ class Session {
   }
 
   private createSupervisor(): Supervisor {
-    const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken }, {
-      autoRecover: config.auto_recover,
-      inactivityMs: config.inactivity,
-      timeoutMs: config.timeout,
-      hungTimeoutMs: config.hung_timeout,
-      readyTimeoutMs: config.ready_timeout,
-      exitGraceMs: config.exit_grace,
-      budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
-      ignore: config.ignore.map((pattern) => new RegExp(pattern)),
-      verifyWindowMs: config.verify_window,
-      agent: () => ports.adapter().name !== 'generic',
-      activity: activityFloors(config.activity),
-    }, this.output, this.startedAt, () => this.send('stall'));
+    const { ports } = this;
+    const agent = () => ports.adapter().name !== 'generic';
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken },
+      () => this.live.supervisorSettings(agent), this.output, this.startedAt, () => this.send('stall'));
   }
 
   /** One tick at a time: a tick still running (a kill grace, the diagnostician) is joined, not doubled. */
@@ -209,7 +203,7 @@ class Session {
   }
 
   private stopTree(signal: NodeJS.Signals): Promise<void> {
-    this.stopping ??= this.tree.stopAll(signal, this.config.stop_grace, this.stopController.signal);
+    this.stopping ??= this.tree.stopAll(signal, this.live.current.stop_grace, this.stopController.signal);
     return this.stopping;
   }
 

@@ -54,15 +54,17 @@ export class Supervisor {
   private attempts: AttemptState = NO_ATTEMPTS;
   private readonly cases = new Map<string, OpenCase>();
   private readonly ports: SupervisorPorts;
-  private readonly settings: SupervisorSettings;
+  private readonly settingsNow: () => SupervisorSettings;
+  /** Read at every use: a SIGHUP may have changed them since (live-config.ts). */
+  private get settings(): SupervisorSettings { return this.settingsNow(); }
   private readonly output: OutputTracker;
   private readonly startedAt: number;
   private readonly onStall: (stall: Stall) => void;
   private readonly detectors: readonly Detector[];
 
-  constructor(ports: SupervisorPorts, settings: SupervisorSettings, output: OutputTracker, startedAt: number, onStall: (stall: Stall) => void, detectors = DETECTORS) {
+  constructor(ports: SupervisorPorts, settings: () => SupervisorSettings, output: OutputTracker, startedAt: number, onStall: (stall: Stall) => void, detectors = DETECTORS) {
     this.ports = ports;
-    this.settings = settings;
+    this.settingsNow = settings;
     this.output = output;
     this.startedAt = startedAt;
     this.onStall = onStall;

@@ -51,6 +51,14 @@ non_empty = true
 max_age = "6h"
 `;
 
+const HEALTHY_JOB = `
+[jobs.healthy]
+rerun = ["/bin/true"]
+[[jobs.healthy.evidence]]
+kind = "command"
+command = ["true"]
+`;
+
 async function closedPort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -80,12 +88,7 @@ rerun = ["/bin/true"]
 [[jobs.api.evidence]]
 kind = "http"
 url = "http://127.0.0.1:${port}/health"
-[jobs.healthy]
-rerun = ["/bin/true"]
-[[jobs.healthy.evidence]]
-kind = "command"
-command = ["true"]
-`);
+${HEALTHY_JOB}`);
   writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
   writeFileSync(join(s.out, 'backup.tar.gz'), 'x');
   const fourDaysAgo = (Date.now() - 4 * 86_400_000 - 60_000) / 1000;
@@ -130,9 +133,48 @@ test('--json prints one document', async (t) => {
   const result = await s.check(['--json']);
   assert.equal(result.code, 0, result.stderr);
   const doc = JSON.parse(result.stdout);
-  assert.deepEqual(doc.summary, { checked: 1, dead: 0, unknown: 0, alive: 1, needs_attention: false });
+  assert.deepEqual(doc.summary, { checked: 1, dead: 0, unknown: 0, alive: 1, refused: 0, needs_attention: false });
   assert.deepEqual(doc.jobs[0].claims[0].verdict, 'alive');
   assert.equal(doc.jobs[0].rerun[0], '/bin/sh');
+});
+
+test('one job whose claim escapes its root is refused with the reason; every other job is still audited', async (t) => {
+  const s = setup(t, (out) => `${exportJob(out)}
+[jobs.sneaky]
+rerun = ["/bin/true"]
+[[jobs.sneaky.evidence]]
+kind = "file"
+root = "${out}/export"
+path = "${out}/export-secrets/x.csv"
+${HEALTHY_JOB}`);
+  writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
+  const result = await s.check([]);
+  assert.equal(result.code, 78, result.stderr);
+  const lines = result.stdout.trimEnd().split('\n');
+  assert.equal(lines[0], 'REFUSED sneaky');
+  assert.match(lines[1]!, new RegExp(`^ {7}${s.config}: jobs\\.sneaky\\.evidence\\[0\\]\\.path = ".*export-secrets/x\\.csv": .*a claim may only look inside its root$`));
+  assert.equal(lines[2], 'DEAD   nightly-export', 'the other jobs\' deaths are still reported');
+  assert.equal(lines.at(-1), '2 checked | 1 green and dead | 1 alive | 1 refused');
+  assert.equal(result.stderr, '');
+  const recorded = s.rows<{ job: string; claim: string; verdict: string; reason: string }>('SELECT job, claim, verdict, reason FROM evidence_results ORDER BY id');
+  assert.deepEqual(recorded.map((r) => [r.job, r.verdict]), [['sneaky', 'refused'], ['nightly-export', 'dead'], ['healthy', 'alive']]);
+  assert.match(recorded[0]!.reason, /a claim may only look inside its root/);
+
+  const json = await s.check(['--json']);
+  assert.equal(json.code, 78);
+  const doc = JSON.parse(json.stdout) as { summary: Record<string, unknown>; jobs: Array<{ job: string; verdict: string; problems?: string[] }> };
+  assert.deepEqual(doc.summary, { checked: 2, dead: 1, unknown: 0, alive: 1, refused: 1, needs_attention: true });
+  assert.deepEqual(doc.jobs.map((j) => [j.job, j.verdict]), [['nightly-export', 'dead'], ['healthy', 'alive'], ['sneaky', 'refused']]);
+  const named = await s.check(['healthy']);
+  assert.deepEqual([named.code, named.stdout], [0, '1 checked | 0 green and dead | 1 alive\n'], 'a job named alone is judged alone');
+
+  const flagged = await runDeadman(['config', 'check', '--quiet', '--config', s.config], { env: { ...process.env, STATE_DIRECTORY: join(s.dir, 'state') } });
+  assert.equal(flagged.code, 78);
+  assert.match(flagged.stdout, /^problem: .*jobs\.sneaky\.evidence\[0\]\.path .*a claim may only look inside its root$/m, 'config check still calls it a problem');
+  writeFileSync(s.config, `poll = "1 fortnight"\n${readFileSync(s.config, 'utf8')}`);
+  const other = await s.check([]);
+  assert.equal(other.code, 78, 'a problem outside the jobs still refuses the whole config');
+  assert.equal(other.stdout, '');
 });
 
 test('bad command lines are one-line usage errors', async (t) => {

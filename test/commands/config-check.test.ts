@@ -111,7 +111,7 @@ test('keys that work alone but not together, and an unwritable state directory, 
   const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '' };
   const [hung, watchdog] = await checkAll(dir, [
     ['hung-vs-inactivity', 'inactivity = "1min"\nhung_timeout = "2min"\n', /^problem: hung_timeout \(2min\) is not shorter than inactivity \(1min\)/m],
-    ['watchdog-vs-inactivity', 'inactivity = "1min"\nhung_timeout = "30s"\n', /^problem: the systemd watchdog \(WatchdogSec=2min\) is not shorter than inactivity \(1min\)/m],
+    ['watchdog-vs-inactivity', 'inactivity = "1min"\nhung_timeout = "30s"\n', /^problem: the systemd watchdog \(WatchdogSec=2min\) is longer than inactivity \(1min\)/m],
   ], { ...env, WATCHDOG_USEC: '120000000' });
   assertBadConfig(hung!);
   assert.equal(assertBadConfig(watchdog!).length, 1);

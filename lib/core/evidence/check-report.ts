@@ -1,6 +1,7 @@
 import { formatArgv } from '../process/format-argv.ts';
 import { formatDuration } from '../config/duration.ts';
 import { needsAttention, type CommandOutcome, type JobVerdict, type Summary } from './evidence.ts';
+import type { RefusedJob } from '../config/job-refusals.ts';
 
 /**
  * What `deadman check` prints: a block per job that needs attention, one quiet line per healthy
@@ -23,6 +24,16 @@ export function jobBlock(result: JobVerdict, rerun: readonly string[] | null): s
   return lines;
 }
 
+/** `REFUSED sneaky` and its config problems: a job the check would not judge, never one it passed over in silence. */
+export function refusedBlock(refused: RefusedJob): string[] {
+  return [`REFUSED ${refused.job}`, ...refused.problems.map(indented)];
+}
+
+/** The summary line, with `| N refused` when a job's config was refused (those are not counted as checked). */
+export function summaryLine(summary: Summary, refused: number): string {
+  return refused > 0 ? `${summary.line} | ${refused} refused` : summary.line;
+}
+
 /** The indented line that reports a rerun: how it ended and how long it took. */
 export function rerunLine(outcome: CommandOutcome, elapsedMs: number): string {
   const took = `after ${formatDuration(elapsedMs)}`;
@@ -43,11 +54,17 @@ export function indented(text: string): string {
   return `${INDENT}${text}`;
 }
 
-/** The `--json` document: the summary and every job with its claims and rerun argv. */
-export function checkDocument(results: readonly JobVerdict[], summary: Summary, reruns: Readonly<Record<string, readonly string[]>>) {
+/** The `--json` document: the summary and every job with its claims and rerun argv; a refused job with its problems. */
+export function checkDocument(results: readonly JobVerdict[], summary: Summary, reruns: Readonly<Record<string, readonly string[]>>, refused: readonly RefusedJob[] = []) {
   return {
-    summary: { checked: summary.checked, dead: summary.dead, unknown: summary.unknown, alive: summary.alive, needs_attention: summary.needsAttention },
-    jobs: results.map((r) => ({ job: r.job, verdict: r.verdict, rerun: reruns[r.job] ?? null, claims: r.claims })),
+    summary: {
+      checked: summary.checked, dead: summary.dead, unknown: summary.unknown, alive: summary.alive, refused: refused.length,
+      needs_attention: summary.needsAttention || refused.length > 0,
+    },
+    jobs: [
+      ...results.map((r) => ({ job: r.job, verdict: r.verdict, rerun: reruns[r.job] ?? null, claims: r.claims })),
+      ...refused.map((r) => ({ job: r.job, verdict: 'refused' as const, rerun: null, claims: [], problems: r.problems })),
+    ],
   };
 }
 

@@ -1,16 +1,21 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
 import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
 import { formatProblems, limitProblems, phraseIssue } from '../../core/config/config-problems.ts';
 import { configError } from '../../exit-codes.ts';
 import { configCandidates, currentPathContext, type PathContext } from '../paths.ts';
-import { validatedConfigCache, type ValidatedConfig } from './validated-cache.ts';
+import { issuesByJob, withoutJobs, type RefusedJob } from '../../core/config/job-refusals.ts';
+import { validatedConfigCache, type ConfigSource, type ValidatedConfig } from './validated-cache.ts';
 
 export interface LoadedConfig {
   /** The file that was read, or null when the built-in defaults apply. */
   file: string | null;
   config: Config;
+  /** The top-level keys the file and the flags set; every other key has its default. */
+  chosen: ReadonlySet<string>;
+  /** With `jobsApart`: the jobs left out of `config.jobs` for their problems. */
+  refusedJobs: RefusedJob[];
 }
 
 export interface LoadOptions {
@@ -27,6 +32,11 @@ export interface LoadOptions {
   cacheBase?: string | undefined;
   /** Where a note (not a problem) about the file goes; stderr by default. */
   onNote?: (line: string) => void;
+  /**
+   * A config whose only problems lie in some `[jobs.NAME]` loads without those jobs, which
+   * come back in `refusedJobs` (`deadman check`, issue 22.7); any other problem still throws.
+   */
+  jobsApart?: boolean;
 }
 
 function noteOnStderr(line: string): void {
@@ -51,30 +61,34 @@ export function discoverConfigFile(options: LoadOptions): string | null {
 export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
   const file = discoverConfigFile(options);
   const flags = options.flags ?? {};
-  if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config };
-  const text = file === null ? '' : readConfigText(file);
-  const cache = options.cacheBase === undefined ? null : validatedConfigCache(options.cacheBase, file, text, flags);
+  if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config, chosen: new Set(), refusedJobs: [] };
+  const source = file === null ? { file, text: '', uid: null } : readConfigFile(file);
+  const note = options.onNote ?? noteOnStderr;
+  const cache = options.cacheBase === undefined ? null : validatedConfigCache(options.cacheBase, source, flags, note);
   const cached = cache?.read() ?? null;
-  const validated = cached ?? await validate(file, text, flags);
-  if (cached === null) cache?.write(validated);
+  const refusedJobs: RefusedJob[] = [];
+  const validated = cached ?? await validate(file, source.text, flags, options.jobsApart ? refusedJobs : null);
+  if (cached === null && refusedJobs.length === 0) cache?.write(validated);
   // Valid TOML with nothing in it (empty, comments only) means every default: worth a note, not a refusal.
-  if (validated.empty) (options.onNote ?? noteOnStderr)(`${file} has no settings; using the built-in defaults`);
-  return { file, config: validated.config };
+  if (validated.empty) note(`${file} has no settings; using the built-in defaults`);
+  return { file, config: validated.config, chosen: new Set(validated.chosen), refusedJobs };
 }
 
-async function validate(file: string | null, text: string, flags: Record<string, unknown>): Promise<ValidatedConfig> {
+/** Validates file and flags; with `refused`, jobs whose problems are the only ones are left out and listed there. */
+async function validate(file: string | null, text: string, flags: Record<string, unknown>, refused: RefusedJob[] | null): Promise<ValidatedConfig> {
   const raw = file === null ? {} : await parseToml(file, text);
   const merged = { ...raw, ...flags };
   const { configSchema, knownKeysAt } = await import('../../core/config/config.ts');
-  const result = configSchema.safeParse(merged, { error: (issue) => phraseIssue(issue as never) });
-  if (!result.success) {
-    const lines = formatProblems(result.error.issues as never, merged, {
-      file: file ?? 'command line',
-      flagKeys: new Set(Object.keys(flags)),
-    }, knownKeysAt);
-    throw configError(limitProblems(lines).join('\n'));
+  const source = { file: file ?? 'command line', flagKeys: new Set(Object.keys(flags)) };
+  const parse = (input: Record<string, unknown>) => configSchema.safeParse(input, { error: (issue) => phraseIssue(issue as never) });
+  let result = parse(merged);
+  const byJob = result.success || refused === null ? null : issuesByJob(result.error.issues as never);
+  if (byJob !== null) {
+    for (const [job, issues] of byJob) refused!.push({ job, problems: formatProblems(issues, merged, source, knownKeysAt) });
+    result = parse(withoutJobs(merged, new Set(byJob.keys())));
   }
-  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0 };
+  if (!result.success) throw configError(limitProblems(formatProblems(result.error.issues as never, merged, source, knownKeysAt)).join('\n'));
+  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0, chosen: Object.keys(merged) };
 }
 
 async function parseToml(file: string, text: string): Promise<Record<string, unknown>> {
@@ -89,10 +103,18 @@ async function parseToml(file: string, text: string): Promise<Record<string, unk
   }
 }
 
-function readConfigText(file: string): string {
+/** The file's text, and the owner of the very file read (a config cache entry is bound to both). */
+function readConfigFile(file: string): ConfigSource {
   let bytes: Buffer;
+  let uid: number;
   try {
-    bytes = readFileSync(file);
+    const fd = openSync(file, 'r');
+    try {
+      uid = fstatSync(fd).uid;
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = {
@@ -106,5 +128,5 @@ function readConfigText(file: string): string {
   if (bytes.includes(0) || text.includes('\uFFFD')) {
     throw configError(`${file}: is not UTF-8 text (binary data); it must be a TOML file`);
   }
-  return text;
+  return { file, text, uid };
 }

@@ -5,20 +5,26 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../../core/config/config.ts';
 import { writeFileAtomically } from '../atomic-write.ts';
+import { directoryMac, directoryMacProblem } from '../directory-key.ts';
 
 /**
  * Validated configs kept between starts, so `deadman run --config F` (a unit's every start)
- * does not load the TOML parser and zod to reach the same result as last time. An entry is
- * used only when the file's text, the flags and deadman's build are all what they were when
- * it was validated; anything else (and every invalid config) goes through the parser and the
- * schema, so the errors a user sees are the schema's own. One entry per config file, set of
- * flags and build, replaced when the text changes; two builds side by side (an upgrade, a
- * checkout beside the installed one) each keep theirs, and only the newest few builds are kept.
+ * does not load the TOML parser and zod to reach the same result as last time. An entry can
+ * only repeat what the file says: it is used only when it carries an HMAC, made with the cache
+ * directory's own key (directory-key.ts, readable by deadman's uid alone), over the file's path,
+ * owner and text, the flags, deadman's build and the validated result itself. An entry edited,
+ * planted or copied from another file is refused (said in one line) and the file parsed again.
+ * A config file of another uid than deadman's is never served from the cache: deadman's own uid
+ * holds the key, and could otherwise make root's 0644 file say anything (a unit's `User=`).
+ * Invalid configs are never kept, so every error a user sees is the schema's own. One entry
+ * per config file, set of flags and build; only the newest few builds are kept.
  */
 export interface ValidatedConfig {
   config: Config;
   /** The file held no settings (deadman says so on every start). */
   empty: boolean;
+  /** The top-level keys the file and the flags set (the rest are defaults). */
+  chosen: string[];
 }
 
 export interface ValidatedConfigCache {
@@ -26,31 +32,51 @@ export interface ValidatedConfigCache {
   write(entry: ValidatedConfig): void;
 }
 
+/** What was read from the config file (null: flags only). */
+export interface ConfigSource {
+  file: string | null;
+  text: string;
+  /** Owner of the file that was read. */
+  uid: number | null;
+}
+
+const KEY_FILE = '.cache-key';
+const euid = () => process.geteuid?.() ?? -1;
+
 /**
- * The cache for one config file (null: flags only) and its flags, in `<base>/config-cache/`.
- * `base` must already exist: the cache never creates state directories of its own.
+ * The cache for one config file and its flags, in `<base>/config-cache/`; `warn` hears an entry
+ * that was refused. `base` must already exist: the cache never creates state directories of its own.
  */
-export function validatedConfigCache(base: string, file: string | null, text: string, flags: Record<string, unknown>): ValidatedConfigCache {
+export function validatedConfigCache(base: string, source: ConfigSource, flags: Record<string, unknown>, warn: (line: string) => void): ValidatedConfigCache {
   const dir = join(base, 'config-cache');
   const flagsJson = JSON.stringify(flags);
   const build = buildIdentity();
-  const job = sha256(`${file}\0${flagsJson}`).slice(0, 32);
+  const job = sha256(`${source.file}\0${flagsJson}`).slice(0, 32);
   const entryPath = join(dir, `${job}.${sha256(build).slice(0, 16)}.json`);
-  const key = sha256(`${build}\0${text}\0${flagsJson}`);
+  const macInput = (payload: string) => [build, source.file, source.uid, sha256(source.text), flagsJson, payload].join('\0');
+  // Another uid's file: that uid, not deadman's, decides what it says.
+  const usable = source.file === null || source.uid === euid();
   return {
     read: () => {
-      if (!isPrivateDir(dir)) return null;
+      if (!usable || !isPrivateDir(dir)) return null;
+      let entry: { mac?: unknown; payload?: unknown };
       try {
-        const entry = JSON.parse(readFileSync(entryPath, 'utf8')) as { key?: unknown } & ValidatedConfig;
-        return entry.key === key ? { config: entry.config, empty: entry.empty === true } : null;
+        entry = JSON.parse(readFileSync(entryPath, 'utf8')) as typeof entry;
       } catch {
         return null;
       }
+      const payload = typeof entry.payload === 'string' ? entry.payload : '';
+      const problem = directoryMacProblem(dir, KEY_FILE, macInput(payload), entry.mac);
+      if (problem !== null) {
+        warn(`config cache entry ${entryPath} ${problem}: not used; ${source.file ?? 'the flags'} validated again`);
+        return null;
+      }
+      return JSON.parse(payload) as ValidatedConfig;
     },
     write: (entry) => {
-      const text = JSON.stringify({ key, ...entry });
+      const payload = JSON.stringify(entry);
       // A value JSON cannot carry (Infinity, undefined: it would come back different) is never cached.
-      if (!isDeepStrictEqual(JSON.parse(text), { key, ...entry })) return;
+      if (!usable || !isDeepStrictEqual(JSON.parse(payload), entry)) return;
       try {
         mkdirSync(dir, { mode: 0o700 });
       } catch {
@@ -58,8 +84,9 @@ export function validatedConfigCache(base: string, file: string | null, text: st
       }
       if (!isPrivateDir(dir)) return;
       try {
+        const mac = directoryMac(dir, KEY_FILE, macInput(payload));
         // Not durable: a lost entry costs one slower start, never a wrong config.
-        writeFileAtomically(entryPath, text, 0o600, { durable: false });
+        writeFileAtomically(entryPath, JSON.stringify({ mac, payload }), 0o600, { durable: false });
         forgetOldBuilds(dir, job);
       } catch {
         // a full or read-only disk: the next start validates again
@@ -79,14 +106,11 @@ function forgetOldBuilds(dir: string, job: string): void {
   for (const { path } of entries.slice(BUILDS_KEPT)) rmSync(path, { force: true });
 }
 
-/**
- * Only a directory of deadman's own user that no one else can write into is trusted: an entry
- * planted there would otherwise choose the command a unit runs.
- */
+/** Only a directory of deadman's own user that no one else can write into holds entries and their key. */
 function isPrivateDir(dir: string): boolean {
   try {
     const stat = lstatSync(dir);
-    return stat.isDirectory() && stat.uid === process.geteuid?.() && (stat.mode & 0o022) === 0;
+    return stat.isDirectory() && stat.uid === euid() && (stat.mode & 0o022) === 0;
   } catch {
     return false;
   }

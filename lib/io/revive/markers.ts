@@ -6,7 +6,8 @@ import { canonicalJson } from '../../core/revive/canonical-json.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { writeFileAtomically } from '../atomic-write.ts';
 import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';
-import { macProblem, markerMac, moveAside, openOwnFile, untrustedDirReason } from './marker-trust.ts';
+import { macProblem, markerMac, moveAside, untrustedDirReason } from './marker-trust.ts';
+import { openOwnFile } from '../directory-key.ts';
 import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
 
 /**
