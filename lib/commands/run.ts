@@ -109,7 +109,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
       const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
       return fresh && { ...run, command: fresh.command };
     },
-    waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, {
+    waitForUsageReset: (result, earlier) => waitForUsageReset({ resetAt: result.usageResetAt ?? null, throttle: result.usageThrottle === true }, earlier, config.usage_limit, {
       clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
     }),
     logger,

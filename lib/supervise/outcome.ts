@@ -3,6 +3,7 @@ import { shellExitCode } from '../io/process/exit-status.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
+import { TURN_FAILED } from '../core/revive/revive-opening.ts';
 
 export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
 
@@ -17,6 +18,8 @@ export interface RunResult {
   sessionId: string | null;
   /** outcome `usage-limit`: when the limit resets (wall ms; null when the agent did not say), for the in-process wait. */
   usageResetAt?: number | null;
+  /** outcome `usage-limit`: a throttle, not the plan's limit (a short bounded backoff, never exit 69). */
+  usageThrottle?: boolean;
   /** outcome `cancel-resume`: what the resumed session is told. */
   resumeGuidance?: string;
   /** outcome `respawn`: the old session's last attempts and the files it changed, for the handoff. */
@@ -31,7 +34,7 @@ export interface RunResult {
  */
 export async function conclude(
   exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; history?: readonly Attempt[]; filesChanged?: readonly string[] },
+  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; usageThrottle?: boolean; turnFailed?: string | null; history?: readonly Attempt[]; filesChanged?: readonly string[] },
   ports: RunSessionPorts,
   publishStatus: () => void,
 ): Promise<RunResult> {
@@ -52,12 +55,14 @@ export async function conclude(
     return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'cancel-resume', reason: seen.stall.message, resumeGuidance: seen.stall.guidance ?? seen.stall.message };
   }
   if (seen.stall?.kind === 'USAGE_LIMIT') {
-    return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'usage-limit', reason: seen.stall.message, usageResetAt: seen.usageResetAt ?? null };
+    return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'usage-limit', reason: seen.stall.message, usageResetAt: seen.usageResetAt ?? null, usageThrottle: seen.usageThrottle === true };
   }
   if (seen.stall?.kind === 'TIMEOUT') return { ...base, exitCode: ExitCode.TIMEOUT, outcome: 'timeout', reason: seen.stall.message };
   if (seen.stall && seen.stall.kind !== 'FINISHED_NOT_EXITED') return { ...base, exitCode: ExitCode.STALLED_RESTART, outcome: 'stalled', reason: seen.stall.message };
   if (childCode !== 0) {
-    return { ...base, exitCode: childCode, outcome: 'failed', reason: exit.signal ? `child killed by ${exit.signal}` : `child exited ${childCode}` };
+    // The agent's own word on its failed turn (an API error) beats the bare exit code: the revive prompt repeats it.
+    const reason = exit.signal ? `child killed by ${exit.signal}` : seen.turnFailed ? `${TURN_FAILED}${seen.turnFailed.slice(0, 300)} (exit ${childCode})` : `child exited ${childCode}`;
+    return { ...base, exitCode: childCode, outcome: 'failed', reason };
   }
   const failing = await ports.evidence.checkOnExit();
   if (failing) {

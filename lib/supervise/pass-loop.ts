@@ -1,6 +1,7 @@
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
 import type { RunResult } from './outcome.ts';
+import type { EarlierBackoffs } from '../core/detect/usage-limit.ts';
 
 /**
  * The passes of one run, one agent process each: a usage limit waits for its reset, a repeated
@@ -12,7 +13,8 @@ import type { RunResult } from './outcome.ts';
 /** Why a pass after the first started: the outcome of the pass before it. */
 export type PassReason = 'cancel-resume' | 'respawn' | 'usage-limit';
 
-export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
+/** `backoffMs`: how long a backoff wait (no known reset, or a throttle) lasted; null for a wait for a stated reset. */
+export type UsageWaitEnd = { resume: true; backoffMs: number | null } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
 
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
@@ -21,7 +23,8 @@ export interface PassEdges<Pass> {
   resume(pass: Pass, guidance: string | null): Pass;
   /** SESSION_BUDGET_RISK: a fresh session carrying the handoff; null when there is no task to start one with. */
   respawn(pass: Pass, result: RunResult): Pass | null;
-  waitForUsageReset(result: RunResult): Promise<UsageWaitEnd>;
+  /** `earlier`: the backoff waits taken in a row just before (usage-limit.ts bounds them). */
+  waitForUsageReset(result: RunResult, earlier: EarlierBackoffs): Promise<UsageWaitEnd>;
   logger: Logger;
 }
 
@@ -36,10 +39,12 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
   let pass = first;
   let why: PassReason | null = null;
   let respawns = 0;
+  let backoffs: EarlierBackoffs = { count: 0, waitedMs: 0 };
   for (;;) {
     const result = await edges.supervise(pass, why);
     if (typeof result === 'number') return { exitCode: result, reraise: null };
     if (result.reraise) return { exitCode: result.exitCode, reraise: result.reraise };
+    if (result.outcome !== 'usage-limit') backoffs = { count: 0, waitedMs: 0 };
     if (result.outcome === 'cancel-resume') {
       pass = edges.resume(pass, result.resumeGuidance ?? result.reason);
     } else if (result.outcome === 'respawn') {
@@ -51,8 +56,9 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
       if (!fresh) return { exitCode: result.exitCode, reraise: null };
       pass = fresh;
     } else if (result.outcome === 'usage-limit') {
-      const waited = await edges.waitForUsageReset(result);
+      const waited = await edges.waitForUsageReset(result, backoffs);
       if (!waited.resume) return { exitCode: waited.exitCode, reraise: waited.reraise };
+      backoffs = waited.backoffMs === null ? { count: 0, waitedMs: 0 } : { count: backoffs.count + 1, waitedMs: backoffs.waitedMs + waited.backoffMs };
       pass = edges.resume(pass, null);
     } else {
       return { exitCode: result.exitCode, reraise: null };

@@ -122,7 +122,7 @@ async function waitAsRecorded(wait: TraceEventOf<'usage_wait'> | null, clock: Re
   }
   notes.push({ at: wait.at, text: `USAGE_LIMIT: waiting for the reset; the session resumes at ${traceClock(wait.resume_at)}` });
   clock.now = Math.max(clock.now, wait.resume_at);
-  return { resume: true };
+  return { resume: true, backoffMs: null };
 }
 
 /** One clock for every pass: the trace's milliseconds, and the wall clock they started at. */

@@ -96,6 +96,8 @@ class Session {
       stopSignal: this.stopSignal, stall: this.supervisor.stall, sessionId: this.output.state.sessionId,
       completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
       usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
+      usageThrottle: limit?.throttle === true,
+      turnFailed: this.output.state.failed,
       history: this.output.state.history,
       filesChanged: this.output.state.filesChanged,
     };
