@@ -4,6 +4,7 @@ import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
 import { TURN_FAILED } from '../core/revive/revive-opening.ts';
+import { runErrorCode, type ErrorCode } from '../core/incident/error-codes.ts';
 
 export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
 
@@ -13,6 +14,8 @@ export interface RunResult {
   reraise: NodeJS.Signals | null;
   outcome: Outcome;
   reason: string;
+  /** The stable code of this end (error-codes.ts); null for a completion. Unset: the outcome's own code. */
+  errorCode?: ErrorCode | null;
   /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
   clean: boolean;
   sessionId: string | null;
@@ -32,12 +35,16 @@ export interface RunResult {
  * or hit --timeout; the child failed; the child exited 0 but its evidence did not hold (green
  * but dead); or it completed. Only the last, with the agent's completion event, is clean.
  */
-export async function conclude(
-  exit: { code: number | null; signal: NodeJS.Signals | null },
-  seen: { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; usageThrottle?: boolean; turnFailed?: string | null; history?: readonly Attempt[]; filesChanged?: readonly string[] },
-  ports: RunSessionPorts,
-  publishStatus: () => void,
-): Promise<RunResult> {
+type Seen = { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; usageThrottle?: boolean; turnFailed?: string | null; history?: readonly Attempt[]; filesChanged?: readonly string[] };
+
+/** The outcome, and its stable error code (error-codes.ts). */
+export async function conclude(exit: { code: number | null; signal: NodeJS.Signals | null }, seen: Seen, ports: RunSessionPorts, publishStatus: () => void): Promise<RunResult> {
+  const result = await outcomeOf(exit, seen, ports, publishStatus);
+  const errorCode = runErrorCode({ outcome: result.outcome, stallKind: seen.stall?.kind, throttle: seen.usageThrottle, turnFailed: !exit.signal && Boolean(seen.turnFailed) });
+  return { ...result, errorCode };
+}
+
+async function outcomeOf(exit: { code: number | null; signal: NodeJS.Signals | null }, seen: Seen, ports: RunSessionPorts, publishStatus: () => void): Promise<RunResult> {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
   const childCode = seen.stall?.kind === 'FINISHED_NOT_EXITED'
     // Stopped by deadman after its final result: its own exit would have carried that verdict.

@@ -6,6 +6,7 @@ import { Supervisor, type Stall } from './supervisor.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
 import { conclude, type RunResult } from './outcome.ts';
 import { usageResetAt } from '../core/detect/usage-limit.ts';
+import { signalErrorCode } from '../core/incident/error-codes.ts';
 import { RunMachine, stallPolicy, type RunAction, type RunEvent } from './run-machine.ts';
 import { feedStreams, type RunStreams } from './run-streams.ts';
 import type { ProcessTree, RunSessionPorts, SpawnedChild } from './ports.ts';
@@ -174,6 +175,7 @@ class Session {
       ignore: config.ignore.map((pattern) => new RegExp(pattern)),
       verifyWindowMs: config.verify_window,
       agent: () => ports.adapter().name !== 'generic',
+      agentName: () => (ports.adapter().name === 'generic' ? null : ports.adapter().name),
       activity: activityFloors(config.activity),
     }, this.output, this.startedAt, () => this.send('stall'));
   }
@@ -201,7 +203,7 @@ class Session {
     const action = stallPolicy(stall, this.plan.onStall, this.machine.ready);
     this.machine.stallAction = action;
     // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
-    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
+    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message, error_code: signalErrorCode(stall.kind) });
     this.publishStatus();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec.
     if (action === 'withhold') this.ports.notifier.send('WATCHDOG=trigger');

@@ -16,7 +16,8 @@ export interface Alert {
   /** ISO-8601 UTC. */
   at: string;
   exit_code: number | null;
-  incident: { id: number; kind: string; state: string; message: string } | null;
+  /** `error_code`: the stable code of the incident's signal (lib/core/incident/error-codes.ts). */
+  incident: { id: number; kind: string; error_code: string | null; state: string; message: string } | null;
 }
 
 export interface AlertSinks {
