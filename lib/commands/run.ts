@@ -34,6 +34,7 @@ import { waitForUsageReset } from './usage-limit-wait.ts';
 import { prepareRespawn } from './respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/pass-loop.ts';
+import { ResumedVerification, type PendingVerification } from '../supervise/resumed-verification.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -103,7 +104,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
 function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
   const { name, config, context, logger, notifier, watchdogUsec, recorder } = first;
   return supervisePasses(first, config.revive.max_revives, {
-    supervise: (run, why) => superviseOnce(run, why),
+    supervise: (run, why, verifying) => superviseOnce(run, why, verifying),
     resume: (run, guidance) => (guidance === null ? run : { ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
     respawn: (run, result) => {
       const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
@@ -136,7 +137,7 @@ interface RunPass {
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
-async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
+async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number> {
   const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall());
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
@@ -154,7 +155,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-    health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    health: reporters.health, actionsTaken: run.actionsTaken, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }), approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
     recorder ? recorder.ports(ports, why) : ports);

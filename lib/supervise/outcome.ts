@@ -5,8 +5,9 @@ import type { Stall } from './supervisor.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
 import { TURN_FAILED } from '../core/revive/revive-opening.ts';
 import { runErrorCode, type ErrorCode } from '../core/incident/error-codes.ts';
+import type { PendingVerification } from './resumed-verification.ts';
 
-export type Outcome = 'completed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
+export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
 
 export interface RunResult {
   exitCode: number;
@@ -28,6 +29,8 @@ export interface RunResult {
   /** outcome `respawn`: the old session's last attempts and the files it changed, for the handoff. */
   handoffAttempts?: readonly Attempt[];
   handoffFiles?: readonly string[];
+  /** outcome `cancel-resume` / `respawn`: the incident the next pass must settle (resumed-verification.ts). */
+  verifying?: PendingVerification;
 }
 
 /**
@@ -35,11 +38,13 @@ export interface RunResult {
  * or hit --timeout; the child failed; the child exited 0 but its evidence did not hold (green
  * but dead); or it completed. Only the last, with the agent's completion event, is clean.
  */
-type Seen = { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; usageThrottle?: boolean; turnFailed?: string | null; history?: readonly Attempt[]; filesChanged?: readonly string[] };
+type Seen = { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; usageThrottle?: boolean; turnFailed?: string | null; history?: readonly Attempt[]; filesChanged?: readonly string[]; recovered?: boolean };
 
 /** The outcome, and its stable error code (error-codes.ts). */
 export async function conclude(exit: { code: number | null; signal: NodeJS.Signals | null }, seen: Seen, ports: RunSessionPorts, publishStatus: () => void): Promise<RunResult> {
   const result = await outcomeOf(exit, seen, ports, publishStatus);
+  const { stall } = seen;
+  if ((result.outcome === 'cancel-resume' || result.outcome === 'respawn') && stall) result.verifying = { incident: stall.incident };
   const errorCode = runErrorCode({ outcome: result.outcome, stallKind: seen.stall?.kind, throttle: seen.usageThrottle, turnFailed: !exit.signal && Boolean(seen.turnFailed) });
   return { ...result, errorCode };
 }
@@ -80,5 +85,7 @@ async function outcomeOf(exit: { code: number | null; signal: NodeJS.Signals | n
     return { ...base, exitCode: ExitCode.GREEN_BUT_DEAD, outcome: 'green-but-dead', reason: failing };
   }
   publishStatus();
-  return { ...base, exitCode: 0, clean: seen.completed, outcome: 'completed', reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
+  // The work completed after a recovery the pass before took, and this pass verified it.
+  const outcome = seen.completed && seen.recovered ? 'recovered_and_resumed' : 'completed';
+  return { ...base, exitCode: 0, clean: seen.completed, outcome, reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
 }

@@ -2,6 +2,7 @@ import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
 import type { RunResult } from './outcome.ts';
 import type { EarlierBackoffs } from '../core/detect/usage-limit.ts';
+import type { PendingVerification } from './resumed-verification.ts';
 
 /**
  * The passes of one run, one agent process each: a usage limit waits for its reset, a repeated
@@ -18,7 +19,7 @@ export type UsageWaitEnd = { resume: true; backoffMs: number | null } | { resume
 
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
-  supervise(pass: Pass, why: PassReason | null): Promise<RunResult | number>;
+  supervise(pass: Pass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number>;
   /** The same session resumed: told `guidance` after a REPEATED_FAILURE, null after a usage wait (the revive path's own message). */
   resume(pass: Pass, guidance: string | null): Pass;
   /** SESSION_BUDGET_RISK: a fresh session carrying the handoff; null when there is no task to start one with. */
@@ -40,9 +41,12 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
   let why: PassReason | null = null;
   let respawns = 0;
   let backoffs: EarlierBackoffs = { count: 0, waitedMs: 0 };
+  /** A resume's or respawn's incident, settled by the pass that follows it. */
+  let verifying: PendingVerification | null = null;
   for (;;) {
-    const result = await edges.supervise(pass, why);
+    const result = await edges.supervise(pass, why, verifying);
     if (typeof result === 'number') return { exitCode: result, reraise: null };
+    verifying = result.verifying ?? null;
     if (result.reraise) return { exitCode: result.exitCode, reraise: result.reraise };
     if (result.outcome !== 'usage-limit') backoffs = { count: 0, waitedMs: 0 };
     if (result.outcome === 'cancel-resume') {

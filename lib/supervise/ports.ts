@@ -1,3 +1,4 @@
+import type { ResumedVerification } from './resumed-verification.ts';
 import type { Observation, ProcessInfo } from '../core/process/process-info.ts';
 import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
@@ -94,6 +95,7 @@ export interface RunSessionPorts {
   workspace?: SupervisorPorts['workspace'];
   approvals?: ApprovalInbox | undefined;
   actionsTaken?: SupervisorPorts['actionsTaken'];
+  resumed?: SupervisorPorts['resumed'];
   /**
    * Told the run's health, status line and how long the output has been quiet (ms) at every
    * status update: the health file behind `deadman health` and the metrics textfile.
@@ -114,4 +116,6 @@ export interface SupervisorPorts {
   approvals?: ApprovalInbox | undefined;
   /** Action fingerprints policy allowed in this run, kept across its passes: none is taken twice. */
   actionsTaken?: Set<string> | undefined;
+  /** The recovery of the pass before (a resume, a respawn), judged by this pass. */
+  resumed?: ResumedVerification | null | undefined;
 }

@@ -1,3 +1,4 @@
+import { ResumedVerification } from './resumed-verification.ts';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { createAdapter } from '../core/adapters/index.ts';
@@ -83,14 +84,15 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
   // As in a live run, an action taken in one pass is not taken again on the same stall in a later one.
   const actionsTaken = new Set<string>();
   const end = await supervisePasses(0, config.revive.max_revives, {
-    supervise: async (index, why) => {
+    supervise: async (index, why, verifying) => {
       current = index;
       const pass = passes[index];
       // The recording ends before this pass started (deadman was stopped before it could start one).
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
       const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, records, actionsTaken);
-      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, world.ports));
+      const resumed = verifying && new ResumedVerification(verifying, world.ports);
+      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, { ...world.ports, resumed }));
       stops.push(...world.stops);
       return last;
     },

@@ -101,6 +101,7 @@ class Session {
       turnFailed: this.output.state.failed,
       history: this.output.state.history,
       filesChanged: this.output.state.filesChanged,
+      recovered: this.ports.resumed?.verdict === 'RESOLVED',
     };
     return conclude(exited, seen, this.ports, () => this.publishStatus());
   }
@@ -164,7 +165,7 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports, config } = this;
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken }, {
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken, resumed: ports.resumed }, {
       autoRecover: config.auto_recover,
       inactivityMs: config.inactivity,
       timeoutMs: config.timeout,

@@ -89,6 +89,7 @@ export class Supervisor {
     // Some results were dropped unseen: a streak counted across the gap could be false.
     if (this.output.state.toolResultsLost > 0) [this.attempts, this.output.state.toolResultsLost] = [NO_ATTEMPTS, 0];
     if (attempts.length > 0) this.attempts = foldAttempts(this.attempts, attempts, this.ports.workspace?.() ?? null);
+    this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
     const followedUp = new Set<Detector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);
@@ -106,6 +107,7 @@ export class Supervisor {
   /** Called when the root exits while a recovery is being verified. */
   rootExited(code: number | null): void {
     const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
+    this.ports.resumed?.ended(code, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
     for (const [fingerprint, open] of this.cases) {
       if (open.endsRun) verifyEndingAction(this.ports.records, open.incident, open.endsRun);
       if (!isRecovery(open)) continue;

@@ -40,5 +40,5 @@ test('usage past the budget → SESSION_BUDGET_RISK → CHECKPOINT_AND_RESPAWN w
   assert.match(fresh.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens/);
   assert.ok(fresh.at(-1)!.includes(handoff), 'the prompt carries the handoff');
   assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'SESSION_BUDGET_RISK', state: 'RESOLVED' }]);
-  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['respawn', 'completed']);
+  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['respawn', 'recovered_and_resumed']);
 });

@@ -65,7 +65,7 @@ export interface StatusRow {
 type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
 
 const OUTCOME_STATES: Record<string, StatusState> = {
-  completed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
+  completed: 'completed', recovered_and_resumed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
   timeout: 'stalled', stopped: 'interrupted', 'revive-exhausted': 'exhausted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
 };
 
