@@ -107,7 +107,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
     supervise: (run, why, verifying) => superviseOnce(run, why, verifying),
     resume: (run, guidance) => (guidance === null ? run : { ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
     respawn: (run, result) => {
-      const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
+      const fresh = prepareRespawn(result, { name, command: run.command, originalCommand: first.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
       return fresh && { ...run, command: fresh.command };
     },
     waitForUsageReset: (result, earlier) => waitForUsageReset({ resetAt: result.usageResetAt ?? null, throttle: result.usageThrottle === true }, earlier, config.usage_limit, {

@@ -92,7 +92,7 @@ test('a recorded over-budget session replays its respawn: the fresh pass carries
   assert.equal(passes.length, 1);
   assert.equal(passes[0]!.why, 'respawn');
   assert.deepEqual(passes[0]!.argv.slice(-4), argv[1], 'the recorded argv is the one the fresh session got');
-  assert.match(passes[0]!.argv.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens.*\n\n# Handoff: /s);
+  assert.match(passes[0]!.argv.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens.*, without the task above:\n\n## What was done/s);
   assert.match(replayed.stdout, /pass 2 \(respawn\) pid \d+: /);
   assert.match(replayed.stdout, /run recovered_and_resumed: deadman would exit 0\n$/);
 });
