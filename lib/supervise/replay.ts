@@ -1,3 +1,4 @@
+import type { StoreSink } from '../io/store/recording-store.ts';
 import { ResumedVerification } from './resumed-verification.ts';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -72,11 +73,13 @@ export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold
 }
 
 /** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own run session, on one simulated clock. */
-export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
+/** `sink`: where the replayed run's rows go (`deadman report <scenario>`: an in-memory store); none by default. */
+export async function replayTrace(trace: Trace, sink: StoreSink | null = null, name = 'replay'): Promise<ReplayOutcome> {
   const { config, onStall } = replayConfig(trace);
   const passes = tracePasses(trace);
   const clock = new ReplayClock(trace.header.wall ?? 0);
-  const records = new StepRecords(null, () => clock.wall(), () => clock.now);
+  const records = new StepRecords(sink, () => clock.wall(), () => clock.now);
+  records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: trace.header.root, adapter: trace.header.adapter, reviveOf: null });
   const notes: ReplayNote[] = [];
   const stops: NodeJS.Signals[] = [];
   let last: RunResult | null = null;
@@ -104,6 +107,8 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
     waitForUsageReset: async () => waitAsRecorded(passes[current]!.usageWait, clock, notes),
     logger: { log: () => {} },
   });
+  const ended = last as RunResult | null;
+  records.finishRun({ exitCode: end.exitCode, signal: null, outcome: ended?.outcome ?? 'not started', reason: ended?.reason ?? 'the recording ends before the command started', errorCode: ended?.errorCode });
   return { steps: records.steps, notes, result: last, exitCode: end.exitCode, durationMs: clock.now, stops };
 }
 
