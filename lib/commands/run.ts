@@ -19,7 +19,7 @@ import { listenForStopSignals } from '../io/stop-signals.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
 import { RecordingStore } from '../io/store/recording-store.ts';
-import { runReporters } from './run-reporters.ts';
+import { printRunSummary, runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
@@ -63,7 +63,7 @@ function exitCodeForManager(code: number, logger: Logger): number {
 const RUN_BUSY_TIMEOUT_MS = 2_000;
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, 'state-dir': stateDir, record, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
@@ -89,9 +89,10 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
-  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set() };
+  const run: RunPass = { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), passes: [] };
   try {
     const end = await supervisePassesOf(run);
+    printRunSummary({ passes: run.passes, database: context.paths.database, logger, json: summaryJson === true }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
     if (end.reraise) reraise(end.reraise, store);
     return end.exitCode;
   } finally {
@@ -134,12 +135,15 @@ interface RunPass {
   recorder: TraceRecorder | null;
   /** Shared by every pass: an action policy allowed once is denied on the same stall and target later in the run. */
   actionsTaken: Set<string>;
+  /** Each pass's records, for the summary at the end. */
+  passes: RunRecords[];
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
 async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number> {
   const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall());
+  run.passes.push(records);
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
   const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
   if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
