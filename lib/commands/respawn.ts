@@ -25,7 +25,7 @@ export function prepareRespawn(
     run.logger.log('error', 'CHECKPOINT_AND_RESPAWN: the command has no task on its command line to start a fresh session with');
     return null;
   }
-  const input = { name: run.name, task, reason: result.reason, attempts: result.handoffAttempts ?? [], filesChanged: result.handoffFiles ?? [] };
+  const input = { name: run.name, task, reason: result.reason, attempts: result.handoffAttempts ?? [], filesChanged: result.handoffFiles ?? [], guidance: result.handoffGuidance ?? null };
   const handoff = renderHandoff(input);
   const dir = join(run.stateDir, 'handoffs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });

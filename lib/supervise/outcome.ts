@@ -29,6 +29,8 @@ export interface RunResult {
   /** outcome `respawn`: the old session's last attempts and the files it changed, for the handoff. */
   handoffAttempts?: readonly Attempt[];
   handoffFiles?: readonly string[];
+  /** The diagnostician's guidance for the fresh session, when it gave some. */
+  handoffGuidance?: string;
   /** outcome `cancel-resume` / `respawn`: the incident the next pass must settle (resumed-verification.ts). */
   verifying?: PendingVerification;
 }
@@ -60,7 +62,7 @@ async function outcomeOf(exit: { code: number | null; signal: NodeJS.Signals | n
   }
   // The old session is closed on purpose (clean: its marker completes), so the next pass starts fresh, not a resume.
   if (seen.stall?.kind === 'SESSION_BUDGET_RISK') {
-    return { ...base, clean: true, exitCode: ExitCode.STALLED_RESTART, outcome: 'respawn', reason: seen.stall.message, handoffAttempts: seen.history ?? [], handoffFiles: seen.filesChanged ?? [] };
+    return { ...base, clean: true, exitCode: ExitCode.STALLED_RESTART, outcome: 'respawn', reason: seen.stall.message, handoffAttempts: seen.history ?? [], handoffFiles: seen.filesChanged ?? [], ...(seen.stall.guidance ? { handoffGuidance: seen.stall.guidance } : {}) };
   }
   if (seen.stall?.kind === 'HALT_AND_ESCALATE') return { ...base, exitCode: ExitCode.DO_NOT_RESTART, outcome: 'halted', reason: seen.stall.message };
   if (seen.stall?.kind === 'REPEATED_FAILURE') {

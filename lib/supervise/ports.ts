@@ -59,7 +59,8 @@ export type Repeater = (ms: number, run: () => void) => () => void;
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
 
 /** Asks the external diagnostician about one incident, once, bounded by its timeout; the edge redacts the packet first. */
-export type Consult = (packet: EvidencePacket) => Promise<ParsedDiagnosis>;
+/** `signals`: the signal kinds put to it (`diagnose.signals`; HUNG_PROCESS when unset). */
+export type Consult = ((packet: EvidencePacket) => Promise<ParsedDiagnosis>) & { signals?: readonly string[] };
 
 export interface EvidenceGate {
   /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */

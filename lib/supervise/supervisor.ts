@@ -5,7 +5,7 @@ import type { IncidentState } from '../core/incident/incident.ts';
 import type { OutputTracker } from './output.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
-import { diagnoseIncident } from './diagnose-incident.ts';
+import { diagnoseIncident, withGuidance } from './diagnose-incident.ts';
 import { ENDS_RUN, takeEndingAction, verifyEndingAction, type EndingKind } from './ending-actions.ts';
 import { foldAttempts, NO_ATTEMPTS, type AttemptState } from '../core/detect/attempts.ts';
 import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
@@ -134,7 +134,7 @@ export class Supervisor {
       : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
     const decision = decideOnAction(this.ports, incident, signal, { action: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
-    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, signal, incident);
+    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, withGuidance(signal, diagnosis), incident);
     if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE' || decision.verdict === 'deny') {
       // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
       records.move(incident, decision.verdict === 'deny' ? 'escalate' : 'approval_required', decision.reason);

@@ -47,3 +47,11 @@ test('10 respawns in a row: the original task once, the latest state only, every
   }
   assert.ok(Math.max(...sizes) - Math.min(...sizes) < 64, `flat, not growing: ${sizes.join(', ')} bytes`);
 });
+
+test('the diagnostician\'s guidance for a respawn goes into the handoff and the fresh prompt', (t) => {
+  const stateDir = tempDir(t);
+  const result = { ...overBudget(1), handoffAttempts: [], handoffFiles: [], handoffGuidance: 'the session used 50001 tokens\n\nThe diagnostician adds: split the parser work from the docs' };
+  const fresh = prepareRespawn(result, { name: 'job', command: ['codex', 'exec', '--json', TASK], originalCommand: ['codex', 'exec', '--json', TASK], stateDir, adapter: 'auto', logger: { log: () => {} } }, new Date());
+  assert.match(readFileSync(fresh!.handoffPath, 'utf8'), /## Guidance\nthe session used 50001 tokens\n\nThe diagnostician adds: split the parser work from the docs\n\n## Open questions/);
+  assert.match(fresh!.command.at(-1)!, /The diagnostician adds: split the parser work from the docs/);
+});

@@ -35,7 +35,10 @@ export const DEFAULT_CONFIG = {
   diagnose: {
     timeout: 30_000,
     api: 'chat',
-  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string },
+    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts). */
+    signals: ['HUNG_PROCESS'],
+  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string;
+    signals: Array<'HUNG_PROCESS' | 'REPEATED_FAILURE' | 'NO_PROGRESS' | 'SESSION_BUDGET_RISK'> },
   notify: {
     webhook: [] as string[],
     timeout: 5_000,

@@ -21,6 +21,8 @@ export interface HandoffInput {
   attempts: readonly Attempt[];
   /** Files its tools wrote (Codex file_change, Claude Edit/Write/MultiEdit), most recently written last. */
   filesChanged: readonly string[];
+  /** The signal's guidance, with the diagnostician's (bounded, redacted) when it gave some. */
+  guidance?: string | null;
 }
 
 export const MAX_HANDOFF_STATE_CHARS = 8 * 1024;
@@ -76,6 +78,7 @@ function stateWith(input: HandoffInput, shown: number): string {
     '## Last failure',
     lastFailure ? `\`${oneLine(lastFailure.command)}\` (exit ${lastFailure.exitCode ?? 'unknown'}):\n\n\`\`\`\n${failureTail(lastFailure.outputTail)}\n\`\`\`` : 'none recorded',
     '',
+    ...(input.guidance ? ['## Guidance', input.guidance, ''] : []),
     '## Open questions',
     '- Did the commands above change files besides those listed? Check `git status` and `git diff` before going on.',
     '',
