@@ -111,6 +111,10 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
       const fresh = prepareRespawn(result, { name, command: run.command, originalCommand: first.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
       return fresh && { ...run, command: fresh.command };
     },
+    unsettled: ({ incident }, why) => {
+      first.passes.at(-1)?.verification(incident, 'NOT_RESOLVED', why);
+      first.passes.at(-1)?.move(incident, 'escalate', why);
+    },
     waitForUsageReset: (result, earlier) => waitForUsageReset({ resetAt: result.usageResetAt ?? null, throttle: result.usageThrottle === true }, earlier, config.usage_limit, {
       clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
     }),

@@ -26,6 +26,8 @@ export interface PassEdges<Pass> {
   respawn(pass: Pass, result: RunResult): Pass | null;
   /** `earlier`: the backoff waits taken in a row just before (usage-limit.ts bounds them). */
   waitForUsageReset(result: RunResult, earlier: EarlierBackoffs): Promise<UsageWaitEnd>;
+  /** A recovery no pass will follow (the respawn was not started): its incident escalates, with why. */
+  unsettled?(pending: PendingVerification, why: string): void;
   logger: Logger;
 }
 
@@ -54,10 +56,14 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
     } else if (result.outcome === 'respawn') {
       if (++respawns > maxRespawns) {
         edges.logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
+        if (verifying) edges.unsettled?.(verifying, `no fresh session followed: ${respawns - 1} in a row ran over budget`);
         return { exitCode: ExitCode.DO_NOT_RESTART, reraise: null };
       }
       const fresh = edges.respawn(pass, result);
-      if (!fresh) return { exitCode: result.exitCode, reraise: null };
+      if (!fresh) {
+        if (verifying) edges.unsettled?.(verifying, 'no fresh session followed: the command has no task to start one with');
+        return { exitCode: result.exitCode, reraise: null };
+      }
       pass = fresh;
     } else if (result.outcome === 'usage-limit') {
       const waited = await edges.waitForUsageReset(result, backoffs);
