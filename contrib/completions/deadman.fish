@@ -60,6 +60,7 @@ complete -c deadman -n '__deadman_in run' -l poll -r -d 'how often the process t
 complete -c deadman -n '__deadman_in run' -l verify-window -r -d 'how long a recovery has to show new output (default 60s)'
 complete -c deadman -n '__deadman_in run' -l exit-grace -r -d 'an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in run' -l ignore -r -d 'regex on a command line that is never a kill target (repeatable)'
+complete -c deadman -n '__deadman_in run' -l summary-json -d 'end with the run summary as one JSON object on stderr instead of the text block'
 complete -c deadman -n '__deadman_in run' -l record -r -d 'write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE'
 
 # deadman demo
@@ -118,6 +119,7 @@ complete -c deadman -n '__deadman_in unit' -l poll -r -d 'deadman run: how often
 complete -c deadman -n '__deadman_in unit' -l verify-window -r -d 'deadman run: how long a recovery has to show new output (default 60s)'
 complete -c deadman -n '__deadman_in unit' -l exit-grace -r -d 'deadman run: an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in unit' -l ignore -r -d 'deadman run: regex on a command line that is never a kill target (repeatable)'
+complete -c deadman -n '__deadman_in unit' -l summary-json -d 'deadman run: end with the run summary as one JSON object on stderr instead of the text block'
 complete -c deadman -n '__deadman_in unit' -l record -r -d 'deadman run: write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE'
 
 # deadman install
@@ -150,6 +152,7 @@ complete -c deadman -n '__deadman_in install' -l poll -r -d 'deadman run: how of
 complete -c deadman -n '__deadman_in install' -l verify-window -r -d 'deadman run: how long a recovery has to show new output (default 60s)'
 complete -c deadman -n '__deadman_in install' -l exit-grace -r -d 'deadman run: an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)'
 complete -c deadman -n '__deadman_in install' -l ignore -r -d 'deadman run: regex on a command line that is never a kill target (repeatable)'
+complete -c deadman -n '__deadman_in install' -l summary-json -d 'deadman run: end with the run summary as one JSON object on stderr instead of the text block'
 complete -c deadman -n '__deadman_in install' -l record -r -d 'deadman run: write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE'
 complete -c deadman -n '__deadman_in install' -l force -d 'replace an existing file'
 complete -c deadman -n '__deadman_in install' -l unit-dir -r -d 'write here instead of the standard directory'
@@ -223,6 +226,7 @@ complete -c deadman -n '__deadman_in attach' -l kill-grace -r -d 'time between S
 complete -c deadman -n '__deadman_in attach' -l poll -r -d 'how often the agent\'s tree is observed (default 1s)'
 complete -c deadman -n '__deadman_in attach' -l verify-window -r -d 'how long a recovery has to show the session file growing (default 60s)'
 complete -c deadman -n '__deadman_in attach' -l inactivity -r -d 'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)'
+complete -c deadman -n '__deadman_in attach' -l summary-json -d 'end with the run summary as one JSON object on stderr instead of the text block'
 complete -c deadman -n '__deadman_in attach' -l pid -r -d 'the agent\'s pid (default: the one agent working in this repository)'
 complete -c deadman -n '__deadman_in attach' -l once -d 'take one look, print it and exit'
 
@@ -236,6 +240,7 @@ complete -c deadman -n '__deadman_in agent' -l kill-grace -r -d 'time between SI
 complete -c deadman -n '__deadman_in agent' -l poll -r -d 'how often the agent\'s tree is observed (default 1s)'
 complete -c deadman -n '__deadman_in agent' -l verify-window -r -d 'how long a recovery has to show the session file growing (default 60s)'
 complete -c deadman -n '__deadman_in agent' -l inactivity -r -d 'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)'
+complete -c deadman -n '__deadman_in agent' -l summary-json -d 'end with the run summary as one JSON object on stderr instead of the text block'
 
 # deadman approve
 complete -c deadman -f -n '__deadman_at' -a 'approve' -d 'let the running deadman kill the hung subtree of an incident AWAITING_APPROVAL'

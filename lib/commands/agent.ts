@@ -1,3 +1,4 @@
+import { printRunSummary } from './run-reporters.ts';
 import type { CommandModule } from 'yargs';
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -45,14 +46,15 @@ export const agentCommand: CommandModule<object, AgentArgs> = {
     const context = await attachedAgentContext(args);
     const recording = openAttachedRecording(context);
     try {
-      process.exitCode = await runAgent(command, agent, context, recording);
+      process.exitCode = await runAgent(command, agent, context, recording, args['summary-json'] === true);
     } finally {
       recording.close();
     }
   },
 };
 
-async function runAgent(command: string[], agent: AgentKind, context: Context, recording: AttachedRecording): Promise<number> {
+/** `json`: end with the summary as one JSON object (attach's and run's `--json`). */
+async function runAgent(command: string[], agent: AgentKind, context: Context, recording: AttachedRecording, json: boolean): Promise<number> {
   const { logger, records } = recording;
   const cwd = process.cwd();
   const name = runName(context.config.name, null, command, agent, cwd);
@@ -81,13 +83,14 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   const agentPid = supervised ? await childOf(script.pid!, exited) : null;
   if (agentPid !== null) {
     await superviseAttachedAgent({ pid: agentPid, agent, cwd, cmdline: argv }, recording, context, {
-      once: false, signals: () => () => {}, quietWhileRunning: true, name, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger),
+      once: false, signals: () => () => {}, quietWhileRunning: true, name, noSummary: true, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger),
     });
   }
   const { code, signal } = await exited;
   stopForwarding();
   const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
   marker?.finish(agentEnd(exitCode, stopSignal), false);
+  if (agentPid !== null) printRunSummary({ passes: [records], database: context.paths.database, logger, json }, exitCode);
   return exitCode;
 }
 

@@ -28,7 +28,7 @@ export const attachCommand: CommandModule<object, AttachArgs> = {
     const agent = chooseAgent(args.pid, repositoryRoot(process.cwd()));
     const recording = openAttachedRecording(context);
     try {
-      process.exitCode = await superviseAttachedAgent(agent, recording, context, { once: args.once === true });
+      process.exitCode = await superviseAttachedAgent(agent, recording, context, { once: args.once === true, json: args['summary-json'] === true });
     } finally {
       recording.close();
     }

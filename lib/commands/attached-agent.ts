@@ -1,3 +1,4 @@
+import { printRunSummary } from './run-reporters.ts';
 import type { Argv } from 'yargs';
 import { formatDuration } from '../core/config/duration.ts';
 import type { Config } from '../core/config/config.ts';
@@ -30,6 +31,7 @@ export interface AttachedAgentArgs extends CommonArgs {
   poll?: string;
   'verify-window'?: string;
   inactivity?: string;
+  'summary-json'?: boolean;
 }
 
 export function attachedAgentOptions<T>(y: Argv<T>): Argv<T & AttachedAgentArgs> {
@@ -40,7 +42,8 @@ export function attachedAgentOptions<T>(y: Argv<T>): Argv<T & AttachedAgentArgs>
     .option('kill-grace', { type: 'string', describe: 'time between SIGTERM and SIGKILL for a hung subtree (default 5s)' })
     .option('poll', { type: 'string', describe: 'how often the agent\'s tree is observed (default 1s)' })
     .option('verify-window', { type: 'string', describe: 'how long a recovery has to show the session file growing (default 60s)' })
-    .option('inactivity', { type: 'string', describe: 'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)' }) as Argv<T & AttachedAgentArgs>;
+    .option('inactivity', { type: 'string', describe: 'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)' })
+    .option('summary-json', { type: 'boolean', describe: 'end with the run summary as one JSON object on stderr instead of the text block' }) as Argv<T & AttachedAgentArgs>;
 }
 
 /** The config with the flags over it; inactivity is off unless asked for. */
@@ -73,6 +76,10 @@ export interface AttachOptions {
   name?: string;
   /** Told the session's id once its session file names it. */
   onSessionId?: (sessionId: string) => void;
+  /** End with the summary as one JSON object on stderr. */
+  json?: boolean;
+  /** `deadman agent` prints the summary itself, with the agent's own exit code. */
+  noSummary?: true;
 }
 
 /** Supervises `agent` until it exits (or once); returns attach's exit code (1 when an incident escalated). */
@@ -105,7 +112,9 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   out(`session file ${sessionFile.path ?? 'not found (no open tool call seen: nothing was killed)'}`);
   out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);
   records.finishRun({ exitCode: null, signal: null, outcome: summary.ended === 'stalled' ? 'stalled' : 'attached', reason: incidents });
-  return summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
+  const exitCode = summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
+  if (!options.noSummary) printRunSummary({ passes: [records], database: context.paths.database, logger, json: options.json === true }, exitCode);
+  return exitCode;
 }
 
 function supervisorSettings(config: Config) {

@@ -2,6 +2,8 @@ import type { Config } from '../core/config/config.ts';
 import { chooseDiagnostician } from '../core/incident/diagnostician-choice.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { Consult } from '../supervise/ports.ts';
+import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
+import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 
 /**
  * The configured diagnostician as the run's Consult port, or none for the rules. The packet is
@@ -10,6 +12,12 @@ import type { Consult } from '../supervise/ports.ts';
  * only when an incident is put to them (not on `deadman run`'s start-up path).
  */
 export function consultFor(diagnose: Config['diagnose'], redactor: Redactor, env: NodeJS.ProcessEnv = process.env): Consult | undefined {
+  const ask = askerFor(diagnose, redactor, env);
+  // Its guidance goes into an agent's prompt: redacted like everything deadman passes on.
+  return ask && Object.assign(async (packet: EvidencePacket) => redactedGuidance(await ask(packet), redactor), { signals: diagnose.signals });
+}
+
+function askerFor(diagnose: Config['diagnose'], redactor: Redactor, env: NodeJS.ProcessEnv): ((packet: EvidencePacket) => Promise<ParsedDiagnosis>) | undefined {
   const choice = chooseDiagnostician(diagnose);
   switch (choice.kind) {
     case 'rules':
@@ -20,4 +28,9 @@ export function consultFor(diagnose: Config['diagnose'], redactor: Redactor, env
     case 'anthropic':
       return async (packet) => (await import('../io/incident/model-diagnostician.ts')).askModel(choice, env, diagnose.timeout, redactor.value(packet));
   }
+}
+
+function redactedGuidance(answer: ParsedDiagnosis, redactor: Redactor): ParsedDiagnosis {
+  if (!answer.ok || answer.diagnosis.guidance === null) return answer;
+  return { ok: true, diagnosis: { ...answer.diagnosis, guidance: redactor.text(answer.diagnosis.guidance) } };
 }

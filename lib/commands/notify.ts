@@ -1,3 +1,4 @@
+import { signalErrorCode } from '../core/incident/error-codes.ts';
 import type { CommandModule } from 'yargs';
 import { hostname } from 'node:os';
 import { ALERT_EVENTS, alertSummary, blankAlert, buildAlertRequests, type Alert, type AlertEvent } from '../core/alerts/alert.ts';
@@ -73,7 +74,8 @@ async function latestIncident(args: CommonArgs, name: string): Promise<Alert['in
   try {
     const id = latestIncidentId(store, name);
     const rows = id === null ? null : loadIncidentRows(store, id);
-    return rows ? { id: rows.incident.id, kind: rows.incident.kind, state: rows.incident.state, message: rows.incident.message } : null;
+    const incident = rows?.incident;
+    return incident ? { id: incident.id, kind: incident.kind, error_code: incident.error_code ?? signalErrorCode(incident.kind), state: incident.state, message: incident.message } : null;
   } finally {
     store.close();
   }

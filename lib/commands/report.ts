@@ -6,6 +6,8 @@ import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows } from './open-existing-store.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
+import { shippedTraceNames } from '../io/session/trace-file.ts';
+import { scenarioReport } from './report-scenario.ts';
 
 /**
  * `deadman report <id|latest> [--name N] [--json]`: one incident in full. Also what
@@ -23,11 +25,16 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report <incident>',
   describe: 'show one incident: timeline, evidence, action, verification, advice',
   builder: (y) => y
-    .positional('incident', { type: 'string', describe: 'an incident id (see deadman incidents) or "latest"', demandOption: true })
+    .positional('incident', { type: 'string', describe: `an incident id (see deadman incidents), "latest", or a shipped scenario (${shippedTraceNames().join(', ')})`, demandOption: true })
     .option('name', { type: 'string', describe: 'with "latest": the latest incident of runs with this name' })
     .option('json', { type: 'boolean', describe: 'print the report as JSON' })
     .options(stateOptions),
   handler: async (args) => {
+    const scenario = await scenarioReport(args.incident);
+    if (scenario) {
+      process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(scenario), null, 2)}\n` : renderReportText(scenario));
+      return;
+    }
     const wanted = parseIncidentArg(args.incident);
     const { store, database, context } = await openExistingStore(args);
     const redactor = redactorFor(context.config);
@@ -50,5 +57,5 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
 function parseIncidentArg(value: string): number | 'latest' {
   if (value === 'latest') return 'latest';
   if (/^[1-9]\d{0,15}$/.test(value)) return Number(value);
-  throw usageError(`"${value}" is not an incident id; give a number from deadman incidents, or "latest"`);
+  throw usageError(`"${value}" is not an incident id; give a number from deadman incidents, "latest", or a shipped scenario (${shippedTraceNames().join(', ')})`);
 }

@@ -24,7 +24,7 @@ export interface RunAlerts {
   started(): void;
   incidentMoved(transition: IncidentTransition): void;
   /** One pass ended: its outcome and the output's tail describe the run's end. */
-  passEnded(pass: { outcome: string; reason: string; outputTail?: readonly string[] | undefined }): void;
+  passEnded(pass: { outcome: string; reason: string; errorCode?: string | null | undefined; outputTail?: readonly string[] | undefined }): void;
   /** The run ended: sends success or fail (nothing after a stop signal), then resolves once every alert has been delivered or failed. */
   ended(end: { exitCode: number; reraise: string | null }): Promise<void>;
   /** Resolves once the alerts decided so far have been delivered or failed (each bounded by notify.timeout). */
@@ -48,7 +48,7 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
   let engine: Promise<Engine> | null = null;
   let queue: Promise<void> = Promise.resolve();
   let reminder: NodeJS.Timeout | null = null;
-  let lastPass: { outcome: string | null; reason: string | null; outputTail: readonly string[] } = { outcome: null, reason: null, outputTail: [] };
+  let lastPass: { outcome: string | null; reason: string | null; code: string | null; outputTail: readonly string[] } = { outcome: null, reason: null, code: null, outputTail: [] };
   const settings = (): PlannerSettings => {
     const notify = input.notify();
     return { events: notify.events, minIntervalMs: notify.min_interval, reminderMs: notify.reminder };
@@ -81,7 +81,7 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
     },
     incidentMoved: (transition) => decide((planner, now, s) => planner.moved(transition, now, s)),
     passEnded: (pass) => {
-      lastPass = { outcome: pass.outcome, reason: pass.reason, outputTail: pass.outputTail ?? [] };
+      lastPass = { outcome: pass.outcome, reason: pass.reason, code: pass.errorCode ?? null, outputTail: pass.outputTail ?? [] };
     },
     ended: async (end) => {
       decide((planner, now, s) => planner.ended({ exitCode: end.exitCode, stoppedBy: end.reraise, ...lastPass }, now, s));

@@ -2,6 +2,7 @@ import {
   decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
 } from '../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../core/revive/resume-argv.ts';
+import { reviveOpening } from '../core/revive/revive-opening.ts';
 import type { AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
@@ -107,7 +108,7 @@ export class RunMarkerKeeper {
       return;
     }
     if (decision.revive && previous) {
-      const message = reviveMessage(previous.task, config.revive.message);
+      const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
       // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
       this.argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
       this.adapter = previous.adapter;

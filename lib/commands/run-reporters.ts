@@ -4,7 +4,10 @@ import { healthFilePath, healthRefresher } from '../io/health-file.ts';
 import { reportFault, type Logger } from '../io/log.ts';
 import { metricsTextfilePath, metricsTextfileWriter } from '../io/metrics-textfile.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
+import { loadRunSummary } from '../io/store/run-summary-records.ts';
+import { renderRunSummary, runSummaryJson } from '../core/incident/run-summary.ts';
 import type { RecordingStore } from '../io/store/recording-store.ts';
+import type { RunRecords } from '../supervise/records.ts';
 
 /**
  * What the running deadman publishes for others to read without asking it: the health file
@@ -41,4 +44,16 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
       writeMetrics?.({ healthy: false, quietMs: null }, systemClock.monotonic(), true);
     },
   };
+}
+
+/**
+ * The block a run ends with (core/incident/run-summary.ts), from what its passes recorded; one
+ * JSON object on stderr with `json`. Nothing when nothing was recorded (no database).
+ */
+export function printRunSummary(run: { passes: ReadonlyArray<Pick<RunRecords, 'id' | 'read'>>; database: string; logger: Logger; json: boolean }, exitCode: number): void {
+  const ids = run.passes.map((pass) => pass.id).filter((id): id is number => id !== null);
+  const facts = run.passes.at(-1)?.read('the run summary', (store) => loadRunSummary(store, ids, run.database));
+  if (!facts) return;
+  if (run.json) process.stderr.write(`${JSON.stringify(runSummaryJson(facts, exitCode))}\n`);
+  else run.logger.log('info', renderRunSummary(facts, exitCode));
 }

@@ -22,7 +22,7 @@ import { configReloader } from './reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './command-context.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
-import { runReporters } from './run-reporters.ts';
+import { printRunSummary, runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
@@ -39,6 +39,7 @@ import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.t
 import { runAlerts, type RunAlerts } from './run-alerts.ts';
 import { startWatchdog } from '../supervise/watchdog.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/pass-loop.ts';
+import { ResumedVerification, type PendingVerification } from '../supervise/resumed-verification.ts';
 
 /**
  * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
@@ -64,7 +65,7 @@ function exitCodeForManager(code: number, logger: Logger): number {
 }
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, 'state-dir': stateDir, record, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
@@ -97,7 +98,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
   const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger });
   alerts.started();
-  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts };
+  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [] };
   try {
     const end = await supervisePassesOf(run);
     // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
@@ -105,6 +106,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, () => true);
     await alerts.ended(end);
     stopFeeding();
+    printRunSummary({ passes: run.passes, database: context.paths.database, logger, json: summaryJson === true }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
     if (end.reraise) reraise(end.reraise, store);
     return end.exitCode;
   } finally {
@@ -118,13 +120,17 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
 function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
   const { name, config, context, logger, notifier, watchdogUsec, recorder } = first;
   return supervisePasses(first, config.revive.max_revives, {
-    supervise: (run, why) => superviseOnce(run, why),
+    supervise: (run, why, verifying) => superviseOnce(run, why, verifying),
     resume: (run, guidance) => (guidance === null ? run : { ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
     respawn: (run, result) => {
-      const fresh = prepareRespawn(result, { name, command: run.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
+      const fresh = prepareRespawn(result, { name, command: run.command, originalCommand: first.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
       return fresh && { ...run, command: fresh.command };
     },
-    waitForUsageReset: (result) => waitForUsageReset(result.usageResetAt ?? null, config.usage_limit, {
+    unsettled: ({ incident }, why) => {
+      first.passes.at(-1)?.verification(incident, 'NOT_RESOLVED', why);
+      first.passes.at(-1)?.move(incident, 'escalate', why);
+    },
+    waitForUsageReset: (result, earlier) => waitForUsageReset({ resetAt: result.usageResetAt ?? null, throttle: result.usageThrottle === true }, earlier, config.usage_limit, {
       clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForRunStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
     }),
     logger,
@@ -151,12 +157,15 @@ interface RunPass {
   /** Shared by every pass: an action policy allowed once is denied on the same stall and target later in the run. */
   actionsTaken: Set<string>;
   alerts: RunAlerts;
+  /** Each pass's records, for the summary at the end. */
+  passes: RunRecords[];
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
-async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
+async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number> {
   const { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall(), undefined, run.alerts.incidentMoved);
+  run.passes.push(records);
   records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
   const prepared = await prepareRun({ name, command, cwd, config, live, context, records, redactor, logger, notifier, unit });
   if (prepared.refusal) {
@@ -175,11 +184,12 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
-    health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
+    approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall },
     recorder ? recorder.ports(ports, why) : ports);
-  records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
+  records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
   run.alerts.passEnded(result);
   reporters.finish();
   prepared.finish(result);

@@ -72,7 +72,7 @@ async function readRecords(args: StatusArgs, context: Context): Promise<{ runs: 
     const { store, database } = opened;
     if (!store) return none;
     return readRows(database, () => ({
-      runs: store.all<StatusRun>(`SELECT r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.exit_code, r.pid
+      runs: store.all<StatusRun>(`SELECT r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.exit_code, r.error_code, r.pid
         FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id`),
       incidents: listIncidents(store),
     }));

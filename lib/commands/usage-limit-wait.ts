@@ -1,5 +1,5 @@
 import type { Config } from '../core/config/config.ts';
-import { planUsageWait, usageWaitStatus, type UsageWait } from '../core/detect/usage-limit.ts';
+import { planUsageWait, usageWaitStatus, type EarlierBackoffs, type UsageLimitEnd, type UsageWait } from '../core/detect/usage-limit.ts';
 import { ExitCode } from '../exit-codes.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
@@ -13,8 +13,10 @@ import type { UsageWaitEnd } from '../supervise/pass-loop.ts';
  * the unit stays up and NRestarts stays 0), under launchd (no notify socket, no watchdog: the
  * wait keeps its own deadline) and in a shell. The STATUS= names the reset time and how long is
  * left. A stop signal ends the wait; the revive marker stays interrupted, so the next start
- * resumes. Beyond `usage_limit.max_wait`, or with no reset time, deadman does not wait and exits
- * 69: a restart before the reset would only burn retries.
+ * resumes. Beyond `usage_limit.max_wait` deadman does not wait and exits 69: a restart before
+ * the reset would only burn retries. With no reset time, or on a throttle that is not the
+ * plan's limit, it backs off instead (bounded: usage-limit.ts), and past the bound exits 69 for
+ * a limit, 75 (restart) for a throttle.
  *
  * The wait is not part of `timeout`: that caps each agent process's wall time (a pass), and
  * the wait is bounded by `usage_limit.max_wait` and, across waits, by the revive budget.
@@ -40,19 +42,21 @@ export interface UsageWaitDeps {
 const TICK_MS = 1_000;
 const STATUS_EVERY_MS = 30_000;
 
-export async function waitForUsageReset(resetAt: number | null, limits: Config['usage_limit'], deps: UsageWaitDeps): Promise<UsageWaitEnd> {
+export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBackoffs, limits: Config['usage_limit'], deps: UsageWaitDeps): Promise<UsageWaitEnd> {
   const { clock, notifier, logger } = deps;
-  const plan = planUsageWait(resetAt, clock.wall(), { maxWaitMs: limits.max_wait, jitterMs: limits.jitter }, (deps.random ?? Math.random)());
+  const startedAt = clock.wall();
+  const plan = planUsageWait(limit, earlier, startedAt, { maxWaitMs: limits.max_wait, jitterMs: limits.jitter, backoffMs: limits.backoff }, (deps.random ?? Math.random)());
   deps.onPlan?.(plan);
   if (!plan.wait) {
-    notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · do not restart`);
-    logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${ExitCode.DO_NOT_RESTART}: do not restart; the next start resumes the session)`);
-    return { resume: false, exitCode: ExitCode.DO_NOT_RESTART, reraise: null };
+    const [exitCode, meaning] = plan.restart ? [ExitCode.STALLED_RESTART, 'restart wanted'] : [ExitCode.DO_NOT_RESTART, 'do not restart'];
+    notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · ${meaning}`);
+    logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${exitCode}: ${meaning}; the next start resumes the session)`);
+    return { resume: false, exitCode, reraise: null };
   }
   const sendStatus = statusSender(notifier);
-  const publish = () => sendStatus(usageWaitStatus(plan.resumeAt, clock.wall()));
+  const publish = () => sendStatus(usageWaitStatus(plan.resumeAt, clock.wall(), plan.backoff));
   publish();
-  logger.log('notice', usageWaitStatus(plan.resumeAt, clock.wall()));
+  logger.log('notice', usageWaitStatus(plan.resumeAt, clock.wall(), plan.backoff));
   const stopWatchdog = startWatchdog(notifier, deps.watchdogUsec, () => true);
   let stopTicking = () => {};
   let stopListening = () => {};
@@ -72,8 +76,8 @@ export async function waitForUsageReset(resetAt: number | null, limits: Config['
       logger.log('notice', `${signal} while waiting for the usage limit reset: stopping; the next start resumes the session`);
       return { resume: false, exitCode: ExitCode.STALLED_RESTART, reraise: signal };
     }
-    logger.log('notice', 'usage limit reset reached: resuming the session');
-    return { resume: true };
+    logger.log('notice', plan.backoff ? 'backoff over: resuming the session' : 'usage limit reset reached: resuming the session');
+    return { resume: true, backoffMs: plan.backoff ? clock.wall() - startedAt : null };
   } finally {
     stopListening();
     stopTicking();

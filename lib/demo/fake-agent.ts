@@ -20,7 +20,8 @@ import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, 
  * exiting — Claude Code's known stream-json failure), usage-limit (a new session hits its usage
  * limit, resetting $FAKE_AGENT_LIMIT_RESET_S seconds from now (default 5), and exits 1; a resumed
  * one completes), usage-limit-text (the same, but Claude says so only in words: "You've hit
- * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT), repeat-failure (a new session runs the same failing test again and again, up to
+ * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT; or the lines of the file
+ * $FAKE_AGENT_LIMIT_LINES, verbatim: a real CLI's recorded limit lines), repeat-failure (a new session runs the same failing test again and again, up to
  * 12 times; a resumed one completes, or with $FAKE_AGENT_FAIL_RESUMED fails the same way again), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
  * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
  * reports the thread's running total (from the rollout's token_count, so a resume counts on),
@@ -59,6 +60,12 @@ interface Speaker {
   interrupted(): void;
   /** `inWords`: Claude says it only in its text (no rate_limit_event). */
   usageLimit(resetsAt: number, inWords: boolean): void;
+}
+
+/** The usage-limit scenarios' first process: the speaker's limit lines, or a real CLI's recorded ones. */
+function hitLimit(speaker: Speaker, inWords: boolean): void {
+  if (process.env.FAKE_AGENT_LIMIT_LINES) process.stdout.write(readFileSync(process.env.FAKE_AGENT_LIMIT_LINES, 'utf8'));
+  else speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5), inWords);
 }
 
 function fail(message: string, code: number): never {
@@ -192,7 +199,7 @@ async function main(): Promise<void> {
 
   speaker.start();
   if (scenario.startsWith('usage-limit') && run.resumeId === null) {
-    speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5), scenario === 'usage-limit-text');
+    hitLimit(speaker, scenario === 'usage-limit-text');
     process.exit(1);
   }
   let tool: ReturnType<typeof runTool> | null = null;

@@ -30,6 +30,8 @@ export interface DetectorSettings {
   ignore: readonly RegExp[];
   /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
   agent: () => boolean;
+  /** The agent's name for messages (`no codex output for 3s`); null or unset for a plain command. */
+  agentName?: () => string | null;
   /** When the owned tree counts as working (CPU and I/O floors per window). */
   activity: ActivityFloors;
 }
@@ -90,7 +92,7 @@ export function hungProcessDetector(alsoBaseline: (input: DetectorInput) => Read
 export const hungProcess = hungProcessDetector();
 
 export const outputInactivity: Detector = ({ now, history, output, settings }) => {
-  const found = detectInactivity({ now, limitMs: settings.inactivityMs, lastOutputAt: output.lastOutputAt, lastTreeActivityAt: history.lastTreeActivityAt });
+  const found = detectInactivity({ now, limitMs: settings.inactivityMs, lastOutputAt: output.lastOutputAt, lastTreeActivityAt: history.lastTreeActivityAt, agent: settings.agentName?.() ?? null });
   return found && { kind: 'OUTPUT_INACTIVITY', fingerprint: 'OUTPUT_INACTIVITY', message: found.message };
 };
 

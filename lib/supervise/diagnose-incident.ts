@@ -21,7 +21,7 @@ export async function diagnoseIncident(
 ): Promise<Diagnosis> {
   const rules = diagnose(kind);
   deps.records.diagnosis(incident, rules, 'rules');
-  if (!deps.consult || !consultsDiagnostician(kind)) return rules;
+  if (!deps.consult || !consultsDiagnostician(kind, deps.consult.signals)) return rules;
   const packet = buildEvidencePacket({ kind, message: incident.message, allowedActions: allowedActions(kind), ...evidence });
   const answer = await deps.consult(packet);
   if (!answer.ok) {
@@ -39,4 +39,10 @@ export async function diagnoseIncident(
   deps.records.diagnosis(incident, said, 'external', answer.diagnosis);
   deps.logger.log('notice', `diagnostician recommends ${said.action}: ${said.rationale}`);
   return reconciled.diagnosis;
+}
+
+/** The signal as the resumed agent or the handoff gets it: the rules' guidance, then the diagnostician's. */
+export function withGuidance<S extends { message: string; guidance?: string | undefined }>(signal: S, diagnosis: Diagnosis): S {
+  if (!diagnosis.guidance) return signal;
+  return { ...signal, guidance: `${signal.guidance ?? signal.message}\n\nThe diagnostician adds: ${diagnosis.guidance}` };
 }

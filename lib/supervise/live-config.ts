@@ -23,13 +23,13 @@ export class LiveConfig {
   }
 
   /** The supervisor's thresholds from the current config, built once per config. */
-  supervisorSettings(agent: () => boolean): SupervisorSettings {
-    if (this.built?.config !== this.config) this.built = { config: this.config, settings: supervisorSettingsOf(this.config, agent) };
+  supervisorSettings(agentName: () => string | null): SupervisorSettings {
+    if (this.built?.config !== this.config) this.built = { config: this.config, settings: supervisorSettingsOf(this.config, agentName) };
     return this.built.settings;
   }
 }
 
-function supervisorSettingsOf(config: Config, agent: () => boolean): SupervisorSettings {
+function supervisorSettingsOf(config: Config, agentName: () => string | null): SupervisorSettings {
   return {
     autoRecover: config.auto_recover,
     inactivityMs: config.inactivity,
@@ -40,7 +40,8 @@ function supervisorSettingsOf(config: Config, agent: () => boolean): SupervisorS
     budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
     ignore: config.ignore.map((pattern) => new RegExp(pattern)),
     verifyWindowMs: config.verify_window,
-    agent,
+    agent: () => agentName() !== null,
+    agentName,
     activity: activityFloors(config.activity),
   };
 }

@@ -165,7 +165,7 @@ export class OutputTracker {
         s.openTools.clear();
         break;
       case 'usage_limit':
-        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, message: event.message, at: now };
+        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
         break;
       case 'usage':
         s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;

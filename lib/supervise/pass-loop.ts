@@ -1,6 +1,8 @@
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
 import type { RunResult } from './outcome.ts';
+import type { EarlierBackoffs } from '../core/detect/usage-limit.ts';
+import type { PendingVerification } from './resumed-verification.ts';
 
 /**
  * The passes of one run, one agent process each: a usage limit waits for its reset, a repeated
@@ -12,16 +14,20 @@ import type { RunResult } from './outcome.ts';
 /** Why a pass after the first started: the outcome of the pass before it. */
 export type PassReason = 'cancel-resume' | 'respawn' | 'usage-limit';
 
-export type UsageWaitEnd = { resume: true } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
+/** `backoffMs`: how long a backoff wait (no known reset, or a throttle) lasted; null for a wait for a stated reset. */
+export type UsageWaitEnd = { resume: true; backoffMs: number | null } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
 
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
-  supervise(pass: Pass, why: PassReason | null): Promise<RunResult | number>;
+  supervise(pass: Pass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number>;
   /** The same session resumed: told `guidance` after a REPEATED_FAILURE, null after a usage wait (the revive path's own message). */
   resume(pass: Pass, guidance: string | null): Pass;
   /** SESSION_BUDGET_RISK: a fresh session carrying the handoff; null when there is no task to start one with. */
   respawn(pass: Pass, result: RunResult): Pass | null;
-  waitForUsageReset(result: RunResult): Promise<UsageWaitEnd>;
+  /** `earlier`: the backoff waits taken in a row just before (usage-limit.ts bounds them). */
+  waitForUsageReset(result: RunResult, earlier: EarlierBackoffs): Promise<UsageWaitEnd>;
+  /** A recovery no pass will follow (the respawn was not started): its incident escalates, with why. */
+  unsettled?(pending: PendingVerification, why: string): void;
   logger: Logger;
 }
 
@@ -36,23 +42,33 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
   let pass = first;
   let why: PassReason | null = null;
   let respawns = 0;
+  let backoffs: EarlierBackoffs = { count: 0, waitedMs: 0 };
+  /** A resume's or respawn's incident, settled by the pass that follows it. */
+  let verifying: PendingVerification | null = null;
   for (;;) {
-    const result = await edges.supervise(pass, why);
+    const result = await edges.supervise(pass, why, verifying);
     if (typeof result === 'number') return { exitCode: result, reraise: null };
+    verifying = result.verifying ?? null;
     if (result.reraise) return { exitCode: result.exitCode, reraise: result.reraise };
+    if (result.outcome !== 'usage-limit') backoffs = { count: 0, waitedMs: 0 };
     if (result.outcome === 'cancel-resume') {
       pass = edges.resume(pass, result.resumeGuidance ?? result.reason);
     } else if (result.outcome === 'respawn') {
       if (++respawns > maxRespawns) {
         edges.logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
+        if (verifying) edges.unsettled?.(verifying, `no fresh session followed: ${respawns - 1} in a row ran over budget`);
         return { exitCode: ExitCode.DO_NOT_RESTART, reraise: null };
       }
       const fresh = edges.respawn(pass, result);
-      if (!fresh) return { exitCode: result.exitCode, reraise: null };
+      if (!fresh) {
+        if (verifying) edges.unsettled?.(verifying, 'no fresh session followed: the command has no task to start one with');
+        return { exitCode: result.exitCode, reraise: null };
+      }
       pass = fresh;
     } else if (result.outcome === 'usage-limit') {
-      const waited = await edges.waitForUsageReset(result);
+      const waited = await edges.waitForUsageReset(result, backoffs);
       if (!waited.resume) return { exitCode: waited.exitCode, reraise: waited.reraise };
+      backoffs = waited.backoffMs === null ? { count: 0, waitedMs: 0 } : { count: backoffs.count + 1, waitedMs: backoffs.waitedMs + waited.backoffMs };
       pass = edges.resume(pass, null);
     } else {
       return { exitCode: result.exitCode, reraise: null };

@@ -1,3 +1,4 @@
+import type { ResumedVerification } from './resumed-verification.ts';
 import type { Observation, ProcessInfo } from '../core/process/process-info.ts';
 import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
@@ -58,7 +59,8 @@ export type Repeater = (ms: number, run: () => void) => () => void;
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
 
 /** Asks the external diagnostician about one incident, once, bounded by its timeout; the edge redacts the packet first. */
-export type Consult = (packet: EvidencePacket) => Promise<ParsedDiagnosis>;
+/** `signals`: the signal kinds put to it (`diagnose.signals`; HUNG_PROCESS when unset). */
+export type Consult = ((packet: EvidencePacket) => Promise<ParsedDiagnosis>) & { signals?: readonly string[] };
 
 export interface EvidenceGate {
   /** Starts periodic checks of `always` claims; `onDead` fires when one stays failing beyond its grace. */
@@ -96,6 +98,7 @@ export interface RunSessionPorts {
   actionsTaken?: SupervisorPorts['actionsTaken'];
   /** The run's own alerts (commands/run-alerts.ts), told every incident transition by `records`. */
   alerts?: { settled(): Promise<void> } | undefined;
+  resumed?: SupervisorPorts['resumed'];
   /**
    * Told the run's health, status line and how long the output has been quiet (ms) at every
    * status update: the health file behind `deadman health` and the metrics textfile.
@@ -116,4 +119,6 @@ export interface SupervisorPorts {
   approvals?: ApprovalInbox | undefined;
   /** Action fingerprints policy allowed in this run, kept across its passes: none is taken twice. */
   actionsTaken?: Set<string> | undefined;
+  /** The recovery of the pass before (a resume, a respawn), judged by this pass. */
+  resumed?: ResumedVerification | null | undefined;
 }

@@ -1,3 +1,4 @@
+import { runErrorCode, signalErrorCode } from '../core/incident/error-codes.ts';
 import type { Store } from '../io/store/store.ts';
 import type { StoreSink } from '../io/store/recording-store.ts';
 import type { ProcessInfo } from '../core/process/process-info.ts';
@@ -108,7 +109,7 @@ export class RunRecords {
       for (const row of s.all<{ id: number; pid: number; outcome: string | null }>('SELECT id, pid, outcome FROM runs WHERE name = ? AND ended_at IS NULL', name)) {
         if (ownerAlive(row.pid)) continue;
         s.update('runs', row.id, {
-          ended_at: this.wall(), outcome: row.outcome ?? 'lost',
+          ended_at: this.wall(), outcome: row.outcome ?? 'lost', ...(row.outcome ? {} : { error_code: runErrorCode({ outcome: 'lost' }) }),
           signal: row.outcome === 'stalled' ? 'watchdog' : 'unknown',
           reason: row.outcome === 'stalled' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
         });
@@ -126,15 +127,16 @@ export class RunRecords {
     this.finishRun({ exitCode: refusal.exitCode, signal: null, outcome: refusal.outcome, reason: refusal.reason });
   }
 
-  update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string }): void {
+  update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string; error_code?: string | null }): void {
     if (this.run) Object.assign(this.run.changes, changes);
     this.withRun('the run', (s, id) => s.update('runs', id, changes));
   }
 
-  finishRun(result: { exitCode: number | null; signal: string | null; outcome: string; reason: string }): void {
+  /** `errorCode`, when the outcome alone does not tell it (a stall's kind, a throttle): error-codes.ts. */
+  finishRun(result: { exitCode: number | null; signal: string | null; outcome: string; reason: string; errorCode?: string | null | undefined }): void {
     this.events.flush();
     this.withRun('the run', (s, id) => s.update('runs', id, {
-      ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason,
+      ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason, error_code: result.errorCode !== undefined ? result.errorCode : runErrorCode({ outcome: result.outcome }),
     }));
   }
 
@@ -201,7 +203,7 @@ export class RunRecords {
   private insertIncident(s: Store, runId: number, i: { kind: SignalKind; message: string; evidence: SignalEvidence; fingerprint: string; at: number }): number {
     const signalId = s.insert('signals', { run_id: runId, at: i.at, kind: i.kind, message: i.message, evidence: i.evidence });
     const incidentId = s.insert('incidents', {
-      run_id: runId, kind: i.kind, state: 'OPEN', message: i.message, opened_at: i.at, updated_at: i.at, signal_id: signalId, fingerprint: i.fingerprint,
+      run_id: runId, kind: i.kind, state: 'OPEN', message: i.message, opened_at: i.at, updated_at: i.at, signal_id: signalId, fingerprint: i.fingerprint, error_code: signalErrorCode(i.kind),
     });
     s.insert('incident_transitions', { incident_id: incidentId, at: i.at, from_state: null, to_state: 'OPEN', reason: i.message, evidence: { signal: signalId } });
     return incidentId;

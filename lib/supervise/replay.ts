@@ -1,3 +1,5 @@
+import type { StoreSink } from '../io/store/recording-store.ts';
+import { ResumedVerification } from './resumed-verification.ts';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { createAdapter } from '../core/adapters/index.ts';
@@ -71,11 +73,13 @@ export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold
 }
 
 /** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own run session, on one simulated clock. */
-export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
+/** `sink`: where the replayed run's rows go (`deadman report <scenario>`: an in-memory store); none by default. */
+export async function replayTrace(trace: Trace, sink: StoreSink | null = null, name = 'replay'): Promise<ReplayOutcome> {
   const { config, onStall } = replayConfig(trace);
   const passes = tracePasses(trace);
   const clock = new ReplayClock(trace.header.wall ?? 0);
-  const records = new StepRecords(null, () => clock.wall(), () => clock.now);
+  const records = new StepRecords(sink, () => clock.wall(), () => clock.now);
+  records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: trace.header.root, adapter: trace.header.adapter, reviveOf: null });
   const notes: ReplayNote[] = [];
   const stops: NodeJS.Signals[] = [];
   let last: RunResult | null = null;
@@ -83,14 +87,15 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
   // As in a live run, an action taken in one pass is not taken again on the same stall in a later one.
   const actionsTaken = new Set<string>();
   const end = await supervisePasses(0, config.revive.max_revives, {
-    supervise: async (index, why) => {
+    supervise: async (index, why, verifying) => {
       current = index;
       const pass = passes[index];
       // The recording ends before this pass started (deadman was stopped before it could start one).
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
       const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, records, actionsTaken);
-      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, world.ports));
+      const resumed = verifying && new ResumedVerification(verifying, world.ports);
+      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, { ...world.ports, resumed }));
       stops.push(...world.stops);
       return last;
     },
@@ -102,6 +107,8 @@ export async function replayTrace(trace: Trace): Promise<ReplayOutcome> {
     waitForUsageReset: async () => waitAsRecorded(passes[current]!.usageWait, clock, notes),
     logger: { log: () => {} },
   });
+  const ended = last as RunResult | null;
+  records.finishRun({ exitCode: end.exitCode, signal: null, outcome: ended?.outcome ?? 'not started', reason: ended?.reason ?? 'the recording ends before the command started', errorCode: ended?.errorCode });
   return { steps: records.steps, notes, result: last, exitCode: end.exitCode, durationMs: clock.now, stops };
 }
 
@@ -122,7 +129,7 @@ async function waitAsRecorded(wait: TraceEventOf<'usage_wait'> | null, clock: Re
   }
   notes.push({ at: wait.at, text: `USAGE_LIMIT: waiting for the reset; the session resumes at ${traceClock(wait.resume_at)}` });
   clock.now = Math.max(clock.now, wait.resume_at);
-  return { resume: true };
+  return { resume: true, backoffMs: null };
 }
 
 /** One clock for every pass: the trace's milliseconds, and the wall clock they started at. */

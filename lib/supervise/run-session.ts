@@ -6,6 +6,7 @@ import { LiveConfig } from './live-config.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
 import { conclude, type RunResult } from './outcome.ts';
 import { usageResetAt } from '../core/detect/usage-limit.ts';
+import { signalErrorCode } from '../core/incident/error-codes.ts';
 import { RunMachine, stallPolicy, type RunAction, type RunEvent } from './run-machine.ts';
 import { feedStreams, type RunStreams } from './run-streams.ts';
 import type { ProcessTree, RunSessionPorts, SpawnedChild } from './ports.ts';
@@ -100,8 +101,11 @@ class Session {
       stopSignal: this.stopSignal, stall: this.supervisor.stall, sessionId: this.output.state.sessionId,
       completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
       usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
+      usageThrottle: limit?.throttle === true,
+      turnFailed: this.output.state.failed,
       history: this.output.state.history,
       filesChanged: this.output.state.filesChanged,
+      recovered: this.ports.resumed?.verdict === 'RESOLVED',
     };
     return { ...await conclude(exited, seen, this.ports, () => this.publishStatus()), outputTail: this.output.lastLines() };
   }
@@ -165,9 +169,9 @@ class Session {
 
   private createSupervisor(): Supervisor {
     const { ports } = this;
-    const agent = () => ports.adapter().name !== 'generic';
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken },
-      () => this.live.supervisorSettings(agent), this.output, this.startedAt, () => this.send('stall'));
+    const agentName = () => (ports.adapter().name === 'generic' ? null : ports.adapter().name);
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken, resumed: ports.resumed },
+      () => this.live.supervisorSettings(agentName), this.output, this.startedAt, () => this.send('stall'));
   }
 
   /** One tick at a time: a tick still running (a kill grace, the diagnostician) is joined, not doubled. */
@@ -193,7 +197,7 @@ class Session {
     const action = stallPolicy(stall, this.plan.onStall, this.machine.ready);
     this.machine.stallAction = action;
     // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
-    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message });
+    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message, error_code: signalErrorCode(stall.kind) });
     this.publishStatus();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec, once the
     // stall's alert has left (bounded by notify.timeout; the pings stay withheld meanwhile).

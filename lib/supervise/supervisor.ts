@@ -5,7 +5,7 @@ import type { IncidentState } from '../core/incident/incident.ts';
 import type { OutputTracker } from './output.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
-import { diagnoseIncident } from './diagnose-incident.ts';
+import { diagnoseIncident, withGuidance } from './diagnose-incident.ts';
 import { ENDS_RUN, takeEndingAction, verifyEndingAction, type EndingKind } from './ending-actions.ts';
 import { foldAttempts, NO_ATTEMPTS, type AttemptState } from '../core/detect/attempts.ts';
 import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
@@ -91,6 +91,7 @@ export class Supervisor {
     // Some results were dropped unseen: a streak counted across the gap could be false.
     if (this.output.state.toolResultsLost > 0) [this.attempts, this.output.state.toolResultsLost] = [NO_ATTEMPTS, 0];
     if (attempts.length > 0) this.attempts = foldAttempts(this.attempts, attempts, this.ports.workspace?.() ?? null);
+    this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
     const followedUp = new Set<Detector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);
@@ -108,6 +109,7 @@ export class Supervisor {
   /** Called when the root exits while a recovery is being verified. */
   rootExited(code: number | null): void {
     const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
+    this.ports.resumed?.ended(code, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
     for (const [fingerprint, open] of this.cases) {
       if (open.endsRun) verifyEndingAction(this.ports.records, open.incident, open.endsRun);
       if (!isRecovery(open)) continue;
@@ -134,7 +136,7 @@ export class Supervisor {
       : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
     const decision = decideOnAction(this.ports, incident, signal, { action: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
-    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, signal, incident);
+    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, withGuidance(signal, diagnosis), incident);
     if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE' || decision.verdict === 'deny') {
       // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
       records.move(incident, decision.verdict === 'deny' ? 'escalate' : 'approval_required', decision.reason);

@@ -17,7 +17,7 @@ test('deadman demo runs its seven scenarios for real in under 30 s; report lates
     /→ exit 65/,
     /revived session [\w-]+ \(1\/5\)/,
     /resumed with: codex exec --json -s workspace-write resume [\w-]+ "/,
-    /OUTPUT_INACTIVITY: no output for 2s/,
+    /OUTPUT_INACTIVITY: no codex output for 2s/,
     /→ exit 75/,
     /waiting for usage limit reset at \d\d:\d\d(:\d\d)? UTC/,
     /revived session [\w-]+ \(1\/5\)[\s\S]*USAGE_LIMIT → RESOLVED|USAGE_LIMIT → RESOLVED/,

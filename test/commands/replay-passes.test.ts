@@ -43,7 +43,7 @@ test('a recorded repeated failure replays through both passes to the sequence th
   const live = incidentSequences(database);
   assert.deepEqual(live, ['REPEATED_FAILURE → CANCEL_AND_RESUME → RESOLVED']);
   assert.deepEqual(signalLines(replayed.stdout), live);
-  assert.match(replayed.stdout, /run completed: deadman would exit 0\n$/);
+  assert.match(replayed.stdout, /run recovered_and_resumed: deadman would exit 0\n$/);
   // The second agent process is in the trace as the run started it: the resume carrying the guidance.
   assert.equal(passes.length, 1);
   assert.equal(passes[0]!.why, 'cancel-resume');
@@ -92,7 +92,7 @@ test('a recorded over-budget session replays its respawn: the fresh pass carries
   assert.equal(passes.length, 1);
   assert.equal(passes[0]!.why, 'respawn');
   assert.deepEqual(passes[0]!.argv.slice(-4), argv[1], 'the recorded argv is the one the fresh session got');
-  assert.match(passes[0]!.argv.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens.*\n\n# Handoff: /s);
+  assert.match(passes[0]!.argv.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens.*, without the task above:\n\n## What was done/s);
   assert.match(replayed.stdout, /pass 2 \(respawn\) pid \d+: /);
-  assert.match(replayed.stdout, /run completed: deadman would exit 0\n$/);
+  assert.match(replayed.stdout, /run recovered_and_resumed: deadman would exit 0\n$/);
 });

@@ -35,7 +35,9 @@ test('the agent-loop traces run their later passes through the pass loop: resume
   assert.match(handoff!.stdout, /SESSION_BUDGET_RISK: the session used 50010 tokens, at or over budget\.tokens \(40000\)/);
   assert.match(handoff!.stdout, /pass 2 \(respawn\) pid 300: codex exec --json "make the parser tests pass\\n\\nA previous session/);
   assert.match(limit!.stdout, /USAGE_LIMIT: waiting for the reset; the session resumes at 0:03\.7\n {2}0:03\.7 {2}pass 2 \(usage-limit\) pid 400: claude -p .* --resume 5d41402a-/);
-  for (const replayed of [repeated, handoff, limit]) assert.match(replayed!.stdout, /run completed: deadman would exit 0\n$/);
+  // A resume or respawn is judged by the session after it: its completed turn makes the run recovered_and_resumed.
+  for (const replayed of [repeated, handoff]) assert.match(replayed!.stdout, /→ RESOLVED: the resumed session (?:completed a turn|got a different result)[\s\S]*run recovered_and_resumed: deadman would exit 0\n$/);
+  assert.match(limit!.stdout, /run completed: deadman would exit 0\n$/);
 });
 
 test('a trace whose expectation does not hold exits 1 and says what it showed; a missing one exits 64 naming the shipped ones', async (t) => {

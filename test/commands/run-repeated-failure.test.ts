@@ -49,7 +49,24 @@ test('3 identical failures, no workspace change → REPEATED_FAILURE → CANCEL_
   assert.match(message, /The original task was:\nmake the parser tests pass$/);
   assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'REPEATED_FAILURE', state: 'RESOLVED' }]);
   assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind), ['CANCEL_AND_RESUME']);
-  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['cancel-resume', 'completed']);
+  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['cancel-resume', 'recovered_and_resumed']);
+});
+
+test('a resumed session that fails the same way again: the incident escalates (never RESOLVED at the interruption), and the run is not recovered_and_resumed', async (t) => {
+  const repo = gitRepo(t);
+  const database = join(repo.state, 'deadman.db');
+  const result = await runDeadman(['run', '--database', database, '--adapter', 'codex', '--poll', '200ms', '--stop-grace', '2s', '--auto-recover',
+    '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'make the parser tests pass'], {
+    env: { ...process.env, STATE_DIRECTORY: repo.state, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'repeat-failure', FAKE_AGENT_FAIL_RESUMED: '1' },
+    cwd: repo.dir,
+  });
+  assert.match(result.stderr, /incident 1 ESCALATED: the resumed session failed the same way again/);
+  // Its further reruns are NO_PROGRESS as well; the repeated failure is one incident, recurring.
+  const incidents = query<{ kind: string; state: string }>(database, "SELECT kind, state FROM incidents WHERE kind = 'REPEATED_FAILURE'").map((r) => ({ ...r }));
+  assert.deepEqual(incidents, [{ kind: 'REPEATED_FAILURE', state: 'ESCALATED' }]);
+  const path = query<{ to_state: string }>(database, 'SELECT to_state FROM incident_transitions WHERE incident_id = 1 ORDER BY id').map((r) => r.to_state);
+  assert.ok(!path.includes('RESOLVED'), `never resolved: ${path.join(' → ')}`);
+  assert.ok(!query<{ outcome: string }>(database, 'SELECT outcome FROM runs').some((r) => r.outcome === 'recovered_and_resumed'));
 });
 
 test('without --auto-recover the incident waits for approval and the agent goes on; its further reruns are NO_PROGRESS, recorded', async (t) => {

@@ -38,7 +38,9 @@ test('usage past the budget → SESSION_BUDGET_RISK → CHECKPOINT_AND_RESPAWN w
   assert.ok(first && fresh);
   assert.ok(!fresh.includes('resume'), `a fresh session, not a resume: ${JSON.stringify(fresh.slice(0, 4))}`);
   assert.match(fresh.at(-1)!, /^make the parser tests pass\n\nA previous session on this task was ended by deadman \(the session used 50010 tokens/);
-  assert.ok(fresh.at(-1)!.includes(handoff), 'the prompt carries the handoff');
+  // The task once (it opens the prompt), then the handoff's state: everything after its "## Task" section.
+  assert.ok(fresh.at(-1)!.endsWith(handoff.slice(handoff.indexOf('## What was done'))), 'the prompt carries the handoff\'s state');
+  assert.equal(fresh.at(-1)!.split('make the parser tests pass').length - 1, 1, 'the task once');
   assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'SESSION_BUDGET_RISK', state: 'RESOLVED' }]);
-  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['respawn', 'completed']);
+  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['respawn', 'recovered_and_resumed']);
 });

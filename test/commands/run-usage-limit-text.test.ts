@@ -11,7 +11,8 @@ import { argvLog, fakeAgent } from '../helpers/fake-agent.ts';
  * synthetic assistant text and the is_error result "You've hit your limit · resets 7:35pm
  * (Asia/Kolkata)" (its reset 3 s ahead, at minute precision). The run reads the reset in that
  * zone, waits with it in its status, resumes the session and completes. A text whose reset
- * cannot be read is still a limit, but with no reset time the run does not wait: exit 69.
+ * cannot be read is still a limit with no known reset: a backoff from 15 min, here beyond
+ * max_wait, so exit 69.
  */
 
 const CLAUDE = ['claude', '-p', 'the task', '--output-format', 'stream-json', '--verbose'];
@@ -56,10 +57,10 @@ test('claude: only "You\'ve hit your limit · resets <time> (<zone>)" → the ru
   assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }]);
 });
 
-test('claude: a limit text with a reset that cannot be read → no reset time → not waiting, exit 69', async (t) => {
+test('claude: a limit text with a reset that cannot be read → no reset time → a 15 min backoff, beyond max_wait (2min) → exit 69', async (t) => {
   const { result: running, database } = run(t, { FAKE_AGENT_LIMIT_TEXT: 'You\'ve hit your limit · resets soon' });
   const result = await running;
   assert.equal(result.code, 69, result.stderr);
-  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the agent gave no reset time \(exit 69: do not restart; the next start resumes the session\)/);
+  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the agent gave no reset time, and a backoff of 15min would pass usage_limit\.max_wait \(2min\) \(exit 69: do not restart; the next start resumes the session\)/);
   assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM incidents').map((r) => r.kind), ['USAGE_LIMIT']);
 });

@@ -66,7 +66,7 @@ test('the state of each run comes from how it ended: exits 0, 3, 65, 75, 127, a 
   });
   assert.equal(byName['revived-done']!.revives, 0);
   assert.match(byName['exit-0']!.updated_at!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.deepEqual(Object.keys(byName['exit-0']!), ['name', 'state', 'exit_code', 'session_id', 'updated_at', 'revives', 'max_revives', 'reason', 'open_incident', 'needs_attention']);
+  assert.deepEqual(Object.keys(byName['exit-0']!), ['name', 'state', 'exit_code', 'error_code', 'session_id', 'updated_at', 'revives', 'max_revives', 'reason', 'open_incident', 'needs_attention']);
   assert.deepEqual(byName['exit-65']!.open_incident && Object.keys(byName['exit-65']!.open_incident), ['id', 'kind', 'state']);
 
   const text = await status(s);

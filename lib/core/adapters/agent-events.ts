@@ -31,8 +31,10 @@ export type AgentEvent =
   /**
    * The turn cannot go on: a plan or usage limit. The reset as the agent gave it (epoch seconds,
    * or seconds from now), else null; or only as a wall-clock time ("resets 2pm (Europe/Berlin)").
+   * `throttle`: the API is throttling requests, and the agent says it is not the plan's limit
+   * (no reset given): a transient failure, waited out with a short bounded backoff.
    */
-  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; resetsAtClock?: ClockTime; message: string };
+  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; resetsAtClock?: ClockTime; throttle?: true; message: string };
 
 export interface ParsedLine {
   /** True when the line is a well-formed event of the adapter's format (counts as activity). */

@@ -1,28 +1,35 @@
 import type { AgentEvent } from './agent-events.ts';
-import type { ClockTime } from '../detect/reset-clock.ts';
+import { hourOf, type ClockTime } from '../detect/reset-clock.ts';
 
 /**
  * Claude Code may say it hit its plan limit only in words: the synthetic assistant text and
- * the `result` (is_error) read "You've hit your limit · resets 2pm (Europe/Berlin)" (older
+ * the `result` (is_error) read "You've hit your session limit · resets 3:58pm (UTC)" (older
  * releases: "Claude AI usage limit reached|<epoch s>"). The text must open with the limit
  * phrase — a message that merely mentions limits is no limit. The reset is read as a wall-clock
  * time (12- or 24-hour, optional IANA zone in brackets), made an instant later against the
- * clock (reset-clock.ts); a reset that cannot be read is left out, and then the run does not
- * wait (exit 69, usage-limit-wait.ts). Pure.
+ * clock (reset-clock.ts: the end of the stated minute); a limit whose reset cannot be read is
+ * one with no known reset (usage-limit.ts waits it out with a bounded backoff).
+ *
+ * A throttle is not a plan limit: "API Error: Server is temporarily limiting requests (not your
+ * usage limit) · …", or "API Error: Request rejected (429) · …" once Claude's own retries ran
+ * out. It is a transient failure (`throttle`), never a reason to stop for good. Pure.
  */
-const LIMIT_PHRASE = /^\s*(?:you(?:'|’)ve (?:hit|reached) your (?:[\w-]+ )?limit|claude(?: ai)? usage limit reached)/i;
+const LIMIT_PHRASE = /^\s*(?:you['’‘ʼ`]ve (?:hit|reached) your (?:[\w-]+ )?limit|claude(?: ai)? usage limit reached)/i;
+const THROTTLE_PHRASE = /^\s*API Error:.*(?:not your usage limit|temporarily limiting requests|Request rejected \(429\))/i;
 const RESETS = /\bresets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\b\.?)?(?:\s*\(([^()\s]+)\))?/i;
 const EPOCH = /\|\s*(\d{9,11})\s*$/;
 /** Claude's limit texts are one short line; a long text opening with the phrase is the agent talking. */
 const MAX_TEXT = 300;
 
-/** Whether a text may be Claude's limit text (cheap: the adapter asks it before validating a line). */
+/** Whether a text may be Claude's limit or throttle text (cheap: the adapter asks it before validating a line). */
 export function mayBeClaudeLimitText(text: string): boolean {
-  return text.length <= MAX_TEXT && LIMIT_PHRASE.test(text);
+  return text.length <= MAX_TEXT && (LIMIT_PHRASE.test(text) || THROTTLE_PHRASE.test(text));
 }
 
 export function claudeLimitOfText(text: string): Extract<AgentEvent, { type: 'usage_limit' }> | null {
-  if (!mayBeClaudeLimitText(text)) return null;
+  if (text.length > MAX_TEXT) return null;
+  if (THROTTLE_PHRASE.test(text)) return claudeThrottle();
+  if (!LIMIT_PHRASE.test(text)) return null;
   const epoch = EPOCH.exec(text);
   const resetsAtClock = epoch ? undefined : clockOf(text);
   return {
@@ -31,14 +38,16 @@ export function claudeLimitOfText(text: string): Extract<AgentEvent, { type: 'us
   };
 }
 
+/** A `rate_limit_event` rejected with no `resetsAt`, or the throttle text: the API throttles, the plan is not spent. */
+export function claudeThrottle(): Extract<AgentEvent, { type: 'usage_limit' }> {
+  return { type: 'usage_limit', resetsAtSec: null, resetsInSec: null, throttle: true, message: 'Claude API throttled (not a usage limit)' };
+}
+
 function clockOf(text: string): ClockTime | undefined {
   const match = RESETS.exec(text);
   if (!match) return undefined;
   const [, hourText, minuteText, half, timeZone] = match;
-  let hour = Number(hourText);
-  if (half) {
-    if (hour < 1 || hour > 12) return undefined;
-    hour = (hour % 12) + (half.toLowerCase() === 'p' ? 12 : 0);
-  }
+  const hour = hourOf(hourText!, half);
+  if (hour === null) return undefined;
   return { hour, minute: Number(minuteText ?? 0), timeZone: timeZone ?? null };
 }

@@ -2,7 +2,7 @@ import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { outputTail } from './output-tail.ts';
 import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
-import { claudeLimitOfText, mayBeClaudeLimitText } from './claude-usage-limit.ts';
+import { claudeLimitOfText, claudeThrottle, mayBeClaudeLimitText } from './claude-usage-limit.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 /** A tool result's text: only its start (a stated exit code) and its end (outputTail) are read. */
@@ -136,7 +136,8 @@ function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent
 
 function rateLimitEvents(info: { status: string; resetsAt?: number | undefined; rateLimitType?: string | undefined }): AgentEvent[] {
   if (info.status !== 'rejected' && info.status !== 'denied') return [];
-  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt ?? null, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached` }];
+  if (info.resetsAt === undefined) return [claudeThrottle()];
+  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached` }];
 }
 
 function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {

@@ -58,7 +58,7 @@ export function createCodexAdapter(start: CodexStart = { resumed: false }): Adap
         return [{ type: 'turn_completed' }, ...(event.usage ? usageDelta(event.usage) : [])];
       case 'turn.failed': {
         const message = event.error?.message ?? 'turn failed';
-        return [...usageLimitOf(message), { type: 'turn_failed', message }];
+        return [...usageLimitOf(message, true), { type: 'turn_failed', message }];
       }
       case 'error':
         return [...usageLimitOf(event.message), { type: 'error', message: event.message }];

@@ -1,4 +1,5 @@
 import { blankAlert, NEEDS_A_PERSON, type Alert, type AlertEvent } from './alert.ts';
+import { signalErrorCode } from '../incident/error-codes.ts';
 import { alreadySent, incidentIdentity, noteSent, type AlertLog } from './alert-log-rules.ts';
 
 /**
@@ -40,6 +41,8 @@ export interface RunEnd {
   stoppedBy: string | null;
   outcome: string | null;
   reason: string | null;
+  /** The run's stable error code (core/incident/error-codes.ts); null for a completion. */
+  code: string | null;
   outputTail: readonly string[];
 }
 
@@ -66,7 +69,7 @@ export class AlertPlanner {
     this.waiting.clear();
     if (end.stoppedBy !== null) return [];
     const event = end.exitCode === 0 ? 'success' : 'fail';
-    return this.decide(this.alert(event, nowMs, { exit_code: end.exitCode, outcome: end.outcome, reason: end.reason, output_tail: [...end.outputTail] }), nowMs, settings);
+    return this.decide(this.alert(event, nowMs, { exit_code: end.exitCode, outcome: end.outcome, code: end.code, reason: end.reason, output_tail: [...end.outputTail] }), nowMs, settings);
   }
 
   moved(transition: IncidentTransition, nowMs: number, settings: PlannerSettings): Alert[] {
@@ -76,7 +79,7 @@ export class AlertPlanner {
     // A deny is a person's own answer: telling them it escalated would be noise.
     if (!NEEDS_A_PERSON.has(incident.state) || transition.event === 'denied') return [];
     const alert = this.alert('incident', nowMs, {
-      incident: { ...incident }, reason: transition.reason,
+      incident: { ...incident, error_code: signalErrorCode(incident.kind) }, code: signalErrorCode(incident.kind), reason: transition.reason,
       // An incident the store could not record cannot be answered: `deadman approve` looks it up there.
       commands: incident.state === 'AWAITING_APPROVAL' && incident.id >= 0 ? this.run.answers(incident.id) : [],
     });

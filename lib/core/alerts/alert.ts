@@ -25,11 +25,12 @@ export interface Alert {
   exit_code: number | null;
   /** The run's outcome (completed, stalled, halted, …) for a success or fail the run sent; else null. */
   outcome: string | null;
-  /** A stable error code for the outcome, once deadman defines them; null until then. */
+  /** The stable error code (core/incident/error-codes.ts) of the run's end or the incident's signal; null for a success or a start. */
   code: string | null;
   /** Why: the run's reason for its end, or the incident's transition. */
   reason: string | null;
-  incident: { id: number; kind: string; state: string; message: string } | null;
+  /** `error_code`: the stable code of the incident's signal (lib/core/incident/error-codes.ts). */
+  incident: { id: number; kind: string; error_code: string | null; state: string; message: string } | null;
   /** What a person can type now (`deadman approve ID …`, `deadman deny ID …`), as it works from a shell. */
   commands: string[];
   /** 0 for the first alert of an incident, n for the nth reminder while it still waits. */

@@ -1,3 +1,4 @@
+import { CONSULTABLE_SIGNALS } from '../incident/diagnosis.ts';
 import { z } from 'zod';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
@@ -98,6 +99,7 @@ export const configSchema = z.strictObject({
   usage_limit: z.strictObject({
     max_wait: duration({ max: TIMER_MAX }).default(D.usage_limit.max_wait),
     jitter: duration({ max: SHORT_MAX }).default(D.usage_limit.jitter),
+    backoff: duration({ min: '1s', max: SHORT_MAX }).default(D.usage_limit.backoff),
   }).default(() => ({ ...D.usage_limit })),
   ignore: z.array(regex).default(() => [...D.ignore]),
   activity: z.strictObject({
@@ -129,6 +131,7 @@ export const configSchema = z.strictObject({
     base_url: httpUrl.optional(),
     model: z.string().min(1).max(200).optional(),
     api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }).optional(),
+    signals: z.array(z.enum(CONSULTABLE_SIGNALS)).default(() => [...D.diagnose.signals]),
   }).superRefine((d, ctx) => diagnosticianNeeds(d).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }))).default(() => ({ ...D.diagnose })),
   notify: z.strictObject({
     webhook: z.array(httpUrl).default(() => []),

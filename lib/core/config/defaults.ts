@@ -17,7 +17,7 @@ export const DEFAULT_CONFIG = {
   verify_window: 60_000,
   exit_grace: 30_000,
   /** After a USAGE_LIMIT: wait in-process at most this long for the reset, plus up to `jitter`. */
-  usage_limit: { max_wait: 6 * 3_600_000, jitter: 30_000 },
+  usage_limit: { max_wait: 6 * 3_600_000, jitter: 30_000, backoff: 15_000 },
   /** SESSION_BUDGET_RISK from the agent's own telemetry; 0 is off. */
   budget: { tokens: 0, cost_usd: 0 },
   ignore: [] as string[],
@@ -35,7 +35,10 @@ export const DEFAULT_CONFIG = {
   diagnose: {
     timeout: 30_000,
     api: 'chat',
-  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string },
+    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts). */
+    signals: ['HUNG_PROCESS'],
+  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string;
+    signals: Array<'HUNG_PROCESS' | 'REPEATED_FAILURE' | 'NO_PROGRESS' | 'SESSION_BUDGET_RISK'> },
   notify: {
     webhook: [] as string[],
     timeout: 5_000,

@@ -3,13 +3,16 @@ import { formatDuration } from '../config/duration.ts';
 /**
  * OUTPUT_INACTIVITY: nothing on stdout/stderr (or, with an agent adapter, no parsed event) and
  * no visible work in the owned tree (CPU, I/O, processes coming and going) for `limitMs`.
- * The message counts from the last output: `no output for 30min`.
+ * The message counts from the last output and names the agent when one is known: `no codex
+ * output for 30min`, `no output for 30min` for a plain command.
  */
 export interface InactivityInput {
   now: number;
   limitMs: number;
   lastOutputAt: number;
   lastTreeActivityAt: number;
+  /** The agent whose output is missing, when known (`no codex output for 3s`); null for a plain command. */
+  agent?: string | null;
 }
 
 export function detectInactivity(input: InactivityInput): { message: string; silentForMs: number } | null {
@@ -17,5 +20,5 @@ export function detectInactivity(input: InactivityInput): { message: string; sil
   const lastProgress = Math.max(input.lastOutputAt, input.lastTreeActivityAt);
   if (input.now - lastProgress < input.limitMs) return null;
   const silentForMs = input.now - input.lastOutputAt;
-  return { message: `no output for ${formatDuration(silentForMs)}`, silentForMs };
+  return { message: `no ${input.agent ? `${input.agent} ` : ''}output for ${formatDuration(silentForMs)}`, silentForMs };
 }

@@ -9,6 +9,8 @@ import type { RecoveryAction, SignalKind } from './kinds.ts';
 export interface Diagnosis {
   action: RecoveryAction;
   rationale: string;
+  /** An external diagnostician's words for the agent (bounded, redacted): into the resume prompt or the handoff. */
+  guidance?: string;
 }
 
 export function diagnose(kind: SignalKind): Diagnosis {

@@ -7,17 +7,31 @@ import type { ExternalDiagnosis } from './diagnosis-schema.ts';
  * never widen what deadman does: its classification must be the open signal, every evidence id
  * it cites must be one of the packet's, and its action must be one the signal allows; else the
  * rules decide, and the reason is recorded. For a hung descendant that means "kill it" or
- * "leave it to a person"; whole-run stalls are not put to it, since only the stall policy (a
- * restart) can help there. HALT_AND_ESCALATE stops the run for good (exit 69). Policy still checks what comes out. Pure.
+ * "leave it to a person"; for a repeated failure, no progress or a session over budget it is
+ * "resume (or respawn) with guidance", "leave it" or "halt"; whole-run stalls are not put to it,
+ * since only the stall policy (a restart) can help there. HALT_AND_ESCALATE stops the run for
+ * good (exit 69). Which signals go to it at all is `diagnose.signals` (HUNG_PROCESS by default).
+ * Its `guidance`, cut to GUIDANCE_CHARS, goes into the resume prompt or the handoff. Policy
+ * still checks what comes out. Pure.
  */
 
 /** Per consulted signal: each contract action it allows, and the deadman action it becomes. */
 const ALLOWED: Partial<Record<SignalKind, Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>>>> = {
   HUNG_PROCESS: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
+  REPEATED_FAILURE: { CANCEL_AND_RESUME: 'CANCEL_AND_RESUME', OBSERVE: 'OBSERVE', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
+  NO_PROGRESS: { OBSERVE: 'OBSERVE', CANCEL_AND_RESUME: 'CANCEL_AND_RESUME', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
+  SESSION_BUDGET_RISK: { CHECKPOINT_AND_RESPAWN: 'CHECKPOINT_AND_RESPAWN', OBSERVE: 'OBSERVE', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
 };
 
-export function consultsDiagnostician(kind: SignalKind): boolean {
-  return ALLOWED[kind] !== undefined;
+/** The signals whose packet may go to a diagnostician (`diagnose.signals` picks among them). */
+export const CONSULTABLE_SIGNALS = ['HUNG_PROCESS', 'REPEATED_FAILURE', 'NO_PROGRESS', 'SESSION_BUDGET_RISK'] as const;
+
+/** The diagnostician's guidance as the agent gets it: one bounded paragraph. */
+export const GUIDANCE_CHARS = 1_000;
+
+/** `optedIn`: `diagnose.signals`. */
+export function consultsDiagnostician(kind: SignalKind, optedIn: readonly string[] = ['HUNG_PROCESS']): boolean {
+  return ALLOWED[kind] !== undefined && optedIn.includes(kind);
 }
 
 export function allowedActions(kind: SignalKind): string[] {
@@ -37,5 +51,6 @@ export function reconcile(kind: SignalKind, rules: Diagnosis, external: External
   if (external.requires_human_approval && action !== 'REPORT') {
     return { diagnosis: { action: 'REPORT', rationale: `${external.rationale} (the diagnostician asks a person to approve ${external.recommended_action})` }, refused: null };
   }
-  return { diagnosis: { action, rationale: external.rationale }, refused: null };
+  const guidance = external.guidance?.trim() ? { guidance: external.guidance.trim().slice(0, GUIDANCE_CHARS) } : {};
+  return { diagnosis: { action, rationale: external.rationale, ...guidance }, refused: null };
 }

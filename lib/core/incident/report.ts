@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SignalKind } from './kinds.ts';
+import { runErrorCode, signalErrorCode } from './error-codes.ts';
 
 /**
  * One incident as a person reads it afterwards: what was detected, on which evidence, what
@@ -9,9 +10,10 @@ import type { SignalKind } from './kinds.ts';
  */
 
 export interface IncidentRows {
-  incident: { id: number; run_id: number | null; kind: string; state: string; message: string; opened_at: number; updated_at: number };
+  /** `error_code`: absent in rows written before migration 4. */
+  incident: { id: number; run_id: number | null; kind: string; state: string; message: string; opened_at: number; updated_at: number; error_code?: string | null };
   run: { id: number; name: string; argv: unknown; cwd: string; unit: string | null; started_at: number; ended_at: number | null;
-    exit_code: number | null; signal: string | null; outcome: string | null; reason: string | null } | null;
+    exit_code: number | null; signal: string | null; outcome: string | null; reason: string | null; error_code?: string | null } | null;
   signal: { at: number; kind: string; message: string; evidence: unknown } | null;
   transitions: Array<{ at: number; from_state: string | null; to_state: string; reason: string }>;
   diagnoses: Array<{ at: number; source: string; action: string; rationale: string }>;
@@ -47,12 +49,14 @@ const actionDetailSchema = z.looseObject({
 export interface IncidentReport {
   id: number;
   kind: string;
+  /** The stable code of the incident's signal (error-codes.ts). */
+  errorCode: string | null;
   state: string;
   message: string;
   openedAt: string;
   updatedAt: string;
   run: { id: number; name: string; unit: string | null; argv: string[]; cwd: string; startedAt: string; endedAt: string | null;
-    exitCode: number | null; signal: string | null; outcome: string | null; reason: string | null } | null;
+    exitCode: number | null; signal: string | null; outcome: string | null; reason: string | null; errorCode: string | null } | null;
   timeline: Array<{ at: string; from: string | null; to: string; reason: string }>;
   signal: { at: string; kind: string; message: string; processes: ProcessSnapshot[]; target: ProcessSnapshot | null; lastLines: string[] } | null;
   diagnoses: Array<{ at: string; source: string; action: string; rationale: string }>;
@@ -96,6 +100,7 @@ export function buildReport(rows: IncidentRows): IncidentReport {
   return {
     id: incident.id,
     kind: incident.kind,
+    errorCode: incident.error_code ?? signalErrorCode(incident.kind),
     state: incident.state,
     message: incident.message,
     openedAt: isoTime(incident.opened_at),
@@ -104,6 +109,7 @@ export function buildReport(rows: IncidentRows): IncidentReport {
       id: run.id, name: run.name, unit: run.unit, argv: z.array(z.string()).catch([]).parse(run.argv), cwd: run.cwd,
       startedAt: isoTime(run.started_at), endedAt: run.ended_at === null ? null : isoTime(run.ended_at),
       exitCode: run.exit_code, signal: run.signal, outcome: run.outcome, reason: run.reason,
+      errorCode: run.error_code !== undefined ? run.error_code : run.outcome === null ? null : runErrorCode({ outcome: run.outcome }),
     },
     timeline: rows.transitions.map((t) => ({ at: isoTime(t.at), from: t.from_state, to: t.to_state, reason: t.reason })),
     signal: signal && buildSignal(signal),

@@ -2,6 +2,7 @@ import type { Marker } from './marker-schema.ts';
 import { codexResumeArgv, readCodexCommand } from '../adapters/codex-command.ts';
 import { claudeResumeArgv, readClaudeCommand } from '../adapters/claude-command.ts';
 import { interactiveResumeArgv } from './interactive-resume.ts';
+import { CRASH_OPENING } from './revive-opening.ts';
 
 /**
  * The command that re-prompts an interrupted session: the agent's own resume syntax built
@@ -9,11 +10,12 @@ import { interactiveResumeArgv } from './interactive-resume.ts';
  * a list handed to exec, never a shell string.
  */
 
-export const DEFAULT_REVIVE_MESSAGE = [
-  'Your previous run in this session was cut off by a process exit (a crash, a restart or a watchdog), not by anything you decided.',
+const CONTINUE = [
   'Continue the interrupted task from where it stopped.',
   'Tool calls that were cut off mid-way have unknown outcomes: inspect their effects (files, processes, output) before retrying any of them.',
 ].join(' ');
+
+export const DEFAULT_REVIVE_MESSAGE = `${CRASH_OPENING} ${CONTINUE}`;
 
 /** Session ids go into a command line: letters, digits, `-` and `_` only, not starting with `-`. */
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -62,11 +64,12 @@ function fillTemplate(template: readonly string[], values: Record<'session_id' |
 }
 
 /**
- * The revive prompt: the configured message or the default, plus the original task (a bare
- * "continue" tends to be ignored by agents). A message with `{task}` places it itself.
+ * The revive prompt: the configured message or the default — opening with what stopped the
+ * run (`opening`, revive-opening.ts) — plus the original task (a bare "continue" tends to be
+ * ignored by agents). A message with `{task}` places it itself.
  */
-export function reviveMessage(task: string | null, configured?: string): string {
-  const base = configured ?? DEFAULT_REVIVE_MESSAGE;
+export function reviveMessage(task: string | null, configured?: string, opening = CRASH_OPENING): string {
+  const base = configured ?? `${opening} ${CONTINUE}`;
   const shown = task === null ? null : task.length > MAX_TASK_CHARS ? `${task.slice(0, MAX_TASK_CHARS)}\n[… cut; the full task is earlier in this session]` : task;
   if (base.includes('{task}')) return base.replaceAll('{task}', () => shown ?? '(see the start of this session)');
   return shown === null ? base : `${base}\n\nThe original task was:\n${shown}`;

@@ -1,5 +1,6 @@
 import { decideRevive, type Marker, type ReviveSettings } from './marker.ts';
 import { buildResumeArgv, reviveMessage } from './resume-argv.ts';
+import { reviveOpening } from './revive-opening.ts';
 import { isInteractiveCommand } from './interactive-resume.ts';
 import { formatArgv } from '../process/format-argv.ts';
 
@@ -40,7 +41,7 @@ export function planRevives(markers: readonly KnownMarker[], sessions: readonly 
       return { action: 'skip', source, marker, reason: `an interactive session: resumed only in a terminal, by its command under deadman agent (deadman agent -- ${formatArgv(marker.argv, { quoting: 'shell', maxArgLength: 80 })})` };
     }
     if (decision.revive) {
-      const argv = buildResumeArgv(marker, { message: reviveMessage(marker.task, settings.message), template: settings.template });
+      const argv = buildResumeArgv(marker, { message: reviveMessage(marker.task, settings.message, reviveOpening(marker)), template: settings.template });
       return { action: 'revive', source, marker, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv };
     }
     return decision.outcome === 'exhausted'

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { newMarker, type Marker } from './marker.ts';
-import { DEFAULT_REVIVE_MESSAGE, SESSION_ID } from './resume-argv.ts';
+import { SESSION_ID } from './resume-argv.ts';
+import { REVIVE_OPENING_HEADS } from './revive-opening.ts';
 import type { AgentKind } from '../adapters/program.ts';
 import { rolloutLineSchema, transcriptLineSchema, type RolloutLine } from './session-files-schema.ts';
 
@@ -58,9 +59,10 @@ const SANDBOXES = new Set(['read-only', 'workspace-write', 'danger-full-access']
 /** A user turn deadman sent: it starts with the revive message (the configured one, or the default). */
 export type IsReviveMessage = (text: string) => boolean;
 
-export function startsWithReviveMessage(message: string = DEFAULT_REVIVE_MESSAGE): IsReviveMessage {
-  const head = message.split('{task}')[0]!.trim().slice(0, 80);
-  return (text) => head !== '' && text.trimStart().startsWith(head);
+export function startsWithReviveMessage(message?: string): IsReviveMessage {
+  // The default opens with what stopped the run (revive-opening.ts): any of its openings.
+  const heads = (message === undefined ? REVIVE_OPENING_HEADS : [message]).map((m) => m.split('{task}')[0]!.trim().slice(0, 80));
+  return (text) => heads.some((head) => head !== '' && text.trimStart().startsWith(head));
 }
 
 /** One user turn: a revive prompt adds one, a genuine prompt starts the count over. */

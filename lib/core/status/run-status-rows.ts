@@ -32,6 +32,8 @@ export interface StatusRun {
   ended_at: number | null;
   outcome: string | null;
   exit_code: number | null;
+  /** The latest run's stable error code (error-codes.ts); absent before migration 4. */
+  error_code?: string | null;
   pid: number;
 }
 
@@ -50,6 +52,7 @@ export interface StatusRow {
   state: StatusState;
   /** The exit code of the latest run, when it ended. */
   exitCode: number | null;
+  errorCode: string | null;
   sessionId: string | null;
   /** Wall-clock ms of the last change. */
   updatedAt: number | null;
@@ -62,7 +65,7 @@ export interface StatusRow {
 type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
 
 const OUTCOME_STATES: Record<string, StatusState> = {
-  completed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
+  completed: 'completed', recovered_and_resumed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
   timeout: 'stalled', stopped: 'interrupted', 'revive-exhausted': 'exhausted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
 };
 
@@ -106,7 +109,7 @@ export function statusRows(
     if (refusal) row = { state: 'refused', updatedAt: refusal.updated_at, reason: refusal.message };
     const open = unresolved.at(-1);
     return {
-      name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null,
+      name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null, errorCode: run?.error_code ?? null,
       sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null, revives: marker?.marker?.reviveCount ?? null,
       openIncident: open ? { id: open.id, kind: open.kind, state: open.state } : null,
       needsAttention: !WELL.has(row.state) || unresolved.some((i) => i.state === 'ESCALATED'),
@@ -117,7 +120,7 @@ export function statusRows(
 /** `--json`: snake_case keys, ISO-8601 UTC times, enum states (docs/status.md). */
 export function statusJson(rows: readonly StatusRow[], maxRevives: number): object[] {
   return rows.map((row) => ({
-    name: row.name, state: row.state, exit_code: row.exitCode, session_id: row.sessionId,
+    name: row.name, state: row.state, exit_code: row.exitCode, error_code: row.errorCode, session_id: row.sessionId,
     updated_at: row.updatedAt === null ? null : new Date(row.updatedAt).toISOString(),
     revives: row.revives, max_revives: maxRevives, reason: row.reason, open_incident: row.openIncident, needs_attention: row.needsAttention,
   }));

@@ -140,6 +140,10 @@ export const MIGRATIONS: readonly string[] = [
   /* 3: the diagnosis contract — an external answer in full (classification, confidence, evidence ids, guidance), or why it was refused. */ `
   ALTER TABLE diagnoses ADD COLUMN detail TEXT;
   `,
+  /* 4: a stable error code per outcome (lib/core/incident/error-codes.ts), for callers to branch on. */ `
+  ALTER TABLE runs ADD COLUMN error_code TEXT;
+  ALTER TABLE incidents ADD COLUMN error_code TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -39,7 +39,7 @@ test('the limit text: 12- and 24-hour resets, a zone or none, the old epoch form
 
 const at = (y: number, mo: number, d: number, h: number, mi = 0, s = 0) => Date.UTC(y, mo - 1, d, h, mi, s);
 
-test('the reset instant: the next such wall-clock time in the zone; a time already past is tomorrow\'s', () => {
+test('the reset instant: the end of the next such wall-clock minute in the zone; a minute already over is tomorrow\'s', () => {
   const summer = at(2026, 6, 15, 10); // Berlin 12:00 CEST, New York 06:00 EDT, Kolkata 15:30 IST
   const table: Array<[string, number, string | null, number, number | null]> = [
     ['2pm Berlin in summer (UTC+2)', summer, 'Europe/Berlin', 14, at(2026, 6, 15, 12)],
@@ -51,8 +51,8 @@ test('the reset instant: the next such wall-clock time in the zone; a time alrea
     ['9am Berlin across the spring DST change', at(2026, 3, 28, 23), 'Europe/Berlin', 9, at(2026, 3, 29, 7)],
     ['an unknown zone: no reset', summer, 'Mars/Olympus_Mons', 14, null],
   ];
-  for (const [why, now, timeZone, hour, expected] of table) assert.equal(nextClockTime({ hour, minute: 0, timeZone }, now), expected, why);
-  assert.equal(nextClockTime({ hour: 15, minute: 30, timeZone: 'Asia/Kolkata' }, summer + 20_000), summer, 'the current minute is now, not tomorrow');
+  for (const [why, now, timeZone, hour, expected] of table) assert.equal(nextClockTime({ hour, minute: 0, timeZone }, now), expected === null ? null : expected + 60_000, why);
+  assert.equal(nextClockTime({ hour: 15, minute: 30, timeZone: 'Asia/Kolkata' }, summer + 20_000), summer + 60_000, 'the current minute ends in 40 s, not tomorrow');
   assert.equal(nextClockTime({ hour: 25, minute: 0, timeZone: 'UTC' }, summer), null);
   const host = Intl.DateTimeFormat().resolvedOptions().timeZone;
   assert.equal(nextClockTime({ hour: 14, minute: 0, timeZone: null }, summer), nextClockTime({ hour: 14, minute: 0, timeZone: host }, summer), 'no zone: the host\'s');
@@ -62,8 +62,8 @@ test('the reset is resolved against when the line was said, from the injected cl
   const said = at(2026, 6, 15, 10);
   const seen = { resetsAtSec: null, resetsInSec: null, resetsAtClock: { hour: 14, minute: 0, timeZone: 'Europe/Berlin' }, message: '', at: 5_000 };
   // Read an hour later (monotonic 5 s → 3 605 s): still that day's 2pm, not the next.
-  assert.equal(usageResetAt(seen, 3_605_000, said + 3_600_000), at(2026, 6, 15, 12));
-  assert.equal(usageResetAt({ ...seen, resetsAtClock: undefined }, 5_000, said), null, 'no reset given: none (the run does not wait, exit 69)');
+  assert.equal(usageResetAt(seen, 3_605_000, said + 3_600_000), at(2026, 6, 15, 12, 1));
+  assert.equal(usageResetAt({ ...seen, resetsAtClock: undefined }, 5_000, said), null, 'no reset given: none (the run backs off, usage-limit.ts)');
 });
 
 test('the adapter: a limit said only in words is a usage_limit once per turn; a rate_limit_event said first wins', () => {

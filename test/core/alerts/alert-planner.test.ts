@@ -11,14 +11,14 @@ function moved(id: number, state: string, event = 'escalate', from = 'OPEN'): In
   return { incident: { id, kind: 'HUNG_PROCESS', state, message: 'sleep 600 idle' }, from, event, reason: 'why' };
 }
 
-const end = { exitCode: 75, stoppedBy: null, outcome: 'stalled', reason: 'no output for 1s', outputTail: ['a', 'b'] };
+const end = { exitCode: 75, stoppedBy: null, outcome: 'stalled', code: 'output_inactivity', reason: 'no output for 1s', outputTail: ['a', 'b'] };
 
 test('lifecycle: start, then fail with the exit code and the tail, or success; nothing after a deliberate stop', () => {
   const planner = new AlertPlanner(run, {});
   assert.deepEqual(planner.started(0, settings), [], 'start is not among the default events');
   assert.deepEqual(planner.started(0, all).map((a) => [a.event, a.at, a.source]), [['start', '1970-01-01T00:00:00.000Z', 'run']]);
   const [fail] = planner.ended(end, 1_000, all);
-  assert.deepEqual([fail?.event, fail?.exit_code, fail?.outcome, fail?.reason, fail?.output_tail], ['fail', 75, 'stalled', 'no output for 1s', ['a', 'b']]);
+  assert.deepEqual([fail?.event, fail?.exit_code, fail?.outcome, fail?.code, fail?.reason, fail?.output_tail], ['fail', 75, 'stalled', 'output_inactivity', 'no output for 1s', ['a', 'b']]);
   assert.deepEqual(planner.ended({ ...end, exitCode: 0 }, 2_000, all).map((a) => a.event), ['success']);
   assert.deepEqual(planner.ended({ ...end, stoppedBy: 'SIGTERM' }, 3_000, all), []);
   assert.deepEqual(planner.ended({ ...end, exitCode: 0 }, 4_000, settings), [], 'success is not among the default events');

@@ -5,7 +5,7 @@ import { alreadySent, noteSent } from '../../../lib/core/alerts/alert-log-rules.
 
 const base: Alert = { ...blankAlert({ event: 'fail', name: 'review', host: 'box', at: '2026-12-01T21:00:00.000Z', source: 'notify' }), exit_code: 3 };
 const sinks = { webhook: ['http://hook/a'], healthchecks: 'http://hc/ping/uuid/', ntfy: 'http://ntfy/topic', command: ['/bin/page'] };
-const incident = (state: string) => ({ id: 4, kind: 'HUNG_PROCESS', state, message: 'sleep 600 idle' });
+const incident = (state: string) => ({ id: 4, kind: 'HUNG_PROCESS', error_code: 'hung_process', state, message: 'sleep 600 idle' });
 
 test('each sink gets its own request shape', () => {
   const [webhook, hc, ntfy, command] = buildAlertRequests(base, sinks);

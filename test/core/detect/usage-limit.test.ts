@@ -15,13 +15,23 @@ test('the reset: the stated epoch time, else the stated delay counted from when 
 });
 
 test('planUsageWait: reset plus jitter within max_wait; beyond it, or with no reset time, no wait and a reason', () => {
-  const limits = { maxWaitMs: 6 * HOUR, jitterMs: 30_000 };
-  assert.deepEqual(planUsageWait(NOW + 3 * HOUR, NOW, limits, 0.5), { wait: true, resumeAt: NOW + 3 * HOUR + 15_000 });
-  assert.deepEqual(planUsageWait(NOW - 1_000, NOW, limits, 0), { wait: true, resumeAt: NOW }, 'a reset already past: resume now');
-  const far = planUsageWait(NOW + 7 * 24 * HOUR, NOW, limits, 0);
+  const limits = { maxWaitMs: 6 * HOUR, jitterMs: 30_000, backoffMs: 15_000 };
+  const none = { count: 0, waitedMs: 0 };
+  const at = (resetAt: number | null) => ({ resetAt, throttle: false });
+  assert.deepEqual(planUsageWait(at(NOW + 3 * HOUR), none, NOW, limits, 0.5), { wait: true, resumeAt: NOW + 3 * HOUR + 15_000, backoff: false });
+  assert.deepEqual(planUsageWait(at(NOW - 1_000), none, NOW, limits, 0), { wait: true, resumeAt: NOW, backoff: false }, 'a reset already past: resume now');
+  const far = planUsageWait(at(NOW + 7 * 24 * HOUR), none, NOW, limits, 0);
   assert.equal(far.wait, false);
   assert.match(!far.wait ? far.reason : '', /resets at 10:40 UTC, beyond usage_limit\.max_wait \(6h\) from now/);
-  assert.deepEqual(planUsageWait(null, NOW, limits, 0), { wait: false, reason: 'the agent gave no reset time' });
+  // No reset known: a bounded backoff (15 min, 30 min, 1 h, 2 h within max_wait), not an exit.
+  assert.deepEqual(planUsageWait(at(null), none, NOW, limits, 0), { wait: true, resumeAt: NOW + 15 * 60_000, backoff: true });
+  assert.deepEqual(planUsageWait(at(null), { count: 2, waitedMs: 45 * 60_000 }, NOW, limits, 0), { wait: true, resumeAt: NOW + HOUR, backoff: true });
+  assert.deepEqual(planUsageWait(at(null), { count: 4, waitedMs: 225 * 60_000 }, NOW, limits, 0).wait, false);
+  // A throttle never becomes "do not restart", even with a reset time it did not give.
+  const throttle = { resetAt: null, throttle: true };
+  assert.deepEqual(planUsageWait(throttle, { count: 3, waitedMs: 105_000 }, NOW, limits, 0), { wait: true, resumeAt: NOW + 120_000, backoff: true });
+  const spent = planUsageWait(throttle, { count: 4, waitedMs: 225_000 }, NOW, limits, 0);
+  assert.ok(!spent.wait && spent.restart, 'past the bound a throttle asks for a restart (75), not 69');
 });
 
 test('the STATUS while waiting names the reset time in UTC and what is left', () => {
