@@ -1,5 +1,4 @@
 import { createGenericAdapter } from '../core/adapters/generic.ts';
-import { TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
 import { processKey, type ProcessInfo } from '../core/process/process-info.ts';
 import type { OpenToolCall } from '../core/session/open-tools.ts';
 import { signalSequence } from '../core/session/replay-report.ts';
@@ -62,7 +61,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   let lastSize: number | null = null;
   let earliestToolWall: number | null = null;
   const helpers = (processes: readonly ProcessInfo[]) => new Set(processes
-    .filter((p) => p.pid !== rootPid && (earliestToolWall === null || ports.startedAtWall(p.startTime) < earliestToolWall - TOOL_START_SLACK_MS))
+    .filter((p) => p.pid !== rootPid && (earliestToolWall === null || ports.startedAtWall(p.startTime) < earliestToolWall))
     .map(processKey));
   const alsoBaseline = ({ history }: DetectorInput) => helpers(history.latest?.processes ?? []);
   let ended: AttachSummary['ended'] | null = null;

@@ -28,7 +28,7 @@ export interface DetectorSettings {
   /** SESSION_BUDGET_RISK limits; 0 is off. */
   budget: { tokens: number; costUsd: number };
   ignore: readonly RegExp[];
-  /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
+  /** With an agent adapter, a hung target needs an open tool call it belongs to (lib/core/detect/tool-ownership.ts). */
   agent: () => boolean;
   /** When the owned tree counts as working (CPU and I/O floors per window). */
   activity: ActivityFloors;
@@ -78,9 +78,10 @@ export function hungProcessDetector(alsoBaseline: (input: DetectorInput) => Read
     const finding = findHungSubtree(history.latest, history.progress, {
       hungTimeoutMs: settings.hungTimeoutMs,
       lastOutputAt: output.lastOutputAt,
-      baseline: new Set([...history.baseline(output.firstToolAt), ...alsoBaseline(input)]),
+      baseline: new Set([...history.persistent, ...alsoBaseline(input)]),
       ignore: settings.ignore,
-      openTools: [...output.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt })),
+      openTools: [...output.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt, command: output.openToolCommands.get(toolId) ?? null })),
+      firstToolAt: output.firstToolAt,
       requireOpenTool: settings.agent(),
     });
     return finding && { kind: 'HUNG_PROCESS', fingerprint: 'HUNG_PROCESS', message: finding.reason, finding };

@@ -33,6 +33,19 @@ export interface Observation {
   processes: ProcessInfo[];
   /** CPU time (ms) of the unit's cgroup minus deadman's own, when the run has one. */
   cgroupCpuMs?: number | null;
+  /**
+   * How a process's `startTime` maps onto the poll's clock (Linux: boot at `bootAt` monotonic
+   * ms, `ticksPerSecond` ticks a second), so a process's birth can be put before or after an
+   * agent's event; absent where start times are not ticks since boot.
+   */
+  startClock?: { bootAt: number; ticksPerSecond: number };
+}
+
+/** When the process was born, on the poll's clock: from its start time where the observer says how, else when it was seen. */
+export function bornAt(p: Pick<ProcessInfo, 'startTime'>, observation: Pick<Observation, 'at' | 'startClock'>): number {
+  const clock = observation.startClock;
+  if (!clock) return observation.at;
+  return Math.min(observation.at, clock.bootAt + (p.startTime * 1000) / clock.ticksPerSecond);
 }
 
 export function processKey(p: Pick<ProcessInfo, 'pid' | 'startTime'>): string {
