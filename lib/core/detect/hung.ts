@@ -40,6 +40,8 @@ export interface HungFinding {
   toolId: string | null;
   /** Why nobody can tell whose the target is, when nobody can: a person decides, deadman does not kill it by itself. */
   unproven: string | null;
+  /** The target runs its call's command (not only born after the call). */
+  byCommand: boolean;
   reason: string;
 }
 
@@ -52,7 +54,8 @@ export function findHungSubtree(observation: Observation, progress: ProgressStat
     .map((top) => judge(top, tree, progress, options, now))
     .filter((f): f is HungFinding => f !== null)
     .filter((f) => f.toolId !== null || f.unproven !== null || !options.requireOpenTool);
-  const rank = (f: HungFinding) => (f.toolId !== null ? 2 : f.unproven === null ? 1 : 0);
+  // A command match is the strongest evidence, a birth after the call the next; unproven last.
+  const rank = (f: HungFinding) => (f.toolId !== null ? (f.byCommand ? 3 : 2) : f.unproven === null ? 1 : 0);
   findings.sort((a, b) => rank(b) - rank(a) || b.idleMs - a.idleMs || a.target.pid - b.target.pid);
   return findings[0] ?? null;
 }
@@ -69,7 +72,8 @@ function judge(target: ProcessInfo, tree: Tree, progress: ProgressState, options
   const owner = ownerOf({ subtree, bornAt: targetProgress.bornAt, agentChild: tree.agentChild(target) }, options.openTools, options.firstToolAt);
   const tool = owner.kind === 'tool' ? owner.tool : null;
   const unproven = owner.kind === 'ambiguous' ? owner.why : null;
-  return { target, subtree, idleMs, toolId: tool?.toolId ?? null, unproven, reason: explain(target, subtree, idleMs, owner, now) };
+  const byCommand = owner.kind === 'tool' && owner.evidence === 'command';
+  return { target, subtree, idleMs, toolId: tool?.toolId ?? null, unproven, byCommand, reason: explain(target, subtree, idleMs, owner, now) };
 }
 
 function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, owner: Ownership, now: number): string {

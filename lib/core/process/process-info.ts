@@ -41,11 +41,15 @@ export interface Observation {
   startClock?: { bootAt: number; ticksPerSecond: number };
 }
 
-/** When the process was born, on the poll's clock: from its start time where the observer says how, else when it was seen. */
+/**
+ * When the process was born, on the poll's clock, at the latest: start times count whole ticks
+ * (10 ms), so the end of its tick — a process started just after an event it follows is not
+ * placed before it. Where the observer cannot place start times, when it was first seen.
+ */
 export function bornAt(p: Pick<ProcessInfo, 'startTime'>, observation: Pick<Observation, 'at' | 'startClock'>): number {
   const clock = observation.startClock;
   if (!clock) return observation.at;
-  return Math.min(observation.at, clock.bootAt + (p.startTime * 1000) / clock.ticksPerSecond);
+  return Math.min(observation.at, clock.bootAt + ((p.startTime + 1) * 1000) / clock.ticksPerSecond);
 }
 
 export function processKey(p: Pick<ProcessInfo, 'pid' | 'startTime'>): string {
