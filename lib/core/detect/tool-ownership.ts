@@ -13,7 +13,7 @@ import type { ProcessInfo } from '../process/process-info.ts';
  *
  * A process born before the first tool call that runs none of the open commands is the agent's
  * helper. One born later, before every open call, with an open call whose command
- * is unknown (an MCP call, a file edit) might be either: ambiguous, for a person to decide.
+ * is unknown (a file edit) might be either: ambiguous, for a person to decide.
  */
 
 export interface OpenTool {
