@@ -109,7 +109,7 @@ function msPerPoll(rootPid: number, forceProcScan: boolean): PollCost {
 function detectorMsPerPoll(rootPid: number): string {
   const observer = createLinuxObserver({ rootPid, useCgroup: false, monotonic });
   let progress = emptyProgress;
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: 0, baseline: new Set<string>(), ignore: [], openTools: [], requireOpenTool: false };
+  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: 0, baseline: new Set<string>(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
   const samples = Array.from({ length: POLLS }, () => {
     const observation = observer.observe();
     return timed(() => {
@@ -131,7 +131,7 @@ async function detectionLatency(): Promise<number> {
   const phase = (Math.random() * POLL_MS / 1000).toFixed(3);
   const child = spawn('/bin/sh', ['-c', `sleep ${phase}; setsid sleep 600 & wait`], { detached: true, stdio: 'ignore' });
   const observer = createLinuxObserver({ rootPid: child.pid!, useCgroup: false, monotonic });
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: loopStart, baseline: new Set<string>(), ignore: [], openTools: [], requireOpenTool: false };
+  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: loopStart, baseline: new Set<string>(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
   let progress = emptyProgress;
   try {
     for (;;) {

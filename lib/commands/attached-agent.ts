@@ -89,8 +89,9 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   const monotonic = () => systemClock.monotonic();
   const startedAt = monotonic();
   const toWall = startTimeToWall();
-  const rootStartedAt = toWall(readProcStat(agent.pid)?.startTime ?? 0);
-  const sessionFile = attachedSessionFile(agent.agent, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
+  const startTime = readProcStat(agent.pid)?.startTime ?? 0;
+  const rootStartedAt = toWall(startTime);
+  const sessionFile = attachedSessionFile(agent.agent, { pid: agent.pid, startTime }, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
   const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
   records.startRun({ name: options.name ?? `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, invocationId: null, pid: process.pid, adapter: agent.agent, reviveOf: null });
@@ -104,7 +105,7 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   };
   const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
     // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
-    clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out, startedAtWall: toWall,
+    clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out,
     sessionFile: lookAtSessionFile,
     tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
   });

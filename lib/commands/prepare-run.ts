@@ -19,9 +19,6 @@ import { consultFor } from './diagnostician-edge.ts';
 import { workspaceFingerprinter } from '../io/workspace-fingerprint.ts';
 import { LAUNCHD_LABEL_ENV } from '../core/units/launchd-exit.ts';
 
-/** REPEATED_FAILURE's workspace fingerprint is taken at most this often. */
-const WORKSPACE_EVERY_MS = 5_000;
-
 /**
  * The real edges of one `deadman run`: which argv to start (the original, or the resume of an
  * interrupted session), the adapter that reads its output, the owned-tree observer and killer,
@@ -92,7 +89,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       evidence,
       portAccepts,
       consult: consultFor(config.diagnose, input.redactor),
-      workspace: workspaceFingerprinter(input.cwd, WORKSPACE_EVERY_MS, () => systemClock.monotonic()),
+      workspace: workspaceFingerprinter(input.cwd, () => systemClock.monotonic()),
     },
     // A launchd job is a unit too: a SIGINT there is `launchctl kill`, not a person's Ctrl-C.
     finish: (result) => marker.finish(result, input.unit !== null || Boolean(process.env[LAUNCHD_LABEL_ENV])),

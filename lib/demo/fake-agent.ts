@@ -32,7 +32,8 @@ import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, 
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
  * shell command (e.g. the python/sleep seed of the hung-descendant issue);
  * $FAKE_AGENT_TOOL_EVENT_DELAY_MS starts the tool that long before printing its event (Codex
- * spawns first). SIGINT aborts the turn as the real
+ * spawns first); $FAKE_AGENT_HELPER_LEAD_MS starts a helper (`sleep 601`, its own session) that long
+ * before the first tool call (an MCP server, a watcher). SIGINT aborts the turn as the real
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
@@ -186,6 +187,19 @@ function runTool(command: string, env: NodeJS.ProcessEnv, cwd: string) {
   return { child, ended, started };
 }
 
+/** The scenario's tool, in Codex's order with $FAKE_AGENT_TOOL_EVENT_DELAY_MS (the command first, its event after), after the helper of $FAKE_AGENT_HELPER_LEAD_MS. */
+async function startTool(speaker: Speaker, command: string, env: NodeJS.ProcessEnv, cwd: string) {
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const helperLeadMs = Number(process.env.FAKE_AGENT_HELPER_LEAD_MS ?? -1);
+  if (helperLeadMs >= 0) await runTool('sleep 601', env, cwd).started.then(() => pause(helperLeadMs));
+  const eventDelayMs = Number(process.env.FAKE_AGENT_TOOL_EVENT_DELAY_MS ?? 0);
+  if (eventDelayMs <= 0) speaker.toolStarted(command);
+  const tool = runTool(command, env, cwd);
+  await tool.started;
+  if (eventDelayMs > 0) await pause(eventDelayMs).then(() => speaker.toolStarted(command));
+  return tool;
+}
+
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   if (mode !== 'codex' && mode !== 'claude') fail('usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose', 2);
@@ -221,18 +235,7 @@ async function main(): Promise<void> {
   }
   if (scenario === 'over-budget') speaker.edited(join(run.cwd, 'src', 'parser.ts'));
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
-  const eventDelayMs = Number(process.env.FAKE_AGENT_TOOL_EVENT_DELAY_MS ?? 0);
-  if (eventDelayMs > 0) {
-    // Codex's order: the command runs first, its item.started comes after.
-    tool = runTool(command, toolEnv, run.cwd);
-    await tool.started;
-    await new Promise((resolve) => setTimeout(resolve, eventDelayMs));
-    speaker.toolStarted(command);
-  } else {
-    speaker.toolStarted(command);
-    tool = runTool(command, toolEnv, run.cwd);
-    await tool.started;
-  }
+  tool = await startTool(speaker, command, toolEnv, run.cwd);
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
   const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');

@@ -4,36 +4,59 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * A fingerprint of the agent's work tree for REPEATED_FAILURE: `git status --porcelain`, a hash
- * of `git diff HEAD` (bounded in size and time) and the size and mtime of untracked files (git
- * shows no diff for those), so a new edit, a new file or a staged change resets a failure streak. Null outside a git work tree (or without git). Taken at most every
- * `minIntervalMs`: a run of quick failures costs one pair of git calls, not one per failure.
+ * A fingerprint of the agent's work tree for REPEATED_FAILURE and NO_PROGRESS, taken fresh at
+ * each tool call's end: an agent that edits a file and reruns the failing test 0.3 s later has
+ * changed its workspace, and a fingerprint cached for seconds told it otherwise (issue 25).
+ *
+ * Cheap by using what git already keeps: `git status` (the index's stat cache: it reads no file
+ * whose stat did not change) lists every changed and untracked path, and each listed path's
+ * size and mtime (nanoseconds) tell one edit of an already-changed file from the next. No diff
+ * and no hash of file contents. `--no-optional-locks`: the agent's own git must never meet
+ * deadman's index.lock. Null outside a git work tree (or without git).
+ *
+ * A flood of tool results (thousands a second) must not become thousands of git runs: past
+ * MAX_PER_SECOND in a second the answer is a fingerprint of its own, never seen again — a change,
+ * which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
  */
-const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 2_000;
-const MAX_UNTRACKED = 200;
+const MAX_STATUS_BYTES = 4 * 1024 * 1024;
+const MAX_STATTED = 500;
+export const MAX_PER_SECOND = 20;
 
-export function workspaceFingerprinter(cwd: string, minIntervalMs: number, monotonic: () => number): () => string | null {
-  let last: { at: number; value: string | null } | null = null;
+export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null {
+  let windowStart = -Infinity;
+  let taken = 0;
+  let unmeasured = 0;
   return () => {
     const now = monotonic();
-    if (last && now - last.at < minIntervalMs) return last.value;
-    last = { at: now, value: fingerprint(cwd) };
-    return last.value;
+    if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
+    if (++taken > MAX_PER_SECOND) return `unmeasured-${++unmeasured}`;
+    return fingerprint(cwd);
   };
 }
 
 function fingerprint(cwd: string): string | null {
-  const git = (...args: string[]) => spawnSync('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_DIFF_BYTES, stdio: ['ignore', 'pipe', 'ignore'] });
-  const status = git('status', '--porcelain');
+  const status = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+    cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_STATUS_BYTES, stdio: ['ignore', 'pipe', 'ignore'],
+  });
   if (status.status !== 0 || status.error) return null;
-  const diff = git('diff', 'HEAD', '--no-color', '--no-ext-diff');
-  const hash = createHash('sha256').update(status.stdout).update('\0').update(diff.stdout ?? '');
-  const untracked = String(git('ls-files', '--others', '--exclude-standard', '-z').stdout ?? '').split('\0').filter(Boolean).slice(0, MAX_UNTRACKED);
-  for (const file of untracked) {
-    const stat = statSync(join(cwd, file), { throwIfNoEntry: false });
-    hash.update(`\0${file}\0${stat?.size ?? -1}\0${stat?.mtimeMs ?? -1}`);
+  const hash = createHash('sha256').update(status.stdout);
+  for (const path of changedPaths(status.stdout.toString('utf8')).slice(0, MAX_STATTED)) {
+    const stat = statSync(join(cwd, path), { bigint: true, throwIfNoEntry: false });
+    hash.update(`\0${path}\0${stat?.size ?? -1n}\0${stat?.mtimeNs ?? -1n}`);
   }
-  // A diff past the cap (or a repo without a commit) still counts by its status and what was read.
   return hash.digest('hex').slice(0, 16);
+}
+
+/** The paths of `status --porcelain -z`: `XY path`, a rename's original path following as its own entry. */
+function changedPaths(porcelain: string): string[] {
+  const entries = porcelain.split('\0');
+  const paths: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.length < 4) continue;
+    paths.push(entry.slice(3));
+    if (entry[0] === 'R' || entry[0] === 'C') i++;
+  }
+  return paths;
 }

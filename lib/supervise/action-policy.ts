@@ -18,7 +18,7 @@ export function decideOnAction(
 ): PolicyDecision {
   const target = signal.finding?.target;
   const fingerprint = actionFingerprint({ action: run.action, kind: signal.kind, message: signal.message, target, process: target, sessionId: run.sessionId });
-  const decision = decide({ recommended: run.action, autoRecover: run.autoRecover, sessionId: run.sessionId, alreadyTaken: ports.actionsTaken?.has(fingerprint) ?? false });
+  const decision = decide({ recommended: run.action, autoRecover: run.autoRecover, sessionId: run.sessionId, alreadyTaken: ports.actionsTaken?.has(fingerprint) ?? false, targetUnproven: signal.finding?.unproven ?? null });
   ports.records.decision(incident, decision);
   if (decision.verdict === 'allow') ports.actionsTaken?.add(fingerprint);
   return decision;

@@ -1,9 +1,8 @@
 import { createGenericAdapter } from '../core/adapters/generic.ts';
-import { TOOL_START_SLACK_MS } from '../core/detect/hung.ts';
 import { processKey, type ProcessInfo } from '../core/process/process-info.ts';
 import type { OpenToolCall } from '../core/session/open-tools.ts';
 import { signalSequence } from '../core/session/replay-report.ts';
-import { hungProcessDetector, outputInactivity, type DetectorInput } from './detectors.ts';
+import { hungProcess, outputInactivity } from './detectors.ts';
 import { OutputTracker } from './output.ts';
 import type { Clock, Logger, ProcessTree, Repeater, SignalSource } from './ports.ts';
 import type { StepRecords } from './step-records.ts';
@@ -29,8 +28,6 @@ export interface AttachPorts {
   tree: Pick<ProcessTree, 'observe' | 'terminate'>;
   /** The attached agent's session file as it is now; null when there is none. */
   sessionFile(): SessionFileLook | null;
-  /** Wall ms at which a process with this /proc start time started. */
-  startedAtWall(startTime: number): number;
   every: Repeater;
   signals: SignalSource;
   print(line: string): void;
@@ -60,14 +57,15 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   const generic = createGenericAdapter();
   const output = new OutputTracker(startedAt, () => generic, ports.records, { onSession: () => {} });
   let lastSize: number | null = null;
-  let earliestToolWall: number | null = null;
-  const helpers = (processes: readonly ProcessInfo[]) => new Set(processes
-    .filter((p) => p.pid !== rootPid && (earliestToolWall === null || ports.startedAtWall(p.startTime) < earliestToolWall - TOOL_START_SLACK_MS))
-    .map(processKey));
-  const alsoBaseline = ({ history }: DetectorInput) => helpers(history.latest?.processes ?? []);
+  // The agent's own helpers, as the hung detector judges them (tool-ownership.ts): born before the earliest open call.
+  const helpers = (processes: readonly ProcessInfo[]) => {
+    const first = output.state.firstToolAt;
+    const born = (p: ProcessInfo) => supervisor.history.progress.processes.get(processKey(p))?.bornAt ?? Infinity;
+    return new Set(processes.filter((p) => p.pid !== rootPid && (first === null || born(p) < first)).map(processKey));
+  };
   let ended: AttachSummary['ended'] | null = null;
   const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, () => settings, output, startedAt,
-    () => (ended ??= 'stalled'), [hungProcessDetector(alsoBaseline), outputInactivity]);
+    () => (ended ??= 'stalled'), [hungProcess, outputInactivity]);
 
   /** The session file's growth is the agent's output; its open tool calls, the open tools. */
   const readSessionFile = () => {
@@ -81,8 +79,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
     const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
     output.state.openTools = new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)]));
     const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
-    earliestToolWall = walls.length ? Math.min(...walls) : null;
-    output.state.firstToolAt = earliestToolWall === null ? null : toMonotonic(earliestToolWall);
+    output.state.firstToolAt = walls.length ? toMonotonic(Math.min(...walls)) : null;
   };
 
   let status = '';

@@ -28,7 +28,7 @@ export interface DetectorSettings {
   /** SESSION_BUDGET_RISK limits; 0 is off. */
   budget: { tokens: number; costUsd: number };
   ignore: readonly RegExp[];
-  /** With an agent adapter, a hung target needs an open tool call, and helpers started before the first one are baseline. */
+  /** With an agent adapter, a hung target needs an open tool call it belongs to (lib/core/detect/tool-ownership.ts). */
   agent: () => boolean;
   /** The agent's name for messages (`no codex output for 3s`); null or unset for a plain command. */
   agentName?: () => string | null;
@@ -68,28 +68,21 @@ export interface Signal {
 
 export type Detector = (input: DetectorInput) => Signal | null;
 
-/**
- * Only one hung incident at a time: a second attempt may target a respawned subtree, and still
- * counts against the same incident. `alsoBaseline` adds helpers the caller knows of that the
- * history cannot (`deadman attach`: processes that started before the open tool call did).
- */
-export function hungProcessDetector(alsoBaseline: (input: DetectorInput) => ReadonlySet<string> = () => new Set()): Detector {
-  return (input) => {
-    const { history, output, settings } = input;
-    if (!history.latest) return null;
-    const finding = findHungSubtree(history.latest, history.progress, {
-      hungTimeoutMs: settings.hungTimeoutMs,
-      lastOutputAt: output.lastOutputAt,
-      baseline: new Set([...history.baseline(output.firstToolAt), ...alsoBaseline(input)]),
-      ignore: settings.ignore,
-      openTools: [...output.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt })),
-      requireOpenTool: settings.agent(),
-    });
-    return finding && { kind: 'HUNG_PROCESS', fingerprint: 'HUNG_PROCESS', message: finding.reason, finding };
-  };
-}
-
-export const hungProcess = hungProcessDetector();
+/** Only one hung incident at a time: a second attempt may target a respawned subtree, and still counts against the same incident. */
+export const hungProcess: Detector = (input) => {
+  const { history, output, settings } = input;
+  if (!history.latest) return null;
+  const finding = findHungSubtree(history.latest, history.progress, {
+    hungTimeoutMs: settings.hungTimeoutMs,
+    lastOutputAt: output.lastOutputAt,
+    baseline: history.persistent,
+    ignore: settings.ignore,
+    openTools: [...output.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt, command: output.openToolCommands.get(toolId) ?? null })),
+    firstToolAt: output.firstToolAt,
+    requireOpenTool: settings.agent(),
+  });
+  return finding && { kind: 'HUNG_PROCESS', fingerprint: 'HUNG_PROCESS', message: finding.reason, finding };
+};
 
 export const outputInactivity: Detector = ({ now, history, output, settings }) => {
   const found = detectInactivity({ now, limitMs: settings.inactivityMs, lastOutputAt: output.lastOutputAt, lastTreeActivityAt: history.lastTreeActivityAt, agent: settings.agentName?.() ?? null });

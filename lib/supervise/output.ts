@@ -19,8 +19,10 @@ export interface OutputState {
   lastOutputAt: number;
   sessionId: string | null;
   openTools: Map<string, number>;
+  /** The shell command of each open tool call that has one: evidence of which process is the call's. */
+  openToolCommands: Map<string, string>;
   firstToolAt: number | null;
-  /** When a line last matched `ready_pattern` (set by the run session), or null. */
+  /** When a line last matched `ready_pattern` or `ready_port` accepted (set by the run session), or null. */
   readyAt: number | null;
   /** Bytes read from the child's stdout and stderr so far: its writes into them are not tree I/O. */
   pipeBytes: number;
@@ -68,16 +70,14 @@ export class OutputTracker {
   readonly state: OutputState;
   private readonly adapter: () => Adapter;
   private readonly records: RunRecords;
-  private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>;
-  /** Commands of the open tool calls, to name the command a failure belongs to. */
-  private readonly toolCommands = new Map<string, string>();
+  private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
 
-  constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+  constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -136,13 +136,13 @@ export class OutputTracker {
       case 'tool_started':
         s.firstToolAt ??= now;
         if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
-        if (event.command !== null) this.toolCommands.set(event.toolId, event.command);
+        if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
         s.openTools.set(event.toolId, now);
         break;
       case 'tool_finished': {
         s.openTools.delete(event.toolId);
-        const command = this.toolCommands.get(event.toolId);
-        this.toolCommands.delete(event.toolId);
+        const command = s.openToolCommands.get(event.toolId);
+        s.openToolCommands.delete(event.toolId);
         // Only shell commands have a signature; other tools neither extend nor break a streak.
         if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
         break;
@@ -179,7 +179,9 @@ export class OutputTracker {
     }
   }
 
-  private attempted(attempt: Attempt): void {
+  /** An attempt carries the workspace as it was when it ended: an edit between two reruns is seen, however fast. */
+  private attempted(result: Attempt): void {
+    const attempt = this.agent.workspace ? { ...result, workspace: this.agent.workspace() } : result;
     const pending = this.state.toolResults;
     if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
     pending.push(attempt);

@@ -184,7 +184,11 @@ class Session {
   private async tickOnce(): Promise<void> {
     const { ports, config } = this;
     try {
-      if (!this.machine.ready && config.ready_port && (await ports.portAccepts(config.ready_port))) this.send('ready');
+      if (!this.machine.ready && config.ready_port && (await ports.portAccepts(config.ready_port))) {
+        // What runs once the port accepts is the server: persistent, never a hung tool.
+        this.output.state.readyAt = ports.clock.monotonic();
+        this.send('ready');
+      }
       await this.supervisor.tick();
       this.send(this.supervisor.recovering ? 'recovery_started' : 'recovery_ended');
       this.publishStatus();

@@ -90,7 +90,7 @@ export class Supervisor {
     const attempts = this.output.state.toolResults.splice(0);
     // Some results were dropped unseen: a streak counted across the gap could be false.
     if (this.output.state.toolResultsLost > 0) [this.attempts, this.output.state.toolResultsLost] = [NO_ATTEMPTS, 0];
-    if (attempts.length > 0) this.attempts = foldAttempts(this.attempts, attempts, this.ports.workspace?.() ?? null);
+    if (attempts.length > 0) this.attempts = foldAttempts(this.attempts, attempts, () => this.ports.workspace?.() ?? null);
     this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
     const followedUp = new Set<Detector>();
     for (const [fingerprint, open] of this.cases) {

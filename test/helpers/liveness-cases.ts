@@ -102,11 +102,11 @@ export const HUNG_TIMEOUT_MS = 2_000;
  * Codex does): how long after that event the tool's item.completed came (it comes once the
  * tool is killed), or null when it never did within the run's --timeout.
  */
-export async function hungToolKillDelay(t?: { after(fn: () => void): void }): Promise<{ delayMs: number | null; stderr: string }> {
+export async function hungToolKillDelay(t?: { after(fn: () => void): void }, extraEnv: Record<string, string> = {}): Promise<{ delayMs: number | null; stderr: string }> {
   const dir = tempDir(t);
   const env = {
     ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '',
-    FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL_EVENT_DELAY_MS: '1500',
+    FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL_EVENT_DELAY_MS: '1500', ...extraEnv,
   };
   const child = spawn(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), '--adapter', 'codex',
     '--auto-recover', '--hung-timeout', `${HUNG_TIMEOUT_MS}ms`, '--kill-grace', '1s', '--poll', `${POLL_MS}ms`, '--inactivity', '1min',

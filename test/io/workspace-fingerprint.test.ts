@@ -1,25 +1,53 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workspaceFingerprinter } from '../../lib/io/workspace-fingerprint.ts';
+import { MAX_PER_SECOND, workspaceFingerprinter } from '../../lib/io/workspace-fingerprint.ts';
 import { tempDir } from '../helpers/cli.ts';
 
-test('the workspace fingerprint changes with an edit, holds without one, is cached within its interval, and is null outside git', (t) => {
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s); no edit, the same; null outside git', async (t) => {
   const dir = tempDir(t);
-  execFileSync('git', ['init', '-q'], { cwd: dir });
+  git(dir, 'init', '-q');
   writeFileSync(join(dir, 'a.txt'), 'one\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'one');
   let now = 0;
-  const take = workspaceFingerprinter(dir, 5_000, () => now);
-  const first = take();
-  assert.match(first ?? '', /^[0-9a-f]{16}$/);
-  now += 5_000;
-  assert.equal(take(), first, 'nothing changed');
-  writeFileSync(join(dir, 'a.txt'), 'two\n');
+  const take = workspaceFingerprinter(dir, () => (now += 1_000));
+  const seen = [take()];
+  assert.match(seen[0] ?? '', /^[0-9a-f]{16}$/);
+  assert.equal(take(), seen[0], 'nothing changed');
+  const edits: Array<() => void> = [
+    () => writeFileSync(join(dir, 'a.txt'), 'two\n'), // a tracked file changed
+    () => writeFileSync(join(dir, 'a.txt'), 'three\n'), // the same changed file again: its mtime tells
+    () => writeFileSync(join(dir, 'new.txt'), 'x'), // an untracked file
+    () => writeFileSync(join(dir, 'new.txt'), 'xy'),
+    () => (mkdirSync(join(dir, 'deep', 'er'), { recursive: true }), writeFileSync(join(dir, 'deep', 'er', 'b.txt'), 'b')), // in a new directory
+    () => git(dir, 'add', '.'), // staged
+    () => renameSync(join(dir, 'new.txt'), join(dir, 'renamed.txt')),
+    () => writeFileSync(join(dir, 'a.txt'), 'one\n'), // back as committed
+  ];
+  for (const [i, edit] of edits.entries()) {
+    await settle(100 + (i % 5) * 100);
+    edit();
+    const next = take();
+    assert.ok(!seen.includes(next), `edit ${i} gave a fingerprint already seen`);
+    seen.push(next);
+  }
+  assert.equal(workspaceFingerprinter(tempDir(t), () => 0)(), null);
+});
+
+test('past MAX_PER_SECOND in a second, each answer is one never seen (a change), so a flood runs no git', (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  let now = 0;
+  const take = workspaceFingerprinter(dir, () => now);
+  const answers = Array.from({ length: MAX_PER_SECOND + 3 }, () => take());
+  assert.equal(new Set(answers.slice(0, MAX_PER_SECOND)).size, 1, 'measured: the same');
+  assert.equal(new Set(answers.slice(MAX_PER_SECOND)).size, 3, 'unmeasured: each its own');
   now += 1_000;
-  assert.equal(take(), first, 'within the interval the last fingerprint stands');
-  now += 5_000;
-  assert.notEqual(take(), first, 'an edit is a new fingerprint');
-  assert.equal(workspaceFingerprinter(tempDir(t), 0, () => 0)(), null);
+  assert.equal(take(), answers[0], 'a new second measures again');
 });

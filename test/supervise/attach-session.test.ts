@@ -32,7 +32,8 @@ function fakeAttach(session: SessionFileLook | null) {
     logger: { log: () => {} },
     records: new StepRecords(null, () => now, () => now),
     tree: {
-      observe: () => ({ at: now, rootPid: ROOT, processes: processes.map((p) => ({ ...p })) }),
+      // Start times in seconds since WALL0, which is 20 s before the attach (monotonic 0).
+      observe: () => ({ at: now, rootPid: ROOT, processes: processes.map((p) => ({ ...p })), startClock: { bootAt: -20_000, ticksPerSecond: 1 } }),
       terminate: async ({ subtree }: TerminateTarget) => {
         terminated.push(subtree.map((p) => p.pid));
         processes = processes.filter((p) => !subtree.some((s) => s.pid === p.pid));
@@ -40,7 +41,6 @@ function fakeAttach(session: SessionFileLook | null) {
       },
     },
     sessionFile: () => look.current,
-    startedAtWall: (startTime) => WALL0 + startTime * 1000,
     every: (_ms, run) => {
       poll = run;
       return () => (poll = null);

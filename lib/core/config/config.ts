@@ -2,7 +2,7 @@ import { CONSULTABLE_SIGNALS } from '../incident/diagnosis.ts';
 import { z } from 'zod';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';
-import { AGE_MAX, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
+import { AGE_MAX, MAX_REVIVES, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';
 import { SANDBOX_LEVELS } from '../units/hardening.ts';
@@ -114,7 +114,7 @@ export const configSchema = z.strictObject({
   }).default(() => ({ ...D.generic })),
   revive: z.strictObject({
     max_age: duration({ max: AGE_MAX, off: true }).default(D.revive.max_age),
-    max_revives: z.number().int().nonnegative().default(D.revive.max_revives),
+    max_revives: z.number().int().nonnegative().max(MAX_REVIVES, `at most ${MAX_REVIVES}: a session revived that often in a row without a clean completion needs a person, not another revive`).default(D.revive.max_revives),
     delay: duration({ max: SHORT_MAX }).default(D.revive.delay),
     start_timeout: duration({ max: SHORT_MAX }).default(D.revive.start_timeout),
     message: z.string().min(1).optional(),

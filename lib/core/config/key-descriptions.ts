@@ -36,7 +36,7 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'generic.turn_end_pattern': 'A regular expression that marks a finished turn (a clean completion clears the revive marker).',
   revive: 'Reviving interrupted agent sessions from their markers.',
   'revive.max_age': 'Only sessions interrupted less than this long ago are revived.',
-  'revive.max_revives': 'Revives in a row without a clean completion before deadman stops (exit 69).',
+  'revive.max_revives': 'Revives in a row without a clean completion before deadman stops (exit 69); 0 (off) to 20. With no marker, the revive prompts in a row in the agent\'s session file count.',
   'revive.delay': '`deadman revive` waits this long before re-prompting.',
   'revive.start_timeout': 'How long `deadman revive` may take to launch resumes.',
   'revive.message': 'The prompt for a resumed session. Default: says the run was cut off and repeats the task.',

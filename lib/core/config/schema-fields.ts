@@ -20,6 +20,8 @@ export const TIMER_MAX = '24d';
 /** Waits inside one supervision tick or one hook: they add up into the tick budget, so they stay short. */
 export const SHORT_MAX = '1h';
 /** Ages compared with the clock, never waited for. */
+/** `revive.max_revives`' upper bound (docs/revive.md): past it a session that keeps dying needs a person. */
+export const MAX_REVIVES = 20;
 export const AGE_MAX = '10y';
 
 export function duration(limits: DurationLimits) {

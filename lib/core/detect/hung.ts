@@ -1,6 +1,7 @@
 import { formatDuration } from '../config/duration.ts';
 import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 import type { ProgressState } from './process-progress.ts';
+import { ownerOf, type OpenTool, type Ownership } from './tool-ownership.ts';
 
 /**
  * HUNG_PROCESS: a subtree of the owned tree that did not work for `hungTimeoutMs` — its CPU
@@ -16,21 +17,17 @@ import type { ProgressState } from './process-progress.ts';
  * not kill part of a working command.
  */
 
-export interface OpenTool {
-  toolId: string;
-  /** Monotonic ms at which the adapter saw the tool call start. */
-  startedAt: number;
-}
-
 export interface HungOptions {
   hungTimeoutMs: number;
   /** Monotonic ms of the root's last output line or event. */
   lastOutputAt: number;
-  /** Keys of processes present before the first tool call: MCP servers, helpers. */
+  /** Keys of processes that are never targets: servers, processes alive when ready_pattern or ready_port matched. */
   baseline: ReadonlySet<string>;
   ignore: readonly RegExp[];
   openTools: readonly OpenTool[];
-  /** With an agent adapter, a target needs an open tool call that it belongs to. */
+  /** When the run's first tool call started: a process born before it is the agent's helper unless it runs an open call's command. */
+  firstToolAt: number | null;
+  /** With an agent adapter, a target needs an open tool call that it belongs to (tool-ownership.ts). */
   requireOpenTool: boolean;
 }
 
@@ -39,16 +36,14 @@ export interface HungFinding {
   /** The target and all its descendants, parents before children. */
   subtree: ProcessInfo[];
   idleMs: number;
-  /** The open tool call the target was started under, if any. */
+  /** The open tool call the target belongs to, if any. */
   toolId: string | null;
+  /** Why nobody can tell whose the target is, when nobody can: a person decides, deadman does not kill it by itself. */
+  unproven: string | null;
+  /** The target runs its call's command (not only born after the call). */
+  byCommand: boolean;
   reason: string;
 }
-
-/**
- * A process first seen up to this long before its tool call's event still belongs to it: the
- * agent spawns the command, then prints the event, and a poll can fall in between.
- */
-export const TOOL_START_SLACK_MS = 2_000;
 
 export function findHungSubtree(observation: Observation, progress: ProgressState, options: HungOptions): HungFinding | null {
   const now = observation.at;
@@ -58,8 +53,10 @@ export function findHungSubtree(observation: Observation, progress: ProgressStat
   const findings = [...new Set(tree.leaves().flatMap((leaf) => tree.commandTop(leaf) ?? []))]
     .map((top) => judge(top, tree, progress, options, now))
     .filter((f): f is HungFinding => f !== null)
-    .filter((f) => f.toolId !== null || !options.requireOpenTool);
-  findings.sort((a, b) => Number(b.toolId !== null) - Number(a.toolId !== null) || b.idleMs - a.idleMs || a.target.pid - b.target.pid);
+    .filter((f) => f.toolId !== null || f.unproven !== null || !options.requireOpenTool);
+  // A command match is the strongest evidence, a birth after the call the next; unproven last.
+  const rank = (f: HungFinding) => (f.toolId !== null ? (f.byCommand ? 3 : 2) : f.unproven === null ? 1 : 0);
+  findings.sort((a, b) => rank(b) - rank(a) || b.idleMs - a.idleMs || a.target.pid - b.target.pid);
   return findings[0] ?? null;
 }
 
@@ -72,23 +69,22 @@ function judge(target: ProcessInfo, tree: Tree, progress: ProgressState, options
   // The target's progress covers its whole subtree.
   const idleMs = now - Math.max(options.lastOutputAt, targetProgress.lastProgressAt);
   if (idleMs < options.hungTimeoutMs) return null;
-  const tool = toolOf(targetProgress.firstSeenAt, options.openTools);
-  return { target, subtree, idleMs, toolId: tool?.toolId ?? null, reason: explain(target, subtree, idleMs, tool, now) };
+  const owner = ownerOf({ subtree, bornAt: targetProgress.bornAt, agentChild: tree.agentChild(target) }, options.openTools, options.firstToolAt);
+  const tool = owner.kind === 'tool' ? owner.tool : null;
+  const unproven = owner.kind === 'ambiguous' ? owner.why : null;
+  const byCommand = owner.kind === 'tool' && owner.evidence === 'command';
+  return { target, subtree, idleMs, toolId: tool?.toolId ?? null, unproven, byCommand, reason: explain(target, subtree, idleMs, owner, now) };
 }
 
-/** The latest open tool call that started before the target appeared (within the slack). */
-function toolOf(firstSeenAt: number, openTools: readonly OpenTool[]): OpenTool | null {
-  const before = openTools.filter((t) => t.startedAt <= firstSeenAt + TOOL_START_SLACK_MS);
-  return before.sort((a, b) => b.startedAt - a.startedAt)[0] ?? null;
-}
-
-function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, tool: OpenTool | null, now: number): string {
+function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, owner: Ownership, now: number): string {
   const command = target.cmdline.join(' ') || target.comm;
   const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command;
   const leader = target.sid === target.pid ? ', session leader' : target.pgid === target.pid ? ', group leader' : '';
   const others = subtree.length - 1;
   const below = others === 0 ? '' : ` and ${others} descendant${others === 1 ? '' : 's'}`;
-  const call = tool ? `; open tool call ${tool.toolId} since ${formatDuration(now - tool.startedAt)}` : '';
+  const call = owner.kind === 'tool'
+    ? `; open tool call ${owner.tool.toolId} since ${formatDuration(now - owner.tool.startedAt)} (by its ${owner.evidence})`
+    : owner.kind === 'ambiguous' ? `; whose it is is unproven: ${owner.why}` : '';
   return `${shown} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: CPU and I/O under the activity floors, no output from the root${call}`;
 }
 
@@ -138,6 +134,11 @@ class Tree {
       }
     }
     return result;
+  }
+
+  /** The agent started it: its parent is the root or in the root's group (a wrapper, codex below its npm shim). */
+  agentChild(p: ProcessInfo): boolean {
+    return p.ppid === this.observation.rootPid || this.#byPid.get(p.ppid)?.pgid === this.#rootPgid;
   }
 
   #eligible(p: ProcessInfo): boolean {

@@ -12,6 +12,8 @@ export interface Attempt extends ToolFailure {
   ok: boolean;
   /** A completed turn: an attempt, but no result of its own (its tool calls are the results). */
   turn?: true;
+  /** The workspace fingerprint taken when it ended (null outside git); absent when none was taken then. */
+  workspace?: string | null;
 }
 
 export interface ProgressState {

@@ -1,4 +1,4 @@
-import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
+import { bornAt, processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 import { exceedsFloors, growthByProcess, withSample, type ActivityFloors, type Growth, type Sample } from './tree-activity.ts';
 
 /**
@@ -15,6 +15,8 @@ import { exceedsFloors, growthByProcess, withSample, type ActivityFloors, type G
 export interface ProcessProgress {
   info: ProcessInfo;
   firstSeenAt: number;
+  /** When it was born (its start time on the poll's clock), or first seen where start times cannot be placed. */
+  bornAt: number;
   /** Last poll at which its subtree worked above the floors (its first poll to begin with). */
   lastProgressAt: number;
   /** Its subtree's CPU and I/O since it was first seen, over the last window. */
@@ -36,13 +38,13 @@ export function updateProgress(state: ProgressState, observation: Observation, f
     const key = processKey(info);
     const earlier = state.processes.get(key);
     if (!earlier) {
-      next.set(key, { info, firstSeenAt: at, lastProgressAt: at, samples: [{ at, cpuMs: 0, ioBytes: 0 }] });
+      next.set(key, { info, firstSeenAt: at, bornAt: bornAt(info, observation), lastProgressAt: at, samples: [{ at, cpuMs: 0, ioBytes: 0 }] });
       continue;
     }
     const last = earlier.samples.at(-1)!;
     const moved = subtreeGrowth.get(key)!;
     const samples = withSample(earlier.samples, { at, cpuMs: last.cpuMs + moved.cpuMs, ioBytes: last.ioBytes + moved.ioBytes }, floors.windowMs);
-    next.set(key, { info, firstSeenAt: earlier.firstSeenAt, lastProgressAt: exceedsFloors(samples, floors) ? at : earlier.lastProgressAt, samples });
+    next.set(key, { info, firstSeenAt: earlier.firstSeenAt, bornAt: earlier.bornAt, lastProgressAt: exceedsFloors(samples, floors) ? at : earlier.lastProgressAt, samples });
   }
   return { processes: next };
 }

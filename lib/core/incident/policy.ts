@@ -12,6 +12,8 @@ export interface PolicyInput {
   sessionId?: string | null;
   /** This action, on this stall and target, was already taken in this run (its action fingerprint, fingerprint.ts). */
   alreadyTaken?: boolean;
+  /** Why the hung target may not be the tool's (tool-ownership.ts): killing it is a person's call. */
+  targetUnproven?: string | null;
 }
 
 /**
@@ -53,6 +55,9 @@ export function decide(input: PolicyInput): PolicyDecision {
   }
   if (input.recommended === 'CHECKPOINT_AND_RESPAWN' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman respawn the agent with a handoff' };
+  }
+  if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && input.targetUnproven) {
+    return { verdict: 'await_approval', action: input.recommended, reason: `the target may be a helper the agent started, not the tool (${input.targetUnproven}): deadman does not guess, a person must decide` };
   }
   if (input.recommended === 'TERMINATE_DESCENDANT_PROCESS' && !input.autoRecover) {
     return { verdict: 'await_approval', action: input.recommended, reason: 'recovery is off: run with --auto-recover (or auto_recover = true) to let deadman kill hung descendants' };

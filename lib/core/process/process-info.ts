@@ -33,6 +33,23 @@ export interface Observation {
   processes: ProcessInfo[];
   /** CPU time (ms) of the unit's cgroup minus deadman's own, when the run has one. */
   cgroupCpuMs?: number | null;
+  /**
+   * How a process's `startTime` maps onto the poll's clock (Linux: boot at `bootAt` monotonic
+   * ms, `ticksPerSecond` ticks a second), so a process's birth can be put before or after an
+   * agent's event; absent where start times are not ticks since boot.
+   */
+  startClock?: { bootAt: number; ticksPerSecond: number };
+}
+
+/**
+ * When the process was born, on the poll's clock, at the latest: start times count whole ticks
+ * (10 ms), so the end of its tick — a process started just after an event it follows is not
+ * placed before it. Where the observer cannot place start times, when it was first seen.
+ */
+export function bornAt(p: Pick<ProcessInfo, 'startTime'>, observation: Pick<Observation, 'at' | 'startClock'>): number {
+  const clock = observation.startClock;
+  if (!clock) return observation.at;
+  return Math.min(observation.at, clock.bootAt + ((p.startTime + 1) * 1000) / clock.ticksPerSecond);
 }
 
 export function processKey(p: Pick<ProcessInfo, 'pid' | 'startTime'>): string {

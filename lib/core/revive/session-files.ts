@@ -175,11 +175,15 @@ export function selectInterrupted(found: readonly FoundSession[], now: number, m
   });
 }
 
-/** A marker for a session found in files, so its revives are counted like any other. */
+/**
+ * A marker for a session found in files, so its revives are counted like any other — from the
+ * count the file holds: with no marker (a fresh state directory) four revive prompts since the
+ * last genuine one were revived as "1/2" under max_revives = 2 (issue 25).
+ */
 export function markerForSession(finding: SessionFinding, now: number): Marker {
   const argv = finding.agent === 'codex'
     ? ['codex', 'exec', '--json', '--skip-git-repo-check', ...finding.resumeFlags]
     : ['claude', '-p', '--output-format', 'stream-json', '--verbose', ...finding.resumeFlags];
   const marker = newMarker({ name: `${finding.agent}-${finding.sessionId}`.slice(0, 100), adapter: finding.agent, argv, cwd: finding.cwd ?? '/', owner: null, now });
-  return { ...marker, sessionId: finding.sessionId, task: finding.task, state: 'interrupted', reason: finding.interruption };
+  return { ...marker, sessionId: finding.sessionId, task: finding.task, state: 'interrupted', reason: finding.interruption, reviveCount: finding.revivesSinceUserInput };
 }

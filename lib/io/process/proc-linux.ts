@@ -1,7 +1,7 @@
 import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
-import { readProcStat } from './process-identity.ts';
+import { readProcStat, readStartClock } from './process-identity.ts';
 import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
 import { ListeningSockets } from './proc-sockets.ts';
 import { TaggedProcesses, TagSweepSchedule } from './tagged-processes.ts';
@@ -40,6 +40,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
   const tagSweeps = new TagSweepSchedule();
   let last: ProcessInfo[] = [];
+  const startClock = readStartClock(monotonic);
   const taggedSeeds = (at: number, sweep: boolean): Seed[] =>
     tagged && tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid)) ? tagged.find(neverOwned) : [];
 
@@ -70,7 +71,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
       last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds, ...taggedSeeds(at, sweep)]);
       memory.keepOnly(last);
       reader.keepOnly(last);
-      return { at, rootPid, processes: last, cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null };
+      return { at, rootPid, processes: last, cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null, ...(startClock ? { startClock } : {}) };
     },
     isOwned(p: ProcessIdentity) {
       if (memory.has(p)) return true;

@@ -24,3 +24,19 @@ export function isSameProcessAlive(pid: number, startTime?: number): boolean {
 export function ownStartTime(): number | null {
   return readProcStat(process.pid)?.startTime ?? null;
 }
+
+/** /proc start times are in USER_HZ ticks since boot; USER_HZ is 100 on every Linux ABI. */
+export const USER_HZ = 100;
+
+/**
+ * Where boot lies on the `monotonic` clock, so /proc start times land on it: /proc/uptime is
+ * the time since boot on the clock start times count in. Null without /proc.
+ */
+export function readStartClock(monotonic: () => number): { bootAt: number; ticksPerSecond: number } | null {
+  try {
+    const uptimeMs = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
+    return Number.isFinite(uptimeMs) ? { bootAt: monotonic() - uptimeMs, ticksPerSecond: USER_HZ } : null;
+  } catch {
+    return null;
+  }
+}

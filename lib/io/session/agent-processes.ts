@@ -2,7 +2,7 @@ import { readFileSync, readlinkSync } from 'node:fs';
 import { splitProgram, type AgentKind } from '../../core/adapters/program.ts';
 import { inRepository } from '../../core/session/watched-session.ts';
 import { listAllPids } from '../process/proc-read.ts';
-import { readProcStat } from '../process/process-identity.ts';
+import { readProcStat, USER_HZ } from '../process/process-identity.ts';
 
 /**
  * Running Codex and Claude Code processes that deadman did not start, found by their command
@@ -40,9 +40,6 @@ export function agentAt(pid: number): (RunningAgent & { ppid: number }) | null {
     return null; // gone, or another user's
   }
 }
-
-/** /proc start times are in USER_HZ ticks since boot; USER_HZ is 100 on every Linux ABI. */
-const USER_HZ = 100;
 
 function bootTimeMs(): number {
   const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('btime '));

@@ -12,15 +12,20 @@ export function fileHolders(path: string, selfPid = process.pid): number[] {
   const holders: number[] = [];
   for (const pid of listAllPids()) {
     if (pid === selfPid) continue;
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue; // gone, or another user's
-    }
-    if (fds.some((fd) => linkOrNull(`/proc/${pid}/fd/${fd}`) === target)) holders.push(pid);
+    if (openFilesOf(pid).includes(target)) holders.push(pid);
   }
   return holders;
+}
+
+/** The files one process holds open; none when it is gone or another user's. */
+export function openFilesOf(pid: number): string[] {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  return fds.flatMap((fd) => linkOrNull(`/proc/${pid}/fd/${fd}`) ?? []);
 }
 
 function linkOrNull(path: string): string | null {

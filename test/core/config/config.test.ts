@@ -25,3 +25,11 @@ test('known keys for "did you mean" follow sections, arrays and unions', () => {
   assert.equal(closest('inactivty', knownKeysAt([])), 'inactivity');
   assert.equal(closest('zzzz', knownKeysAt([])), undefined);
 });
+
+test('revive.max_revives is 0 (off) to 20, and past it the error says why', () => {
+  assert.equal(configSchema.parse({ revive: { max_revives: 20 } }).revive.max_revives, 20);
+  const tooMany = configSchema.safeParse({ revive: { max_revives: 21 } });
+  assert.equal(tooMany.success, false);
+  assert.match(tooMany.error!.issues[0]!.message, /at most 20: a session revived that often in a row without a clean completion needs a person/);
+  assert.equal(configSchema.safeParse({ revive: { max_revives: -1 } }).success, false);
+});

@@ -75,7 +75,7 @@ const BAD = [
   'hung_timeout = "off"', 'poll = "infinity"', 'stop_grace = ""', 'auto_recover = "yes"', 'on_stall = "kill"',
   'stdin = "pipe"', 'adapter = "gpt"', 'ready_port = 0', 'ready_port = 70000', 'max_line_bytes = 10', 'name = "a b"',
   'cwd = "relative/dir"', 'state_dir = "var/lib"', 'command = []', 'command = "codex exec"', 'ignore = "x"',
-  '[activity]\nio_bytes = -1', '[activity]\nwindow = "5x"', '[revive]\nsession_files = ["gemini"]', '[revive]\nmax_revives = 1.5',
+  '[activity]\nio_bytes = -1', '[activity]\nwindow = "5x"', '[revive]\nsession_files = ["gemini"]', '[revive]\nmax_revives = 1.5', '[revive]\nmax_revives = 21',
   '[notify]\nwebhook = "https://example.com"', '[notify]\nntfy = "ftp://example.com/x"', '[retention]\nmax_runs = 0',
   '[retention]\nevents_per_run = 5', '[redact]\nsecret = true', '[generic]\nturn_end = "x"',
   '[[evidence]]\nroot = "/out"\npath = "/out/x"', '[[evidence]]\nkind = "s3"\nroot = "/out"',

@@ -19,9 +19,9 @@ const agent = proc({ pid: 100, ppid: 1, cmdline: ['node', 'fake-agent.js'] });
 const python = proc({ pid: 200, ppid: 100, cmdline: ['python3', '-c', 'import subprocess…'] });
 const sleep = proc({ pid: 201, ppid: 200, pgid: 200, sid: 200, cmdline: ['sleep', '600'] });
 
-const TOOL = { toolId: 'item_1', startedAt: 0 };
+const TOOL = { toolId: 'item_1', startedAt: 0, command: null };
 const options = (overrides: Partial<HungOptions> = {}): HungOptions => ({
-  hungTimeoutMs: 3_000, lastOutputAt: 0, baseline: new Set(), ignore: [], openTools: [TOOL], requireOpenTool: true, ...overrides,
+  hungTimeoutMs: 3_000, lastOutputAt: 0, baseline: new Set(), ignore: [], openTools: [TOOL], firstToolAt: 0, requireOpenTool: true, ...overrides,
 });
 
 /** Folds one observation per second; `at(t)` gives the processes seen at t ms. */
@@ -99,10 +99,17 @@ test('servers, baseline helpers and ignored commands are never targets', () => {
   assert.equal(detect(10_000, withHelper, options(generic))?.target.pid, 150, 'the same helper outside the baseline');
 });
 
-test('an agent adapter needs an open tool call the target was started under', () => {
+test('an agent adapter needs an open tool call the target belongs to, by its command or its birth', () => {
   assert.equal(detect(10_000, seed, options({ openTools: [] })), null, 'no open call');
-  assert.equal(detect(10_000, seed, options({ openTools: [{ toolId: 'item_9', startedAt: 8_000 }] })), null, 'started long before the call');
-  assert.equal(detect(10_000, seed, options({ openTools: [{ toolId: 'item_9', startedAt: 1_500 }] }))?.toolId, 'item_9', 'within the slack');
+  const late = (command: string | null) => options({ openTools: [{ toolId: 'item_9', startedAt: 1_500, command }], firstToolAt: 1_500 });
+  assert.equal(detect(10_000, seed, late(null)), null, 'born 1.5 s before the first call, running no known command: a helper');
+  assert.equal(detect(10_000, seed, late('sleep 6000')), null, 'another command: a helper');
+  assert.equal(detect(10_000, seed, late('sleep 600'))?.toolId, 'item_9', 'its command, below the agent\'s direct child: the call spawned before its event');
+  assert.equal(detect(10_000, seed, late(`/bin/bash -lc 'python3 -c '\\''import subprocess…'\\'''`))?.toolId, 'item_9', 'its command inside Codex\'s shell wrapper');
+  const grandchild = () => [agent, proc({ pid: 150, ppid: 100, pgid: 100, sid: 100 }), { ...python, ppid: 150 }, sleep];
+  assert.equal(detect(10_000, grandchild, late('sleep 600'))?.toolId, 'item_9', 'below a process of the agent\'s group (codex below its npm shim)');
+  const adopted = () => [agent, { ...python, ppid: 1 }, sleep];
+  assert.equal(detect(10_000, adopted, late('sleep 600')), null, 'not the agent\'s child: the command alone is no evidence');
   const generic = detect(10_000, seed, options({ openTools: [], requireOpenTool: false }));
   assert.equal(generic?.target.pid, 200, 'generic adapter: no call needed');
   assert.equal(generic?.toolId, null);
@@ -111,7 +118,7 @@ test('an agent adapter needs an open tool call the target was started under', ()
 test('a process started under the open call is preferred to an older idle one', () => {
   const leftover = proc({ pid: 150, ppid: 100, cmdline: ['sleep', '900'] });
   const at = (t: number) => (t >= 3_000 ? [agent, leftover, python, sleep] : [agent, leftover]);
-  const opts = options({ requireOpenTool: false, openTools: [{ toolId: 'item_2', startedAt: 3_000 }] });
+  const opts = options({ requireOpenTool: false, openTools: [{ toolId: 'item_2', startedAt: 3_000, command: null }], firstToolAt: 3_000 });
   const finding = detect(8_000, at, opts);
   assert.equal(finding?.target.pid, 200, 'newer, less idle, but under the call');
   assert.equal(finding?.toolId, 'item_2');
@@ -153,4 +160,34 @@ test('survives garbage trees: cycles, missing parents, duplicate pids', () => {
   const orphan = proc({ pid: 400, ppid: 999 });
   const finding = detect(10_000, () => [agent, a, b, orphan, orphan], options({ requireOpenTool: false, openTools: [] }));
   assert.equal(finding?.target.pid, 400, 'the cycle has no leaf; the orphan is its own command');
+});
+
+// Issue 25: a helper the agent started itself (a watcher, as its direct child in a session of its
+// own) 1.5 s before its first tool call was killed as the hung tool, and the tool never was.
+test('a helper born shortly before the first tool call is never the hung tool; the tool is', () => {
+  const watcher = proc({ pid: 150, ppid: 100, cmdline: ['sleep', '601'] });
+  const tool = { toolId: 'item_1', startedAt: 1_500, command: `/bin/bash -lc 'sleep 600'` };
+  // The watcher from 0 s; the tool's process from 1 s (Codex spawns it before printing its event) or from 2 s.
+  for (const toolBornAt of [1_000, 2_000]) {
+    const at = (t: number) => (t >= toolBornAt ? [agent, watcher, python, sleep] : [agent, watcher]);
+    const finding = detect(10_000, at, options({ openTools: [tool], firstToolAt: 1_500 }));
+    assert.equal(finding?.target.pid, 200, `the tool, not the older and idler watcher (tool born at ${toolBornAt} ms)`);
+    assert.equal(finding?.toolId, 'item_1');
+    assert.equal(detect(10_000, () => [agent, watcher], options({ openTools: [tool], firstToolAt: 1_500 })), null, 'the watcher alone is no target');
+  }
+});
+
+test('a process nobody can place is left to a person: unproven, ranked after any proven tool', () => {
+  // Born at 2 s, after the first call (item_1, done) and before the open one, an MCP call with no command.
+  const stray = proc({ pid: 300, ppid: 100, cmdline: ['node', 'watcher.js'] });
+  const at = (t: number) => (t >= 2_000 ? [agent, stray] : [agent]);
+  const finding = detect(10_000, at, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, command: null }], firstToolAt: 1_000 }));
+  assert.equal(finding?.target.pid, 300);
+  assert.equal(finding?.toolId, null);
+  assert.match(finding?.unproven ?? '', /before open tool call item_5, whose command is unknown/);
+  assert.match(finding?.reason ?? '', /unproven/);
+  const withTool = (t: number) => [...at(t), ...(t >= 5_000 ? [python, sleep] : [])];
+  const both = detect(15_000, withTool, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, command: null }], firstToolAt: 1_000 }));
+  assert.equal(both?.target.pid, 200, 'the process born under the call comes first');
+  assert.equal(both?.unproven, null);
 });

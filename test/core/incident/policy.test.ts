@@ -11,6 +11,13 @@ test('a hung descendant is killed only with auto-recover', () => {
   assert.equal(decide({ recommended: diagnosis.action, autoRecover: true }).verdict, 'allow');
 });
 
+test('a hung target whose owner is unproven waits for a person, even with auto-recover', () => {
+  const unproven = decide({ recommended: 'TERMINATE_DESCENDANT_PROCESS', autoRecover: true, targetUnproven: 'born before open tool call m1, whose command is unknown' });
+  assert.equal(unproven.verdict, 'await_approval');
+  assert.match(unproven.reason, /may be a helper the agent started.*born before open tool call m1.*a person must decide/);
+  assert.equal(decide({ recommended: 'TERMINATE_DESCENDANT_PROCESS', autoRecover: true, targetUnproven: null }).verdict, 'allow');
+});
+
 test('whole-run stalls go to the stall policy whatever auto-recover says', () => {
   for (const kind of ['OUTPUT_INACTIVITY', 'EVIDENCE_STALE', 'TIMEOUT', 'NOT_READY'] as const) {
     assert.equal(diagnose(kind).action, 'STALL_POLICY', kind);

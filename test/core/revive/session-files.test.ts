@@ -84,3 +84,32 @@ test('a found session becomes a revivable marker with its settings repeated', ()
   ]);
   assert.equal(claudeMarker.task, 'hang TERM');
 });
+
+// Neverdie's budget with no marker: the session file's own count of revive prompts in a row.
+test('revive prompts since the last genuine prompt count against max_revives, Codex and Claude', () => {
+  const now = Date.parse('2026-12-01T08:00:00Z');
+  const sessions = [
+    ['codex', fixtureLines('revive-budget', 'rollout-2026-12-01T06-00-00-01a23013-4e4e-7e73-a729-0000000000c4.jsonl')],
+    ['claude', fixtureLines('revive-budget', 'c1a0d3e4-5f60-4718-8a9b-0c1d2e3f4a5b.jsonl')],
+  ] as const;
+  for (const [agent, lines] of sessions) {
+    const read = agent === 'codex' ? readCodexRollout : readClaudeTranscript;
+    const finding = read(lines)!;
+    // genuine, revive, revive, a genuine prompt, then four revives, the last cut off.
+    assert.equal(finding.revivesSinceUserInput, 4, agent);
+    assert.equal(finding.task, 'fix the parser tests', agent);
+    assert.notEqual(finding.interruption, null, agent);
+    const marker = markerForSession(finding, now);
+    assert.equal(marker.reviveCount, 4, agent);
+    const exhausted = decideRevive(marker, { now, livePid: null, maxAgeMs: 0, maxRevives: 2 });
+    assert.deepEqual(exhausted, { revive: false, outcome: 'exhausted', reason: 'revive budget spent: 4 of 2 revives without a clean completion' }, agent);
+    assert.deepEqual(decideRevive(marker, { now, livePid: null, maxAgeMs: 0, maxRevives: 5 }), { revive: true, sessionId: finding.sessionId, attempt: 5, budget: 5 }, agent);
+    // Cut after the second revive: two in a row; after the genuine prompt's turn: none.
+    const turnsOf = (count: number) => {
+      const starts = lines.flatMap((line, i) => (agent === 'codex' ? line.includes('"task_started"') : line.includes('"operation":"enqueue"')) ? [i] : []);
+      return lines.slice(0, starts[count] ?? lines.length);
+    };
+    assert.equal(read(turnsOf(3))!.revivesSinceUserInput, 2, `${agent}: after two revives`);
+    assert.equal(read(turnsOf(4))!.revivesSinceUserInput, 0, `${agent}: a genuine prompt starts it over`);
+  }
+});

@@ -50,7 +50,7 @@ test('the hung detector judges real tool commands by the activity floors, not by
   }
   const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
   const floors = activityFloors(DEFAULT_CONFIG.activity);
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: systemClock.monotonic(), ignore: [], openTools: [], requireOpenTool: false };
+  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: systemClock.monotonic(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
   let progress = emptyProgress;
   const found = new Set<string>();
   for (const deadline = options.lastOutputAt + 3 * HUNG_TIMEOUT_MS; systemClock.monotonic() < deadline; await delay(POLL_MS)) {

@@ -146,7 +146,7 @@ test('over 3× hung_timeout the detector never picks a busy, writing, listening 
   let progress = emptyProgress;
   let observation = observer.observe();
   const targets = new Set<number>();
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt, baseline, ignore: [], openTools: [], requireOpenTool: false };
+  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt, baseline, ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
   for (const deadline = lastOutputAt + 3 * HUNG_TIMEOUT_MS + 300; systemClock.monotonic() < deadline; await delay(100)) {
     observation = observer.observe();
     progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
