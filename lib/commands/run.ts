@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
 import { createLogger, logFailure, redactedLogger, type Logger } from '../io/log.ts';
@@ -21,6 +20,7 @@ import { loadContext, openStore, redactorFor, type Context } from './command-con
 import { RecordingStore } from '../io/store/recording-store.ts';
 import { runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
+import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
@@ -139,7 +139,7 @@ interface RunPass {
 async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunResult | number> {
   const { name, command, cwd, config, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall());
-  records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
+  records.closeOrphans(name, isRunOwnerAlive);
   const prepared = await prepareRun({ name, command, cwd, config, context, records, redactor, logger, notifier, unit });
   if (prepared.refusal) return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
   logger.log('info', [
@@ -150,11 +150,12 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));
-  records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
+  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf });
+  records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForStopSignals, forward: passThrough, every: repeatEvery,
-    health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    health: reporters.health, actionsTaken: run.actionsTaken, approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
     recorder ? recorder.ports(ports, why) : ports);

@@ -6,6 +6,7 @@ import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { PolicyDecision } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
+import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../io/store/run-ends.ts';
 import { detached } from '../core/adapters/lines.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
@@ -38,6 +39,10 @@ export interface RunRow {
   unit: string | null;
   invocationId: string | null;
   pid: number;
+  /** With the pid, the identity readers check live (null where /proc is not there). */
+  pidStartTime: number | null;
+  /** Names this run alone: `deadman approve` binds its answer to it (core/incident/approval-request.ts). */
+  token: string;
   adapter: string;
   reviveOf: string | null;
 }
@@ -76,7 +81,7 @@ export class RunRecords {
       const { row, startedAt, changes } = this.run;
       this.runId = this.safely('the run', (s) => s.insert('runs', {
         name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
-        pid: row.pid, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes,
+        pid: row.pid, pid_start_time: row.pidStartTime, token: row.token, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes,
       }));
     }
     const id = this.runId;
@@ -100,18 +105,11 @@ export class RunRecords {
   /**
    * Rows of earlier runs of this name that never got an end: their deadman died without
    * recording one (watchdog SIGABRT after a withheld ping, SIGKILL, power loss). Closed now,
-   * keeping the outcome recorded at the stall when there was one.
+   * keeping the outcome recorded at the stall when there was one; their incidents ABANDONED.
    */
-  closeOrphans(name: string, ownerAlive: (pid: number) => boolean): void {
+  closeOrphans(name: string, ownerAlive: (run: OpenRunRow) => boolean): void {
     this.safely('earlier runs', (s) => {
-      for (const row of s.all<{ id: number; pid: number; outcome: string | null }>('SELECT id, pid, outcome FROM runs WHERE name = ? AND ended_at IS NULL', name)) {
-        if (ownerAlive(row.pid)) continue;
-        s.update('runs', row.id, {
-          ended_at: this.wall(), outcome: row.outcome ?? 'lost',
-          signal: row.outcome === 'stalled' ? 'watchdog' : 'unknown',
-          reason: row.outcome === 'stalled' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
-        });
-      }
+      for (const row of openRuns(s, name)) if (!ownerAlive(row)) closeLostRun(s, row, this.wall());
     });
   }
 
@@ -132,8 +130,9 @@ export class RunRecords {
 
   finishRun(result: { exitCode: number | null; signal: string | null; outcome: string; reason: string }): void {
     this.events.flush();
-    this.withRun('the run', (s, id) => s.update('runs', id, {
-      ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason,
+    this.withRun('the run', (s, id) => s.transaction(() => {
+      s.update('runs', id, { ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason });
+      abandonIncidents(s, id, this.wall(), `the run ended (${result.outcome}) before this incident was settled`);
     }));
   }
 

@@ -7,7 +7,7 @@ import { RunRecords, type RunRow } from '../../lib/supervise/records.ts';
 import { tempDir } from '../helpers/cli.ts';
 import { createRedactor } from '../../lib/core/redact/redact.ts';
 
-const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, adapter: 'generic', reviveOf: null });
+const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: `token-${name}`, adapter: 'generic', reviveOf: null });
 const idle = (seconds: number) => `no output and an idle process tree for ${seconds}s`;
 
 /** One run of `name` that stalls with `message`, as the supervisor records it; returns the incident id. */

@@ -140,6 +140,10 @@ export const MIGRATIONS: readonly string[] = [
   /* 3: the diagnosis contract — an external answer in full (classification, confidence, evidence ids, guidance), or why it was refused. */ `
   ALTER TABLE diagnoses ADD COLUMN detail TEXT;
   `,
+  /* 4: the run's owner, checked live by readers (pid + start time), and a token that binds approvals to this one run. */ `
+  ALTER TABLE runs ADD COLUMN pid_start_time INTEGER;
+  ALTER TABLE runs ADD COLUMN token TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
