@@ -21,6 +21,8 @@ import { RecordingStore } from '../io/store/recording-store.ts';
 import { runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
+import { ownStartTime } from '../io/process/process-identity.ts';
+import { recordProcessExit } from '../io/store/run-ends.ts';
 import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
@@ -92,6 +94,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   try {
     const end = await supervisePassesOf(run);
     if (end.reraise) reraise(end.reraise, store);
+    store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
     return end.exitCode;
   } finally {
     store.close();

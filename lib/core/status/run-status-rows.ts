@@ -11,7 +11,8 @@ import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.
  */
 
 export const STATUS_STATES = [
-  'running', 'revived', 'completed', 'stopped', 'failed', 'green_but_dead', 'stalled', 'timeout', 'killed', 'interrupted', 'exhausted', 'halted', 'refused', 'damaged',
+  'running', 'revived', 'completed', 'stopped', 'failed', 'green_but_dead', 'stalled', 'timeout', 'killed', 'interrupted', 'exhausted', 'halted', 'usage_limit',
+  'refused', 'damaged',
 ] as const;
 export type StatusState = (typeof STATUS_STATES)[number];
 
@@ -72,6 +73,8 @@ type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
 const OUTCOME_STATES: Record<string, StatusState> = {
   completed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
   timeout: 'timeout', stopped: 'stopped', 'revive-exhausted': 'exhausted', halted: 'halted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
+  // A pass outcome on the latest row: the run did not go on (beyond max_wait; fresh sessions over budget too often): exit 69.
+  'usage-limit': 'usage_limit', respawn: 'exhausted',
 };
 
 function fromRun(run: StatusRun, ownerAlive: boolean): Verdict {

@@ -69,3 +69,14 @@ export function incidentWithRun(store: Store, incidentId: number): { state: stri
   const run = incident.run_id === null ? null : store.get<RecordedRun>('SELECT * FROM runs WHERE id = ?', incident.run_id) ?? null;
   return { state: incident.state, run };
 }
+
+/**
+ * The process's own exit on this deadman's last row, when the passes ended otherwise than that
+ * pass did: a usage limit that resets beyond `max_wait`, or a respawn budget spent, end the run
+ * 69 after a pass that recorded 75. Readers then show and export what the run really came to.
+ */
+export function recordProcessExit(store: Store, owner: { pid: number; startTime: number | null }, exitCode: number, why: string): void {
+  const last = store.get<{ id: number; exit_code: number | null; reason: string | null }>(
+    'SELECT id, exit_code, reason FROM runs WHERE pid = ? AND pid_start_time IS ? AND ended_at IS NOT NULL ORDER BY id DESC LIMIT 1', owner.pid, owner.startTime);
+  if (last && last.exit_code !== exitCode) store.update('runs', last.id, { exit_code: exitCode, reason: `${last.reason ?? ''}${last.reason ? '; ' : ''}${why}` });
+}

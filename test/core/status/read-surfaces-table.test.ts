@@ -40,6 +40,8 @@ const RUNS: RunCase[] = [
   { label: '--timeout', row: ended('timeout', 124), ownerAlive: false, state: 'timeout', attention: true, running: false },
   { label: 'revive budget spent', row: ended('revive-exhausted', 69), ownerAlive: false, state: 'exhausted', attention: true, running: false },
   { label: 'HALT_AND_ESCALATE', row: ended('halted', 69), ownerAlive: false, state: 'halted', attention: true, running: false },
+  { label: 'usage limit beyond max_wait', row: ended('usage-limit', 69), ownerAlive: false, state: 'usage_limit', attention: true, running: false },
+  { label: 'fresh sessions over budget too often', row: ended('respawn', 69), ownerAlive: false, state: 'exhausted', attention: true, running: false },
   { label: 'refused marker', row: ended('revive-refused', null), ownerAlive: false, state: 'refused', attention: true, running: false },
 ];
 
