@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, runDeadman, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
@@ -191,4 +191,32 @@ test('a run stopped by --timeout leaves its incident ABANDONED with why, and app
   const status = await deadman(p, ['status', '--json']);
   assert.deepEqual((JSON.parse(status.stdout) as Array<{ state: string }>).map((row) => row.state), ['timeout']);
   assert.equal(status.code, 1, 'a timed-out run needs a look');
+});
+
+test('a reader that does not own the database says the same of a dead deadman, and writes nothing', { skip: process.getuid?.() !== 0 && 'needs root to hand the database to another user' }, async (t) => {
+  const p = place(t);
+  const run = startHungRun(p, 'theirs');
+  const { id } = await run.awaiting();
+  run.child.kill('SIGKILL');
+  await run.exited;
+  const database = join(p.state, 'deadman.db');
+  // Another user's database: root reads it, and must not leave files of its own beside it.
+  for (const path of [database, `${database}-wal`, `${database}-shm`]) {
+    try {
+      chownSync(path, 65534, 65534);
+    } catch {
+      // no WAL left
+    }
+  }
+  const status = await deadman(p, ['status', '--json']);
+  assert.equal(status.code, 1, status.stderr);
+  const [row] = JSON.parse(status.stdout) as Array<{ state: string; open_incident: unknown }>;
+  assert.deepEqual([row!.state, row!.open_incident], ['killed', null]);
+  const listed = await deadman(p, ['incidents', '--json']);
+  assert.deepEqual((JSON.parse(listed.stdout) as Array<{ id: number; state: string }>).map((i) => [i.id, i.state]), [[id, 'ABANDONED']]);
+  const report = await deadman(p, ['report', String(id), '--json']);
+  assert.equal((JSON.parse(report.stdout) as { state: string }).state, 'ABANDONED');
+  chownSync(database, 0, 0);
+  assert.deepEqual(incidentStates(database), [{ id, state: 'AWAITING_APPROVAL' }], 'nothing was written');
+  assert.equal(query<{ ended_at: number | null }>(database, 'SELECT ended_at FROM runs')[0]!.ended_at, null);
 });
