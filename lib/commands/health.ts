@@ -23,7 +23,7 @@ interface HealthArgs extends CommonArgs {
 
 export const healthCommand: CommandModule<object, HealthArgs> = {
   command: 'health',
-  describe: 'exit 0 while the run is healthy, 1 when not (for liveness probes and HEALTHCHECK)',
+  describe: 'exit 0 while the run is healthy, 1 when not (stalled, its deadman gone), 64 for no such run (for liveness probes and HEALTHCHECK)',
   builder: (y) => y
     .option('name', { type: 'string', describe: 'the run to judge (default: name from the config)' })
     .option('quiet', { type: 'boolean', describe: 'print nothing; the exit code says it' })

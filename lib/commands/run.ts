@@ -162,6 +162,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null): Promise<RunR
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, onStall },
     recorder ? recorder.ports(ports, why) : ports);
+  ports.approvals?.discard();
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason });
   reporters.finish();
   prepared.finish(result);

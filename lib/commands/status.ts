@@ -16,7 +16,9 @@ import { openExistingStore, pathState, readRows, settleLost, withAbandoned } fro
 
 /**
  * `deadman status [--json]`: one line per run name — state, session, age, revives, open
- * incident. Exits 1 when any run needs attention (like `check`). Changes nothing on disk.
+ * incident. Exits 1 when any run needs attention (like `check`) or an incident waits on a
+ * person. "Running" comes from a live check of the run's deadman; a dead one's unsettled
+ * incidents are ABANDONED (recorded only by the database's owner: io/store/lost-runs.ts).
  */
 
 interface StatusArgs extends CommonArgs {
@@ -25,7 +27,7 @@ interface StatusArgs extends CommonArgs {
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
-  describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention',
+  describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention or a person (docs/status.md)',
   builder: (y) => y
     .option('json', { type: 'boolean', describe: 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)' })
     .options(stateOptions),

@@ -2,6 +2,7 @@ import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerCommands, parseApprovalRequest, RUN_TOKEN, type ApprovalRequest } from '../core/incident/approval-request.ts';
 import { writeFileAtomically } from './atomic-write.ts';
+import { filesIn } from './revive/markers.ts';
 import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from './paths.ts';
 
 /**
@@ -31,6 +32,8 @@ export interface ApprovalInbox {
   take(incidentId: number): ApprovalRequest | null;
   /** The commands that answer this run's incident, as a person must type them. */
   commands(incidentId: number): { approve: string; deny: string };
+  /** At the run's end: an answer that came after its last poll expires with it. */
+  discard(): void;
 }
 
 export function approvalInbox(paths: StatePaths, runToken: string, warn: (message: string) => void): ApprovalInbox {
@@ -59,6 +62,10 @@ export function approvalInbox(paths: StatePaths, runToken: string, warn: (messag
       return null;
     },
     commands: (incidentId) => answerCommands(incidentId, flags),
+    discard() {
+      const dir = join(stateDir, 'approvals');
+      for (const file of filesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });
+    },
   };
 }
 

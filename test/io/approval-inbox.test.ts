@@ -57,6 +57,15 @@ test('an answer for another run with the same incident number is never seen by t
   assert.equal(existsSync(theirs), true, 'left for the run it names');
 });
 
+test('an answer left at the run\'s end expires with it; another run\'s stays', (t) => {
+  const dir = tempDir(t);
+  const inbox = approvalInbox(pathsOf(dir), TOKEN, () => {});
+  const mine = writeApprovalRequest(dir, request);
+  const theirs = writeApprovalRequest(dir, { ...request, run_token: OTHER });
+  inbox.discard();
+  assert.deepEqual([existsSync(mine), existsSync(theirs)], [false, true]);
+});
+
 test('the printed answer names the place when a plain command would look elsewhere', (t) => {
   const dir = tempDir(t);
   const inbox = approvalInbox({ ...pathsOf(dir), database: join(dir, 'a b.db') }, TOKEN, () => {});
