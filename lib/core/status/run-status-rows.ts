@@ -19,8 +19,12 @@ export type StatusState = (typeof STATUS_STATES)[number];
 /** States no person needs to look at: a live run, a clean completion, a deliberate stop (`systemctl stop`). */
 const WELL: ReadonlySet<StatusState> = new Set(['running', 'revived', 'completed', 'stopped']);
 
-/** Incident states that wait on a person: an answer (approve/deny) or a look (escalated). */
 const NEEDS_PERSON: ReadonlySet<string> = new Set(['AWAITING_APPROVAL', 'ESCALATED']);
+
+/** Whether an incident in this state waits on a person — an answer (approve/deny) or a look (escalated): status's exit 1, and what an alert must reach. */
+export function incidentNeedsPerson(state: string): boolean {
+  return NEEDS_PERSON.has(state);
+}
 /** Incident states that are over: nothing waits on them. */
 const SETTLED: ReadonlySet<string> = new Set(['RESOLVED', 'ABANDONED']);
 
@@ -127,7 +131,7 @@ export function statusRows(
       name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null,
       sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null, revives: marker?.marker?.reviveCount ?? null,
       openIncident: open ? { id: open.id, kind: open.kind, state: open.state } : null,
-      needsAttention: !WELL.has(row.state) || unresolved.some((i) => NEEDS_PERSON.has(i.state)),
+      needsAttention: !WELL.has(row.state) || unresolved.some((i) => incidentNeedsPerson(i.state)),
     };
   });
 }
