@@ -10,6 +10,17 @@ export interface RecordedRunEnd {
   ended_at: number | null;
   outcome: string | null;
   signal: string | null;
+  exit_code?: number | null;
+}
+
+/** Outcomes of a pass after which the same deadman goes on in a new row (a usage wait, a resume, a respawn); the row holds 75. */
+export const PASS_OUTCOMES: readonly string[] = ['usage-limit', 'cancel-resume', 'respawn'];
+/** The exit code a pass records before the run goes on (EX_TEMPFAIL); anything else there is what the run came to. */
+export const PASS_EXIT_CODE = 75;
+
+/** A latest row whose pass ended for the same deadman to go on: only the live check tells a wait from a death. */
+export function betweenPasses(run: RecordedRunEnd): boolean {
+  return run.ended_at !== null && PASS_OUTCOMES.includes(run.outcome ?? '') && run.exit_code === PASS_EXIT_CODE && !LOST_SIGNALS.has(run.signal ?? '');
 }
 
 /** `running`: its deadman is alive; `ended`: it recorded its end; `lost`: its deadman died without one. */
@@ -27,7 +38,7 @@ export function lostRunEnd(recordedOutcome: string | null): { outcome: string; s
 const LOST_SIGNALS: ReadonlySet<string> = new Set(['watchdog', 'unknown']);
 
 export function runPresence(run: RecordedRunEnd, ownerAlive: boolean): RunPresence {
-  if (run.ended_at !== null) return LOST_SIGNALS.has(run.signal ?? '') ? 'lost' : 'ended';
+  if (run.ended_at !== null && !betweenPasses(run)) return LOST_SIGNALS.has(run.signal ?? '') ? 'lost' : 'ended';
   return ownerAlive ? 'running' : 'lost';
 }
 

@@ -1,5 +1,5 @@
 import { ABANDONED_ON_RUN_END } from '../../core/incident/incident.ts';
-import { lostRunEnd, lostRunReason } from '../../core/status/run-presence.ts';
+import { betweenPasses, lostRunEnd, lostRunReason } from '../../core/status/run-presence.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -20,18 +20,28 @@ export interface RecordedRun {
   outcome: string | null;
   signal: string | null;
   ended_at: number | null;
+  exit_code?: number | null;
 }
 
-export type OpenRunRow = RecordedRun & { ended_at: null };
+/** A row the live check decides: no end yet, or between two passes of one deadman. */
+export type OpenRunRow = RecordedRun;
 
 /** The latest run an incident recurred in, else the run that opened it (a database before migration 2 has no recurrences). */
 const owningRun = (store: Store) => (store.hasTable('incident_recurrences')
   ? 'COALESCE((SELECT MAX(c.run_id) FROM incident_recurrences c WHERE c.incident_id = i.id), i.run_id)' : 'i.run_id');
 const UNSETTLED = ABANDONED_ON_RUN_END.map((state) => `'${state}'`).join(', ');
 
-/** Runs with no recorded end (of one name, or all): each is live or lost, which the caller checks. */
+/**
+ * Runs whose deadman may still be at work (of one name, or all): no end recorded, or the
+ * latest row of its name is a pass the same deadman goes on from (core/status/run-presence.ts).
+ * Each is live or lost, which the caller checks.
+ */
 export function openRuns(store: Store, name?: string): OpenRunRow[] {
-  return store.all<OpenRunRow>('SELECT * FROM runs WHERE ended_at IS NULL AND (? IS NULL OR name = ?) ORDER BY id', name ?? null, name ?? null);
+  const rows = store.all<RecordedRun>(
+    `SELECT * FROM runs r WHERE (? IS NULL OR r.name = ?) AND (r.ended_at IS NULL OR r.id = (SELECT MAX(id) FROM runs WHERE name = r.name)) ORDER BY r.id`,
+    name ?? null, name ?? null,
+  );
+  return rows.filter((run): run is OpenRunRow => run.ended_at === null || betweenPasses(run));
 }
 
 /** The incidents a run leaves unsettled, in the order they were opened. */
@@ -56,7 +66,7 @@ export function closeLostRun(store: Store, run: OpenRunRow, at: number): void {
   const end = lostRunEnd(run.outcome);
   store.transaction(() => {
     store.update('runs', run.id, {
-      ended_at: at, ...end, reason: end.signal === 'watchdog' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
+      ended_at: run.ended_at ?? at, ...end, reason: end.signal === 'watchdog' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
     });
     abandonIncidents(store, run.id, at, lostRunReason(run));
   });

@@ -30,7 +30,7 @@ export function loadRunFacts(store: Store, nowMs: number, options: { onlyName?: 
       running,
       healthy: running && !open.some((incident) => incident.run_id === run.id),
       lastOutputAgeSeconds: lastOutput === null ? null : Math.max(0, (nowMs - lastOutput) / 1000),
-      lastExitCode: run.ended_at === null ? null : run.exit_code,
+      lastExitCode: running || run.ended_at === null ? null : run.exit_code,
       openIncidents: countByKindAndState(open),
       revives: count('SELECT COUNT(*) AS n FROM revives WHERE name = ?'),
       kills: count(`SELECT COUNT(*) AS n FROM actions a JOIN incidents i ON i.id = a.incident_id JOIN runs r ON r.id = i.run_id

@@ -40,6 +40,8 @@ const RUNS: RunCase[] = [
   { label: '--timeout', row: ended('timeout', 124), ownerAlive: false, state: 'timeout', attention: true, running: false },
   { label: 'revive budget spent', row: ended('revive-exhausted', 69), ownerAlive: false, state: 'exhausted', attention: true, running: false },
   { label: 'HALT_AND_ESCALATE', row: ended('halted', 69), ownerAlive: false, state: 'halted', attention: true, running: false },
+  { label: 'waiting in-process for a usage reset (pass row 75)', row: ended('usage-limit', 75), ownerAlive: true, state: 'running', attention: false, running: true },
+  { label: 'killed while waiting for a usage reset', row: ended('usage-limit', 75), ownerAlive: false, state: 'killed', attention: true, running: false },
   { label: 'usage limit beyond max_wait', row: ended('usage-limit', 69), ownerAlive: false, state: 'usage_limit', attention: true, running: false },
   { label: 'fresh sessions over budget too often', row: ended('respawn', 69), ownerAlive: false, state: 'exhausted', attention: true, running: false },
   { label: 'refused marker', row: ended('revive-refused', null), ownerAlive: false, state: 'refused', attention: true, running: false },
@@ -64,9 +66,9 @@ const INCIDENTS: IncidentCase[] = [
   { state: 'ABANDONED', needsPerson: false, open: false },
 ];
 
-/** A lost run (no end recorded, deadman gone) abandons what is unsettled: it waits on nobody. */
+/** A lost run (no end recorded, or between two passes; its deadman gone) abandons what is unsettled: it waits on nobody. */
 const abandonedByLoss = (run: RunCase, incident: IncidentCase) =>
-  run.row.ended_at === null && !run.ownerAlive && ['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING'].includes(incident.state ?? '');
+  (run.row.ended_at === null || (run.row.outcome === 'usage-limit' && run.row.exit_code === 75)) && !run.ownerAlive && ['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING'].includes(incident.state ?? '');
 
 function recorded(run: RunCase, incident: IncidentCase): Store {
   const store = new Store(':memory:');
