@@ -181,7 +181,7 @@ complete -c deadman -n '__deadman_in revive' -l database -r -d 'SQLite database 
 complete -c deadman -n '__deadman_in revive' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
 
 # deadman status
-complete -c deadman -f -n '__deadman_at' -a 'status' -d 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention'
+complete -c deadman -f -n '__deadman_at' -a 'status' -d 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention or a person (docs/status.md)'
 complete -c deadman -n '__deadman_in status' -l json -d 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)'
 complete -c deadman -n '__deadman_in status' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
 complete -c deadman -n '__deadman_in status' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
@@ -201,7 +201,7 @@ complete -c deadman -n '__deadman_in metrics' -l database -r -d 'SQLite database
 complete -c deadman -n '__deadman_in metrics' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
 
 # deadman health
-complete -c deadman -f -n '__deadman_at' -a 'health' -d 'exit 0 while the run is healthy, 1 when not (for liveness probes and HEALTHCHECK)'
+complete -c deadman -f -n '__deadman_at' -a 'health' -d 'exit 0 while the run is healthy, 1 when not (stalled, its deadman gone), 64 for no such run (for liveness probes and HEALTHCHECK)'
 complete -c deadman -n '__deadman_in health' -l name -r -d 'the run to judge (default: name from the config)'
 complete -c deadman -n '__deadman_in health' -l quiet -d 'print nothing; the exit code says it'
 complete -c deadman -n '__deadman_in health' -l json -d 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)'

@@ -1,17 +1,21 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, usageError, DeadmanError } from '../exit-codes.ts';
 import type { ApprovalRequest } from '../core/incident/approval-request.ts';
+import { runPresence } from '../core/status/run-presence.ts';
 import { currentOperator } from '../io/approval.ts';
 import { writeApprovalRequest } from '../io/approval-inbox.ts';
 import { systemClock } from '../io/clock.ts';
+import { incidentWithRun, type RecordedRun } from '../io/store/run-ends.ts';
 import { stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore, readRows } from './open-existing-store.ts';
+import { openExistingStore, readRows, settleLost } from './open-existing-store.ts';
 
 /**
  * `deadman approve ID` / `deadman deny ID`: a person's answer to an incident AWAITING_APPROVAL
- * (a hung subtree the run would not kill without --auto-recover). The answer goes into the state
- * directory; the running deadman takes it at its next poll, acts (or leaves the subtree alone)
- * and records who answered and when in the incident's timeline (`deadman report ID`).
+ * (a hung subtree the run would not kill without --auto-recover). The answer names the run that
+ * waits (its token from the database) and goes into the state directory; only that run, while
+ * its deadman lives, takes it at its next poll, acts (or leaves the subtree alone) and records
+ * who answered and when in the incident's timeline (`deadman report ID`). An answer for a run
+ * that ended, or an incident that no longer waits, is refused (exit 1) and nothing is written.
  */
 
 interface AnswerArgs extends CommonArgs {
@@ -33,15 +37,36 @@ function answerCommand(decision: ApprovalRequest['decision']): CommandModule<obj
       if (!Number.isSafeInteger(id) || id <= 0) throw usageError(`"${String(id)}" is not an incident id; see deadman incidents`);
       const { store, database, context } = await openExistingStore(args);
       if (!store) throw usageError(`no database at ${database}: nothing was recorded there (give --state-dir or --database of the run)`);
-      const state = readRows(database, () => store.get<{ state: string }>('SELECT state FROM incidents WHERE id = ?', id)?.state ?? null);
-      store.close();
-      if (state === null) throw usageError(`incident ${id} is not in ${database}; see deadman incidents`);
-      if (state !== 'AWAITING_APPROVAL') throw new DeadmanError(`incident ${id} is ${state}, not AWAITING_APPROVAL: there is nothing to ${verb}`, ExitCode.ATTENTION);
-      const request: ApprovalRequest = { incident_id: id, decision, by: currentOperator(), at: new Date(systemClock.wall()).toISOString() };
+      let found;
+      try {
+        found = readRows(database, () => {
+          const lost = settleLost(store, context, systemClock.wall());
+          const incident = incidentWithRun(store, id);
+          return incident && { ...incident, lost: incident.run !== null && lost.runIds.has(incident.run.id) };
+        });
+      } finally {
+        store.close();
+      }
+      if (found === null) throw usageError(`incident ${id} is not in ${database}; see deadman incidents`);
+      const run = waitingRun(id, verb, found);
+      const request: ApprovalRequest = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(systemClock.wall()).toISOString() };
       const path = writeApprovalRequest(context.paths.stateDir, request);
-      process.stdout.write(`${verb === 'approve' ? 'approved' : 'denied'} incident ${id} as ${request.by}; the running deadman takes ${path} at its next poll (deadman report ${id} shows it)\n`);
+      process.stdout.write(`${verb === 'approve' ? 'approved' : 'denied'} incident ${id} as ${request.by}; run #${run.id} (${run.name}) takes ${path} at its next poll (deadman report ${id} shows it)\n`);
     },
   };
+}
+
+/** The live run that waits for this answer, with its token; any other case is one line, exit 1. */
+function waitingRun(id: number, verb: string, found: { state: string; run: RecordedRun | null; lost: boolean }): RecordedRun & { token: string } {
+  const refuse = (why: string) => new DeadmanError(`incident ${id} ${why}: there is nothing to ${verb}`, ExitCode.ATTENTION);
+  const { run } = found;
+  if (run === null) throw refuse('has no run recorded any more');
+  const presence = runPresence(run, !found.lost);
+  if (presence === 'lost') throw refuse(`belongs to run #${run.id} (${run.name}), whose deadman (pid ${run.pid}) is gone; the incident is ABANDONED`);
+  if (found.state !== 'AWAITING_APPROVAL') throw refuse(`is ${found.state}, not AWAITING_APPROVAL`);
+  if (presence === 'ended') throw refuse(`belongs to run #${run.id} (${run.name}), which ended (${run.outcome ?? 'no outcome'})`);
+  if (!run.token) throw refuse(`belongs to run #${run.id} (${run.name}), recorded by an older deadman that takes no answers bound to its run; restart it`);
+  return { ...run, token: run.token };
 }
 
 export const approveCommand = answerCommand('approve');

@@ -16,6 +16,7 @@ import { RecordingStore } from '../io/store/recording-store.ts';
 import { attachSession, type AttachSummary } from '../supervise/attach-session.ts';
 import type { SignalSource } from '../supervise/ports.ts';
 import { StepRecords } from '../supervise/step-records.ts';
+import { thisProcessRun } from './refused-run.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 
 /**
@@ -94,7 +95,7 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   const sessionFile = attachedSessionFile(agent.agent, { pid: agent.pid, startTime }, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
   const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
-  records.startRun({ name: options.name ?? `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, invocationId: null, pid: process.pid, adapter: agent.agent, reviveOf: null });
+  records.startRun({ ...thisProcessRun({ name: options.name ?? `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, adapter: agent.agent, reviveOf: null }), invocationId: null });
   const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
   out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
   let sessionId: string | null = null;

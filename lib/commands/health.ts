@@ -4,12 +4,15 @@ import { judgeHealth, parseHealthRecord, type HealthRecord } from '../core/statu
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { healthFilePath } from '../io/health-file.ts';
-import { loadContext, type CommonArgs } from './command-context.ts';
+import { isRunOwnerAlive } from '../io/process/run-owner.ts';
+import { loadContext, type CommonArgs, type Context } from './command-context.ts';
+import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './open-existing-store.ts';
 
 /**
- * `deadman health --name N`: exit 0 while run N is healthy, 1 when it is not — for
- * livenessProbe.exec, HEALTHCHECK and Nomad checks. Reads only the health file, so it is cheap
- * and works while deadman itself is wedged (then the file goes stale).
+ * `deadman health --name N`: exit 0 while run N is healthy, 1 when it is not (stalled, its
+ * deadman gone, or wedged), 64 when no run of that name wrote a health file there — for
+ * livenessProbe.exec, HEALTHCHECK and Nomad checks. Reads only the health file and /proc, so it
+ * is cheap and works while deadman itself is wedged (then the file goes stale).
  */
 
 interface HealthArgs extends CommonArgs {
@@ -20,7 +23,7 @@ interface HealthArgs extends CommonArgs {
 
 export const healthCommand: CommandModule<object, HealthArgs> = {
   command: 'health',
-  describe: 'exit 0 while the run is healthy, 1 when not (for liveness probes and HEALTHCHECK)',
+  describe: 'exit 0 while the run is healthy, 1 when not (stalled, its deadman gone), 64 for no such run (for liveness probes and HEALTHCHECK)',
   builder: (y) => y
     .option('name', { type: 'string', describe: 'the run to judge (default: name from the config)' })
     .option('quiet', { type: 'boolean', describe: 'print nothing; the exit code says it' })
@@ -31,19 +34,41 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     const name = args.name ?? context.config.name;
     if (!name) throw usageError('name the run: deadman health --name NAME (or set name in the config)');
     const record = readHealthFile(healthFilePath(context.paths.stateDir, name));
-    const verdict = judgeHealth(record, systemClock.wall(), name);
+    const ownerAlive = record !== null && isRunOwnerAlive(record);
+    if (record !== null && !ownerAlive) await settleRecords(args, context);
+    const verdict = judgeHealth(record, systemClock.wall(), name, ownerAlive);
     if (args.json) {
       const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };
       process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     } else if (!args.quiet) process.stdout.write(`${verdict.line}\n`);
-    if (!verdict.healthy) process.exitCode = ExitCode.ATTENTION;
+    // A name no run ever had is a mistake on the command line, not a dead run.
+    if (!verdict.known) process.exitCode = ExitCode.USAGE;
+    else if (!verdict.healthy) process.exitCode = ExitCode.ATTENTION;
   },
 };
 
+/** The deadman is gone: its run and incidents are closed as any reader closes them; the probe's answer does not wait on the database. */
+async function settleRecords(args: HealthArgs, context: Context): Promise<void> {
+  try {
+    const { store } = await openExistingStore(args, context);
+    if (!store) return;
+    try {
+      settleLost(store, context, systemClock.wall());
+    } finally {
+      store.close();
+    }
+  } catch {
+    // Unreadable or locked: the health file already told the truth.
+  }
+}
+
+/** Null when there is none (or it is damaged); one this user may not read is exit 74. */
 function readHealthFile(path: string): HealthRecord | null {
+  if (pathState(path) === 'missing') return null;
   try {
     return parseHealthRecord(readFileSync(path, 'utf8'));
-  } catch {
+  } catch (error) {
+    if (isDenied(error)) throw permissionDenied(path);
     return null;
   }
 }

@@ -5,7 +5,7 @@ import { usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore, readRows } from './open-existing-store.ts';
+import { openExistingStore, readRows, settleLost, withAbandoned } from './open-existing-store.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
 
 /** `deadman incidents [--since DUR] [--name N] [--json]`: one line per incident, oldest first. */
@@ -30,7 +30,8 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
     const { store, database, context } = await openExistingStore(args);
     const redactor = redactorFor(context.config);
     try {
-      const rows = redactor.value(readRows(database, () => (store ? listIncidents(store, { since, name: args.name }) : [])));
+      // Those of a run whose deadman is gone are ABANDONED, as every reader says.
+      const rows = redactor.value(readRows(database, () => (store ? withAbandoned(listIncidents(store, { since, name: args.name }), settleLost(store, context, now)) : [])));
       process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(incidentListJson(rows)), null, 2)}\n` : renderIncidentList(rows, now));
     } finally {
       store?.close();

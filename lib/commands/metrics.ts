@@ -4,12 +4,15 @@ import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
 import { systemClock } from '../io/clock.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
 import { stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore } from './open-existing-store.ts';
+import { openExistingStore, readRows, settleLost } from './open-existing-store.ts';
+import type { RunFacts } from '../core/metrics/run-metrics.ts';
 
 /**
  * `deadman metrics [--json]`: every run name's health, incidents, revives and kills in the
  * Prometheus text format, for a scrape or for node_exporter's textfile collector
  * (`deadman metrics > …/deadman.prom.tmp && mv …` from a timer). Reads; never creates a database.
+ * A run whose deadman is gone is not running, however its last row reads, and its unsettled
+ * incidents are ABANDONED (recorded so when this user owns the database: io/store/lost-runs.ts).
  */
 
 interface MetricsArgs extends CommonArgs {
@@ -21,9 +24,14 @@ export const metricsCommand: CommandModule<object, MetricsArgs> = {
   describe: 'print every run\'s health, incidents, revives and kills as Prometheus text (or --json)',
   builder: (y) => y.option('json', { type: 'boolean', describe: 'the same facts as JSON (snake_case)' }).options(stateOptions),
   handler: async (args) => {
-    const { store } = await openExistingStore(args);
-    const facts = store ? loadRunFacts(store, systemClock.wall()) : [];
-    store?.close();
+    const { store, database, context } = await openExistingStore(args);
+    const now = systemClock.wall();
+    let facts: RunFacts[] = [];
+    try {
+      if (store) facts = readRows(database, () => loadRunFacts(store, now, { lost: settleLost(store, context, now) }));
+    } finally {
+      store?.close();
+    }
     if (args.json) {
       const rows = facts.map((f) => ({ name: f.name, healthy: f.healthy, running: f.running, last_output_age_seconds: f.lastOutputAgeSeconds,
         last_exit_code: f.lastExitCode, open_incidents: f.openIncidents, revives: f.revives, kills: f.kills, stalls: f.stalls }));

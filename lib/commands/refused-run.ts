@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { ExitCode } from '../exit-codes.ts';
 import type { Logger } from '../io/log.ts';
+import { ownStartTime } from '../io/process/process-identity.ts';
 import type { RunRecords, RunRow } from '../supervise/records.ts';
 import type { Refusal } from './run-marker.ts';
 
 /** A run row of this deadman process: the invocation and the pid are always its own. */
-export function thisProcessRun(row: Omit<RunRow, 'invocationId' | 'pid'>): RunRow {
-  return { ...row, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid };
+export function thisProcessRun(row: Omit<RunRow, 'invocationId' | 'pid' | 'pidStartTime' | 'token'>): RunRow {
+  return { ...row, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, pidStartTime: ownStartTime(), token: randomUUID() };
 }
 
 /**

@@ -4,7 +4,8 @@ import { renderReportText } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore, readRows } from './open-existing-store.ts';
+import { openExistingStore, readRows, settleLost, withAbandoned } from './open-existing-store.ts';
+import { systemClock } from '../io/clock.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
 import { shippedTraceNames } from '../io/session/trace-file.ts';
 import { scenarioReport } from './report-scenario.ts';
@@ -41,7 +42,10 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     try {
       const rows = readRows(database, () => {
         const id = store === null ? null : wanted === 'latest' ? latestIncidentId(store, args.name) : wanted;
-        return store === null || id === null ? null : loadIncidentRows(store, id);
+        if (store === null || id === null) return null;
+        const lost = settleLost(store, context, systemClock.wall());
+        const loaded = loadIncidentRows(store, id);
+        return loaded && { ...loaded, incident: withAbandoned([loaded.incident], lost)[0]! };
       });
       if (rows === null && wanted !== 'latest') throw usageError(`no incident #${wanted} in ${database}; list them with deadman incidents`);
       // Rows are stored redacted; this also hides what newer patterns know and older runs kept.

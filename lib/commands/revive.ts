@@ -115,7 +115,7 @@ function recordRefusedMarker(context: Context, name: string, problem: string, lo
     const records = new RunRecords(sinkOver(store, logger), systemClock.wall);
     records.refusedMarker(name, problem);
     records.refusedRun(
-      { name, argv: [], cwd: process.cwd(), unit: null, invocationId: process.env.INVOCATION_ID ?? null, pid: process.pid, adapter: 'none', reviveOf: null },
+      thisProcessRun({ name, argv: [], cwd: process.cwd(), unit: null, adapter: 'none', reviveOf: null }),
       { exitCode: null, outcome: 'revive-refused', reason: problem, halt: false },
     );
   } finally {

@@ -2,6 +2,7 @@ import type { Config } from '../core/config/config.ts';
 import { systemClock } from '../io/clock.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
 import { reportFault, type Logger } from '../io/log.ts';
+import { ownStartTime } from '../io/process/process-identity.ts';
 import { metricsTextfilePath, metricsTextfileWriter } from '../io/metrics-textfile.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
 import { loadRunSummary } from '../io/store/run-summary-records.ts';
@@ -28,11 +29,11 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
   const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
   const warn = (message: string) => run.logger.log('warn', message);
   const healthPath = healthFilePath(run.stateDir, run.name);
-  const refreshHealth = healthRefresher(healthPath, { name: run.name, pid: process.pid, interval_ms: intervalMs }, (line) => reportFault(run.logger, 'health file', healthPath, line));
+  const refreshHealth = healthRefresher(healthPath, { name: run.name, pid: process.pid, pid_start_time: ownStartTime(), interval_ms: intervalMs }, (line) => reportFault(run.logger, 'health file', healthPath, line));
   const template = run.config.metrics.textfile;
   const writeMetrics = template === undefined ? null : metricsTextfileWriter({
     path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
-    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, systemClock.wall(), run.name)[0] ?? null),
+    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, systemClock.wall(), { onlyName: run.name })[0] ?? null),
   });
   return {
     health(healthy, status, quietMs) {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
 import { createLogger, logFailure, redactedLogger, withFaultReporter, type Logger } from '../io/log.ts';
@@ -24,6 +23,9 @@ import { loadContext, openStore, redactorFor, type Context } from './command-con
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { printRunSummary, runReporters } from './run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
+import { isRunOwnerAlive } from '../io/process/run-owner.ts';
+import { ownStartTime } from '../io/process/process-identity.ts';
+import { recordProcessExit } from '../io/store/run-ends.ts';
 import { prepareRun } from './prepare-run.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
@@ -108,6 +110,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     stopFeeding();
     printRunSummary({ passes: run.passes, database: context.paths.database, logger, json: summaryJson === true }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
     if (end.reraise) reraise(end.reraise, store);
+    store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
     return end.exitCode;
   } finally {
     stopReloading();
@@ -166,7 +169,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   const { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
   const records = new RunRecords(store, () => systemClock.wall(), undefined, run.alerts.incidentMoved);
   run.passes.push(records);
-  records.closeOrphans(name, (pid) => pid === process.pid || existsSync(`/proc/${pid}`));
+  records.closeOrphans(name, isRunOwnerAlive);
   const prepared = await prepareRun({ name, command, cwd, config, live, context, records, redactor, logger, notifier, unit });
   if (prepared.refusal) {
     run.alerts.passEnded(prepared.refusal);
@@ -180,15 +183,17 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));
-  records.startRun(thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf }));
+  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf });
+  records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
-    approvals: approvalInbox(context.paths.stateDir, (message) => logger.log('warn', message)),
+    approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
   };
   const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall },
     recorder ? recorder.ports(ports, why) : ports);
+  ports.approvals?.discard();
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
   run.alerts.passEnded(result);
   reporters.finish();

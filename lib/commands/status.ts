@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { adapterOptions } from '../core/adapters/index.ts';
 import {
@@ -13,11 +12,13 @@ import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { loadContext, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import { StoreError } from '../io/store/store-errors.ts';
 import { createLogger } from '../io/log.ts';
-import { openExistingStore, readRows } from './open-existing-store.ts';
+import { openExistingStore, pathState, readRows, settleLost, withAbandoned } from './open-existing-store.ts';
 
 /**
  * `deadman status [--json]`: one line per run name — state, session, age, revives, open
- * incident. Exits 1 when any run needs attention (like `check`). Changes nothing on disk.
+ * incident. Exits 1 when any run needs attention (like `check`) or an incident waits on a
+ * person. "Running" comes from a live check of the run's deadman; a dead one's unsettled
+ * incidents are ABANDONED (recorded only by the database's owner: io/store/lost-runs.ts).
  */
 
 interface StatusArgs extends CommonArgs {
@@ -26,7 +27,7 @@ interface StatusArgs extends CommonArgs {
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
-  describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention',
+  describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention or a person (docs/status.md)',
   builder: (y) => y
     .option('json', { type: 'boolean', describe: 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)' })
     .options(stateOptions),
@@ -35,12 +36,12 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const now = systemClock.wall();
     const database = context.paths.database;
     // A database named by hand that is not there is a typo, not an empty history.
-    if ((args.database !== undefined || args['state-dir'] !== undefined) && !existsSync(database)) {
+    if ((args.database !== undefined || args['state-dir'] !== undefined) && pathState(database) === 'missing') {
       throw usageError(`database ${database} does not exist; check --database / --state-dir (deadman config check shows the paths)`);
     }
     const markers = await statusMarkers(context, now);
-    const recorded = await readRecords(args, context);
-    const rows = statusRows(markers, recorded.runs, recorded.incidents, pidAlive);
+    const recorded = await readRecords(args, context, now);
+    const rows = statusRows(markers, recorded.runs, recorded.incidents, (run) => !recorded.lost.has(run.id));
     const maxRevives = context.config.revive.max_revives;
     const redactor = redactorFor(context.config);
     process.stdout.write(args.json
@@ -64,27 +65,27 @@ async function statusMarkers(context: Context, now: number): Promise<StatusMarke
  * The database's part of the status, read-only. One that cannot be read (damaged) costs only
  * its rows: the markers still tell which runs exist, so status says what it could not read.
  */
-async function readRecords(args: StatusArgs, context: Context): Promise<{ runs: StatusRun[]; incidents: StatusIncident[] }> {
-  const none = { runs: [], incidents: [] };
+async function readRecords(args: StatusArgs, context: Context, now: number): Promise<{ runs: StatusRun[]; incidents: StatusIncident[]; lost: ReadonlySet<number> }> {
+  const none = { runs: [], incidents: [], lost: new Set<number>() };
   let opened: Awaited<ReturnType<typeof openExistingStore>> | null = null;
   try {
     opened = await openExistingStore(args, context);
     const { store, database } = opened;
     if (!store) return none;
-    return readRows(database, () => ({
-      runs: store.all<StatusRun>(`SELECT r.name, r.session_id, r.started_at, r.ended_at, r.outcome, r.exit_code, r.error_code, r.pid
-        FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id`),
-      incidents: listIncidents(store),
-    }));
+    return readRows(database, () => {
+      const lost = settleLost(store, context, now);
+      return {
+        runs: store.all<StatusRun>('SELECT r.* FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id'),
+        incidents: withAbandoned(listIncidents(store), lost),
+        lost: lost.runIds,
+      };
+    });
   } catch (error) {
+    // Permission denied (a DeadmanError, exit 74) is said as such: the markers alone would read as "nothing here".
     if (!(error instanceof StoreError)) throw error;
     createLogger().log('warn', `${error.message}; showing the markers only`);
     return none;
   } finally {
     opened?.store?.close();
   }
-}
-
-function pidAlive(pid: number): boolean {
-  return pid === process.pid || existsSync(`/proc/${pid}`);
 }

@@ -1,44 +1,54 @@
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseApprovalRequest, type ApprovalRequest } from '../core/incident/approval-request.ts';
+import { answerCommands, parseApprovalRequest, RUN_TOKEN, type ApprovalRequest } from '../core/incident/approval-request.ts';
 import { writeFileAtomically } from './atomic-write.ts';
-import { ensurePrivateDir } from './paths.ts';
+import { filesIn } from './revive/markers.ts';
+import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from './paths.ts';
 
 /**
- * `<state dir>/approvals/<incident id>.json`: where `deadman approve`/`deny` leave a person's
- * answer and the running deadman takes it (at most one lstat per waiting incident and poll).
- * Only a regular file owned by deadman's own user or root counts: the directory is private, and
- * anyone else's file there is refused, so no other user can approve a kill.
+ * `<state dir>/approvals/<run token>.<incident id>.json`: where `deadman approve`/`deny` leave
+ * a person's answer and the running deadman whose token it names takes it (at most one lstat
+ * per waiting incident and poll). A file of another run, or of a run that is gone, is never
+ * read by this one. Only a regular file owned by deadman's own user or root counts: the
+ * directory is private, and anyone else's file there is refused, so no other user can approve
+ * a kill.
  */
 
-export function approvalRequestPath(stateDir: string, incidentId: number): string {
-  return join(stateDir, 'approvals', `${incidentId}.json`);
+export function approvalRequestPath(stateDir: string, runToken: string, incidentId: number): string {
+  if (!RUN_TOKEN.test(runToken)) throw new Error(`not a run token: ${JSON.stringify(runToken)}`);
+  return join(stateDir, 'approvals', `${runToken}.${incidentId}.json`);
 }
 
 export function writeApprovalRequest(stateDir: string, request: ApprovalRequest): string {
   ensurePrivateDir(join(stateDir, 'approvals'));
-  const path = approvalRequestPath(stateDir, request.incident_id);
+  const path = approvalRequestPath(stateDir, request.run_token, request.incident_id);
   // Readable by the run's user when root answers for it (who and when are no secret).
   writeFileAtomically(path, `${JSON.stringify(request)}\n`, 0o644);
   return path;
 }
 
 export interface ApprovalInbox {
-  /** The answer waiting for this incident, removed as it is taken; null when there is none (or it is refused). */
+  /** The answer waiting for this run's incident, removed as it is taken; null when there is none (or it is refused). */
   take(incidentId: number): ApprovalRequest | null;
+  /** The commands that answer this run's incident, as a person must type them. */
+  commands(incidentId: number): { approve: string; deny: string };
+  /** At the run's end: an answer that came after its last poll expires with it. */
+  discard(): void;
 }
 
-export function approvalInbox(stateDir: string, warn: (message: string) => void): ApprovalInbox {
+export function approvalInbox(paths: StatePaths, runToken: string, warn: (message: string) => void): ApprovalInbox {
   const uid = process.getuid?.() ?? 0;
+  const { stateDir } = paths;
   try {
     // Made by the run, so it is the run user's: an answer written there by root stays readable.
     ensurePrivateDir(join(stateDir, 'approvals'));
   } catch {
     // A state directory that cannot be written is said once by the store; approve cannot write there either.
   }
+  const flags = placeFlags(paths);
   return {
     take(incidentId) {
-      const path = approvalRequestPath(stateDir, incidentId);
+      const path = approvalRequestPath(stateDir, runToken, incidentId);
       let stat;
       try {
         stat = lstatSync(path);
@@ -47,11 +57,30 @@ export function approvalInbox(stateDir: string, warn: (message: string) => void)
       }
       const request = stat.isFile() && (stat.uid === uid || stat.uid === 0) ? readRequest(path) : null;
       rmSync(path, { force: true });
-      if (request?.incident_id === incidentId) return request;
-      warn(`refused ${path}: not a request by deadman approve/deny of this user or root for incident ${incidentId}; it was removed`);
+      if (request?.incident_id === incidentId && request.run_token === runToken) return request;
+      warn(`refused ${path}: not a request by deadman approve/deny of this user or root for incident ${incidentId} of this run; it was removed`);
       return null;
     },
+    commands: (incidentId) => answerCommands(incidentId, flags),
+    discard() {
+      const dir = join(stateDir, 'approvals');
+      for (const file of filesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });
+    },
   };
+}
+
+/**
+ * What `deadman approve` needs to find this run's database and state directory when typed in
+ * a shell without this run's environment ($STATE_DIRECTORY of a unit, --state-dir, --database):
+ * each one that is not where a plain command of this user would look.
+ */
+function placeFlags(paths: StatePaths): string[] {
+  const shell = currentPathContext();
+  const plainStateDir = resolveStateDir({ ...shell, env: { XDG_STATE_HOME: shell.env.XDG_STATE_HOME } });
+  const flags: string[] = [];
+  if (paths.stateDir !== plainStateDir) flags.push('--state-dir', paths.stateDir);
+  if (paths.database !== statePaths(paths.stateDir).database) flags.push('--database', paths.database);
+  return flags;
 }
 
 function readRequest(path: string): ApprovalRequest | null {

@@ -39,13 +39,18 @@ export function metricsTextfileWriter(options: MetricsTextfile) {
       lastOutputAgeSeconds: quietMs === null ? recorded.lastOutputAgeSeconds : quietMs / 1000,
     };
     try {
-      writeFileAtomically(options.path, renderPrometheus(runMetricFamilies([facts])), 0o644);
+      writeMetricsTextfile(options.path, facts);
       failing = false;
     } catch (error) {
       if (!failing) options.onError(`cannot write the metrics textfile ${options.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trying again`);
       failing = true;
     }
   };
+}
+
+/** One run's facts as a .prom file, replaced atomically. */
+export function writeMetricsTextfile(path: string, facts: RunFacts): void {
+  writeFileAtomically(path, renderPrometheus(runMetricFamilies([facts])), 0o644);
 }
 
 /** While the database cannot be read: what the run itself knows, and no totals. */

@@ -2,11 +2,12 @@ import { runErrorCode, signalErrorCode } from '../core/incident/error-codes.ts';
 import type { Store } from '../io/store/store.ts';
 import type { StoreSink } from '../io/store/recording-store.ts';
 import type { ProcessInfo } from '../core/process/process-info.ts';
-import { transition, type IncidentEvent, type IncidentState } from '../core/incident/incident.ts';
+import { transition, type IncidentEvent } from '../core/incident/incident.ts';
 import { stallFingerprint } from '../core/incident/fingerprint.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { PolicyDecision } from '../core/incident/policy.ts';
 import { refusedMarkerRow } from '../io/revive/refused-record.ts';
+import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../io/store/run-ends.ts';
 import { detached } from '../core/adapters/lines.ts';
 import type { IncidentTransition } from '../core/alerts/alert-planner.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
@@ -19,30 +20,8 @@ import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './even
  * When it can be written again, the run's row is written first, so later rows have a run.
  */
 
-export interface Incident {
-  id: number;
-  kind: SignalKind;
-  state: IncidentState;
-  message: string;
-  attempts: number;
-}
-
-export interface SignalEvidence {
-  processes: ProcessInfo[];
-  lastLines: string[];
-  target?: ProcessInfo;
-}
-
-export interface RunRow {
-  name: string;
-  argv: string[];
-  cwd: string;
-  unit: string | null;
-  invocationId: string | null;
-  pid: number;
-  adapter: string;
-  reviveOf: string | null;
-}
+export type { Incident, RunRow, SignalEvidence } from './record-types.ts';
+import type { Incident, RunRow, SignalEvidence } from './record-types.ts';
 
 export class RunRecords {
   private runId: number | null = null;
@@ -79,7 +58,7 @@ export class RunRecords {
         this.generation = this.sink!.generation;
         const { row, startedAt, changes } = run;
         this.runId = s.insert('runs', { name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
-          pid: row.pid, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes });
+          pid: row.pid, pid_start_time: row.pidStartTime, token: row.token, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes });
       }
       write(s, this.runId);
     });
@@ -102,18 +81,11 @@ export class RunRecords {
   /**
    * Rows of earlier runs of this name that never got an end: their deadman died without
    * recording one (watchdog SIGABRT after a withheld ping, SIGKILL, power loss). Closed now,
-   * keeping the outcome recorded at the stall when there was one.
+   * keeping the outcome recorded at the stall when there was one; their incidents ABANDONED.
    */
-  closeOrphans(name: string, ownerAlive: (pid: number) => boolean): void {
+  closeOrphans(name: string, ownerAlive: (run: OpenRunRow) => boolean): void {
     this.safely('earlier runs', (s) => {
-      for (const row of s.all<{ id: number; pid: number; outcome: string | null }>('SELECT id, pid, outcome FROM runs WHERE name = ? AND ended_at IS NULL', name)) {
-        if (ownerAlive(row.pid)) continue;
-        s.update('runs', row.id, {
-          ended_at: this.wall(), outcome: row.outcome ?? 'lost', ...(row.outcome ? {} : { error_code: runErrorCode({ outcome: 'lost' }) }),
-          signal: row.outcome === 'stalled' ? 'watchdog' : 'unknown',
-          reason: row.outcome === 'stalled' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
-        });
-      }
+      for (const row of openRuns(s, name)) if (!ownerAlive(row)) closeLostRun(s, row, this.wall());
     });
   }
 
@@ -135,8 +107,12 @@ export class RunRecords {
   /** `errorCode`, when the outcome alone does not tell it (a stall's kind, a throttle): error-codes.ts. */
   finishRun(result: { exitCode: number | null; signal: string | null; outcome: string; reason: string; errorCode?: string | null | undefined }): void {
     this.events.flush();
-    this.withRun('the run', (s, id) => s.update('runs', id, {
-      ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason, error_code: result.errorCode !== undefined ? result.errorCode : runErrorCode({ outcome: result.outcome }),
+    this.withRun('the run', (s, id) => s.transaction(() => {
+      s.update('runs', id, {
+        ended_at: this.wall(), exit_code: result.exitCode, signal: result.signal, outcome: result.outcome, reason: result.reason,
+        error_code: result.errorCode !== undefined ? result.errorCode : runErrorCode({ outcome: result.outcome }),
+      });
+      abandonIncidents(s, id, this.wall(), `the run ended (${result.outcome}) before this incident was settled`);
     }));
   }
 

@@ -79,7 +79,7 @@ export async function replayTrace(trace: Trace, sink: StoreSink | null = null, n
   const passes = tracePasses(trace);
   const clock = new ReplayClock(trace.header.wall ?? 0);
   const records = new StepRecords(sink, () => clock.wall(), () => clock.now);
-  records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: trace.header.root, adapter: trace.header.adapter, reviveOf: null });
+  records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: trace.header.root, pidStartTime: null, token: `replay:${name}`, adapter: trace.header.adapter, reviveOf: null });
   const notes: ReplayNote[] = [];
   const stops: NodeJS.Signals[] = [];
   let last: RunResult | null = null;

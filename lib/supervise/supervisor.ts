@@ -12,7 +12,7 @@ import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
 import { DETECTORS, usageLimit, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
-import type { ApprovalRequest } from '../core/incident/approval-request.ts';
+import { answerCommands, type ApprovalRequest } from '../core/incident/approval-request.ts';
 
 /**
  * One supervision tick: observe → detect → diagnose → policy → act → verify → record.
@@ -53,28 +53,17 @@ export class Supervisor {
   stall: Stall | null = null;
   private attempts: AttemptState = NO_ATTEMPTS;
   private readonly cases = new Map<string, OpenCase>();
-  private readonly ports: SupervisorPorts;
-  private readonly settingsNow: () => SupervisorSettings;
   /** Read at every use: a SIGHUP may have changed them since (live-config.ts). */
   private get settings(): SupervisorSettings { return this.settingsNow(); }
-  private readonly output: OutputTracker;
-  private readonly startedAt: number;
-  private readonly onStall: (stall: Stall) => void;
-  private readonly detectors: readonly Detector[];
 
-  constructor(ports: SupervisorPorts, settings: () => SupervisorSettings, output: OutputTracker, startedAt: number, onStall: (stall: Stall) => void, detectors = DETECTORS) {
-    this.ports = ports;
-    this.settingsNow = settings;
-    this.output = output;
-    this.startedAt = startedAt;
-    this.onStall = onStall;
-    this.detectors = detectors;
+  constructor(private readonly ports: SupervisorPorts, private readonly settingsNow: () => SupervisorSettings, private readonly output: OutputTracker,
+    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, private readonly detectors: readonly Detector[] = DETECTORS) {
     this.history = new ObservationHistory(startedAt);
   }
 
   get awaitingApproval(): string | null {
     const waiting = this.describeCase((state) => state === 'AWAITING_APPROVAL');
-    return waiting && `${waiting.text} · deadman approve ${waiting.id}`;
+    return waiting && `${waiting.text} · ${(this.ports.approvals?.commands(waiting.id) ?? answerCommands(waiting.id, [])).approve}`;
   }
 
   get recovering(): string | null {
@@ -153,7 +142,8 @@ export class Supervisor {
     logger.log('warn', `${signal.kind}: ${signal.message}`);
     if (decision.verdict === 'await_approval') {
       records.move(incident, 'approval_required', decision.reason);
-      logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: deadman approve ${incident.id} (kill it) or deadman deny ${incident.id}`);
+      const answer = this.ports.approvals?.commands(incident.id) ?? answerCommands(incident.id, []);
+      logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: ${answer.approve} (kill it) or ${answer.deny}`);
       return;
     }
     records.move(incident, 'recovery_allowed', decision.reason);

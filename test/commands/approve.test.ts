@@ -22,7 +22,7 @@ function startHungRun(t: { after(fn: () => void): void }) {
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const awaiting = async () => Number((await waitFor(() => /incident (\d+) AWAITING_APPROVAL: .*deadman approve \1 \(kill it\) or deadman deny \1/.exec(stderr), 15_000, 'AWAITING_APPROVAL'))[1]);
+  const awaiting = async () => Number((await waitFor(() => /incident (\d+) AWAITING_APPROVAL: .*deadman approve \1 --state-dir \S+ \(kill it\) or deadman deny \1 --state-dir /.exec(stderr), 15_000, 'AWAITING_APPROVAL'))[1]);
   const answer = (verb: string, id: number) => runDeadman([verb, String(id), '--database', database], { env });
   return { child, database, exited, awaiting, answer, log: () => stderr };
 }

@@ -48,13 +48,13 @@ test('config check --quiet prints nothing for a good config and only the problem
   assert.equal(both.code, 64);
 });
 
-test('health --json says healthy: false with null times when no run wrote a health file', async (t) => {
+test('health --json says healthy: false with null times when no run wrote a health file (no such run: exit 64)', async (t) => {
   const { env } = setUp(t);
   const result = await runDeadman(['health', '--name', 'nobody', '--json'], { env });
-  assert.equal(result.code, 1);
+  assert.equal(result.code, 64);
   assert.deepEqual(JSON.parse(result.stdout), {
     name: 'nobody', healthy: false, refreshed_at: null, last_status: null,
-    detail: 'nobody: no health file: the run is not running under deadman, or never became healthy',
+    detail: 'nobody: no such run: no run of this name wrote a health file in this state directory (check --name, and state_dir or $STATE_DIRECTORY)',
   });
 });
 

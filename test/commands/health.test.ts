@@ -6,7 +6,8 @@ import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 
 /**
  * `deadman health` as a liveness probe runs it: 0 while the run is healthy, 1 once it stalled
- * (its health file is no longer refreshed), 0 again when a new run of the name is healthy.
+ * (the run writes so at once) or its deadman is gone, 0 again when a new run of the name is
+ * healthy; 64 for a name no run ever had.
  */
 test('deadman health goes 0 → 1 on a stall and back to 0 after recovery', async (t) => {
   const dir = tempDir(t);
@@ -17,14 +18,14 @@ test('deadman health goes 0 → 1 on a stall and back to 0 after recovery', asyn
     t.after(() => child.kill('SIGKILL'));
     return new Promise<number | null>((resolve) => child.on('exit', resolve));
   };
-  assert.equal((await health()).code, 1, 'no run yet: unhealthy');
+  assert.equal((await health()).code, 64, 'no run yet: no such run');
 
   // Talks for 3 s, then goes silent: healthy first, then OUTPUT_INACTIVITY and exit 75.
   const stalled = start('for i in 1 2 3 4 5 6; do echo tick; sleep 0.5; done; exec sleep 60');
   await waitFor(async () => (await health()).code === 0, 5_000, 'healthy while it talks');
   assert.equal(await stalled, 75);
   const unhealthy = await waitFor(async () => { const r = await health(); return r.code === 1 ? r : null; }, 15_000, 'unhealthy after the stall');
-  assert.match(unhealthy.stdout, /^probe: unhealthy: last healthy \d+s ago/);
+  assert.match(unhealthy.stdout, /^probe: unhealthy: (STALLED · |deadman \(pid \d+\) is gone)/);
 
   void start('while :; do echo tick; sleep 0.3; done');
   const healthy = await waitFor(async () => { const r = await health(); return r.code === 0 ? r : null; }, 5_000, 'healthy again');
@@ -35,5 +36,5 @@ test('a missing name is a usage error; --quiet prints nothing', async (t) => {
   const env = { ...process.env, STATE_DIRECTORY: tempDir(t), DEADMAN_CONFIG: '' };
   assert.equal((await runDeadman(['health'], { env })).code, 64);
   const quiet = await runDeadman(['health', '--name', 'x', '--quiet'], { env });
-  assert.deepEqual([quiet.code, quiet.stdout], [1, '']);
+  assert.deepEqual([quiet.code, quiet.stdout], [64, ''], 'no run named x: a distinct exit, not "unhealthy"');
 });

@@ -41,7 +41,8 @@ test('a diagnostician that advises leaving it to a person stops the kill, even w
   assert.deepEqual(query<{ source: string; action: string }>(database, 'SELECT source, action FROM diagnoses ORDER BY id').slice(0, 2).map((r) => ({ ...r })),
     [{ source: 'rules', action: 'TERMINATE_DESCENDANT_PROCESS' }, { source: 'external', action: 'OBSERVE' }]);
   assert.equal(query(database, 'SELECT id FROM actions').length, 0);
-  assert.equal(query<{ state: string }>(database, "SELECT state FROM incidents WHERE kind = 'HUNG_PROCESS'")[0]?.state, 'AWAITING_APPROVAL');
+  const waited = query<{ to_state: string }>(database, "SELECT t.to_state FROM incident_transitions t JOIN incidents i ON i.id = t.incident_id WHERE i.kind = 'HUNG_PROCESS' ORDER BY t.id");
+  assert.deepEqual(waited.map((r) => r.to_state), ['OPEN', 'AWAITING_APPROVAL', 'ABANDONED'], 'it waited for a person until the run ended');
 });
 
 test('a diagnostician that fails, stalls or answers garbage leaves the decision to the rules', async (t) => {

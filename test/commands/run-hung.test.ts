@@ -39,12 +39,15 @@ test('seed: the hung python/sleep tool subtree is killed, the agent carries on, 
   assert.deepEqual(states, ['OPEN', 'RECOVERING', 'VERIFYING', 'RESOLVED']);
 });
 
-test('without --auto-recover nothing is signalled: the incident waits in AWAITING_APPROVAL', async (t) => {
+test('without --auto-recover nothing is signalled: the incident waits in AWAITING_APPROVAL, ABANDONED when the run ends', async (t) => {
   const { database, result } = codexRun(t, ['--hung-timeout', '2s', '--inactivity', '5s', '--stop-grace', '1s'], 'sleep 600');
   const finished = await result;
   assert.equal(finished.code, 75, 'the run stalls later by inactivity and exits 75');
   const incidents = query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents ORDER BY id');
-  assert.deepEqual(incidents.map((i) => ({ ...i })), [{ kind: 'HUNG_PROCESS', state: 'AWAITING_APPROVAL' }, { kind: 'OUTPUT_INACTIVITY', state: 'ESCALATED' }]);
+  assert.deepEqual(incidents.map((i) => ({ ...i })), [{ kind: 'HUNG_PROCESS', state: 'ABANDONED' }, { kind: 'OUTPUT_INACTIVITY', state: 'ESCALATED' }]);
+  const hung = query<{ to_state: string; reason: string }>(database, 'SELECT to_state, reason FROM incident_transitions WHERE incident_id = 1 ORDER BY id');
+  assert.deepEqual(hung.map((r) => r.to_state), ['OPEN', 'AWAITING_APPROVAL', 'ABANDONED']);
+  assert.equal(hung[2]!.reason, 'the run ended (stalled) before this incident was settled');
   assert.equal(query(database, 'SELECT id FROM actions').length, 0, 'no action was taken');
   assert.match(finished.stderr, /AWAITING_APPROVAL: recovery is off: run with --auto-recover/);
 });

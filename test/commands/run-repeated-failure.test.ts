@@ -75,8 +75,10 @@ test('without --auto-recover the incident waits for approval and the agent goes 
   assert.equal(argv.length, 1, 'not interrupted, not resumed');
   assert.match(result.stderr, /AWAITING_APPROVAL: recovery is off: run with --auto-recover/);
   assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents ORDER BY id').map((r) => ({ ...r })), [
-    { kind: 'REPEATED_FAILURE', state: 'AWAITING_APPROVAL' }, { kind: 'NO_PROGRESS', state: 'AWAITING_APPROVAL' },
+    { kind: 'REPEATED_FAILURE', state: 'ABANDONED' }, { kind: 'NO_PROGRESS', state: 'ABANDONED' },
   ]);
+  assert.deepEqual(query<{ to_state: string }>(database, 'SELECT to_state FROM incident_transitions WHERE incident_id = 1 ORDER BY id').map((r) => r.to_state),
+    ['OPEN', 'AWAITING_APPROVAL', 'ABANDONED'], 'each waited for a person until the run ended');
   assert.match(result.stderr, /NO_PROGRESS: \d+ attempts in a row produced no new result and no change to the workspace; incident \d+ AWAITING_APPROVAL: recorded for a person/);
   assert.deepEqual(query(database, 'SELECT id FROM actions'), [], 'nothing was done to the agent');
 });

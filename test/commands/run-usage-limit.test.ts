@@ -60,4 +60,12 @@ test('a reset beyond usage_limit.max_wait: no wait, no restart — exit 69 with 
   });
   assert.equal(result.code, 69, result.stderr);
   assert.match(result.stderr, /USAGE_LIMIT: not waiting, the limit resets at \d\d:\d\d(:\d\d)? UTC, beyond usage_limit\.max_wait \(10s\) from now/);
+  // What the run came to (69), not its pass's 75, in every reader.
+  const readers = { env: { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' }, cwd: dir };
+  const status = await runDeadman(['status', '--json', '--database', join(dir, 'deadman.db')], readers);
+  assert.equal(status.code, 1);
+  const [row] = JSON.parse(status.stdout) as Array<{ state: string; exit_code: number }>;
+  assert.deepEqual([row!.state, row!.exit_code], ['usage_limit', 69]);
+  const metrics = await runDeadman(['metrics', '--database', join(dir, 'deadman.db')], readers);
+  assert.match(metrics.stdout, /^deadman_last_exit_code\{name="[^"]+"\} 69$/m);
 });

@@ -30,7 +30,7 @@ function recordIncident(stateDir: string, name: string): void {
   const store = new Store(join(stateDir, 'deadman.db'));
   try {
     new RunRecords(sinkOver(store, createLogger()), () => Date.now()).refusedRun(
-      { name, argv: ['true'], cwd: '/', unit: null, invocationId: null, pid: process.pid, adapter: 'none', reviveOf: null },
+      { name, argv: ['true'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: `token-${name}`, adapter: 'none', reviveOf: null },
       { exitCode: 69, outcome: 'revive-exhausted', reason: `revive budget spent for ${name}`, halt: true },
     );
   } finally {

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markCompleted, markExhausted, markInterrupted, markRevived, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
 import { currentOwner, markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
-import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 
 function setup(t: { after(fn: () => void): void }) {
   const dir = tempDir(t);
@@ -114,4 +115,21 @@ test('a refused marker shows as refused, and its escalated incident keeps status
   assert.equal((await run(s, 'job', ['true'])).code, 0);
   const again = JSON.parse((await status(s, ['--json'])).stdout) as JsonRow[];
   assert.deepEqual(again.map((r) => [r.state, (r.open_incident as { id: number }).id]), [['refused', (row!.open_incident as { id: number }).id]], 'refused again: the same incident, recurred');
+});
+
+test('a deliberate stop (SIGTERM, as systemctl stop sends) reads as stopped, exit 0', async (t) => {
+  const s = setup(t);
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--config', s.config, '--name', 'stoppable', '--', 'sleep', '60'], { cwd: s.dir, env: s.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  await waitFor(() => stderr.includes('run stoppable'), 10_000, 'the run to start');
+  const running = await status(s, ['--json']);
+  assert.deepEqual([running.code, (JSON.parse(running.stdout) as JsonRow[])[0]!.state], [0, 'running']);
+  child.kill('SIGTERM');
+  assert.equal(await exited, 'SIGTERM', 'deadman re-raises the stop, as systemd expects of a clean stop');
+  const stopped = await status(s, ['--json']);
+  const [row] = JSON.parse(stopped.stdout) as JsonRow[];
+  assert.deepEqual([stopped.code, row!.state, row!.needs_attention], [0, 'stopped', false], stopped.stdout);
 });

@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/cli.ts';
  * makes: a spent revive budget (HALT_AND_ESCALATE of a refused run) and a refused revive marker
  * (REVIVE_REFUSED, opened with the run's row). Both need a person, so both are alerts.
  */
-const row: RunRow = { name: 'review', argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, adapter: 'none', reviveOf: null };
+const row: RunRow = { name: 'review', argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: 'review-token', adapter: 'none', reviveOf: null };
 const settings = { events: ['fail', 'incident'] as const, minIntervalMs: 0, reminderMs: 0 };
 
 function recording(t: { after(fn: () => void): void }) {

@@ -7,7 +7,7 @@ import { RunRecords, type RunRow } from '../../lib/supervise/records.ts';
 import { tempDir } from '../helpers/cli.ts';
 import { createRedactor } from '../../lib/core/redact/redact.ts';
 
-const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, adapter: 'generic', reviveOf: null });
+const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: `token-${name}`, adapter: 'generic', reviveOf: null });
 const idle = (seconds: number) => `no output and an idle process tree for ${seconds}s`;
 
 /** One run of `name` that stalls with `message`, as the supervisor records it; returns the incident id. */
@@ -122,5 +122,25 @@ test('a hung tool with a secret in its argv still recurs: the fingerprint is com
   assert.equal(hung(1), hung(2));
   const store = new Store(path, { readOnly: true });
   assert.doesNotMatch(JSON.stringify(store.all('SELECT fingerprint FROM incidents')), /abcdefgh12345678/);
+  store.close();
+});
+
+test('the next start closes a run whose deadman died: its row ends lost, its waiting incident is ABANDONED with why; a live one is left alone', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const sink = new RecordingStore({ path, open: () => new Store(path), logger: { log: () => {} }, wall: () => 1_000, monotonic: () => 0 });
+  const dead = new RunRecords(sink, () => 1_000);
+  dead.startRun({ ...row('job'), pid: 999_999 });
+  const waiting = dead.openIncident('HUNG_PROCESS', 'sleep 600 idle for 2s', { processes: [], lastLines: [] });
+  dead.move(waiting, 'approval_required', 'recovery is off');
+  const live = new RunRecords(sink, () => 1_500);
+  live.startRun(row('job'));
+  const next = new RunRecords(sink, () => 2_000);
+  next.closeOrphans('job', (run) => run.pid === process.pid);
+  sink.close();
+  const store = new Store(path, { readOnly: true });
+  assert.deepEqual(store.all<{ pid: number; ended_at: number | null; outcome: string | null; signal: string | null }>('SELECT pid, ended_at, outcome, signal FROM runs ORDER BY id')
+    .map((r) => ({ ...r })), [{ pid: 999_999, ended_at: 2_000, outcome: 'lost', signal: 'unknown' }, { pid: process.pid, ended_at: null, outcome: null, signal: null }]);
+  assert.equal(store.get<{ state: string }>('SELECT state FROM incidents')!.state, 'ABANDONED');
+  assert.match(store.get<{ reason: string }>('SELECT reason FROM incident_transitions ORDER BY id DESC LIMIT 1')!.reason, /^deadman \(pid 999999\) of run #1 is gone without recording an end/);
   store.close();
 });

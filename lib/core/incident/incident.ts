@@ -7,9 +7,12 @@
  *     │                        ├─approved (deadman approve)─▶ RECOVERING
  *     │                        └─denied (deadman deny)─▶ ESCALATED (left to the person, never acted on)
  *     └─escalate──▶ ESCALATED ◀──not_verified (attempts used up) / action_refused / escalate
+ *
+ *   OPEN, AWAITING_APPROVAL, RECOVERING, VERIFYING ──run_ended──▶ ABANDONED: the run that owned it
+ *   ended (exit, --timeout, a deadman found dead) before it was settled; nobody acts on it any more.
  */
 
-export type IncidentState = 'OPEN' | 'AWAITING_APPROVAL' | 'RECOVERING' | 'VERIFYING' | 'RESOLVED' | 'ESCALATED';
+export type IncidentState = 'OPEN' | 'AWAITING_APPROVAL' | 'RECOVERING' | 'VERIFYING' | 'RESOLVED' | 'ESCALATED' | 'ABANDONED';
 export type IncidentEvent =
   | 'recovery_allowed'
   | 'approval_required'
@@ -20,7 +23,8 @@ export type IncidentEvent =
   | 'condition_cleared'
   | 'escalate'
   | 'approved'
-  | 'denied';
+  | 'denied'
+  | 'run_ended';
 
 /** At most this many recovery actions per incident before it escalates. */
 export const MAX_RECOVERY_ATTEMPTS = 2;
@@ -30,17 +34,22 @@ type Next = IncidentState | ((attempts: number) => IncidentState);
 const retryOrEscalate = (attempts: number): IncidentState => (attempts < MAX_RECOVERY_ATTEMPTS ? 'RECOVERING' : 'ESCALATED');
 
 export const INCIDENT_TABLE: Record<IncidentState, Partial<Record<IncidentEvent, Next>>> = {
-  OPEN: { recovery_allowed: 'RECOVERING', approval_required: 'AWAITING_APPROVAL', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
-  AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED', approved: 'RECOVERING', denied: 'ESCALATED' },
-  RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED' },
-  VERIFYING: { verified: 'RESOLVED', not_verified: retryOrEscalate, escalate: 'ESCALATED' },
+  OPEN: { recovery_allowed: 'RECOVERING', approval_required: 'AWAITING_APPROVAL', condition_cleared: 'RESOLVED', escalate: 'ESCALATED', run_ended: 'ABANDONED' },
+  AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED', approved: 'RECOVERING', denied: 'ESCALATED', run_ended: 'ABANDONED' },
+  RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED', run_ended: 'ABANDONED' },
+  VERIFYING: { verified: 'RESOLVED', not_verified: retryOrEscalate, escalate: 'ESCALATED', run_ended: 'ABANDONED' },
   RESOLVED: {},
   ESCALATED: {},
+  ABANDONED: {},
 };
 
 export function isTerminal(state: IncidentState): boolean {
-  return state === 'RESOLVED' || state === 'ESCALATED';
+  return state === 'RESOLVED' || state === 'ESCALATED' || state === 'ABANDONED';
 }
+
+/** The states a run's end leaves ABANDONED: every one that has a `run_ended` move. */
+export const ABANDONED_ON_RUN_END: readonly IncidentState[] = (Object.keys(INCIDENT_TABLE) as IncidentState[])
+  .filter((state) => INCIDENT_TABLE[state].run_ended !== undefined);
 
 /** The next state, or null when the event does not apply in this state (a caller bug, or a race to ignore). */
 export function transition(state: IncidentState, event: IncidentEvent, attempts: number): IncidentState | null {

@@ -36,7 +36,7 @@ export function runMetricFamilies(runs: readonly RunFacts[]): MetricFamily[] {
     perRun('deadman_last_exit_code', 'Exit code of the latest finished run of this name.', 'gauge', (r) => r.lastExitCode),
     {
       name: 'deadman_open_incidents',
-      help: 'Incidents not yet resolved or escalated, by kind and state.',
+      help: 'Incidents of this name not yet resolved or abandoned (escalated ones wait on a person), by kind and state.',
       type: 'gauge',
       samples: runs.flatMap((run) => run.openIncidents.map((i) => ({ labels: { name: run.name, kind: i.kind, state: i.state }, value: i.count }))),
     },

@@ -3,12 +3,18 @@ import { z } from 'zod';
 /**
  * The health file behind `deadman health`, for probes that only run a command (Kubernetes
  * livenessProbe.exec, Docker HEALTHCHECK, Nomad script checks). The running deadman rewrites it
- * while the run is healthy, so a wedged or dead deadman, or a stalled run, leaves it to go
- * stale: the probe needs no other way to reach deadman. Pure: parsing and the verdict.
+ * at once when the run turns unhealthy (a stall) and every interval while it is healthy, so a
+ * wedged deadman leaves it to go stale; the deadman's death is found live, from its pid and
+ * start time in the file (core/status/run-presence.ts does the same for the database). Pure:
+ * parsing and the verdict.
  */
 const healthRecordSchema = z.object({
   name: z.string(),
   pid: z.number().int(),
+  /** With the pid, the deadman's identity; missing from files of an older deadman. */
+  pid_start_time: z.number().int().nullable().optional(),
+  /** Missing from files of an older deadman, which wrote only while healthy. */
+  healthy: z.boolean().optional(),
   /** Wall-clock ms of the last refresh. */
   updated_at: z.number().finite(),
   /** How often the running deadman refreshes it, in ms. */
@@ -18,19 +24,22 @@ const healthRecordSchema = z.object({
 
 export type HealthRecord = z.output<typeof healthRecordSchema>;
 
-/** A refresh missed three times over means the run stopped being healthy (or deadman stopped). */
+/** A refresh missed three times over means deadman's own loop is wedged (a stall or its death are said at once). */
 export const STALE_AFTER_INTERVALS = 3;
 
-export type HealthVerdict = { healthy: true; line: string } | { healthy: false; line: string };
+/** `unknown`: no run of this name ever wrote a health file here (a mistyped --name, another state directory). */
+export type HealthVerdict = { healthy: boolean; known: boolean; line: string };
 
-export function judgeHealth(record: HealthRecord | null, nowMs: number, name: string): HealthVerdict {
-  if (!record) return { healthy: false, line: `${name}: no health file: the run is not running under deadman, or never became healthy` };
+export function judgeHealth(record: HealthRecord | null, nowMs: number, name: string, ownerAlive: boolean): HealthVerdict {
+  if (!record) return { healthy: false, known: false, line: `${name}: no such run: no run of this name wrote a health file in this state directory (check --name, and state_dir or $STATE_DIRECTORY)` };
   const ageMs = Math.max(0, nowMs - record.updated_at);
   const seconds = (ms: number) => `${Math.round(ms / 1000)}s`;
+  if (!ownerAlive) return { healthy: false, known: true, line: `${name}: unhealthy: deadman (pid ${record.pid}) is gone; last status: ${record.status}` };
+  if (record.healthy === false) return { healthy: false, known: true, line: `${name}: unhealthy: ${record.status}` };
   if (ageMs > STALE_AFTER_INTERVALS * record.interval_ms) {
-    return { healthy: false, line: `${name}: unhealthy: last healthy ${seconds(ageMs)} ago (refreshed every ${seconds(record.interval_ms)} while healthy); last status: ${record.status}` };
+    return { healthy: false, known: true, line: `${name}: unhealthy: last healthy ${seconds(ageMs)} ago (refreshed every ${seconds(record.interval_ms)} while healthy); last status: ${record.status}` };
   }
-  return { healthy: true, line: `${name}: healthy · ${record.status}` };
+  return { healthy: true, known: true, line: `${name}: healthy · ${record.status}` };
 }
 
 export function parseHealthRecord(text: string): HealthRecord | null {

@@ -1,5 +1,6 @@
 import { formatAge } from '../config/duration.ts';
 import type { Marker } from '../revive/marker.ts';
+import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.ts';
 
 /**
  * `deadman status`: one row per run name, its state from how its latest run ended (the run
@@ -10,11 +11,22 @@ import type { Marker } from '../revive/marker.ts';
  */
 
 export const STATUS_STATES = [
-  'running', 'revived', 'completed', 'failed', 'green_but_dead', 'stalled', 'interrupted', 'exhausted', 'refused', 'damaged',
+  'running', 'revived', 'completed', 'stopped', 'failed', 'green_but_dead', 'stalled', 'timeout', 'killed', 'interrupted', 'exhausted', 'halted', 'usage_limit',
+  'refused', 'damaged',
 ] as const;
 export type StatusState = (typeof STATUS_STATES)[number];
 
-const WELL: ReadonlySet<StatusState> = new Set(['running', 'revived', 'completed']);
+/** States no person needs to look at: a live run, a clean completion, a deliberate stop (`systemctl stop`). */
+const WELL: ReadonlySet<StatusState> = new Set(['running', 'revived', 'completed', 'stopped']);
+
+const NEEDS_PERSON: ReadonlySet<string> = new Set(['AWAITING_APPROVAL', 'ESCALATED']);
+
+/** Whether an incident in this state waits on a person — an answer (approve/deny) or a look (escalated): status's exit 1, and what an alert must reach. */
+export function incidentNeedsPerson(state: string): boolean {
+  return NEEDS_PERSON.has(state);
+}
+/** Incident states that are over: nothing waits on them. */
+const SETTLED: ReadonlySet<string> = new Set(['RESOLVED', 'ABANDONED']);
 
 export interface StatusMarker {
   name: string;
@@ -25,16 +37,17 @@ export interface StatusMarker {
   livePid: number | null;
 }
 
-export interface StatusRun {
+export interface StatusRun extends RecordedRunEnd {
+  id: number;
   name: string;
   session_id: string | null;
   started_at: number;
   ended_at: number | null;
-  outcome: string | null;
   exit_code: number | null;
   /** The latest run's stable error code (error-codes.ts); absent before migration 4. */
   error_code?: string | null;
   pid: number;
+  reason: string | null;
 }
 
 export interface StatusIncident {
@@ -66,11 +79,15 @@ type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
 
 const OUTCOME_STATES: Record<string, StatusState> = {
   completed: 'completed', recovered_and_resumed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
-  timeout: 'stalled', stopped: 'interrupted', 'revive-exhausted': 'exhausted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
+  timeout: 'timeout', stopped: 'stopped', 'revive-exhausted': 'exhausted', halted: 'halted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
+  // A pass outcome on the latest row: the run did not go on (beyond max_wait; fresh sessions over budget too often): exit 69.
+  'usage-limit': 'usage_limit', respawn: 'exhausted',
 };
 
-function fromRun(run: StatusRun, pidAlive: boolean): Verdict {
-  if (run.ended_at === null) return { state: pidAlive ? 'running' : 'interrupted', updatedAt: run.started_at, reason: pidAlive ? null : `deadman (pid ${run.pid}) is gone` };
+function fromRun(run: StatusRun, ownerAlive: boolean): Verdict {
+  const presence = runPresence(run, ownerAlive);
+  if (presence === 'running') return { state: 'running', updatedAt: run.started_at, reason: null };
+  if (presence === 'lost') return { state: 'killed', updatedAt: run.ended_at ?? run.started_at, reason: run.ended_at === null ? lostRunReason(run) : run.reason ?? run.outcome };
   return { state: OUTCOME_STATES[run.outcome ?? ''] ?? 'failed', updatedAt: run.ended_at, reason: run.outcome };
 }
 
@@ -84,35 +101,40 @@ function fromMarker(marker: Marker, livePid: number | null): Verdict {
 }
 
 /** The marker speaks for the run when it is live, spent, or newer than the latest run row (a detached resume). */
-function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, pidAlive: (pid: number) => boolean): Verdict {
+function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, ownerAlive: (run: StatusRun) => boolean): Verdict {
   const m = marker?.marker ?? null;
   if (marker && m === null) return { state: 'damaged', updatedAt: null, reason: marker.problem };
-  const runVerdict = run ? fromRun(run, pidAlive(run.pid)) : null;
+  const runVerdict = run ? fromRun(run, ownerAlive(run)) : null;
   if (m === null) return runVerdict!;
-  const markerVerdict = fromMarker(m, marker!.livePid);
-  if (runVerdict === null || marker!.livePid !== null || m.state === 'exhausted') return markerVerdict;
+  const { livePid } = marker!;
+  // A session process outliving its killed deadman runs unsupervised: that is no live run.
+  if (runVerdict?.state === 'killed' && (livePid === null || livePid !== m.owner?.pid)) {
+    return livePid === null ? runVerdict : { ...runVerdict, reason: `${runVerdict.reason}; pid ${livePid} of its session runs on unsupervised` };
+  }
+  const markerVerdict = fromMarker(m, livePid);
+  if (runVerdict === null || livePid !== null || m.state === 'exhausted') return markerVerdict;
   return (runVerdict.updatedAt ?? 0) >= m.updatedAt || m.detachedLog === null ? runVerdict : markerVerdict;
 }
 
 export function statusRows(
-  markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[], pidAlive: (pid: number) => boolean = () => false,
+  markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[], ownerAlive: (run: StatusRun) => boolean = () => false,
 ): StatusRow[] {
   const names = [...new Set([...markers.map((m) => m.name), ...runs.map((r) => r.name)])].sort();
   return names.map((name): StatusRow => {
     const marker = markers.find((m) => m.name === name);
     const run = runs.find((r) => r.name === name);
-    const unresolved = incidents.filter((i) => i.run_name === name && i.state !== 'RESOLVED');
+    const unresolved = incidents.filter((i) => i.run_name === name && !SETTLED.has(i.state));
     // The run that found a forged marker (opened or reopened the incident as it started) went on
     // fresh: refused is what a person must know of it.
     const refusal = unresolved.find((i) => i.kind === 'REVIVE_REFUSED' && run !== undefined && i.updated_at >= run.started_at);
-    let row = verdict(marker, run, pidAlive);
+    let row = verdict(marker, run, ownerAlive);
     if (refusal) row = { state: 'refused', updatedAt: refusal.updated_at, reason: refusal.message };
     const open = unresolved.at(-1);
     return {
       name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null, errorCode: run?.error_code ?? null,
       sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null, revives: marker?.marker?.reviveCount ?? null,
       openIncident: open ? { id: open.id, kind: open.kind, state: open.state } : null,
-      needsAttention: !WELL.has(row.state) || unresolved.some((i) => i.state === 'ESCALATED'),
+      needsAttention: !WELL.has(row.state) || unresolved.some((i) => incidentNeedsPerson(i.state)),
     };
   });
 }
@@ -128,7 +150,7 @@ export function statusJson(rows: readonly StatusRow[], maxRevives: number): obje
 
 function stateText(row: StatusRow): string {
   const state = row.state.replaceAll('_', '-');
-  return row.state === 'failed' && row.exitCode !== null ? `${state} ${row.exitCode}` : state;
+  return row.exitCode !== null && row.exitCode !== 0 && row.state !== 'killed' ? `${state} ${row.exitCode}` : state;
 }
 
 export function renderStatus(rows: readonly StatusRow[], now: number, maxRevives: number): string {

@@ -155,7 +155,7 @@ export function removeStaleTempFiles(markerDir: string): string[] {
 }
 
 /** The names in a directory; none when it is missing or unreadable (no markers yet). */
-function filesIn(dir: string): string[] {
+export function filesIn(dir: string): string[] {
   try {
     return readdirSync(dir);
   } catch {

@@ -144,6 +144,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN error_code TEXT;
   ALTER TABLE incidents ADD COLUMN error_code TEXT;
   `,
+  /* 5: the run's owner, checked live by readers (pid + start time), and a token that binds approvals to this one run. */ `
+  ALTER TABLE runs ADD COLUMN pid_start_time INTEGER;
+  ALTER TABLE runs ADD COLUMN token TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTerminal, MAX_RECOVERY_ATTEMPTS, transition, type IncidentEvent, type IncidentState } from '../../../lib/core/incident/incident.ts';
+import { ABANDONED_ON_RUN_END, isTerminal, MAX_RECOVERY_ATTEMPTS, transition, type IncidentEvent, type IncidentState } from '../../../lib/core/incident/incident.ts';
 
 test('every documented path through the incident state machine', () => {
   const cases: Array<[IncidentState, IncidentEvent, number, IncidentState | null]> = [
@@ -23,9 +23,9 @@ test('every documented path through the incident state machine', () => {
   }
 });
 
-test('only RESOLVED and ESCALATED are terminal', () => {
-  assert.deepEqual(
-    (['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING', 'RESOLVED', 'ESCALATED'] as const).filter(isTerminal),
-    ['RESOLVED', 'ESCALATED'],
-  );
+test('only RESOLVED, ESCALATED and ABANDONED are terminal; a run\'s end abandons every other state', () => {
+  const states = ['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING', 'RESOLVED', 'ESCALATED', 'ABANDONED'] as const;
+  assert.deepEqual(states.filter(isTerminal), ['RESOLVED', 'ESCALATED', 'ABANDONED']);
+  assert.deepEqual(ABANDONED_ON_RUN_END, states.filter((state) => !isTerminal(state)));
+  for (const state of ABANDONED_ON_RUN_END) assert.equal(transition(state, 'run_ended', 0), 'ABANDONED');
 });

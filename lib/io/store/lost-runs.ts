@@ -1,0 +1,51 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { lostRunReason } from '../../core/status/run-presence.ts';
+import { isRunOwnerAlive } from '../process/run-owner.ts';
+import { closeLostRun, openRuns, unsettledIncidents } from './run-ends.ts';
+import { SCHEMA_VERSION } from './store-schema.ts';
+import { Store } from './store.ts';
+
+/**
+ * What a reader (`status`, `metrics`, `health`, `approve`) does on finding runs whose deadman
+ * died without recording an end: it tells them apart (their ids, and their unsettled incidents
+ * as ABANDONED with the reason), and records that in the database when it may — the database
+ * is at this deadman's schema and the caller owns the file (root never leaves files of its own
+ * beside another user's database). Otherwise the answer is the same; only nothing is written.
+ */
+export interface LostRuns {
+  /** Run ids with no recorded end whose deadman is gone. */
+  runIds: ReadonlySet<number>;
+  /** Incident id → why it is ABANDONED. */
+  abandoned: ReadonlyMap<number, string>;
+  written: boolean;
+}
+
+export function settleLostRuns(store: Store, at: number, ownerAlive: (run: { pid: number; pid_start_time?: number | null }) => boolean = isRunOwnerAlive): LostRuns {
+  const lost = openRuns(store).filter((run) => !ownerAlive(run));
+  const abandoned = new Map(lost.flatMap((run) => unsettledIncidents(store, run.id).map((incident) => [incident.id, lostRunReason(run)] as const)));
+  const written = lost.length > 0 && mayWrite(store) && recordLost(store.path, (writer) => lost.forEach((run) => closeLostRun(writer, run, at)));
+  return { runIds: new Set(lost.map((run) => run.id)), abandoned, written };
+}
+
+function mayWrite(store: Store): boolean {
+  try {
+    accessSync(store.path, constants.W_OK);
+    const version = store.get<{ user_version: number }>('PRAGMA user_version')?.user_version;
+    return version === SCHEMA_VERSION && statSync(store.path).uid === (process.geteuid?.() ?? -1);
+  } catch {
+    return false;
+  }
+}
+
+function recordLost(path: string, write: (store: Store) => void): boolean {
+  let writer: Store | null = null;
+  try {
+    writer = new Store(path, { busyTimeoutMs: 250 });
+    write(writer);
+    return true;
+  } catch {
+    return false; // locked, full, read-only: the next run of the name records it
+  } finally {
+    writer?.close();
+  }
+}
