@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { shellExitCode } from '../io/process/exit-status.ts';
 import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+import { runTool, startTool } from './fake-agent-tools.ts';
 
 /**
  * A small stand-in for Codex and Claude Code that speaks their real formats, for the demo and
@@ -173,33 +172,6 @@ function readInvocation(mode: 'codex' | 'claude', args: string[]): Invocation {
   return { resumeId: valueAfter(args, '--resume', '-r') ?? null, prompt: valueAfter(args, '-p', '--print') ?? '', cwd, sandbox };
 }
 
-/** Runs a tool command as the real agents do: bash in its own session, stdin closed. */
-function runTool(command: string, env: NodeJS.ProcessEnv, cwd: string) {
-  const child = spawn('/bin/bash', ['-c', command], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env, cwd });
-  let output = '';
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-65536));
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const ended = new Promise<ToolEnd>((resolve) => child.on('close', (code, signal) => {
-    resolve({ exitCode: shellExitCode(code, signal), output });
-  }));
-  const started = new Promise<void>((resolve) => child.on('spawn', resolve));
-  return { child, ended, started };
-}
-
-/** The scenario's tool, in Codex's order with $FAKE_AGENT_TOOL_EVENT_DELAY_MS (the command first, its event after), after the helper of $FAKE_AGENT_HELPER_LEAD_MS. */
-async function startTool(speaker: Speaker, command: string, env: NodeJS.ProcessEnv, cwd: string) {
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const helperLeadMs = Number(process.env.FAKE_AGENT_HELPER_LEAD_MS ?? -1);
-  if (helperLeadMs >= 0) await runTool('sleep 601', env, cwd).started.then(() => pause(helperLeadMs));
-  const eventDelayMs = Number(process.env.FAKE_AGENT_TOOL_EVENT_DELAY_MS ?? 0);
-  if (eventDelayMs <= 0) speaker.toolStarted(command);
-  const tool = runTool(command, env, cwd);
-  await tool.started;
-  if (eventDelayMs > 0) await pause(eventDelayMs).then(() => speaker.toolStarted(command));
-  return tool;
-}
-
 async function main(): Promise<void> {
   const [mode, ...args] = process.argv.slice(2);
   if (mode !== 'codex' && mode !== 'claude') fail('usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose', 2);
@@ -235,7 +207,7 @@ async function main(): Promise<void> {
   }
   if (scenario === 'over-budget') speaker.edited(join(run.cwd, 'src', 'parser.ts'));
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
-  tool = await startTool(speaker, command, toolEnv, run.cwd);
+  tool = await startTool((started) => speaker.toolStarted(started), command, toolEnv, run.cwd);
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
   speaker.toolEnded(command, await tool.ended);
   const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');

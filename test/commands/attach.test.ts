@@ -61,7 +61,7 @@ test('attach --auto-recover kills only the hung tool subtree; the agent carries 
 
   assert.match(stderr, /stopped after .*: HUNG_PROCESS → TERMINATE_DESCENDANT_PROCESS → RESOLVED; killed \[\d+ \d+\]/);
   // The summary block attach ends with, as run's does.
-  assert.match(stderr, /deadman: run attach-codex-\d+ summary\ndeadman: {3}status {8}attached: [^\n]*\ndeadman: {3}return code {3}0\n[\s\S]*deadman: {3}action {8}TERMINATE_DESCENDANT_PROCESS\n[\s\S]*deadman: {3}verification {2}RESOLVED: /);
+  assert.match(stderr, /deadman: summary of run attach-codex-\d+\ndeadman: {3}status {8}attached: [^\n]*\ndeadman: {3}return code {3}0\n[\s\S]*deadman: {3}action {8}TERMINATE_DESCENDANT_PROCESS\n[\s\S]*deadman: {3}verification {2}RESOLVED: /);
   const [incident] = query<{ kind: string; state: string; id: number }>(database, 'SELECT id, kind, state FROM incidents');
   assert.deepEqual({ kind: incident?.kind, state: incident?.state }, { kind: 'HUNG_PROCESS', state: 'RESOLVED' });
   const [action] = query<{ target: { pid: number }; detail: { killed: number[] } }>(database, 'SELECT target, detail FROM actions WHERE incident_id = ?', incident!.id);

@@ -42,7 +42,7 @@ export function renderRunSummary(f: RunSummaryFacts, exitCode: number): string {
     ['database', f.database],
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
-  return [`run ${f.name} summary`, ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${oneLine(value)}`)].join('\n');
+  return [`summary of run ${f.name}`, ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${oneLine(value)}`)].join('\n');
 }
 
 export function runSummaryJson(f: RunSummaryFacts, exitCode: number): object {

@@ -47,7 +47,7 @@ test('argv is shown as a person would type it', () => {
 test('the JSON document holds the summary, every job, its claims and rerun', () => {
   const ok: JobVerdict = { job: 'ok', verdict: 'alive', claims: [dead.claims[1]!] };
   const doc = checkDocument([dead, ok], summarize([dead, ok]), { 'nightly-export': ['/bin/nightly-export'] });
-  assert.deepEqual(doc.summary, { checked: 2, dead: 1, unknown: 0, alive: 1, needs_attention: true });
+  assert.deepEqual(doc.summary, { checked: 2, dead: 1, unknown: 0, alive: 1, refused: 0, needs_attention: true });
   assert.deepEqual(doc.jobs.map((j) => [j.job, j.verdict, j.rerun, j.claims.length]), [
     ['nightly-export', 'dead', ['/bin/nightly-export'], 3],
     ['ok', 'alive', null, 1],
