@@ -16,6 +16,8 @@ import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 const SETTLE_MS = 2_000;
 const MEASURE_MS = 20_000;
+/** Issue 27: deadman's idle RSS may exceed the floor (below), measured in the same run, by this much. */
+const OVER_FLOOR_MB = 4;
 
 export async function main(): Promise<number> {
   if (process.platform !== 'linux') {
@@ -33,7 +35,7 @@ export async function main(): Promise<number> {
     const memory = (x: Idle) => `${megabytes(x.rssKb)} (PSS ${megabytes(x.pssKb)}, anonymous ${megabytes(x.anonKb)})`;
     process.stdout.write(`memory: ${process.execPath} ${process.version}; deadman run -- sleep 60, no NOTIFY_SOCKET\n`);
     process.stdout.write(table([
-      { what: 'RSS of deadman supervising idle `sleep 60`', value: memory(deadman), target: '≤ 50 MB', pass: deadman.rssKb * 1024 <= 50e6 },
+      { what: 'RSS of deadman supervising idle `sleep 60` / floor', value: `${memory(deadman)} = floor + ${megabytes(deadman.rssKb - floor.rssKb)}`, target: `≤ floor + ${OVER_FLOOR_MB} MB`, pass: (deadman.rssKb - floor.rssKb) * 1024 <= OVER_FLOOR_MB * 1e6 },
       { what: '  reference: its peak (VmHWM) so far, start-up included', value: megabytes(deadman.peakKb), target: '', pass: null },
       { what: '  reference: an idle `node -e setTimeout…`', value: memory(node), target: '', pass: null },
       { what: '  floor: Node with SQLite open, supervising `sleep 60` on pipes', value: memory(floor), target: '', pass: null },

@@ -8,8 +8,8 @@ import { clockTicksPerSecond, cpuTicks } from './helpers/proc-sample.ts';
 import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 /**
- * What a start of `deadman run -- true` costs against bare Node (systemd restarts a unit by
- * starting it again): wall time, median of interleaved runs so a change in machine load hits
+ * What a start of `deadman run -- true` costs against the floor of any Node wrapper that records to
+ * SQLite (systemd restarts a unit by starting it again): wall time, median of interleaved runs so a change in machine load hits
  * every case alike, and CPU time (user + system, deadman and `true`), which a busy host
  * disturbs less. With and without `--config`, and for reference unbundled (dist/lib/, as after
  * a plain tsc) and the first start of a name (no revive marker yet). Prints one table; a miss
@@ -18,7 +18,8 @@ import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 const WARMUPS = 2;
 const RUNS = 15;
-const TARGET_RATIO = 1.5;
+/** Issue 27: against the floor (Node opening a WAL database, writing one row, spawning `true`), measured in the same run. */
+const TARGET_RATIO = 1.3;
 
 interface Start {
   argv: string[];
@@ -50,20 +51,19 @@ export async function main(): Promise<number> {
       fresh: { argv: bench.run('--', 'true'), before: () => rmSync(marker, { force: true }) },
       floor: { argv: ['--input-type=module', '-e', floorScript(join(bench.dir, 'floor.db'))] },
     }, bench.opts);
-    const ratio = (x: Timing) => x.wallMs / t.node.wallMs;
-    const row = (what: string, x: Timing, target: boolean): Figure => ({
+    const row = (what: string, x: Timing, base: Timing, target: boolean): Figure => ({
       what,
-      value: `${x.wallMs.toFixed(0)} / ${t.node.wallMs.toFixed(0)} ms = ${ratio(x).toFixed(2)}× (CPU ${x.cpuMs.toFixed(0)} / ${t.node.cpuMs.toFixed(0)} ms = ${(x.cpuMs / t.node.cpuMs).toFixed(2)}×)`,
+      value: `${x.wallMs.toFixed(0)} / ${base.wallMs.toFixed(0)} ms = ${(x.wallMs / base.wallMs).toFixed(2)}× (CPU ${x.cpuMs.toFixed(0)} / ${base.cpuMs.toFixed(0)} ms = ${(x.cpuMs / base.cpuMs).toFixed(2)}×)`,
       target: target ? `≤ ${TARGET_RATIO}×` : '',
-      pass: target ? ratio(x) <= TARGET_RATIO : null,
+      pass: target ? x.wallMs / base.wallMs <= TARGET_RATIO : null,
     });
     process.stdout.write(table([
-      row('start-up `run -- true` / `node -e 0`', t.plain, true),
-      row('start-up `run --config F -- true` / `node -e 0`', t.withConfig, true),
-      row('  reference: `run -- true` unbundled (dist/lib)', t.unbundled, false),
-      row('  reference: `run --config F -- true` unbundled', t.unbundledConfig, false),
-      row('  reference: first start of a name (no marker)', t.fresh, false),
-      row('  floor: Node opening SQLite and running `true`', t.floor, false),
+      row('start-up `run -- true` / floor', t.plain, t.floor, true),
+      row('start-up `run --config F -- true` / floor', t.withConfig, t.floor, true),
+      row('  reference: `run -- true` unbundled (dist/lib) / floor', t.unbundled, t.floor, false),
+      row('  reference: `run --config F -- true` unbundled / floor', t.unbundledConfig, t.floor, false),
+      row('  reference: first start of a name (no marker) / floor', t.fresh, t.floor, false),
+      row('  floor: Node opening a WAL database, writing a row, spawning `true` / `node -e 0`', t.floor, t.node, false),
     ]));
     process.stdout.write(`  (wall: median of ${RUNS} after ${WARMUPS} warm-ups, interleaved; CPU: mean user+system of the same runs)\n`);
     return 0;

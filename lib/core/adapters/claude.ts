@@ -3,14 +3,18 @@ import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-sc
 import { outputTail } from './output-tail.ts';
 import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
 import { claudeLimitOfText, claudeThrottle, mayBeClaudeLimitText } from './claude-usage-limit.ts';
+import { isUnreadClaudeLine } from './unread-lines.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 /** A tool result's text: only its start (a stated exit code) and its end (outputTail) are read. */
 const LONG_VALUES = ['content'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
 
-/** `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result. */
-export function createClaudeAdapter(): Adapter {
+/**
+ * `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result.
+ * `preCheck: false` parses every line, to prove the pre-check changes nothing (unread-lines.ts).
+ */
+export function createClaudeAdapter(preCheck = true): Adapter {
   /** Tool calls still running: the name, so a Bash success can report exit code 0; the file an edit writes. */
   const openTools = new Map<string, { name: string; file: string | null }>();
   const limits = turnLimit();
@@ -61,6 +65,7 @@ export function createClaudeAdapter(): Adapter {
   return {
     name: 'claude',
     parseLine(line) {
+      if (preCheck && isUnreadClaudeLine(line)) return NOTHING;
       const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
       if (eventlessMessage(object)) return NOTHING;

@@ -3,6 +3,7 @@ import { codexEventSchema, type CodexEvent, type CodexItem, type CodexUsage } fr
 import { outputTail } from './output-tail.ts';
 import { fieldOfCutLine, parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
 import { usageLimitOf } from './codex-usage-limit.ts';
+import { isUnreadCodexLine } from './unread-lines.ts';
 
 /** Item types that run something on the agent's behalf: their start and end are tool events. */
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
@@ -22,8 +23,11 @@ const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 
  */
 export type CodexStart = { resumed: false } | { resumed: true; sessionId: string | null; earlierTotal: Usage | null };
 
-/** `codex exec --json`: thread.started, turn.*, item.*, error. */
-export function createCodexAdapter(start: CodexStart = { resumed: false }): Adapter {
+/**
+ * `codex exec --json`: thread.started, turn.*, item.*, error. `preCheck: false` parses every
+ * line, to prove the pre-check changes nothing (unread-lines.ts).
+ */
+export function createCodexAdapter(start: CodexStart = { resumed: false }, preCheck = true): Adapter {
   let thread = '';
   const totalsByThread = new Map<string, Usage>();
 
@@ -74,6 +78,7 @@ export function createCodexAdapter(start: CodexStart = { resumed: false }): Adap
   return {
     name: 'codex',
     parseLine(line) {
+      if (preCheck && isUnreadCodexLine(line)) return NOTHING;
       const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return cutLine(line);
       if (eventlessItem(object)) return NOTHING;

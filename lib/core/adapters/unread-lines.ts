@@ -1,0 +1,55 @@
+import { typeOfCutLine } from './json-line.ts';
+
+/**
+ * Lines no detector reads, told from their raw text before JSON.parse: most of a busy stream
+ * (agent messages, reasoning, prompts, item updates) costs a regex on its opening bytes instead
+ * of a parse and a validation. Conservative by construction: a line is skipped only when its
+ * opening `"type"` (and for Codex items the item's type) is one whose events are always none,
+ * and for Claude messages only when the raw text cannot hold a tool call, a tool result, an
+ * API error or the usage-limit text; anything else, or a line whose type is not its first key,
+ * is parsed as before. The full parse gives such a line `{ recognized: true, events: [] }`
+ * too, whether it parses or was cut short (typeOfCutLine reads the same opening bytes), so
+ * skipping changes no event — test/core/adapters/unread-lines.test.ts replays every shipped
+ * transcript and trace with and without this to prove it. The one line it can misjudge is one
+ * that repeats its top-level `"type"` key, which neither agent writes.
+ */
+
+const CODEX_READ = new Set(['thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'error', 'item.started', 'item.completed']);
+/** An item's own type, when it is written right after its id as Codex does. */
+const CODEX_ITEM_TYPE = /^\s*\{\s*"type"\s*:\s*"item\.(?:started|completed)"\s*,\s*"item"\s*:\s*\{\s*"id"\s*:\s*"[^"\\]{0,100}"\s*,\s*"type"\s*:\s*"([\w.-]{1,64})"/;
+/** Items that become tool events or warnings (codex.ts); every other item is eventless. */
+const CODEX_READ_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change', 'error']);
+
+/** Whether the Codex adapter would make no event of `line` and count it as the agent speaking. */
+export function isUnreadCodexLine(line: string): boolean {
+  const type = typeOfCutLine(line);
+  if (type === null) return false;
+  if (!CODEX_READ.has(type)) return true;
+  if (type !== 'item.started' && type !== 'item.completed') return false;
+  const itemType = CODEX_ITEM_TYPE.exec(line.slice(0, 512))?.[1];
+  return itemType !== undefined && !CODEX_READ_ITEMS.has(itemType);
+}
+
+const CLAUDE_READ = new Set(['system', 'assistant', 'user', 'result', 'rate_limit_event']);
+/** The first character of a text value that may open the limit or throttle phrase (claude-usage-limit.ts): Y, C, A ("API Error:"), space or an escape. */
+const MAY_OPEN_LIMIT = /["\s\\yca]/i;
+
+/** Whether the Claude adapter would make no event of `line` and count it as the agent speaking. */
+export function isUnreadClaudeLine(line: string): boolean {
+  const type = typeOfCutLine(line);
+  if (type === null) return false;
+  if (!CLAUDE_READ.has(type)) return true;
+  // The cheap, likely reasons to parse first (a tool call is near the start); an escape could spell any key or value.
+  if (type === 'user') return !line.includes('"tool_result"') && !line.includes('\\u');
+  return type === 'assistant' && !line.includes('"tool_use"') && !line.includes('"error"') && !line.includes('\\u') && !hasTextThatMayBeLimit(line);
+}
+
+/** Whether some `"text"` key's value may open with the limit phrase, or the key is written loosely. */
+function hasTextThatMayBeLimit(line: string): boolean {
+  for (let at = line.indexOf('"text"'); at !== -1; at = line.indexOf('"text"', at + 6)) {
+    const after = line[at + 6];
+    if (after === ',' || after === '}' || after === ']') continue; // a value, as in "type":"text"
+    if (after !== ':' || line[at + 7] !== '"' || MAY_OPEN_LIMIT.test(line[at + 8] ?? '"')) return true;
+  }
+  return false;
+}

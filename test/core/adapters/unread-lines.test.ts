@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import type { Adapter, ParsedLine } from '../../../lib/core/adapters/agent-events.ts';
+import { createClaudeAdapter } from '../../../lib/core/adapters/claude.ts';
+import { createCodexAdapter } from '../../../lib/core/adapters/codex.ts';
+import { isUnreadClaudeLine, isUnreadCodexLine } from '../../../lib/core/adapters/unread-lines.ts';
+import { repoRoot } from '../../helpers/cli.ts';
+import { fixturePath } from '../../helpers/fixtures.ts';
+
+/**
+ * The pre-check (unread-lines.ts) skips parsing lines no detector reads; it must change no
+ * parsed line. Every recorded transcript, stream and shipped trace the project holds is fed
+ * through each adapter with and without it, line by line, and the results compared: the same
+ * events in the same order and the same `recognized`, so every detector sees the same input.
+ */
+
+function jsonlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.jsonl')).map((file) => join(dir, file));
+}
+
+/** A file's lines; for a trace, also the lines of the output it replays. */
+function linesOf(file: string): string[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+  const output = lines.flatMap((line) => {
+    const record = traceRecord(line);
+    return record?.type === 'output' && typeof record.text === 'string' ? record.text.split('\n') : [];
+  });
+  return [...lines, ...output.filter((line) => line !== '')];
+}
+
+const corpus = [...jsonlFiles(fixturePath()), ...jsonlFiles(join(repoRoot, 'contrib', 'traces'))].map((file) => ({
+  name: relative(repoRoot, file),
+  lines: linesOf(file),
+}));
+
+function traceRecord(line: string): { type?: unknown; text?: unknown } | null {
+  try {
+    return JSON.parse(line) as { type?: unknown; text?: unknown };
+  } catch {
+    return null; // a fixture's cut line
+  }
+}
+
+function parsedBy(adapter: Adapter, lines: readonly string[]): ParsedLine[] {
+  return lines.map((line) => adapter.parseLine(line));
+}
+
+const adapters = [
+  { name: 'codex', make: (preCheck: boolean) => createCodexAdapter(undefined, preCheck), unread: isUnreadCodexLine },
+  { name: 'claude', make: (preCheck: boolean) => createClaudeAdapter(preCheck), unread: isUnreadClaudeLine },
+];
+
+for (const { name, make, unread } of adapters) {
+  test(`${name}: every shipped transcript and trace parses the same with and without the pre-check`, () => {
+    let skipped = 0;
+    for (const file of corpus) {
+      assert.deepEqual(parsedBy(make(true), file.lines), parsedBy(make(false), file.lines), file.name);
+      skipped += file.lines.filter(unread).length;
+    }
+    // Not vacuous: the corpus holds lines the pre-check skips.
+    assert.ok(skipped >= 10, `${name} skipped only ${skipped} lines`);
+  });
+}
+
+test('the lines that carry a usage limit, a tool call or a warning are parsed', () => {
+  const lines = readFileSync(fixturePath('agents', 'unread-lines-shapes.jsonl'), 'utf8').split('\n');
+  const codexLine = (line: string) => /^\{"type": ?"(?:item\.|turn\.|thread\.|error")/.test(line);
+  const read = (line: string) => !(codexLine(line) ? isUnreadCodexLine : isUnreadClaudeLine)(line);
+  for (const line of lines.filter((l) => /hit your|reached your|usage limit reached|"tool_use"|"tool_result"|"type":"error"|file_change|command_execution|rate_limit_event/.test(l) && !l.startsWith('{"type":"stream_event"'))) {
+    assert.ok(read(line), line);
+  }
+  const limits = parsedBy(createClaudeAdapter(), lines).flatMap((p) => p.events).filter((e) => e.type === 'usage_limit');
+  assert.equal(limits.length, 5, 'rate_limit_event, three limit texts and a throttle said in words without an error key, each in its own turn');
+  const codexSaid = parsedBy(createCodexAdapter(), lines).flatMap((p) => p.events).map((e) => e.type === 'error' || e.type === 'turn_failed' ? e.message : e.type);
+  assert.equal(codexSaid.filter((said) => said.includes('hit your usage limit')).length, 2, 'the error and turn.failed that say the limit');
+});
+
+test('messages, reasoning, prompts and updates are skipped, cut short or whole', () => {
+  const skipped = [
+    '{"type":"item.completed","item":{"id":"item_2","type":"agent_message","text":"patched"}}',
+    '{"type": "item.completed", "item": {"id": "item_6", "type": "agent_message", "text": "spaced"}}',
+    '{"type":"item.updated","item":{"id":"item_4","type":"todo_list","items":[]}}',
+    '{"type":"item.completed","item":{"id":"item_8","type":"agent_message","text":"cut sh',
+  ];
+  for (const line of skipped) assert.ok(isUnreadCodexLine(line), line);
+  assert.ok(isUnreadClaudeLine('{"type":"assistant","message":{"content":[{"type":"text","text":"Let me run it."}]}}'));
+  assert.ok(isUnreadClaudeLine('{"type":"user","message":{"role":"user","content":"make the tests pass"}}'));
+  assert.ok(isUnreadClaudeLine('{"type":"stream_event","event":{"type":"content_block_delta"}}'));
+  assert.ok(!isUnreadClaudeLine('{"type":"assistant","message":{"content":[{"type":"text","text":"\\u0059ou\'ve hit your limit"}]}}'));
+});
