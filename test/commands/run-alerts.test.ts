@@ -132,8 +132,12 @@ test('an escalation while the run goes on: a repeat denied after its resume fail
   // Sent while the run went on: before the run's end, and before its success.
   const [end] = query<{ ended_at: number }>(join(dir, 'deadman.db'), 'SELECT MAX(ended_at) AS ended_at FROM runs');
   assert.ok(Date.parse(escalated.at) < end!.ended_at, `alert at ${escalated.at}, run ended ${new Date(end!.ended_at).toISOString()}`);
+  // Its further reruns make no progress either: recorded for a person, the run still going on.
+  const noProgress = alerts.find((a) => a.incident?.kind === 'NO_PROGRESS');
+  assert.deepEqual([noProgress?.incident?.state, noProgress?.incident?.error_code], ['AWAITING_APPROVAL', 'no_progress']);
+  assert.match(noProgress!.commands[0] ?? '', /^deadman approve \d+ --state-dir /);
   const success = alerts.findIndex((a) => a.event === 'success');
-  assert.ok(alerts.indexOf(escalated) < success, 'the escalation went out before the run ended');
+  assert.ok(alerts.indexOf(escalated) < success && alerts.indexOf(noProgress!) < success, 'both went out before the run ended');
   assert.ok(alerts[success]!.output_tail.some((line) => line.includes('[REDACTED]')), 'the secrets were in the output');
   assert.ok(pings(sink.received).some((p) => p.path === '/ping/abc/fail' && /REPEATED_FAILURE ESCALATED/.test(p.body)), 'the check goes down: a person is needed');
   assertNoSecret(sink.received);
