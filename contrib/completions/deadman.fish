@@ -205,6 +205,8 @@ complete -c deadman -f -n '__deadman_at' -a 'health' -d 'exit 0 while the run is
 complete -c deadman -n '__deadman_in health' -l name -r -d 'the run to judge (default: name from the config)'
 complete -c deadman -n '__deadman_in health' -l quiet -d 'print nothing; the exit code says it'
 complete -c deadman -n '__deadman_in health' -l json -d 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)'
+complete -c deadman -n '__deadman_in health' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
+complete -c deadman -n '__deadman_in health' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
 
 # deadman replay
 complete -c deadman -f -n '__deadman_at' -a 'replay' -d 'replay a recorded run (deadman run --record FILE) or a shipped trace on a simulated clock; signals nothing'

@@ -5,14 +5,17 @@ import { ExitCode, usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { healthFilePath } from '../io/health-file.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
-import { loadContext, type CommonArgs, type Context } from './command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './open-existing-store.ts';
 
 /**
  * `deadman health --name N`: exit 0 while run N is healthy, 1 when it is not (stalled, its
  * deadman gone, or wedged), 64 when no run of that name wrote a health file there — for
  * livenessProbe.exec, HEALTHCHECK and Nomad checks. Reads only the health file and /proc, so it
- * is cheap and works while deadman itself is wedged (then the file goes stale).
+ * is cheap and works while deadman itself is wedged (then the file goes stale). A dead deadman's
+ * run is settled as every reader settles it (its end, its incidents, the `[metrics] textfile`):
+ * so generated units run `deadman health --quiet` as ExecStopPost=, which systemd starts after
+ * the main process ended for any reason, SIGKILL and the watchdog's abort included.
  */
 
 interface HealthArgs extends CommonArgs {
@@ -28,6 +31,7 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     .option('name', { type: 'string', describe: 'the run to judge (default: name from the config)' })
     .option('quiet', { type: 'boolean', describe: 'print nothing; the exit code says it' })
     .option('json', { type: 'boolean', describe: 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)' })
+    .options(stateOptions)
     .conflicts('json', 'quiet'),
   handler: async (args) => {
     const context = await loadContext(args);
@@ -35,7 +39,8 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     if (!name) throw usageError('name the run: deadman health --name NAME (or set name in the config)');
     const record = readHealthFile(healthFilePath(context.paths.stateDir, name));
     const ownerAlive = record !== null && isRunOwnerAlive(record);
-    if (record !== null && !ownerAlive) await settleRecords(args, context);
+    // No file at all: a deadman killed before its first refresh may still have left a run open.
+    if (!ownerAlive) await settleRecords(args, context);
     const verdict = judgeHealth(record, systemClock.wall(), name, ownerAlive);
     if (args.json) {
       const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };

@@ -20,6 +20,7 @@ import { Store } from '../io/store/store.ts';
 import { sinkOver } from '../io/store/recording-store.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
+import { runAlerts } from './run-alerts.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
@@ -96,7 +97,7 @@ async function knownMarkers(context: Context, name: string | undefined, now: num
   const known: KnownMarker[] = [];
   for (const read of reads) {
     if (read.status === 'problem' || read.status === 'refused') logger.log('warn', read.problem);
-    if (read.status === 'refused' && !dryRun) recordRefusedMarker(context, read.name, read.problem, logger);
+    if (read.status === 'refused' && !dryRun) await recordRefusedMarker(context, read.name, read.problem, logger);
     if (read.status !== 'ok') continue;
     const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
     if (marker !== read.marker && !dryRun) writeMarker(dir, marker);
@@ -107,20 +108,31 @@ async function knownMarkers(context: Context, name: string | undefined, now: num
 
 /**
  * A refused marker found by `deadman revive`: a run row of its name that started nothing
- * (outcome revive-refused) holding the REVIVE_REFUSED incident, as `deadman run` records it.
+ * (outcome revive-refused) holding the REVIVE_REFUSED incident, recorded and alerted as `deadman run` does.
  */
-function recordRefusedMarker(context: Context, name: string, problem: string, logger: Logger): void {
+async function recordRefusedMarker(context: Context, name: string, problem: string, logger: Logger): Promise<void> {
   const store = openStore(context);
   try {
-    const records = new RunRecords(sinkOver(store, logger), systemClock.wall);
+    const { records, alerts } = alertingRecords(context, store, name, logger);
     records.refusedMarker(name, problem);
     records.refusedRun(
       thisProcessRun({ name, argv: [], cwd: process.cwd(), unit: null, adapter: 'none', reviveOf: null }),
       { exitCode: null, outcome: 'revive-refused', reason: problem, halt: false },
     );
+    await alerts.settled();
   } finally {
     store.close();
   }
+}
+
+/**
+ * Records of a refusal that tell [notify], as `deadman run`'s do (commands/run-alerts.ts): the
+ * escalated incident is a person's to look at. Only the incident goes out, no lifecycle end:
+ * the hook is not the run. `settled()` resolves once it was delivered or failed (notify.timeout).
+ */
+function alertingRecords(context: Context, store: Store, name: string, logger: Logger) {
+  const alerts = runAlerts({ name, notify: () => context.config.notify, paths: context.paths, redactor: redactorFor(context.config), logger });
+  return { records: new RunRecords(sinkOver(store, logger), systemClock.wall, undefined, alerts.incidentMoved), alerts };
 }
 
 /**
@@ -145,7 +157,7 @@ async function carryOut(plan: readonly PlannedRevive[], context: Context, logger
     return await Promise.all(plan.map(async (step) => {
       if (step.action === 'skip') return reviveRow(step);
       if (step.action === 'exhausted') {
-        recordExhausted(step.marker, step.reason, context, database(), logger);
+        await recordExhausted(step.marker, step.reason, context, database(), logger);
         return reviveRow(step);
       }
       const outcome = await resume(step, context, logger);
@@ -188,14 +200,16 @@ async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, contex
   return { outcome: check.outcome, log };
 }
 
-/** Same records as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
-function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): void {
+/** Same records and alert as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
+async function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): Promise<void> {
   writeMarker(context.paths.markerDir, markExhausted(marker, reason, systemClock.wall()));
+  const { records, alerts } = alertingRecords(context, store, marker.name, logger);
   recordRefusal(
-    new RunRecords(sinkOver(store, logger), systemClock.wall),
+    records,
     thisProcessRun({ name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, adapter: marker.adapter, reviveOf: marker.sessionId }),
     { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason },
     logger,
     `${marker.name}: ${reason}; not reviving session ${marker.sessionId}`,
   );
+  await alerts.settled();
 }

@@ -126,8 +126,10 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
   const sandbox = (args.sandbox as SandboxLevel | undefined) ?? loaded.config.unit.sandbox;
   const home = scope === 'user' ? '%h' : homeOf(runAs);
   const stateFromEnv = shared.environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
+  const readArgs = recordArgs(loaded, shared.workingDirectory, stateDir);
   const text = renderUnit({
     ...shared,
+    readArgs,
     scope,
     runAs,
     notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
@@ -141,7 +143,7 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
     recordsAt: database ? resolve(shared.workingDirectory, database) : stateDir ?? stateFromEnv ?? null,
   });
   const companions = onFailure === notifyUnitFileName(shared.name)
-    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs: recordArgs(loaded, shared.workingDirectory, stateDir), sandbox, writablePaths: writable, home }) }]
+    ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs, sandbox, writablePaths: writable, home }) }]
     : [];
   return { kind: 'systemd', scope, fileName: unitFileName(shared.name), text, holdsEnvironment, writablePaths: writable, companions };
 }
@@ -157,7 +159,7 @@ function exportedStateDir(loaded: LoadedConfig, envAssignments: readonly string[
   return resolve(exported);
 }
 
-/** Where the job's run reads its config and writes its records, for the commands of its OnFailure= unit. */
+/** Where the job's run reads its config and writes its records, for its ExecStopPost= and the commands of its OnFailure= unit. */
 function recordArgs(loaded: LoadedConfig, cwd: string, exportedState: string | undefined): string[] {
   const { database } = loaded.config;
   // The state directory itself, not only its database: the alert log that keeps `deadman notify` from repeating the run's alerts is there.

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
+import { query } from '../helpers/db.ts';
 
 /**
  * `deadman health` as a liveness probe runs it: 0 while the run is healthy, 1 once it stalled
@@ -37,4 +39,21 @@ test('a missing name is a usage error; --quiet prints nothing', async (t) => {
   assert.equal((await runDeadman(['health'], { env })).code, 64);
   const quiet = await runDeadman(['health', '--name', 'x', '--quiet'], { env });
   assert.deepEqual([quiet.code, quiet.stdout], [64, ''], 'no run named x: a distinct exit, not "unhealthy"');
+});
+
+test('with no health file left, a probe still settles a run whose deadman is gone (killed before its first refresh)', async (t) => {
+  const stateDir = join(tempDir(t), 'state');
+  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' };
+  // The work ends itself once its deadman is gone (its parent changes).
+  const work = 'const parent = process.ppid; setInterval(() => { if (process.ppid !== parent) process.exit(0); console.log("tick"); }, 200)';
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--name', 'early', '--state-dir', stateDir, '--poll', '250ms', '--', process.execPath, '-e', work], { env, stdio: 'ignore' });
+  t.after(() => child.kill('SIGKILL'));
+  const healthFile = join(stateDir, 'health', 'early.json');
+  await waitFor(() => existsSync(healthFile), 10_000, 'the first health refresh');
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.on('exit', resolve));
+  rmSync(healthFile); // as if it died before writing it
+  const probe = await runDeadman(['health', '--name', 'early', '--state-dir', stateDir, '--quiet'], { env });
+  assert.equal(probe.code, 64, 'no health file: no such run to judge');
+  assert.deepEqual(query<{ outcome: string }>(join(stateDir, 'deadman.db'), 'SELECT outcome FROM runs WHERE ended_at IS NOT NULL').map((r) => r.outcome), ['lost']);
 });

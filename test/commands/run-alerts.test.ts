@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, runDeadman, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
+import { query } from '../helpers/db.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { fakeAgent } from '../helpers/fake-agent.ts';
 import { loopbackSink, silentSink, type Received } from '../helpers/loopback-sink.ts';
@@ -15,7 +16,10 @@ import { PLANTED, PLANTED_TEXT } from '../helpers/planted-secrets.ts';
  * secrets the work printed redacted; `deadman notify` from OnFailure= does not repeat them.
  */
 
-interface AlertBody { event: string; source: string; exit_code: number | null; outcome: string | null; incident: { id: number; kind: string; state: string } | null; commands: string[]; reminder: number; output_tail: string[] }
+interface AlertBody {
+  event: string; source: string; at: string; exit_code: number | null; outcome: string | null; code: string | null; reason: string | null;
+  incident: { id: number; kind: string; state: string; error_code: string | null } | null; commands: string[]; reminder: number; output_tail: string[];
+}
 
 function setup(t: { after(fn: () => void): void }, url: string, extra = '') {
   const dir = tempDir(t);
@@ -103,6 +107,39 @@ test('an escalation: green but dead (exit 0, its evidence missing) reaches both 
   ]);
   assert.deepEqual(pings(sink.received).map((p) => p.path), ['/ping/abc/fail', '/ping/abc/65']);
   assert.match(pings(sink.received)[0]!.body, /EVIDENCE_FAILED ESCALATED: .*report\.csv/);
+  assertNoSecret(sink.received);
+});
+
+test('an escalation while the run goes on: a repeat denied after its resume failed the same way reaches both sinks at once, with its error code', async (t) => {
+  const sink = await loopbackSink(t);
+  const { dir, config, env } = setup(t, sink.url, 'events = ["fail", "success", "incident"]\n');
+  // The agent's work tree, outside the state directory: deadman's own writes are no workspace change.
+  const repo = join(dir, 'repo');
+  mkdirSync(repo);
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  // A failing test run again and again; resumed, the same again (a second resume is denied: ESCALATED), and the run goes on to a turn
+  // that prints the secrets and completes.
+  const run = await runDeadman(['run', '--config', config, '--name', 'parser', '--adapter', 'codex', '--poll', '200ms', '--stop-grace', '2s', '--auto-recover',
+    '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'make the parser tests pass'],
+  { env: { ...env, FAKE_AGENT_SCENARIO: 'repeat-failure', FAKE_AGENT_FAIL_RESUMED: '1', FAKE_AGENT_TOOL: PRINT_SECRETS }, cwd: repo });
+  assert.equal(run.code, 0, run.stderr);
+  const alerts = hooks(sink.received);
+  const escalated = alerts.find((a) => a.incident?.kind === 'REPEATED_FAILURE' && a.incident.state === 'ESCALATED');
+  assert.ok(escalated, JSON.stringify(alerts.map((a) => [a.event, a.incident?.kind, a.incident?.state])));
+  assert.deepEqual([escalated.event, escalated.source, escalated.incident!.error_code, escalated.code], ['incident', 'run', 'repeated_failure', 'repeated_failure']);
+  // Denied as a repeat: the resume was already tried for this failure, so a person must look.
+  assert.match(escalated.reason ?? '', /^CANCEL_AND_RESUME was already taken for this stall and target in this run .* a person must look$/);
+  // Sent while the run went on: before the run's end, and before its success.
+  const [end] = query<{ ended_at: number }>(join(dir, 'deadman.db'), 'SELECT MAX(ended_at) AS ended_at FROM runs');
+  assert.ok(Date.parse(escalated.at) < end!.ended_at, `alert at ${escalated.at}, run ended ${new Date(end!.ended_at).toISOString()}`);
+  // Its further reruns make no progress either: recorded for a person, the run still going on.
+  const noProgress = alerts.find((a) => a.incident?.kind === 'NO_PROGRESS');
+  assert.deepEqual([noProgress?.incident?.state, noProgress?.incident?.error_code], ['AWAITING_APPROVAL', 'no_progress']);
+  assert.match(noProgress!.commands[0] ?? '', /^deadman approve \d+ --state-dir /);
+  const success = alerts.findIndex((a) => a.event === 'success');
+  assert.ok(alerts.indexOf(escalated) < success && alerts.indexOf(noProgress!) < success, 'both went out before the run ended');
+  assert.ok(alerts[success]!.output_tail.some((line) => line.includes('[REDACTED]')), 'the secrets were in the output');
+  assert.ok(pings(sink.received).some((p) => p.path === '/ping/abc/fail' && /REPEATED_FAILURE ESCALATED/.test(p.body)), 'the check goes down: a person is needed');
   assertNoSecret(sink.received);
 });
 

@@ -33,6 +33,8 @@ export interface UnitSpec extends ServiceCommand {
   home: string;
   /** Where the run keeps its records when told (--database, --state-dir, an exported STATE_DIRECTORY); null: its user's default. */
   recordsAt: string | null;
+  /** `--config FILE`, `--state-dir DIR`, `--database FILE`: where the run reads its config and records, for the reader of ExecStopPost=. */
+  readArgs: readonly string[];
 }
 
 export function unitFileName(name: string): string {
@@ -91,12 +93,30 @@ export function renderUnit(spec: UnitSpec): string {
     `WorkingDirectory=${quotedOrRefuse(escapeSpecifiers(spec.workingDirectory), 'the working directory')}`,
     ...environmentLines(spec.environment),
     `ExecStart=${quotedOrRefuse(quoteCommandLine(deadmanArgv(spec)), 'ExecStart')}`,
+    ...settleLines(spec),
     '',
     '[Install]',
     `WantedBy=${spec.scope === 'user' ? 'default.target' : 'multi-user.target'}`,
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * systemd starts ExecStopPost= once the main process ended for any reason, SIGKILL, OOM and the
+ * watchdog's abort included, and the cgroup is empty. A deadman that died recorded no end, and
+ * its `[metrics] textfile` still says running and healthy to node_exporter; `deadman health`
+ * settles such a run as every reader does. After a clean exit there is nothing to settle.
+ */
+function settleLines(spec: UnitSpec): string[] {
+  const argv = [spec.nodePath, spec.deadmanEntry, 'health', '--quiet', '--name', spec.name, ...spec.readArgs];
+  return [
+    '# Once the run ended, however it ended: a deadman killed (SIGKILL, OOM, the watchdog\'s abort) could',
+    '# not record it, so this reader does (ended: killed, its waiting incidents ABANDONED) and rewrites',
+    '# the [metrics] textfile it left saying "running". After a clean exit it finds nothing to do.',
+    '# "-": its answer (exit 1, not healthy) never becomes the unit\'s result.',
+    `ExecStopPost=-${quotedOrRefuse(quoteCommandLine(argv), 'ExecStopPost')}`,
+  ];
 }
 
 function notifyAccessLines(notify: UnitSpec['notify']): string[] {

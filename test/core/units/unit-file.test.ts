@@ -25,6 +25,7 @@ function spec(overrides: Partial<UnitSpec> = {}): UnitSpec {
     home: '/home/agent',
     maxRevives: 5,
     recordsAt: null,
+    readArgs: ['--config', '/etc/deadman/review.toml'],
     ...overrides,
   };
 }
@@ -174,6 +175,11 @@ test('StartLimitBurst= leaves room for every revive and the start that gives up 
     assert.ok(burst > maxRevives + 1, `max_revives ${maxRevives}: StartLimitBurst ${burst}`);
   }
   assert.match(renderUnit(spec({ maxRevives: 20 })), /20 revives \(revive\.max_revives\)/);
+});
+
+test('after the main process ended, however, a reader settles the run with the same config and records; its exit is ignored', () => {
+  assert.deepEqual(directives(renderUnit(spec({ readArgs: ['--config', '/etc/deadman/review.toml', '--state-dir', '/srv/state'] }))).get('ExecStopPost'),
+    ['-/opt/node/bin/node /opt/deadman/bin/deadman.js health --quiet --name review --config /etc/deadman/review.toml --state-dir /srv/state']);
 });
 
 test('systemctl reload reaches deadman as SIGHUP', () => {
