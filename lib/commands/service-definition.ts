@@ -55,7 +55,7 @@ export interface ServiceDefinition {
 }
 
 /** deadman's entry script, the one a unit's ExecStart= starts. */
-const DEADMAN_ENTRY = packageFile('bin/deadman.js');
+export const DEADMAN_ENTRY = packageFile('bin/deadman.js');
 
 export function serviceOptions<T>(y: Argv<T>): Argv<T> {
   let built = y
