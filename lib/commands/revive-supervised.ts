@@ -5,7 +5,7 @@ import type { Marker } from '../core/revive/marker.ts';
 import type { PlannedRevive } from '../core/revive/revive-plan.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
-import { probeAddon } from '../io/notify.ts';
+import { unitNotifyPath } from '../io/notify.ts';
 import { launchDetached } from '../io/process/detached.ts';
 import { writeMarker } from '../io/revive/markers.ts';
 import { newRunTag } from '../io/revive/new-run-tag.ts';
@@ -52,10 +52,9 @@ type Launched = { ok: true; where: string; log?: string } | { ok: false; error: 
 async function launchInUnit(run: string[], step: Revive, context: Context, manager: 'user' | 'system', runTag: string): Promise<Launched> {
   const unitName = reviveUnitName(step.marker.name, step.sessionId);
   const { env, names } = resumeEnvironment(process.env, runTag);
-  const addon = process.env.DEADMAN_NOTIFY === 'systemd-notify' ? { loaded: false as const } : probeAddon();
   const argv = systemdRunArgv({
     manager, unitName, description: `deadman revive: ${step.marker.name}`, timings: deriveTimings(context.config),
-    notify: addon.loaded ? { addonLoaded: true } : { addonLoaded: false, why: 'the sd-notify addon does not load' },
+    notify: unitNotifyPath(process.env),
     workingDirectory: step.marker.cwd, environmentNames: names, run,
   });
   const started = await startTransientUnit(argv, env);

@@ -50,13 +50,14 @@ test('under systemd, revive hooks outlive their unit and are supervised', async 
     const running = await manager.waitFor(hook.unit, (p) => p.ActiveState === 'active', 10_000, ['ActiveState', 'Type', 'NotifyAccess', 'WatchdogUSec', 'KillMode']);
     assert.deepEqual([running.Type, running.KillMode, running.WatchdogUSec], ['notify', 'control-group', '15s']);
     assert.match(running.NotifyAccess!, /^(main|all)$/);
+    assert.equal((await manager.systemctl('start', 'hook.service')).code, 0, 'a second hook while the resume runs');
     await waitFor(async () => {
       const read = await readMarker(hook.markers, 'agent');
       return read.status === 'ok' && read.marker.state === 'completed';
     }, 20_000, 'the resumed session to complete');
     const [resumed] = argvLog(hook.argvLog);
     assert.deepEqual(resumed!.slice(0, 9), ['codex', 'exec', '--json', '-s', 'workspace-write', '-C', hook.dir, 'resume', session]);
-    assert.equal(argvLog(hook.argvLog).length, 1);
+    assert.equal(argvLog(hook.argvLog).length, 1, 'the second hook skipped the live session');
     await waitFor(() => query(hook.database, "SELECT id FROM runs WHERE name = 'agent' AND exit_code IS NOT NULL").length > 0, 10_000, 'the run record');
     assert.deepEqual(query(hook.database, "SELECT revive_of, unit, exit_code FROM runs WHERE name = 'agent'"), [{ revive_of: session, unit: hook.unit, exit_code: 0 }]);
     assert.deepEqual(query(hook.database, 'SELECT session_id, attempt FROM revives'), [{ session_id: session, attempt: 1 }], 'counted once');
