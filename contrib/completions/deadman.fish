@@ -173,7 +173,7 @@ complete -c deadman -n '__deadman_in report' -l database -r -d 'SQLite database 
 complete -c deadman -n '__deadman_in report' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
 
 # deadman revive
-complete -c deadman -f -n '__deadman_at' -a 'revive' -d 'after a restart: re-prompt interrupted agent sessions (detached, bounded by revive.max_revives)'
+complete -c deadman -f -n '__deadman_at' -a 'revive' -d 'after a restart: resume interrupted agent sessions, each under a supervising deadman run of its own (bounded by revive.max_revives)'
 complete -c deadman -n '__deadman_in revive' -l dry-run -d 'list what would be revived; change nothing, do not wait revive.delay'
 complete -c deadman -n '__deadman_in revive' -l json -d 'print one JSON object per session, as an array'
 complete -c deadman -n '__deadman_in revive' -l name -r -d 'only the marker of this run name (session files are then not searched)'

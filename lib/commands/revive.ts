@@ -24,18 +24,20 @@ import { runAlerts } from './run-alerts.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
+import { superviseResume } from './revive-supervised.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
  * sessions (revive markers, plus the agents' session files when `revive.session_files` says
  * so) and re-prompts each through its resume command.
  *
- * Resumes are launched DETACHED (own session, stdin /dev/null, output appended to
+ * A marker's session is resumed by a supervising `deadman run` in a unit of its own, or
+ * detached without systemd (revive-supervised.ts): it outlives the hook and is watched like
+ * any run. A session found only in the agents' files has no run to hand it to: its resume is
+ * launched DETACHED (own session, stdin /dev/null, output appended to
  * `<state>/revive-logs/<name>-<time>.log`) and watched only until the agent names its
- * session, exits, or `revive.start_timeout` passes: the hook never blocks on a long turn.
- * Such a resume is not supervised; how it ended is read from its log the next time its
- * marker is read. For supervision of every resumed turn, let `deadman run`'s inline revive
- * restart the agent instead. Exits 69 (do not restart) when a budget is spent; in
+ * session, exits, or `revive.start_timeout` passes; how it ended is read from its log the
+ * next time its marker is read. Exits 69 (do not restart) when a budget is spent; in
  * `ExecStartPost=` use the `-` prefix so that cannot fail the main service.
  */
 
@@ -47,7 +49,7 @@ interface ReviveArgs extends CommonArgs {
 
 export const reviveCommand: CommandModule<object, ReviveArgs> = {
   command: 'revive',
-  describe: 'after a restart: re-prompt interrupted agent sessions (detached, bounded by revive.max_revives)',
+  describe: 'after a restart: resume interrupted agent sessions, each under a supervising deadman run of its own (bounded by revive.max_revives)',
   builder: (y) => y
     .option('dry-run', { type: 'boolean', describe: 'list what would be revived; change nothing, do not wait revive.delay' })
     .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
@@ -83,7 +85,7 @@ async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dry
   const plan = planRevives(markers, sessions, {
     now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
   });
-  const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, logger);
+  const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, args.database, logger);
   process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(redactor.value(rows)), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
@@ -150,7 +152,7 @@ function withSessionFiles(config: Config, markers: KnownMarker[], now: number): 
   };
 }
 
-async function carryOut(plan: readonly PlannedRevive[], context: Context, logger: Logger): Promise<ReviveRow[]> {
+async function carryOut(plan: readonly PlannedRevive[], context: Context, databaseFlag: string | undefined, logger: Logger): Promise<ReviveRow[]> {
   let store: Store | null = null;
   const database = () => (store ??= openStore(context));
   try {
@@ -160,6 +162,8 @@ async function carryOut(plan: readonly PlannedRevive[], context: Context, logger
         await recordExhausted(step.marker, step.reason, context, database(), logger);
         return reviveRow(step);
       }
+      // The supervising run records the revive when it takes the marker: counted once.
+      if (step.source === 'marker') return reviveRow(step, await superviseResume(step, context, databaseFlag, logger));
       const outcome = await resume(step, context, logger);
       new RunRecords(sinkOver(database(), logger), systemClock.wall).revive({
         name: step.marker.name, sessionId: step.sessionId, attempt: step.attempt, budget: step.budget, argv: step.argv, source: step.source, outcome: outcome.outcome,

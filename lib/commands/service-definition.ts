@@ -13,7 +13,7 @@ import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
 import { homeOf } from '../io/units/user-home.ts';
-import { probeAddon } from '../io/notify.ts';
+import { unitNotifyPath } from '../io/notify.ts';
 import { packageFile } from '../io/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../io/paths.ts';
 import type { CommonArgs } from './command-context.ts';
@@ -55,7 +55,7 @@ export interface ServiceDefinition {
 }
 
 /** deadman's entry script, the one a unit's ExecStart= starts. */
-const DEADMAN_ENTRY = packageFile('bin/deadman.js');
+export const DEADMAN_ENTRY = packageFile('bin/deadman.js');
 
 export function serviceOptions<T>(y: Argv<T>): Argv<T> {
   let built = y
@@ -118,7 +118,6 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
   const env = process.env;
   const scope = args.user ? 'user' : 'system';
   // A notify path forced here is carried into the unit, so NotifyAccess= must match it.
-  const probe = env.DEADMAN_NOTIFY === 'systemd-notify' ? { loaded: false as const, why: 'forced by DEADMAN_NOTIFY=systemd-notify' } : probeAddon();
   const database = args.database ?? loaded.config.database;
   const writable = writablePaths(shared.workingDirectory, database, stateDirOutsideHome(scope, stateDir), shared.environment);
   const runAs = scope === 'user' ? userInfo().username : args['run-as'] ?? env.SUDO_USER ?? userInfo().username;
@@ -132,7 +131,7 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
     readArgs,
     scope,
     runAs,
-    notify: probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why },
+    notify: unitNotifyPath(env),
     settings: loaded.config,
     writablePaths: writable,
     sharedWritablePaths: loaded.config.metrics.textfile ? [dirname(loaded.config.metrics.textfile)] : [],

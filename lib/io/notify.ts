@@ -47,6 +47,13 @@ export type AddonProbe = { loaded: true; addon: SdNotifyAddon } | { loaded: fals
 
 let probed: AddonProbe | undefined;
 
+/** The notify path a unit for this environment will see (NotifyAccess= follows it): the addon, unless `DEADMAN_NOTIFY=systemd-notify` forces the fallback. */
+export function unitNotifyPath(env: NodeJS.ProcessEnv): { addonLoaded: true } | { addonLoaded: false; why: string } {
+  if (env.DEADMAN_NOTIFY === 'systemd-notify') return { addonLoaded: false, why: 'forced by DEADMAN_NOTIFY=systemd-notify' };
+  const probe = probeAddon();
+  return probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why };
+}
+
 /** Loads the optional addon once; a missing or mis-built addon is an answer, not an error. */
 export function probeAddon(): AddonProbe {
   if (probed) return probed;

@@ -119,14 +119,19 @@ function settleLines(spec: UnitSpec): string[] {
   ];
 }
 
+/** Only deadman's own PID is heard when it can notify from it (the sd-notify addon); else systemd-notify's PID must be heard too. */
+export function notifyAccessFor(notify: UnitSpec['notify']): 'main' | 'all' {
+  return notify.addonLoaded ? 'main' : 'all';
+}
+
 function notifyAccessLines(notify: UnitSpec['notify']): string[] {
   if (notify.addonLoaded) {
-    return ['# Only deadman\'s own PID is heard: the supervised command cannot feed the watchdog.', 'NotifyAccess=main'];
+    return ['# Only deadman\'s own PID is heard: the supervised command cannot feed the watchdog.', `NotifyAccess=${notifyAccessFor(notify)}`];
   }
   return [
     `# "all": without the sd-notify addon (${notify.why}) deadman notifies through`,
     '# systemd-notify, a different PID. Install or rebuild the addon (needs libsystemd-dev) to use "main".',
-    'NotifyAccess=all',
+    `NotifyAccess=${notifyAccessFor(notify)}`,
   ];
 }
 
