@@ -15,12 +15,15 @@ import type { Context } from './command-context.ts';
 import { DEADMAN_ENTRY } from './service-definition.ts';
 
 /**
- * A marker's session revived by the hook: `deadman revive` does not resume it itself but starts
+ * A session revived by the hook: `deadman revive` does not resume it itself but starts
  * `deadman run --name <name> -- <the marker's original command>` where it outlives the hook (a
  * transient unit, else a detached process), and that run resumes the session from the marker
  * exactly as after a restart of its unit (run-marker.ts): budget, freshness, trust, the revive
  * record and "one agent per session" stay one code path, and the resumed turn is supervised
  * (stalls, hung tools, the watchdog) like any run.
+ *
+ * A session found only in the agents' files comes with a marker made from the file
+ * (markerForSession): the first write below creates it, signed like any other.
  *
  * Hand-off: the marker is not taken here (the run takes it and counts the revive once). Before
  * the launch it gets a new run tag that the launched deadman carries in its environment, so

@@ -1,20 +1,18 @@
 import type { CommandModule } from 'yargs';
 import { adapterOptions } from '../core/adapters/index.ts';
 import type { Config } from '../core/config/config.ts';
-import { markInterrupted, markExhausted, markRevived, type Marker } from '../core/revive/marker.ts';
+import { markExhausted, type Marker } from '../core/revive/marker.ts';
 import { planRevives, type KnownMarker, type PlannedRevive } from '../core/revive/revive-plan.ts';
 import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revive-text.ts';
 import { markerForSession, selectInterrupted, startsWithReviveMessage } from '../core/revive/session-files.ts';
 import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { launchDetached } from '../io/process/detached.ts';
-import { newRunTag } from '../io/revive/new-run-tag.ts';
 import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
-import { listMarkers, readMarker, removeStaleTempFiles, writeMarker, currentOwner } from '../io/revive/markers.ts';
+import { listMarkers, readMarker, removeStaleTempFiles, writeMarker } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
-import { confirmStart, reviveLogPath, settleEndedResume } from '../io/revive/revive-log.ts';
+import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
 import { sinkOver } from '../io/store/recording-store.ts';
@@ -31,13 +29,10 @@ import { superviseResume } from './revive-supervised.ts';
  * sessions (revive markers, plus the agents' session files when `revive.session_files` says
  * so) and re-prompts each through its resume command.
  *
- * A marker's session is resumed by a supervising `deadman run` in a unit of its own, or
- * detached without systemd (revive-supervised.ts): it outlives the hook and is watched like
- * any run. A session found only in the agents' files has no run to hand it to: its resume is
- * launched DETACHED (own session, stdin /dev/null, output appended to
- * `<state>/revive-logs/<name>-<time>.log`) and watched only until the agent names its
- * session, exits, or `revive.start_timeout` passes; how it ended is read from its log the
- * next time its marker is read. Exits 69 (do not restart) when a budget is spent; in
+ * Each session is resumed by a supervising `deadman run` in a unit of its own, or detached
+ * without systemd (revive-supervised.ts): it outlives the hook and is watched like any run.
+ * A session found only in the agents' files first gets a marker of its own, so it takes the
+ * same path. Exits 69 (do not restart) when a budget is spent; in
  * `ExecStartPost=` use the `-` prefix so that cannot fail the main service.
  */
 
@@ -152,6 +147,12 @@ function withSessionFiles(config: Config, markers: KnownMarker[], now: number): 
   };
 }
 
+/**
+ * Every session to revive goes through the same supervised launch: one found only in the
+ * agents' files gets its marker there (markerForSession, written signed by superviseResume),
+ * so the supervising run decides it as any marker's (budget from the file's count of revive
+ * prompts, freshness, trust, one agent per session) and records the revive once.
+ */
 async function carryOut(plan: readonly PlannedRevive[], context: Context, databaseFlag: string | undefined, logger: Logger): Promise<ReviveRow[]> {
   let store: Store | null = null;
   const database = () => (store ??= openStore(context));
@@ -162,46 +163,11 @@ async function carryOut(plan: readonly PlannedRevive[], context: Context, databa
         await recordExhausted(step.marker, step.reason, context, database(), logger);
         return reviveRow(step);
       }
-      // The supervising run records the revive when it takes the marker: counted once.
-      if (step.source === 'marker') return reviveRow(step, await superviseResume(step, context, databaseFlag, logger));
-      const outcome = await resume(step, context, logger);
-      new RunRecords(sinkOver(database(), logger), systemClock.wall).revive({
-        name: step.marker.name, sessionId: step.sessionId, attempt: step.attempt, budget: step.budget, argv: step.argv, source: step.source, outcome: outcome.outcome,
-      });
-      return reviveRow(step, outcome);
+      return reviveRow(step, await superviseResume(step, context, databaseFlag, logger));
     }));
   } finally {
     (store as Store | null)?.close();
   }
-}
-
-/**
- * Write-ahead: the marker is taken (count + 1, owner = this process) before the launch, so a
- * crash in between cannot start the same session twice; then the owner becomes the agent.
- */
-async function resume(step: Extract<PlannedRevive, { action: 'revive' }>, context: Context, logger: Logger): Promise<{ outcome: string; log: string }> {
-  const dir = context.paths.markerDir;
-  const now = systemClock.wall();
-  const log = reviveLogPath(context.paths.stateDir, step.marker.name, now);
-  const runTag = newRunTag();
-  const taken = markRevived(step.marker, { owner: currentOwner(), runTag, detachedLog: log }, now);
-  writeMarker(dir, taken);
-  const launch = await launchDetached(step.argv, { cwd: step.marker.cwd, logPath: log, runTag });
-  if (!launch.ok) {
-    writeMarker(dir, markInterrupted(taken, `the resume could not start: ${launch.error}`, systemClock.wall()));
-    logger.log('error', `could not revive session ${step.sessionId} of ${step.marker.name}: ${launch.error}`);
-    return { outcome: `failed: ${launch.error}`, log };
-  }
-  const running = { ...taken, owner: { pid: launch.pid, startTime: launch.startTime } };
-  writeMarker(dir, running);
-  logger.log('notice', `revived session ${step.sessionId} (${step.attempt}/${step.budget}) — ${step.marker.name}, pid ${launch.pid}, output in ${log}`);
-  const check = await confirmStart(log, step.marker, launch.exited, context.config.revive.start_timeout, adapterOptions(context.config.generic));
-  if (check.outcome === 'session_mismatch') logger.log('warn', `asked to resume session ${step.sessionId} but the agent reports ${check.sessionId} (a new session was started)`);
-  if (check.outcome === 'exited') {
-    writeMarker(dir, await settleEndedResume(running, systemClock.wall(), adapterOptions(context.config.generic)));
-    return { outcome: `exited ${check.exitCode}`, log };
-  }
-  return { outcome: check.outcome, log };
 }
 
 /** Same records and alert as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */

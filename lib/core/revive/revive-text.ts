@@ -12,7 +12,7 @@ export interface ReviveRow {
   budget?: number;
   argv?: string[];
   reason?: string;
-  /** After a real run: started, session_mismatch, exited N, unconfirmed, failed: … */
+  /** After a real run: `supervised in [user ]unit <unit>`, `supervised pid <pid>, detached, output in <log>`, `failed: <why>`. */
   outcome?: string;
   log?: string;
 }

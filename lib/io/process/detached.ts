@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { childEnvironment } from './child-environment.ts';
-import { shellExitCode } from './exit-status.ts';
-import { readProcStat } from './process-identity.ts';
 
 /**
  * Starts a command that must outlive the process starting it: its own session (a hook's
@@ -11,7 +9,7 @@ import { readProcStat } from './process-identity.ts';
  */
 
 export type Launch =
-  | { ok: true; child: ChildProcess; pid: number; startTime: number | null; exited: Promise<number> }
+  | { ok: true; pid: number }
   | { ok: false; error: string };
 
 export async function launchDetached(argv: readonly string[], options: { cwd: string; logPath: string; runTag: string }): Promise<Launch> {
@@ -24,14 +22,13 @@ export async function launchDetached(argv: readonly string[], options: { cwd: st
   }
   try {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, detached: true, stdio: ['ignore', log, log], env: childEnvironment(process.env, options.runTag) });
-    const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(shellExitCode(code, signal))));
     const started = await new Promise<true | string>((resolve) => {
       child.once('spawn', () => resolve(true));
       child.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ENOENT' ? `${argv[0]} not found` : error.message));
     });
     if (started !== true) return { ok: false, error: started };
     child.unref();
-    return { ok: true, child, pid: child.pid!, startTime: readProcStat(child.pid!)?.startTime ?? null, exited };
+    return { ok: true, pid: child.pid! };
   } finally {
     closeSync(log);
   }

@@ -2,14 +2,14 @@ import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapter, type AdapterOptions } from '../../core/adapters/index.ts';
 import { markCompleted, markInterrupted, type Marker } from '../../core/revive/marker.ts';
-import { systemClock } from '../clock.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { isOwnerAlive } from './markers.ts';
 
 /**
- * A resume that `deadman revive` launched detached writes its output to a log under the
- * state dir. Nobody waits for it, so the next reader of its marker learns from that log how
- * it ended: the adapter's completion event means completed, anything else interrupted.
+ * Revive logs under the state dir: a supervising run that `deadman revive` started detached
+ * writes its output there. A marker an older deadman left "running" for a resume it launched
+ * unsupervised names its log (detachedLog): the next reader learns from that log how it ended,
+ * the adapter's completion event meaning completed, anything else interrupted.
  */
 
 /** Only the end of a log matters (the completion is the last event); this bounds the read. */
@@ -53,36 +53,6 @@ export async function outputShowsCompletion(lines: readonly string[], marker: Pi
     }
   }
   return completed;
-}
-
-export type StartCheck =
-  | { outcome: 'started'; sessionId: string }
-  | { outcome: 'session_mismatch'; sessionId: string }
-  | { outcome: 'exited'; exitCode: number }
-  | { outcome: 'unconfirmed' };
-
-/**
- * Watches a detached resume's log until the agent names its session (the same one: started;
- * another: a new session was opened instead), the process exits, or the time is up. The
- * hook never waits longer than `timeoutMs`.
- */
-export async function confirmStart(log: string, marker: Pick<Marker, 'adapter' | 'sessionId'>, exited: Promise<number>, timeoutMs: number, options: AdapterOptions = {}): Promise<StartCheck> {
-  const adapter = await createAdapter(marker.adapter, options);
-  let exitCode: number | null = null;
-  void exited.then((code) => (exitCode = code));
-  const deadline = systemClock.monotonic() + timeoutMs;
-  let seen = 0;
-  for (;;) {
-    const lines = readTail(log) ?? [];
-    for (const line of lines.slice(seen)) {
-      const session = adapter.parseLine(line).events.find((e) => e.type === 'session');
-      if (session) return { outcome: session.sessionId === marker.sessionId ? 'started' : 'session_mismatch', sessionId: session.sessionId };
-    }
-    seen = lines.length;
-    if (exitCode !== null) return { outcome: 'exited', exitCode };
-    if (systemClock.monotonic() >= deadline) return { outcome: 'unconfirmed' };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** A detached resume whose process has ended becomes completed or interrupted; anything else is returned as is. */
