@@ -1,4 +1,4 @@
-import { runErrorCode, signalErrorCode } from '../core/incident/error-codes.ts';
+import { runErrorCode } from '../core/incident/error-codes.ts';
 import type { Store } from '../io/store/store.ts';
 import type { StoreSink } from '../io/store/recording-store.ts';
 import type { ProcessInfo } from '../core/process/process-info.ts';
@@ -10,6 +10,7 @@ import { refusedMarkerRow } from '../io/revive/refused-record.ts';
 import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../io/store/run-ends.ts';
 import { detached } from '../core/adapters/lines.ts';
 import type { IncidentTransition } from '../core/alerts/alert-planner.ts';
+import { carryIncident, insertIncident, recurIncident } from './incident-rows.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
 /**
@@ -30,6 +31,8 @@ export class RunRecords {
   /** Refused markers found before the run's row exists: each becomes an incident of that run. */
   private readonly refusedMarkers: string[] = [];
   private readonly events: EventBatch;
+  /** Where each recorded incident's row is: the sink's generation it was written in, and what carrying it needs. */
+  private readonly placed = new WeakMap<Incident, { generation: number; fingerprint: string; at: number }>();
 
   /** `onMoved` is told every transition that applied (the run's alerts, RunSessionPorts.alerts) and must return at once. */
   constructor(private readonly sink: StoreSink | null, private readonly wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
@@ -156,33 +159,31 @@ export class RunRecords {
   openIncident(kind: SignalKind, message: string, evidence: SignalEvidence): Incident {
     const at = this.wall();
     const fingerprint = stallFingerprint({ kind, message, target: evidence.target });
+    const opened = { kind, message, evidence, fingerprint, at };
     let id: number | null = null;
     this.withRun('the incident', (s, runId) => {
-      id = s.transaction(() => this.recur(s, runId, fingerprint, message, at) ?? this.insertIncident(s, runId, { kind, message, evidence, fingerprint, at }));
+      id = s.transaction(() => recurIncident(s, this.run!.row.name, runId, opened) ?? insertIncident(s, runId, opened));
     });
-    return { id: id ?? -1, kind, state: 'OPEN', message, attempts: 0 };
+    const incident: Incident = { id: id ?? -1, kind, state: 'OPEN', message, attempts: 0 };
+    if (id !== null) this.placed.set(incident, { generation: this.generation, fingerprint, at });
+    return incident;
   }
 
-  private recur(s: Store, runId: number, fingerprint: string, message: string, at: number): number | null {
-    const open = s.get<{ id: number; state: string }>(
-      `SELECT i.id, i.state FROM incidents i JOIN runs r ON r.id = i.run_id
-        WHERE r.name = ? AND i.fingerprint = ? AND i.state <> 'RESOLVED' ORDER BY i.id DESC LIMIT 1`,
-      s.redacted(this.run!.row.name), s.redacted(fingerprint),
-    );
-    if (!open) return null;
-    s.insert('incident_recurrences', { incident_id: open.id, run_id: runId, at, message });
-    s.insert('incident_transitions', { incident_id: open.id, at, from_state: open.state, to_state: 'OPEN', reason: `recurred in run #${runId}: ${message}`, evidence: { run: runId } });
-    s.update('incidents', open.id, { state: 'OPEN', updated_at: at });
-    return open.id;
-  }
-
-  private insertIncident(s: Store, runId: number, i: { kind: SignalKind; message: string; evidence: SignalEvidence; fingerprint: string; at: number }): number {
-    const signalId = s.insert('signals', { run_id: runId, at: i.at, kind: i.kind, message: i.message, evidence: i.evidence });
-    const incidentId = s.insert('incidents', {
-      run_id: runId, kind: i.kind, state: 'OPEN', message: i.message, opened_at: i.at, updated_at: i.at, signal_id: signalId, fingerprint: i.fingerprint, error_code: signalErrorCode(i.kind),
+  /**
+   * Writes about an incident recorded earlier: in the database that holds its row, or, when
+   * that one was replaced under the run, after carrying the incident into the fresh one.
+   * An incident never recorded (the store was down when it opened) stays unrecorded.
+   */
+  private withIncident(incident: Incident, what: string, write: (store: Store, incidentId: number) => void): void {
+    if (incident.id < 0) return;
+    this.withRun(what, (s) => {
+      const placed = this.placed.get(incident);
+      if (placed && placed.generation !== this.generation) {
+        incident.id = s.transaction(() => carryIncident(s, this.runId!, incident, placed, this.wall()));
+        placed.generation = this.generation;
+      }
+      write(s, incident.id);
     });
-    s.insert('incident_transitions', { incident_id: incidentId, at: i.at, from_state: null, to_state: 'OPEN', reason: i.message, evidence: { signal: signalId } });
-    return incidentId;
   }
 
   /** Applies one state-machine event; returns false (and records nothing) when it does not apply. */
@@ -190,35 +191,31 @@ export class RunRecords {
     const next = transition(incident.state, event, incident.attempts);
     if (next === null) return false;
     const from = incident.state;
-    incident.state = next;
     const at = this.wall();
-    if (incident.id >= 0) {
-      this.safely('an incident transition', (s) => s.transaction(() => {
-        s.insert('incident_transitions', { incident_id: incident.id, at, from_state: from, to_state: next, reason, evidence });
-        s.update('incidents', incident.id, { state: next, updated_at: at });
-      }));
-    }
+    this.withIncident(incident, 'an incident transition', (s, id) => s.transaction(() => {
+      s.insert('incident_transitions', { incident_id: id, at, from_state: from, to_state: next, reason, evidence });
+      s.update('incidents', id, { state: next, updated_at: at });
+    }));
+    incident.state = next;
     this.onMoved?.({ incident: { id: incident.id, kind: incident.kind, state: next, message: incident.message }, from, event, reason });
     return true;
   }
 
   /** `external-refused`: the diagnostician failed or its answer did not hold up; `rationale` says why, `detail` keeps the answer. */
   diagnosis(incident: Incident, diagnosis: { action: string; rationale: string }, source: 'rules' | 'external' | 'external-refused', detail?: object): void {
-    if (incident.id >= 0) {
-      this.safely('a diagnosis', (s) => s.insert('diagnoses', { incident_id: incident.id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale, detail }));
-    }
+    this.withIncident(incident, 'a diagnosis', (s, id) => s.insert('diagnoses', { incident_id: id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale, detail }));
   }
 
   decision(incident: Incident, decision: PolicyDecision): void {
-    if (incident.id >= 0) this.safely('a decision', (s) => s.insert('decisions', { incident_id: incident.id, at: this.wall(), action: decision.action, verdict: decision.verdict, reason: decision.reason }));
+    this.withIncident(incident, 'a decision', (s, id) => s.insert('decisions', { incident_id: id, at: this.wall(), action: decision.action, verdict: decision.verdict, reason: decision.reason }));
   }
 
   action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void {
-    if (incident.id >= 0) this.safely('an action', (s) => s.insert('actions', { incident_id: incident.id, at: this.wall(), kind, target, result, detail }));
+    this.withIncident(incident, 'an action', (s, id) => s.insert('actions', { incident_id: id, at: this.wall(), kind, target, result, detail }));
   }
 
   verification(incident: Incident, verdict: string, detail: string): void {
-    if (incident.id >= 0) this.safely('a verification', (s) => s.insert('verifications', { incident_id: incident.id, at: this.wall(), verdict, detail }));
+    this.withIncident(incident, 'a verification', (s, id) => s.insert('verifications', { incident_id: id, at: this.wall(), verdict, detail }));
   }
 
   evidence(claim: string, verdict: string, reason: string): void {
