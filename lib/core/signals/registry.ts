@@ -63,6 +63,12 @@ export function stallInterrupts(action: StallAction): boolean {
   return SIGNAL_KINDS.some((kind) => signalRow(kind)!.stall === action && signalRow(kind)!.interrupts === true);
 }
 
+/** The outcome a withheld or exit stall of this kind records at once (its row's `end`). */
+export function stalledOutcome(kind: string): string {
+  const end = signalRow(kind)?.end;
+  return typeof end === 'object' ? end.outcome : 'stalled';
+}
+
 /** How the run goes on after a pass with this outcome; undefined: the run ends. */
 export function nextPassAfter(outcome: string): NextPass | undefined {
   return SIGNAL_KINDS.map((kind) => signalRow(kind)!).find((row) => typeof row.end === 'object' && row.end.outcome === outcome)?.nextPass;
