@@ -10,8 +10,9 @@ import { signalRow } from '../signals/registry.ts';
  * rules decide, and the reason is recorded. For a hung descendant that means "kill it" or
  * "leave it to a person"; for a repeated failure, no progress or a session over budget it is
  * "resume (or respawn) with guidance", "leave it" or "halt"; whole-run stalls are not put to it,
- * since only the stall policy (a restart) can help there. HALT_AND_ESCALATE stops the run for
- * good (exit 69). Which signals go to it at all is `diagnose.signals` (HUNG_PROCESS by default).
+ * since only the stall policy (a restart) can help there. Halting stops the run for good
+ * (exit 69). What each kind allows is its row's `consult` (lib/core/signals); which signals go
+ * to it at all is `diagnose.signals` (a hung process by default).
  * Its `guidance`, cut to GUIDANCE_CHARS, goes into the resume prompt or the handoff. Policy
  * still checks what comes out. Pure.
  */
