@@ -1,4 +1,3 @@
-import { ExitCode } from '../exit-codes.ts';
 import { shellExitCode } from '../io/process/exit-status.ts';
 import type { RunSessionPorts } from './ports.ts';
 import type { Stall } from './supervisor.ts';
@@ -7,7 +6,7 @@ import { TURN_FAILED } from '../core/revive/revive-opening.ts';
 import { runErrorCode, type ErrorCode } from '../core/incident/error-codes.ts';
 import { signalRow, SIGNALS } from '../core/signals/registry.ts';
 import { actionRow } from '../core/signals/actions.ts';
-import type { SignalRow } from '../core/signals/signal-row.ts';
+import { STALLED_END } from '../core/signals/signal-row.ts';
 import type { PendingVerification } from './resumed-verification.ts';
 
 export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
@@ -78,7 +77,7 @@ export function classifyExit(exit: ChildExit, seen: Seen, failingEvidence: strin
 
 function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null): RunResult {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
-  const end = seen.stall ? signalRow(seen.stall.kind)?.end ?? STALLED : undefined;
+  const end = seen.stall ? signalRow(seen.stall.kind)?.end ?? STALLED_END : undefined; // a kind without an end of its own stalls plainly
   // Stopped by deadman after its final result: its own exit would have carried that verdict.
   const childCode = end === 'verdict' ? (seen.completed ? 0 : 1) : shellExitCode(exit.code, exit.signal);
   if (seen.stopSignal) {
@@ -101,9 +100,6 @@ function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null):
   const outcome = seen.completed && seen.recovered ? 'recovered_and_resumed' : 'completed';
   return { ...base, exitCode: 0, clean: seen.completed, outcome, reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
 }
-
-/** A kind without an end of its own stalls plainly. */
-const STALLED: Exclude<SignalRow['end'], 'verdict' | undefined> = { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART };
 
 /** What the next pass needs from this one (its kind's row's `nextPass`), and the incident it must settle when the ending action is judged by it. */
 function forNextPass(seen: Seen, stall: Stall): Partial<RunResult> {

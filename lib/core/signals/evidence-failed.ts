@@ -1,11 +1,11 @@
 import { ExitCode } from '../../exit-codes.ts';
-import type { SignalRow } from './signal-row.ts';
+import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 
 export const EVIDENCE_FAILED = {
   means: 'the command exited 0 but its evidence did not hold: green but dead',
   detector: null,
   raisedBy: 'lib/supervise/outcome.ts, once the command exited 0',
-  diagnosis: { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' },
+  diagnosis: FOR_A_PERSON,
   stall: 'configured',
   stallLog: 'error',
   status: { word: 'GREEN BUT DEAD' },

@@ -1,6 +1,5 @@
-import { ExitCode } from '../../exit-codes.ts';
 import type { Detector } from './detector.ts';
-import type { SignalRow } from './signal-row.ts';
+import { STALLED_END, WHOLE_RUN_STALL, type SignalRow } from './signal-row.ts';
 
 /** The evidence gate (lib/supervise/evidence-gate.ts) says when a claim stayed dead past its grace. */
 const evidenceStale: Detector = {
@@ -12,10 +11,10 @@ export const EVIDENCE_STALE = {
   means: 'an evidence claim stopped holding (too old, missing) past its grace while the run looked busy',
   detector: evidenceStale,
   raisedBy: 'lib/supervise/evidence-gate.ts (lib/core/evidence/evidence.ts)',
-  diagnosis: { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' },
+  diagnosis: WHOLE_RUN_STALL,
   stall: 'configured',
   stallLog: 'error',
-  end: { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART },
+  end: STALLED_END,
   errorCode: 'evidence_stale',
   severity: 'critical',
   advice: 'The evidence stopped moving while the run looked busy: check that the claim (path, freshness) still matches what the work writes, and that the work is not looping without result.',

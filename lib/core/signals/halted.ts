@@ -1,5 +1,5 @@
 import { ExitCode } from '../../exit-codes.ts';
-import type { SignalRow } from './signal-row.ts';
+import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 
 /**
  * Halted for a person. The kind shares its name with the action that enters it (actions.ts):
@@ -10,7 +10,7 @@ export const HALT_AND_ESCALATE = {
   means: 'a person must look before it runs again: the revive budget is spent, or a diagnostician halted the run',
   detector: null,
   raisedBy: 'lib/supervise/records.ts (a run refused for a spent revive budget), or the HALT_AND_ESCALATE action',
-  diagnosis: { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' },
+  diagnosis: FOR_A_PERSON,
   endedBy: 'HALT_AND_ESCALATE',
   stall: 'halt',
   stallLog: 'error',

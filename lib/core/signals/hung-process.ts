@@ -1,7 +1,6 @@
-import { ExitCode } from '../../exit-codes.ts';
 import { findHungSubtree } from '../detect/hung.ts';
 import type { Detector } from './detector.ts';
-import type { SignalRow } from './signal-row.ts';
+import { STALLED_END, type SignalRow } from './signal-row.ts';
 
 /** Only one hung incident at a time: a second attempt may target a respawned subtree, and still counts against the same incident. */
 const hungProcess: Detector = {
@@ -29,7 +28,7 @@ export const HUNG_PROCESS = {
   consult: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
   stall: 'configured',
   stallLog: 'error',
-  end: { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART },
+  end: STALLED_END,
   errorCode: 'hung_process',
   // One hung descendant is a warning: the run as a whole may still be fine.
   severity: 'warning',

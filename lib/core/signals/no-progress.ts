@@ -1,7 +1,6 @@
-import { ExitCode } from '../../exit-codes.ts';
 import { detectNoProgress, FRESH_PROGRESS, noteAttempt, type ProgressState } from '../detect/no-progress.ts';
 import { workspaceOf, type Detector } from './detector.ts';
-import type { SignalRow } from './signal-row.ts';
+import { STALLED_END, type SignalRow } from './signal-row.ts';
 
 /** "At least 4 completed attempts" (issue 14). */
 const NO_PROGRESS_THRESHOLD = 4;
@@ -21,7 +20,7 @@ export const NO_PROGRESS = {
   consult: { OBSERVE: 'OBSERVE', CANCEL_AND_RESUME: 'CANCEL_AND_RESUME', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
   stall: 'configured',
   stallLog: 'error',
-  end: { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART },
+  end: STALLED_END,
   errorCode: 'no_progress',
   severity: 'critical',
   advice: 'The agent kept working without changing the workspace or getting a new result: check the task is achievable as stated, and give it a check it can run that says what is missing.',

@@ -1,6 +1,5 @@
-import { ExitCode } from '../../exit-codes.ts';
 import type { Detector } from './detector.ts';
-import type { SignalRow } from './signal-row.ts';
+import { STALLED_END, WHOLE_RUN_STALL, type SignalRow } from './signal-row.ts';
 
 const notReady: Detector = {
   init: null,
@@ -12,10 +11,10 @@ export const NOT_READY = {
   means: '`ready_pattern` or `ready_port` did not show readiness within `ready_timeout`',
   detector: notReady,
   raisedBy: 'lib/core/signals/not-ready.ts',
-  diagnosis: { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' },
+  diagnosis: WHOLE_RUN_STALL,
   stall: 'configured',
   stallLog: 'error',
-  end: { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART },
+  end: STALLED_END,
   errorCode: 'not_ready',
   severity: 'critical',
   advice: 'The command never became ready: check `ready_pattern`/`ready_port` against what it really prints or opens, and raise `ready_timeout` if start-up is slow.',

@@ -1,7 +1,6 @@
-import { ExitCode } from '../../exit-codes.ts';
 import { detectInactivity } from '../detect/inactivity.ts';
 import type { Detector } from './detector.ts';
-import type { SignalRow } from './signal-row.ts';
+import { STALLED_END, WHOLE_RUN_STALL, type SignalRow } from './signal-row.ts';
 
 const outputInactivity: Detector = {
   init: null,
@@ -13,10 +12,10 @@ export const OUTPUT_INACTIVITY = {
   means: 'no output (with an agent adapter, no parsed event) and the tree not working for `inactivity`',
   detector: outputInactivity,
   raisedBy: 'lib/core/detect/inactivity.ts',
-  diagnosis: { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' },
+  diagnosis: WHOLE_RUN_STALL,
   stall: 'configured',
   stallLog: 'error',
-  end: { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART },
+  end: STALLED_END,
   errorCode: 'output_inactivity',
   severity: 'critical',
   advice: 'The command went silent with an idle process tree: check the last output lines for what it waited on (a prompt on stdin, a network call without a timeout); raise `inactivity` only if it legitimately works silently that long.',

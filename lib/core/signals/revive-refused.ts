@@ -1,11 +1,11 @@
-import type { SignalRow } from './signal-row.ts';
+import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 
 /** Never a stall: the run that found the marker goes on, or `deadman revive` reports its refusal (outcome revive-refused). */
 export const REVIVE_REFUSED = {
   means: 'a revive marker deadman did not write, or that was changed since, was set aside unread',
   detector: null,
   raisedBy: 'lib/supervise/records.ts, when a run starts after its marker was refused',
-  diagnosis: { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' },
+  diagnosis: FOR_A_PERSON,
   stall: 'configured',
   stallLog: 'error',
   errorCode: 'revive_refused',

@@ -1,4 +1,4 @@
-import type { ExitCode } from '../../exit-codes.ts';
+import { ExitCode } from '../../exit-codes.ts';
 import type { ExternalDiagnosis } from '../incident/diagnosis-schema.ts';
 import type { RecoveryAction } from './actions.ts';
 import type { Detector } from './detector.ts';
@@ -30,6 +30,13 @@ export type NextPass =
 
 type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** How a pass ends: the run's outcome and exit code; `clean`: its revive marker completes. */
+export interface PassEnd {
+  outcome: string;
+  exitCode: ExitCodeValue;
+  clean?: true;
+}
+
 export interface SignalRow {
   /** One line for the docs: what it means. */
   means: string;
@@ -54,7 +61,7 @@ export interface SignalRow {
   /** STATUS= while it stops the run: `WORD · message · doing` (a configured stall says STALLED). */
   status?: { word: string; doing?: string };
   /** How a pass that stalled of it ends: the run's outcome and exit code; `verdict`: the agent's own result decides. */
-  end?: { outcome: string; exitCode: ExitCodeValue; clean?: true } | 'verdict';
+  end?: PassEnd | 'verdict';
   /** How the run goes on after a pass that ended of it; absent: it ends the run. */
   nextPass?: NextPass;
   /** The stable code stored in `runs.error_code` and `incidents.error_code` (error-codes.ts): a contract. */
@@ -63,3 +70,12 @@ export interface SignalRow {
   /** What to change so it does not happen again (`deadman report`). */
   advice: string;
 }
+
+/** How most stalls end a pass: stopped (or restarted by systemd), exit 75, the revive marker kept. */
+export const STALLED_END: PassEnd = { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART };
+
+/** The diagnosis of a whole-run stall: no single process is to blame. */
+export const WHOLE_RUN_STALL = { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' } as const;
+
+/** The diagnosis of a kind only a person can act on. */
+export const FOR_A_PERSON = { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' } as const;
