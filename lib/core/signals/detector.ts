@@ -8,7 +8,7 @@ import type { Attempt } from '../detect/no-progress.ts';
 
 /**
  * What a detector is: a pure rule over what the run saw, run every tick. A stateful one
- * (REPEATED_FAILURE's streak, NO_PROGRESS's count) keeps its state here too — `init`, `fold`
+ * (a streak of identical failures, a count of attempts without progress) keeps its state here too — `init`, `fold`
  * over the attempts finished since the last tick, `detect` — so the supervisor holds each
  * detector's state without knowing what it is. Its kind is its row's (registry.ts).
  */
@@ -69,9 +69,9 @@ export interface DetectorInput {
 /** What a detector found; the supervisor adds the kind and the fingerprint. */
 export interface Found {
   message: string;
-  /** HUNG_PROCESS: the subtree to terminate. */
+  /** A hung process: the subtree to terminate. */
   finding?: HungFinding;
-  /** REPEATED_FAILURE: the rule text the resumed agent is given. */
+  /** A repeated failure: the rule text the resumed agent is given. */
   guidance?: string;
 }
 
