@@ -2,7 +2,6 @@ import { createGenericAdapter } from '../core/adapters/generic.ts';
 import { processKey, type ProcessInfo } from '../core/process/process-info.ts';
 import type { OpenToolCall } from '../core/session/open-tools.ts';
 import { signalSequence } from '../core/session/replay-report.ts';
-import { hungProcess, outputInactivity } from './detectors.ts';
 import { OutputTracker } from './output.ts';
 import type { Clock, Logger, ProcessTree, Repeater, SignalSource } from './ports.ts';
 import type { StepRecords } from './step-records.ts';
@@ -65,7 +64,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   };
   let ended: AttachSummary['ended'] | null = null;
   const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, () => settings, output, startedAt,
-    () => (ended ??= 'stalled'), [hungProcess, outputInactivity]);
+    () => (ended ??= 'stalled'), ['HUNG_PROCESS', 'OUTPUT_INACTIVITY']);
 
   /** The session file's growth is the agent's output; its open tool calls, the open tools. */
   const readSessionFile = () => {

@@ -3,10 +3,12 @@ import type { Logger } from '../io/log.ts';
 import type { RunResult } from './outcome.ts';
 import type { EarlierBackoffs } from '../core/detect/usage-limit.ts';
 import type { PendingVerification } from './resumed-verification.ts';
+import { nextPassAfter } from '../core/signals/registry.ts';
 
 /**
- * The passes of one run, one agent process each: a usage limit waits for its reset, a repeated
- * failure resumes with guidance, an over-budget session respawns, each in a new pass. The
+ * The passes of one run, one agent process each: after a pass whose kind's row has a next pass,
+ * a usage limit waits for its reset, a repeated failure resumes with guidance, an over-budget
+ * session respawns, each in a new pass. The
  * decisions live here once; `deadman run` hands in the real edges (spawn, the handoff file, the
  * in-process wait) and `deadman replay` the simulated ones, so a replay runs the same loop.
  */
@@ -20,9 +22,9 @@ export type UsageWaitEnd = { resume: true; backoffMs: number | null } | { resume
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
   supervise(pass: Pass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number>;
-  /** The same session resumed: told `guidance` after a REPEATED_FAILURE, null after a usage wait (the revive path's own message). */
+  /** The same session resumed: told `guidance` after a repeated failure, null after a usage wait (the revive path's own message). */
   resume(pass: Pass, guidance: string | null): Pass;
-  /** SESSION_BUDGET_RISK: a fresh session carrying the handoff; null when there is no task to start one with. */
+  /** After an over-budget session: a fresh one carrying the handoff; null when there is no task to start one with. */
   respawn(pass: Pass, result: RunResult): Pass | null;
   /** `earlier`: the backoff waits taken in a row just before (usage-limit.ts bounds them). */
   waitForUsageReset(result: RunResult, earlier: EarlierBackoffs): Promise<UsageWaitEnd>;
@@ -50,10 +52,11 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
     if (typeof result === 'number') return { exitCode: result, reraise: null };
     verifying = result.verifying ?? null;
     if (result.reraise) return { exitCode: result.exitCode, reraise: result.reraise };
-    if (result.outcome !== 'usage-limit') backoffs = { count: 0, waitedMs: 0 };
-    if (result.outcome === 'cancel-resume') {
+    const next = nextPassAfter(result.outcome);
+    if (next !== 'resume-after-reset') backoffs = { count: 0, waitedMs: 0 };
+    if (next === 'resume-with-guidance') {
       pass = edges.resume(pass, result.resumeGuidance ?? result.reason);
-    } else if (result.outcome === 'respawn') {
+    } else if (next === 'respawn') {
       if (++respawns > maxRespawns) {
         edges.logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
         if (verifying) edges.unsettled?.(verifying, `no fresh session followed: ${respawns - 1} in a row ran over budget`);
@@ -65,7 +68,7 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
         return { exitCode: result.exitCode, reraise: null };
       }
       pass = fresh;
-    } else if (result.outcome === 'usage-limit') {
+    } else if (next === 'resume-after-reset') {
       const waited = await edges.waitForUsageReset(result, backoffs);
       if (!waited.resume) return { exitCode: waited.exitCode, reraise: waited.reraise };
       backoffs = waited.backoffMs === null ? { count: 0, waitedMs: 0 } : { count: backoffs.count + 1, waitedMs: backoffs.waitedMs + waited.backoffMs };
@@ -73,6 +76,6 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
     } else {
       return { exitCode: result.exitCode, reraise: null };
     }
-    why = result.outcome;
+    why = result.outcome as PassReason;
   }
 }

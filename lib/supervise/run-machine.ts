@@ -8,6 +8,9 @@
  * READY=1 differs from one stopped after it only in what the stall policy may do.
  */
 
+import { signalRow } from '../core/signals/registry.ts';
+import type { StallAction } from '../core/signals/signal-row.ts';
+
 export type RunState = 'starting' | 'waiting-ready' | 'running' | 'recovering' | 'stalled' | 'stopping' | 'finished';
 
 export type RunEvent =
@@ -80,26 +83,15 @@ export class RunMachine {
 }
 
 /**
- * `finish`: the agent is done but did not exit — stop the tree, and the run concludes with the
- * agent's verdict. `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
- * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance. `halt`:
- * stop the tree and exit 69 (do not restart). `respawn`: interrupt the agent, and the run starts a
- * fresh session with a handoff.
- */
-export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn';
-
-/**
  * The one rule for a stall. Withholding the watchdog lets systemd kill and restart the unit
  * (with revive); it is chosen only when configured, after READY=1 (before it systemd runs no
- * watchdog for us, so withholding would change nothing), and never for a wall-time TIMEOUT,
- * which must end the run with its own exit code. A finished agent that did not exit is never
- * restarted: its work is over. One stopped by a usage limit waits for the reset, in-process.
+ * watchdog for us, so withholding would change nothing). A kind with a stall action of its own
+ * (its row's `stall`) takes it: the wall-time cap exits with its own code, a finished agent
+ * that did not exit is never restarted (its work is over), one stopped by a usage limit waits
+ * for the reset in-process.
  */
 export function stallPolicy(stall: { kind: string }, configured: 'withhold' | 'exit', ready: boolean): StallAction {
-  if (stall.kind === 'FINISHED_NOT_EXITED') return 'finish';
-  if (stall.kind === 'USAGE_LIMIT') return 'usage-wait';
-  if (stall.kind === 'REPEATED_FAILURE') return 'cancel-resume';
-  if (stall.kind === 'HALT_AND_ESCALATE') return 'halt';
-  if (stall.kind === 'SESSION_BUDGET_RISK') return 'respawn';
-  return stall.kind !== 'TIMEOUT' && configured === 'withhold' && ready ? 'withhold' : 'exit';
+  const own = signalRow(stall.kind)?.stall ?? 'configured';
+  if (own !== 'configured') return own;
+  return configured === 'withhold' && ready ? 'withhold' : 'exit';
 }

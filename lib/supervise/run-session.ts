@@ -1,3 +1,4 @@
+import { stalledOutcome, stallInterrupts } from '../core/signals/registry.ts';
 import type { Config } from '../core/config/config.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../core/status/service-status-line.ts';
 import { OutputTracker } from './output.ts';
@@ -201,13 +202,13 @@ class Session {
     const action = stallPolicy(stall, this.plan.onStall, this.machine.ready);
     this.machine.stallAction = action;
     // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
-    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stall.kind === 'TIMEOUT' ? 'timeout' : 'stalled', reason: stall.message, error_code: signalErrorCode(stall.kind) });
+    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stalledOutcome(stall.kind), reason: stall.message, error_code: signalErrorCode(stall.kind) });
     this.publishStatus();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec, once the
     // stall's alert has left (bounded by notify.timeout; the pings stay withheld meanwhile).
     if (action === 'withhold') void (this.ports.alerts?.settled() ?? Promise.resolve()).then(() => this.ports.notifier.send('WATCHDOG=trigger'));
     // An agent at its usage limit is interrupted as a person would (it records the turn as interrupted), not killed.
-    else void this.stopTree(action === 'usage-wait' || action === 'cancel-resume' || action === 'respawn' ? 'SIGINT' : 'SIGTERM');
+    else void this.stopTree(stallInterrupts(action) ? 'SIGINT' : 'SIGTERM');
   }
 
   private stopTree(signal: NodeJS.Signals): Promise<void> {

@@ -6,10 +6,10 @@ import type { OutputTracker } from './output.ts';
 import type { Incident } from './records.ts';
 import type { SupervisorPorts } from './ports.ts';
 import { diagnoseIncident, withGuidance } from './diagnose-incident.ts';
-import { ENDS_RUN, takeEndingAction, verifyEndingAction, type EndingKind } from './ending-actions.ts';
-import { foldAttempts, NO_ATTEMPTS, type AttemptState } from '../core/detect/attempts.ts';
+import { ENDS_RUN, takeEndingAction, verifyEndingAction } from './ending-actions.ts';
 import type { SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
-import { DETECTORS, usageLimit, type Detector, type DetectorInput, type DetectorSettings, type RunFacts, type Signal } from './detectors.ts';
+import { foldAttempts, runDetectors, type DetectorInput, type DetectorSettings, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
+import { SIGNALS, type DetectedKind } from '../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
 import { answerCommands, type ApprovalRequest } from '../core/incident/approval-request.ts';
@@ -26,8 +26,8 @@ export interface SupervisorSettings extends DetectorSettings {
   verifyWindowMs: number;
 }
 
-/** What ends or restarts the run; the ending kinds end this agent process on its own word (ending-actions.ts). */
-export type StallKind = Extract<SignalKind, 'OUTPUT_INACTIVITY' | 'HUNG_PROCESS' | 'EVIDENCE_STALE' | 'TIMEOUT' | 'NOT_READY'> | EndingKind;
+/** What ends or restarts the run: any kind's row says what its stall does (lib/core/signals). */
+export type StallKind = SignalKind;
 
 export interface Stall {
   kind: StallKind;
@@ -40,7 +40,7 @@ export interface Stall {
 /** An open incident, the detector that raised it, and the recovery it is in (when its action is one). */
 interface OpenCase extends Partial<RecoveryCase> {
   incident: Incident;
-  detector: Detector;
+  detector: RunDetector;
   /** A person said no (`deadman deny`): never acted on, forgotten once its subtree is gone. */
   denied?: true;
   /** Set when the incident's action ends the run (its verification is the root's exit). */
@@ -51,14 +51,15 @@ export class Supervisor {
   readonly history: ObservationHistory;
   readonly facts: RunFacts = { ready: true, evidenceDead: null };
   stall: Stall | null = null;
-  private attempts: AttemptState = NO_ATTEMPTS;
+  private readonly detectors: readonly RunDetector[];
   private readonly cases = new Map<string, OpenCase>();
   /** Read at every use: a SIGHUP may have changed them since (live-config.ts). */
   private get settings(): SupervisorSettings { return this.settingsNow(); }
 
   constructor(private readonly ports: SupervisorPorts, private readonly settingsNow: () => SupervisorSettings, private readonly output: OutputTracker,
-    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, private readonly detectors: readonly Detector[] = DETECTORS) {
+    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, kinds?: readonly DetectedKind[]) {
     this.history = new ObservationHistory(startedAt);
+    this.detectors = runDetectors(kinds);
   }
 
   get awaitingApproval(): string | null {
@@ -78,10 +79,13 @@ export class Supervisor {
     if (this.stall) return;
     const attempts = this.output.state.toolResults.splice(0);
     // Some results were dropped unseen: a streak counted across the gap could be false.
-    if (this.output.state.toolResultsLost > 0) [this.attempts, this.output.state.toolResultsLost] = [NO_ATTEMPTS, 0];
-    if (attempts.length > 0) this.attempts = foldAttempts(this.attempts, attempts, () => this.ports.workspace?.() ?? null);
+    if (this.output.state.toolResultsLost > 0) {
+      for (const detector of this.detectors) detector.forget();
+      this.output.state.toolResultsLost = 0;
+    }
+    if (attempts.length > 0) foldAttempts(this.detectors, attempts, () => this.ports.workspace?.() ?? null);
     this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
-    const followedUp = new Set<Detector>();
+    const followedUp = new Set<RunDetector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);
       await this.followUp(fingerprint, open, now);
@@ -89,7 +93,7 @@ export class Supervisor {
     }
     for (const detector of this.detectors) {
       if (followedUp.has(detector)) continue;
-      const signal = detector(this.detectorInput(now));
+      const signal = detector.detect(this.detectorInput(now));
       if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, detector);
       if (this.stall) return;
     }
@@ -108,11 +112,11 @@ export class Supervisor {
   }
 
   private detectorInput(now: number): DetectorInput {
-    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings, ...this.attempts };
+    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings };
   }
 
   /** Opens the incident of a new signal: diagnose, ask policy, then act or wait for approval. */
-  private async open(signal: Signal, detector: Detector): Promise<void> {
+  private async open(signal: Signal, detector: RunDetector): Promise<void> {
     const { records, logger } = this.ports;
     const lastLines = this.output.lastLines();
     const incident = records.openIncident(signal.kind, signal.message, signal.finding
@@ -154,7 +158,7 @@ export class Supervisor {
   private async followUp(fingerprint: string, open: OpenCase, now: number): Promise<void> {
     if (!isRecovery(open)) return;
     const redetect = () => {
-      const signal = open.detector(this.detectorInput(now));
+      const signal = open.detector.detect(this.detectorInput(now));
       return signal?.fingerprint === fingerprint ? signal : null;
     };
     const { incident } = open;
@@ -222,16 +226,17 @@ export class Supervisor {
    * detectors that read only the output get one last look once the root is gone.
    */
   async detectAtExit(): Promise<void> {
-    if (this.stall) return;
-    const signal = usageLimit(this.detectorInput(this.ports.monotonic()));
-    if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, usageLimit);
+    for (const detector of this.detectors.filter((d) => d.atExit)) {
+      if (this.stall) return;
+      const signal = detector.detect(this.detectorInput(this.ports.monotonic()));
+      if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, detector);
+    }
   }
 
   private enterStall(kind: StallKind, message: string, incident: Incident, guidance?: string): void {
     if (this.stall) return;
     this.stall = { kind, message, incident, guidance };
-    // Ending on the agent's own word is news, not a fault.
-    this.ports.logger.log(kind === 'FINISHED_NOT_EXITED' || kind === 'USAGE_LIMIT' ? 'notice' : 'error', `${kind}: ${message}`);
+    this.ports.logger.log(SIGNALS[kind].stallLog, `${kind}: ${message}`);
     this.onStall(this.stall);
   }
 

@@ -1,4 +1,4 @@
-import { CONSULTABLE_SIGNALS } from '../incident/diagnosis.ts';
+import { CONSULTABLE_SIGNALS } from '../signals/registry.ts';
 import { z } from 'zod';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from '../evidence/path-scope.ts';

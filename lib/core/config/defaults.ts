@@ -1,3 +1,4 @@
+import type { ConsultableKind } from '../signals/registry.ts';
 /**
  * Every default in one place, in resolved form (milliseconds, not "30min"). The zod schema
  * takes its defaults from here, and `deadman run` uses this object directly when there is no
@@ -35,10 +36,10 @@ export const DEFAULT_CONFIG = {
   diagnose: {
     timeout: 30_000,
     api: 'chat',
-    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts). */
+    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts; the kinds whose row has `consult`). */
     signals: ['HUNG_PROCESS'],
   } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string;
-    signals: Array<'HUNG_PROCESS' | 'REPEATED_FAILURE' | 'NO_PROGRESS' | 'SESSION_BUDGET_RISK'> },
+    signals: ConsultableKind[] },
   notify: {
     webhook: [] as string[],
     timeout: 5_000,

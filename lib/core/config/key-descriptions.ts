@@ -1,3 +1,4 @@
+import { CONSULTABLE_SIGNALS } from '../signals/registry.ts';
 /**
  * One line per key of deadman.toml: what it does, for the JSON Schema (editors show it on hover
  * and completion). deadman.toml.example says the same at length, with the defaults; a test checks
@@ -56,7 +57,7 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'budget.cost_usd': 'Claude\'s total_cost_usd; 0 is off. Nothing is estimated when the agent reports no usage.',
   usage_limit: 'When the agent hits its plan or usage limit: wait for the reset with the watchdog fed, then resume the session.',
   'diagnose.timeout': 'How long the diagnostician may take; after that the rules decide.',
-  'diagnose.signals': 'Which signals\' evidence packets go to the diagnostician (HUNG_PROCESS, REPEATED_FAILURE, NO_PROGRESS, SESSION_BUDGET_RISK); its guidance goes into the resume prompt or the handoff.',
+  'diagnose.signals': `Which signals' evidence packets go to the diagnostician (${CONSULTABLE_SIGNALS.join(', ')}); its guidance goes into the resume prompt or the handoff.`,
   notify: 'Where alerts go: `deadman run` sends them by itself, `deadman notify` by hand or from OnFailure=.',
   'notify.webhook': 'URLs that get each alert as a JSON POST.',
   'notify.healthchecks': 'A healthchecks.io-style ping URL (…/start, …, …/<exit code>, …/fail when a person is needed, …/log); the body carries the output\'s tail.',

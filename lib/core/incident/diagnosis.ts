@@ -1,6 +1,8 @@
 import type { Diagnosis } from './diagnose-rules.ts';
 import type { RecoveryAction, SignalKind } from './kinds.ts';
 import type { ExternalDiagnosis } from './diagnosis-schema.ts';
+import { signalRow } from '../signals/registry.ts';
+import { DEFAULT_CONFIG } from '../config/defaults.ts';
 
 /**
  * An external diagnostician answers in the diagnosis contract (diagnosis-schema.ts). It can
@@ -9,33 +11,28 @@ import type { ExternalDiagnosis } from './diagnosis-schema.ts';
  * rules decide, and the reason is recorded. For a hung descendant that means "kill it" or
  * "leave it to a person"; for a repeated failure, no progress or a session over budget it is
  * "resume (or respawn) with guidance", "leave it" or "halt"; whole-run stalls are not put to it,
- * since only the stall policy (a restart) can help there. HALT_AND_ESCALATE stops the run for
- * good (exit 69). Which signals go to it at all is `diagnose.signals` (HUNG_PROCESS by default).
+ * since only the stall policy (a restart) can help there. Halting stops the run for good
+ * (exit 69). What each kind allows is its row's `consult` (lib/core/signals); which signals go
+ * to it at all is `diagnose.signals` (a hung process by default).
  * Its `guidance`, cut to GUIDANCE_CHARS, goes into the resume prompt or the handoff. Policy
  * still checks what comes out. Pure.
  */
 
-/** Per consulted signal: each contract action it allows, and the deadman action it becomes. */
-const ALLOWED: Partial<Record<SignalKind, Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>>>> = {
-  HUNG_PROCESS: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
-  REPEATED_FAILURE: { CANCEL_AND_RESUME: 'CANCEL_AND_RESUME', OBSERVE: 'OBSERVE', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
-  NO_PROGRESS: { OBSERVE: 'OBSERVE', CANCEL_AND_RESUME: 'CANCEL_AND_RESUME', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
-  SESSION_BUDGET_RISK: { CHECKPOINT_AND_RESPAWN: 'CHECKPOINT_AND_RESPAWN', OBSERVE: 'OBSERVE', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
-};
-
-/** The signals whose packet may go to a diagnostician (`diagnose.signals` picks among them). */
-export const CONSULTABLE_SIGNALS = ['HUNG_PROCESS', 'REPEATED_FAILURE', 'NO_PROGRESS', 'SESSION_BUDGET_RISK'] as const;
+/** Per consulted signal (its row's `consult`): each contract action it allows, and the deadman action it becomes. */
+function allowed(kind: SignalKind): Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>> | undefined {
+  return signalRow(kind)?.consult;
+}
 
 /** The diagnostician's guidance as the agent gets it: one bounded paragraph. */
 export const GUIDANCE_CHARS = 1_000;
 
-/** `optedIn`: `diagnose.signals`. */
-export function consultsDiagnostician(kind: SignalKind, optedIn: readonly string[] = ['HUNG_PROCESS']): boolean {
-  return ALLOWED[kind] !== undefined && optedIn.includes(kind);
+/** `optedIn`: `diagnose.signals` (its default when unset). */
+export function consultsDiagnostician(kind: SignalKind, optedIn: readonly string[] = DEFAULT_CONFIG.diagnose.signals): boolean {
+  return allowed(kind) !== undefined && optedIn.includes(kind);
 }
 
 export function allowedActions(kind: SignalKind): string[] {
-  return Object.keys(ALLOWED[kind] ?? {});
+  return Object.keys(allowed(kind) ?? {});
 }
 
 export type Reconciled = { diagnosis: Diagnosis; refused: null } | { diagnosis: Diagnosis; refused: string };
@@ -46,7 +43,7 @@ export function reconcile(kind: SignalKind, rules: Diagnosis, external: External
   if (external.classification !== kind) return refuse(`classified the incident as ${external.classification}, but the open signal is ${kind}`);
   const unknown = external.evidence_ids.filter((id) => !packetIds.has(id));
   if (unknown.length) return refuse(`cited evidence not in the packet (${unknown.join(', ')})`);
-  const action = ALLOWED[kind]?.[external.recommended_action];
+  const action = allowed(kind)?.[external.recommended_action];
   if (action === undefined) return refuse(`${external.recommended_action} is not an action for ${kind} (allowed: ${allowedActions(kind).join(', ')})`);
   if (external.requires_human_approval && action !== 'REPORT') {
     return { diagnosis: { action: 'REPORT', rationale: `${external.rationale} (the diagnostician asks a person to approve ${external.recommended_action})` }, refused: null };

@@ -1,4 +1,5 @@
 import type { SignalKind } from './kinds.ts';
+import { signalRow, SIGNAL_KINDS, SIGNALS } from '../signals/registry.ts';
 
 /**
  * One stable, machine-readable code per way a run or an incident ends, for a caller to branch
@@ -9,33 +10,21 @@ import type { SignalKind } from './kinds.ts';
  * completion has none (null). Pure.
  */
 
-export const SIGNAL_ERROR_CODES = {
-  OUTPUT_INACTIVITY: 'output_inactivity',
-  HUNG_PROCESS: 'hung_process',
-  EVIDENCE_STALE: 'evidence_stale',
-  EVIDENCE_FAILED: 'evidence_failed',
-  TIMEOUT: 'timeout',
-  NOT_READY: 'not_ready',
-  HALT_AND_ESCALATE: 'halted',
-  FINISHED_NOT_EXITED: 'finished_not_exited',
-  USAGE_LIMIT: 'usage_limit',
-  REPEATED_FAILURE: 'repeated_failure',
-  NO_PROGRESS: 'no_progress',
-  SESSION_BUDGET_RISK: 'session_budget_risk',
-  REVIVE_REFUSED: 'revive_refused',
-} as const satisfies Record<SignalKind, string>;
+/** Each kind's code, from its row. */
+export const SIGNAL_ERROR_CODES = Object.fromEntries(SIGNAL_KINDS.map((kind) => [kind, SIGNALS[kind].errorCode])) as { [K in SignalKind]: (typeof SIGNALS)[K]['errorCode'] };
 
-/** Run outcomes whose code does not depend on what stopped them (outcome.ts, run-marker.ts, records.ts). */
+/** The outcomes a kind's stall ends a pass with, each with that kind's code (`stalled` takes the stalled kind's). */
+const STALL_OUTCOME_CODES = Object.fromEntries(SIGNAL_KINDS.flatMap((kind) => {
+  const { end, errorCode } = signalRow(kind)!;
+  return typeof end === 'object' && end.outcome !== 'stalled' ? [[end.outcome, errorCode]] : [];
+}));
+
+/** Run outcomes no signal stops a pass with (outcome.ts, run-marker.ts, records.ts). */
 const OUTCOME_ERROR_CODES = {
   completed: null,
   recovered_and_resumed: null,
-  'green-but-dead': 'evidence_failed',
-  timeout: 'timeout',
   stopped: 'stopped',
   'spawn-failed': 'spawn_failed',
-  'cancel-resume': 'repeated_failure',
-  halted: 'halted',
-  respawn: 'session_budget_risk',
   'revive-exhausted': 'revive_exhausted',
   'owned-elsewhere': 'owned_elsewhere',
   'revive-refused': 'revive_refused',
@@ -46,6 +35,8 @@ const OUTCOME_ERROR_CODES = {
 const RUN_ONLY_CODES = ['rate_limited', 'turn_failed', 'child_failed', 'stalled'] as const;
 
 export type ErrorCode = (typeof SIGNAL_ERROR_CODES)[SignalKind] | NonNullable<(typeof OUTCOME_ERROR_CODES)[keyof typeof OUTCOME_ERROR_CODES]> | (typeof RUN_ONLY_CODES)[number];
+
+const ENDED_OUTCOME_CODES: Record<string, ErrorCode | null> = { ...(STALL_OUTCOME_CODES as Record<string, ErrorCode>), ...OUTCOME_ERROR_CODES };
 
 export function signalErrorCode(kind: string): ErrorCode | null {
   return (SIGNAL_ERROR_CODES as Record<string, ErrorCode>)[kind] ?? null;
@@ -68,5 +59,5 @@ export function runErrorCode(end: RunEnd): ErrorCode | null {
     case 'failed': return end.turnFailed ? 'turn_failed' : 'child_failed';
     case 'stalled': return signalErrorCode(end.stallKind ?? '') ?? 'stalled';
   }
-  return (OUTCOME_ERROR_CODES as Record<string, ErrorCode | null>)[end.outcome] ?? null;
+  return ENDED_OUTCOME_CODES[end.outcome] ?? null;
 }

@@ -1,5 +1,6 @@
 import type { ProcessInfo } from '../process/process-info.ts';
 import type { SignalKind } from './kinds.ts';
+import { SIGNALS } from '../signals/registry.ts';
 
 /**
  * What a diagnostician is shown about one incident: the signal (kind, severity, message,
@@ -75,7 +76,7 @@ function itemId(prefix: string, index: number): string {
   return `${prefix}_${String(index + 1).padStart(3, '0')}`;
 }
 
-/** A stall of the whole run is critical; one hung descendant or a finished agent is a warning. */
+/** A stall of the whole run is critical; one hung descendant or a finished agent is a warning (its row says). */
 function severityOf(kind: SignalKind): 'warning' | 'critical' {
-  return kind === 'HUNG_PROCESS' || kind === 'FINISHED_NOT_EXITED' ? 'warning' : 'critical';
+  return SIGNALS[kind].severity;
 }

@@ -106,7 +106,7 @@ export function incidentListJson(rows: readonly IncidentListRow[]): object[] {
 
 export function renderIncidentList(rows: readonly IncidentListRow[], now: number): string {
   if (rows.length === 0) return 'no incidents recorded\n';
-  // FINISHED_NOT_EXITED and SESSION_BUDGET_RISK are longer than the usual kinds: the column fits the longest shown.
+  // Some kinds are longer than the usual 17 characters: the column fits the longest shown.
   const kindWidth = Math.max(17, ...rows.map((r) => r.kind.length));
   const lines = rows.map((r) => [
     `#${r.id}`.padEnd(6), humanTime(isoTime(r.opened_at)), `${formatAge(Math.max(0, now - r.opened_at))} ago`.padEnd(14),

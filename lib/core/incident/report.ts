@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SignalKind } from './kinds.ts';
 import { runErrorCode, signalErrorCode } from './error-codes.ts';
+import { SIGNAL_KINDS, SIGNALS } from '../signals/registry.ts';
 
 /**
  * One incident as a person reads it afterwards: what was detected, on which evidence, what
@@ -67,22 +68,8 @@ export interface IncidentReport {
   advice: string;
 }
 
-/** One line per kind: what to change so this does not happen again. */
-export const PREVENTION_ADVICE: Record<SignalKind, string> = {
-  OUTPUT_INACTIVITY: 'The command went silent with an idle process tree: check the last output lines for what it waited on (a prompt on stdin, a network call without a timeout); raise `inactivity` only if it legitimately works silently that long.',
-  HUNG_PROCESS: 'A tool command sat idle with no CPU or I/O: give the commands the agent runs their own timeouts (`timeout 10m …`) and keep interactive programs out of them (PAGER=cat, GIT_EDITOR=true, CI=1).',
-  EVIDENCE_STALE: 'The evidence stopped moving while the run looked busy: check that the claim (path, freshness) still matches what the work writes, and that the work is not looping without result.',
-  EVIDENCE_FAILED: 'The run reported success but its evidence did not hold (green but dead): make the job fail loudly when it produces nothing, and check the claim still matches what it writes.',
-  TIMEOUT: 'The run hit its wall-time cap: raise `timeout` if the work is legitimately longer, or split it so each run finishes within the cap.',
-  NOT_READY: 'The command never became ready: check `ready_pattern`/`ready_port` against what it really prints or opens, and raise `ready_timeout` if start-up is slow.',
-  FINISHED_NOT_EXITED: 'The agent printed its final result and did not exit (a known Claude Code failure in stream-json mode): deadman ended the run with the result\'s verdict; update the agent, and lower `exit_grace` if the wait costs too much.',
-  USAGE_LIMIT: 'The agent hit its plan or usage limit: deadman waited for the reset and resumed the session; spread the jobs over the day, or raise the plan, if it happens often.',
-  REPEATED_FAILURE: 'The agent ran the same failing command again and again without changing anything: give it a way to see the failure (a test it can run alone, a clearer error), or split the task.',
-  NO_PROGRESS: 'The agent kept working without changing the workspace or getting a new result: check the task is achievable as stated, and give it a check it can run that says what is missing.',
-  SESSION_BUDGET_RISK: 'The session ran over its token or cost budget: split the task, or raise `budget.tokens` / `budget.cost_usd` if the work needs it.',
-  HALT_AND_ESCALATE: 'The revive budget is spent: the session keeps being interrupted — find the common cause in the runs\' exits (OOM, a crashing tool, repeated stalls) before raising `revive.max_revives`.',
-  REVIVE_REFUSED: 'A revive marker failed its checks (its MAC, owner, mode or a symlink) and was moved aside unread: find out who or what wrote or changed it (the file is kept beside the markers), and keep the state directory private to deadman\'s user.',
-};
+/** One line per kind, from its row: what to change so this does not happen again. */
+export const PREVENTION_ADVICE = Object.fromEntries(SIGNAL_KINDS.map((kind) => [kind, SIGNALS[kind].advice])) as Record<SignalKind, string>;
 
 const GENERIC_ADVICE = 'Read the timeline and the evidence above; `deadman incidents` shows whether it keeps happening.';
 

@@ -1,3 +1,5 @@
+import { PASS_OUTCOMES } from '../signals/registry.ts';
+
 /**
  * Whether a recorded run is still going, decided the same way by every reader (`status`,
  * `metrics`, `health`, `approve`/`deny`) and by the next run of its name: from a live check of
@@ -13,12 +15,14 @@ export interface RecordedRunEnd {
   exit_code?: number | null;
 }
 
-/** Outcomes of a pass after which the same deadman goes on in a new row (a usage wait, a resume, a respawn); the row holds 75. */
-export const PASS_OUTCOMES: readonly string[] = ['usage-limit', 'cancel-resume', 'respawn'];
 /** The exit code a pass records before the run goes on (EX_TEMPFAIL); anything else there is what the run came to. */
 export const PASS_EXIT_CODE = 75;
 
-/** A latest row whose pass ended for the same deadman to go on: only the live check tells a wait from a death. */
+/**
+ * A latest row whose pass ended for the same deadman to go on (an outcome with a next pass in its
+ * kind's row: a usage wait, a resume, a respawn; the row holds 75): only the live check tells a
+ * wait from a death.
+ */
 export function betweenPasses(run: RecordedRunEnd): boolean {
   return run.ended_at !== null && PASS_OUTCOMES.includes(run.outcome ?? '') && run.exit_code === PASS_EXIT_CODE && !LOST_SIGNALS.has(run.signal ?? '');
 }

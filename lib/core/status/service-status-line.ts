@@ -1,4 +1,6 @@
 import { formatDuration } from '../config/duration.ts';
+import { stallStatus } from '../signals/registry.ts';
+import type { StallAction } from '../signals/signal-row.ts';
 
 /**
  * The one human sentence systemd shows as `Status:`; also decides whether the run is healthy
@@ -14,7 +16,7 @@ export interface RunSnapshot {
   processCount: number;
   evidence: { alive: number; total: number; failing: string | null };
   /** An incident that makes the run unhealthy (stall, evidence beyond grace, timeout). */
-  stall: { message: string; action: 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn' } | null;
+  stall: { message: string; action: StallAction } | null;
   /** A hung descendant waiting for approval (reported, but not by itself unhealthy). */
   awaitingApproval: string | null;
   recovering: string | null;
@@ -29,11 +31,9 @@ export function isHealthy(s: RunSnapshot): boolean {
 }
 
 export function statusLine(s: RunSnapshot): string {
-  if (s.stall?.action === 'finish') return `FINISHED · ${s.stall.message} · stopping the agent`;
-  if (s.stall?.action === 'respawn') return `BUDGET · ${s.stall.message} · interrupting the agent to respawn it with a handoff`;
-  if (s.stall?.action === 'halt') return `HALTED · ${s.stall.message} · stopping the tree (exit 69: do not restart)`;
-  if (s.stall?.action === 'cancel-resume') return `REPEATED FAILURE · ${s.stall.message} · interrupting the agent to resume it with guidance`;
-  if (s.stall?.action === 'usage-wait') return `USAGE LIMIT · ${s.stall.message} · stopping the agent to wait for the reset`;
+  // A stall action a kind owns says so in its row's words; any kind's withhold or exit is STALLED.
+  const own = s.stall && stallStatus(s.stall.action);
+  if (s.stall && own) return [own.word, s.stall.message, ...(own.doing ? [own.doing] : [])].join(' · ');
   if (s.stall) {
     const what = s.stall.action === 'withhold' ? 'withholding watchdog' : 'stopping the run (exit 75)';
     return `STALLED · ${s.stall.message} · ${what}`;

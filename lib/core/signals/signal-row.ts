@@ -1,0 +1,81 @@
+import { ExitCode } from '../../exit-codes.ts';
+import type { ExternalDiagnosis } from '../incident/diagnosis-schema.ts';
+import type { RecoveryAction } from './actions.ts';
+import type { Detector } from './detector.ts';
+
+/**
+ * What one signal kind means, everywhere deadman decides by kind: one row per kind, assembled in
+ * registry.ts. Pure data (the detector is a pure rule).
+ */
+
+/**
+ * What the run does once it stalls. `withhold`: let systemd kill and restart the unit (with
+ * revive). `exit`: stop the tree and exit 75 (124 for a timeout). `finish`: the agent is done
+ * but did not exit — stop the tree, and the run concludes with the agent's verdict.
+ * `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
+ * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance. `halt`:
+ * stop the tree and exit 69 (do not restart). `respawn`: interrupt the agent, and the run starts
+ * a fresh session with a handoff.
+ */
+export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn';
+
+/** How the next pass of the run starts after a pass ended this way (pass-loop.ts). */
+export type NextPass =
+  /** The same session resumed at once, told the guidance. */
+  | 'resume-with-guidance'
+  /** A fresh session with the task and a handoff. */
+  | 'respawn'
+  /** The same session resumed once the usage limit's reset has come. */
+  | 'resume-after-reset';
+
+type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** How a pass ends: the run's outcome and exit code; `clean`: its revive marker completes. */
+export interface PassEnd {
+  outcome: string;
+  exitCode: ExitCodeValue;
+  clean?: true;
+}
+
+export interface SignalRow {
+  /** One line for the docs: what it means. */
+  means: string;
+  /** The rule run every tick; null for a kind raised once, where `raisedBy` says. */
+  detector: Detector<unknown> | null;
+  /** Where it is raised: its detector's rule file, or the one place outside the tick. */
+  raisedBy: string;
+  /** The detector looks once more when the root exits (its lines are all read by then). */
+  atExit?: true;
+  /** The deterministic diagnosis: one recommended action and why. */
+  diagnosis: { action: RecoveryAction; rationale: string };
+  /** The diagnosis contract's actions an external diagnostician may answer, each with the action it becomes; absent: never consulted. */
+  consult?: Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>>;
+  /** The ending action whose stall this kind is: taking it stops the agent as this kind's stall. */
+  endedBy?: RecoveryAction;
+  /** Once stalled: its own stall action, or `configured` (withhold when `on_stall = "withhold"` after READY=1, else exit). */
+  stall: StallAction | 'configured';
+  /** Stopping for it: SIGINT interrupts the agent as a person would (it records the turn as interrupted); else SIGTERM. */
+  interrupts?: true;
+  /** The journal level of the stall's line: ending on the agent's own word is news, not a fault. */
+  stallLog: 'notice' | 'error';
+  /** STATUS= while it stops the run: `WORD · message · doing` (a configured stall says STALLED). */
+  status?: { word: string; doing?: string };
+  /** How a pass that stalled of it ends: the run's outcome and exit code; `verdict`: the agent's own result decides. */
+  end?: PassEnd | 'verdict';
+  /** How the run goes on after a pass that ended of it; absent: it ends the run. */
+  nextPass?: NextPass;
+  /** The stable code stored in `runs.error_code` and `incidents.error_code` (error-codes.ts): a contract. */
+  errorCode: string;
+  severity: 'warning' | 'critical';
+  /** What to change so it does not happen again (`deadman report`). */
+  advice: string;
+}
+
+/** How most stalls end a pass: stopped (or restarted by systemd), exit 75, the revive marker kept. */
+export const STALLED_END: PassEnd = { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART };
+
+/** The diagnosis of a whole-run stall: no single process is to blame. */
+export const WHOLE_RUN_STALL = { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' } as const;
+
+/** The diagnosis of a kind only a person can act on. */
+export const FOR_A_PERSON = { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' } as const;
