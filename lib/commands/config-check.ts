@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
-import { chooseDiagnostician, describeDiagnostician } from '../core/incident/diagnostician-choice.ts';
+import { chooseDiagnostician, describeDiagnostician } from '../core/config/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/notify.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';

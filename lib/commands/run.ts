@@ -5,7 +5,7 @@ import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
-import { formatDuration } from '../core/config/duration.ts';
+import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';

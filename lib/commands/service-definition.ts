@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { parseDuration } from '../core/config/duration.ts';
+import { parseDuration } from '../core/time/duration.ts';
 import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
 import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
 import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../core/units/on-failure-unit.ts';

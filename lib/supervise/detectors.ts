@@ -5,7 +5,7 @@ import { detectUsageLimit } from '../core/detect/usage-limit.ts';
 import { detectRepeatedFailure, type RepeatState } from '../core/detect/repeated-failure.ts';
 import { detectNoProgress, type ProgressState } from '../core/detect/no-progress.ts';
 import { detectBudgetRisk } from '../core/detect/session-budget.ts';
-import { formatDuration } from '../core/config/duration.ts';
+import { formatDuration } from '../core/time/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { ObservationHistory } from './observation-history.ts';
 import type { OutputState } from './output.ts';

@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 import type { ProgressState } from './process-progress.ts';
 import { ownerOf, type OpenTool, type Ownership } from './tool-ownership.ts';

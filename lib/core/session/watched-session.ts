@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { detectInactivity } from '../detect/inactivity.ts';
 import type { SessionFinding } from '../revive/session-files.ts';
 

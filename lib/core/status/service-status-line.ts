@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 
 /**
  * The one human sentence systemd shows as `Status:`; also decides whether the run is healthy

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDiagnosis, type ParsedDiagnosis } from '../../core/incident/diagnosis-schema.ts';
-import type { DiagnosticianChoice } from '../../core/incident/diagnostician-choice.ts';
+import type { DiagnosticianChoice } from '../../core/config/diagnostician-choice.ts';
 import type { EvidencePacket } from '../../core/incident/evidence-packet.ts';
 
 /**
