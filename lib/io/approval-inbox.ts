@@ -2,7 +2,7 @@ import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { answerCommands, parseApprovalRequest, RUN_TOKEN, type ApprovalRequest } from '../core/incident/approval-request.ts';
 import { writeFileAtomically } from './atomic-write.ts';
-import { filesIn } from './revive/markers.ts';
+import { namesIn } from './quiet-reads.ts';
 import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from './paths.ts';
 
 /**
@@ -64,7 +64,7 @@ export function approvalInbox(paths: StatePaths, runToken: string, warn: (messag
     commands: (incidentId) => answerCommands(incidentId, flags),
     discard() {
       const dir = join(stateDir, 'approvals');
-      for (const file of filesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });
+      for (const file of namesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });
     },
   };
 }

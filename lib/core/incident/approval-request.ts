@@ -1,3 +1,5 @@
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
+
 /**
  * A person's answer to an incident AWAITING_APPROVAL, as `deadman approve`/`deny` leave it in
  * the state directory for the running deadman: which run (its token, recorded in its run row:
@@ -20,12 +22,7 @@ export interface ApprovalRequest {
 export const RUN_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function parseApprovalRequest(text: string): ApprovalRequest | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const value = parseJsonOrUndefined(text);
   if (typeof value !== 'object' || value === null) return null;
   const { run_token: token, incident_id: id, decision, by, at } = value as Record<string, unknown>;
   if (typeof token !== 'string' || !RUN_TOKEN.test(token)) return null;

@@ -3,7 +3,8 @@ import { processKey } from '../../core/process/process-info.ts';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 import type { Seed } from '../../core/process/owned-tree.ts';
 import { readProcStat } from './process-identity.ts';
-import { listAllPids, readOrNull } from './proc-read.ts';
+import { listAllPids } from './proc-read.ts';
+import { readOrNull } from '../quiet-reads.ts';
 
 /**
  * Ownership outside a cgroup: a process that left the PID chain before any poll saw it (a
