@@ -14,20 +14,6 @@ import { readOrNull } from '../quiet-reads.ts';
  * observer does it at spawn, now and then, and on every poll once the root is gone. An
  * environment is fixed at exec, so the answer is kept per process (pid + start time + name).
  */
-/** How often, while the root lives, every process is checked for the run tag. */
-const TAG_SCAN_MS = 5_000;
-
-/** When a sweep for tagged processes is due: at the first poll, every TAG_SCAN_MS, when asked, and on every poll once the root is gone. */
-export class TagSweepSchedule {
-  #lastAt = -Infinity;
-
-  due(at: number, asked: boolean, rootGone: boolean): boolean {
-    if (!asked && !rootGone && at - this.#lastAt < TAG_SCAN_MS) return false;
-    this.#lastAt = at;
-    return true;
-  }
-}
-
 export class TaggedProcesses {
   readonly #needle: string;
   readonly #answers = new Map<string, boolean>();
