@@ -1,5 +1,6 @@
 import type { RecoveryAction, SignalKind } from '../core/incident/kinds.ts';
-import type { Incident, RunRecords } from './records.ts';
+import type { Incident } from './record-types.ts';
+import type { RunRecorder } from './ports.ts';
 
 /**
  * Actions that end this agent process on the agent's own word — it finished, it hit its usage
@@ -21,7 +22,7 @@ export const ENDS_RUN: Partial<Record<RecoveryAction, { kind: EndingKind; doing:
 };
 
 /** Records the action taken; returns the stall kind the supervisor enters. */
-export function takeEndingAction(records: RunRecords, action: RecoveryAction, incident: Incident, detail: { message: string; guidance?: string | undefined }): EndingKind {
+export function takeEndingAction(records: RunRecorder, action: RecoveryAction, incident: Incident, detail: { message: string; guidance?: string | undefined }): EndingKind {
   const ends = ENDS_RUN[action]!;
   records.move(incident, 'recovery_allowed', 'the agent\'s own word ends this agent process');
   records.action(incident, action, null, 'stopping', detail);
@@ -29,7 +30,7 @@ export function takeEndingAction(records: RunRecords, action: RecoveryAction, in
   return ends.kind;
 }
 
-export function verifyEndingAction(records: RunRecords, incident: Incident, action: RecoveryAction): void {
+export function verifyEndingAction(records: RunRecorder, incident: Incident, action: RecoveryAction): void {
   const { done, halts, judgedByNextPass } = ENDS_RUN[action]!;
   if (judgedByNextPass) return;
   // A halt is an escalation: the incident stays for a person, it is not resolved.

@@ -10,6 +10,7 @@ import { refusedMarkerRow } from '../io/revive/refused-record.ts';
 import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../io/store/run-ends.ts';
 import { detached } from '../core/adapters/lines.ts';
 import type { IncidentTransition } from '../core/alerts/alert-planner.ts';
+import type { RunRecorder } from './ports.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
 /**
@@ -23,7 +24,7 @@ import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './even
 export type { Incident, RunRow, SignalEvidence } from './record-types.ts';
 import type { Incident, RunRow, SignalEvidence } from './record-types.ts';
 
-export class RunRecords {
+export class RunRecords implements RunRecorder {
   private runId: number | null = null;
   private generation = 0; // the sink's database that holds runId
   private run: { row: RunRow; startedAt: number; changes: Record<string, string> } | null = null;
