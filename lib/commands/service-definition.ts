@@ -13,7 +13,7 @@ import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
 import { homeOf } from '../io/units/user-home.ts';
-import { unitNotifyPath } from '../io/notify.ts';
+import { unitNotifyPath } from '../io/sd-notify.ts';
 import { packageFile } from '../io/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../io/paths.ts';
 import type { CommonArgs } from './command-context.ts';

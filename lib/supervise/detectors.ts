@@ -3,7 +3,7 @@ import { detectInactivity } from '../core/detect/inactivity.ts';
 import { detectFinishedNotExited } from '../core/detect/finished-not-exited.ts';
 import { detectUsageLimit } from '../core/detect/usage-limit.ts';
 import { detectRepeatedFailure, type RepeatState } from '../core/detect/repeated-failure.ts';
-import { detectNoProgress, type ProgressState } from '../core/detect/no-progress.ts';
+import { detectNoProgress, type AttemptProgress } from '../core/detect/no-progress.ts';
 import { detectBudgetRisk } from '../core/detect/session-budget.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
@@ -52,7 +52,7 @@ export interface DetectorInput {
   /** The streak of identical failures with an unchanged workspace (the supervisor keeps it). */
   repeats: RepeatState;
   /** Attempts since the workspace last changed that brought no new result. */
-  progress: ProgressState;
+  progress: AttemptProgress;
 }
 
 export interface Signal {

@@ -5,7 +5,7 @@ import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
-import type { Notifier } from '../io/notify.ts';
+import type { SdNotifier } from '../io/sd-notify.ts';
 import type { Readable } from 'node:stream';
 import type { Passthrough } from '../io/passthrough.ts';
 import type { TerminateResult } from '../io/process/kill.ts';
@@ -23,7 +23,7 @@ import type { ApprovalInbox } from '../io/approval-inbox.ts';
  * the other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
  */
 
-export type { Clock, Logger, Notifier, Passthrough, TerminateResult };
+export type { Clock, Logger, SdNotifier, Passthrough, TerminateResult };
 
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {
@@ -107,7 +107,7 @@ export interface ResumedCheck {
 /** Everything one run session needs from outside. */
 export interface RunSessionPorts {
   clock: Clock;
-  notifier: Notifier;
+  notifier: SdNotifier;
   logger: Logger;
   records: RunRecorder;
   watchdogUsec: number | null;

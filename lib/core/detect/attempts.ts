@@ -1,10 +1,10 @@
 import { NO_REPEAT, noteToolResult, type RepeatState } from './repeated-failure.ts';
-import { FRESH_PROGRESS, noteAttempt, type Attempt, type ProgressState } from './no-progress.ts';
+import { FRESH_PROGRESS, noteAttempt, type Attempt, type AttemptProgress } from './no-progress.ts';
 
 /** What REPEATED_FAILURE and NO_PROGRESS read: the failure streak and the progress count. */
 export interface AttemptState {
   repeats: RepeatState;
-  progress: ProgressState;
+  progress: AttemptProgress;
 }
 
 export const NO_ATTEMPTS: AttemptState = { repeats: NO_REPEAT, progress: FRESH_PROGRESS };
