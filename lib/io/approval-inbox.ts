@@ -27,16 +27,8 @@ export function writeApprovalAnswer(stateDir: string, request: ApprovalAnswer): 
   return path;
 }
 
-export interface ApprovalInbox {
-  /** The answer waiting for this run's incident, removed as it is taken; null when there is none (or it is refused). */
-  take(incidentId: number): ApprovalAnswer | null;
-  /** The commands that answer this run's incident, as a person must type them. */
-  commands(incidentId: number): { approve: string; deny: string };
-  /** At the run's end: an answer that came after its last poll expires with it. */
-  discard(): void;
-}
-
-export function approvalInbox(paths: StatePaths, runToken: string, warn: (message: string) => void): ApprovalInbox {
+/** The run's approval inbox (the loop's port: supervise/ports.ts ApprovalInbox). */
+export function approvalInbox(paths: StatePaths, runToken: string, warn: (message: string) => void) {
   const uid = process.getuid?.() ?? 0;
   const { stateDir } = paths;
   try {
@@ -47,7 +39,7 @@ export function approvalInbox(paths: StatePaths, runToken: string, warn: (messag
   }
   const flags = placeFlags(paths);
   return {
-    take(incidentId) {
+    take(incidentId: number): ApprovalAnswer | null {
       const path = approvalAnswerPath(stateDir, runToken, incidentId);
       let stat;
       try {
@@ -61,7 +53,7 @@ export function approvalInbox(paths: StatePaths, runToken: string, warn: (messag
       warn(`refused ${path}: not a request by deadman approve/deny of this user or root for incident ${incidentId} of this run; it was removed`);
       return null;
     },
-    commands: (incidentId) => answerCommands(incidentId, flags),
+    commands: (incidentId: number) => answerCommands(incidentId, flags),
     discard() {
       const dir = join(stateDir, 'approvals');
       for (const file of namesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });

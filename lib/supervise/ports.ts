@@ -7,14 +7,13 @@ import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
 import type { SdNotifier } from '../io/sd-notify.ts';
 import type { Readable } from 'node:stream';
-import type { Passthrough } from '../io/passthrough.ts';
 import type { TerminateResult } from '../io/process/kill.ts';
 import type { Incident, SignalEvidence } from './record-types.ts';
 import type { IncidentEvent } from '../core/incident/incident.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { PolicyDecision } from '../core/incident/policy.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
-import type { ApprovalInbox } from '../io/approval-inbox.ts';
+import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
@@ -23,7 +22,7 @@ import type { ApprovalInbox } from '../io/approval-inbox.ts';
  * the other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
  */
 
-export type { Clock, Logger, SdNotifier, Passthrough, TerminateResult };
+export type { Clock, Logger, SdNotifier, TerminateResult };
 
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {
@@ -52,6 +51,14 @@ export type SpawnOutcome = { ok: true; child: SpawnedChild } | { ok: false; exit
 
 /** Starts the supervised command (argv verbatim, its own process group). */
 export type Spawner = (argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }) => Promise<SpawnOutcome>;
+
+/** One of the child's streams on its way to deadman's own fd (io/passthrough.ts). */
+export interface Passthrough {
+  /** Resolves when everything received so far has been written. */
+  drained(): Promise<void>;
+  /** Whether received bytes still wait to be written (the reader is behind). */
+  backlogged(): boolean;
+}
 
 /** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk and must not keep it; `onUndeliverable` hears once when the fd stopped taking output. */
 export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
@@ -94,6 +101,16 @@ export interface RunRecorder {
   action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void;
   verification(incident: Incident, verdict: string, detail: string): void;
   evidence(claim: string, verdict: string, reason: string): void;
+}
+
+/** Answers of `deadman approve`/`deny` for this run's incidents (io/approval-inbox.ts). */
+export interface ApprovalInbox {
+  /** The answer waiting for this run's incident, removed as it is taken; null when there is none (or it is refused). */
+  take(incidentId: number): ApprovalAnswer | null;
+  /** The commands that answer this run's incident, as a person must type them. */
+  commands(incidentId: number): { approve: string; deny: string };
+  /** At the run's end: an answer that came after its last poll expires with it. */
+  discard(): void;
 }
 
 /** The verification of a recovery that ended the pass before, settled by this pass (resumed-verification.ts). */
