@@ -9,7 +9,9 @@ import { typescriptSources } from './helpers/lib-sources.ts';
  * Dependencies point one way: cli → commands → supervise → io → core, and no file reaches
  * itself through its imports. The core does no I/O: it imports nothing from node:*. Imports
  * are read whole (multi-line ones, `export … from`, dynamic `import()`) and resolved to files,
- * so a layer is judged by the file an import lands on, not by how its path is spelled.
+ * so a layer is judged by the file an import lands on, not by how its path is spelled. Inside
+ * the core, the folders too point one way: a folder that reaches itself through its siblings
+ * (config → evidence → config) is one concern split in two, or a shared piece in the wrong one.
  */
 
 /** Which layers each layer may import (its own always included); the top-level cli.ts and main.ts may import anything. */
@@ -73,6 +75,26 @@ function findCycle(graph: Map<string, { files: string[] }>): string[] | null {
   return null;
 }
 
+/** lib/core's folders as a graph: which sibling folders each folder's files import, with one file import per edge to name it. */
+function coreFolderGraph(graph: Map<string, { files: string[] }>): Map<string, { files: string[]; via: Map<string, string> }> {
+  const core = join(lib, 'core');
+  const folderOf = (file: string) => dirname(relative(core, file));
+  const folders = new Map<string, { files: string[]; via: Map<string, string> }>();
+  for (const [file, { files }] of graph) {
+    if (!file.startsWith(`${core}/`)) continue;
+    const from = folderOf(file);
+    const folder = folders.get(from) ?? { files: [], via: new Map<string, string>() };
+    folders.set(from, folder);
+    for (const target of files) {
+      const to = folderOf(target);
+      if (!target.startsWith(`${core}/`) || to === from || folder.via.has(to)) continue;
+      folder.files.push(to);
+      folder.via.set(to, `${relative(core, file)} imports ${relative(core, target)}`);
+    }
+  }
+  return folders;
+}
+
 test('the import reader sees multi-line imports, re-exports and dynamic imports, and skips comments', () => {
   const text = [
     "import {\n  a,\n  b,\n} from '../core/x.ts';",
@@ -110,4 +132,12 @@ test('lib/ layers import only downwards, every import resolves to a file, and th
 test('lib/ has no import cycle', () => {
   const cycle = findCycle(importGraph());
   assert.equal(cycle && cycle.map((file) => relative(repoRoot, file)).join(' → '), null);
+});
+
+test('lib/core/ folders import each other one way: no folder reaches itself through another', () => {
+  const folders = coreFolderGraph(importGraph());
+  assert.ok(folders.size > 8, `read ${folders.size} core folders`);
+  const cycle = findCycle(folders);
+  const hops = cycle?.slice(1).map((to, i) => folders.get(cycle[i]!)!.via.get(to)!);
+  assert.equal(cycle && `${cycle.join(' → ')} (${hops!.join('; ')})`, null);
 });

@@ -1,9 +1,9 @@
 import type { CommandModule } from 'yargs';
 import { ExitCode, usageError, DeadmanError } from '../exit-codes.ts';
-import type { ApprovalRequest } from '../core/incident/approval-request.ts';
+import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 import { runPresence } from '../core/status/run-presence.ts';
 import { currentOperator } from '../io/approval.ts';
-import { writeApprovalRequest } from '../io/approval-inbox.ts';
+import { writeApprovalAnswer } from '../io/approval-inbox.ts';
 import { systemClock } from '../io/clock.ts';
 import { incidentWithRun, type RecordedRun } from '../io/store/run-ends.ts';
 import { stateOptions, type CommonArgs } from './command-context.ts';
@@ -22,7 +22,7 @@ interface AnswerArgs extends CommonArgs {
   incident: number;
 }
 
-function answerCommand(decision: ApprovalRequest['decision']): CommandModule<object, AnswerArgs> {
+function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<object, AnswerArgs> {
   const verb = decision === 'approve' ? 'approve' : 'deny';
   return {
     command: `${verb} <incident>`,
@@ -49,8 +49,8 @@ function answerCommand(decision: ApprovalRequest['decision']): CommandModule<obj
       }
       if (found === null) throw usageError(`incident ${id} is not in ${database}; see deadman incidents`);
       const run = waitingRun(id, verb, found);
-      const request: ApprovalRequest = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(systemClock.wall()).toISOString() };
-      const path = writeApprovalRequest(context.paths.stateDir, request);
+      const request: ApprovalAnswer = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(systemClock.wall()).toISOString() };
+      const path = writeApprovalAnswer(context.paths.stateDir, request);
       process.stdout.write(`${verb === 'approve' ? 'approved' : 'denied'} incident ${id} as ${request.by}; run #${run.id} (${run.name}) takes ${path} at its next poll (deadman report ${id} shows it)\n`);
     },
   };

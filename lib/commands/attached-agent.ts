@@ -1,6 +1,6 @@
 import { printRunSummary } from './run-reporters.ts';
 import type { Argv } from 'yargs';
-import { formatDuration } from '../core/config/duration.ts';
+import { formatDuration } from '../core/time/duration.ts';
 import type { Config } from '../core/config/config.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';

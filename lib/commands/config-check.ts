@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
-import { chooseDiagnostician, describeDiagnostician } from '../core/incident/diagnostician-choice.ts';
+import { chooseDiagnostician, describeDiagnostician } from '../core/config/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
-import { createNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/notify.ts';
+import { createSdNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/sd-notify.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
 
 /**
@@ -58,7 +58,7 @@ export interface ConfigFacts {
 
 async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   const systemd = readSystemdEnvironment();
-  const notifier = createNotifier();
+  const notifier = createSdNotifier();
   const probe = probeAddon();
   const machine = {
     under_systemd: systemd.underSystemd, notify_socket: systemd.notifySocket ?? null, watchdog_usec: systemd.watchdogUsec ?? null,

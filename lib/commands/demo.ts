@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatDuration } from '../core/config/duration.ts';
+import { formatDuration } from '../core/time/duration.ts';
 import { renderIncidentList } from '../core/incident/report-text.ts';
 import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.ts';
 import { runBounded } from '../io/process/bounded-run.ts';

@@ -1,5 +1,5 @@
 import type { Config } from '../core/config/config.ts';
-import { chooseDiagnostician } from '../core/incident/diagnostician-choice.ts';
+import { chooseDiagnostician } from '../core/config/diagnostician-choice.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { Consult } from '../supervise/ports.ts';
 import type { EvidencePacket } from '../core/incident/evidence-packet.ts';

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { parseDuration } from '../core/config/duration.ts';
+import { parseDuration } from '../core/time/duration.ts';
 import { incidentListJson, renderIncidentList } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';

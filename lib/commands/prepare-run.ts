@@ -2,7 +2,7 @@ import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { CodexStart } from '../core/adapters/codex.ts';
 import { readCodexCommand } from '../core/adapters/codex-command.ts';
-import type { Notifier } from '../io/notify.ts';
+import type { SdNotifier } from '../io/sd-notify.ts';
 import { lastCodexTotal } from '../io/store/codex-usage.ts';
 import type { RunRecords } from '../supervise/records.ts';
 import { createObserver } from '../io/process/observer.ts';
@@ -29,7 +29,7 @@ import { LAUNCHD_LABEL_ENV } from '../core/units/launchd-exit.ts';
 export interface PrepareRunInput extends ReviveInput {
   /** What the diagnostician is shown passes through it: the incident's lines and argv are the work's. */
   redactor: Redactor;
-  notifier: Notifier;
+  notifier: SdNotifier;
   unit: string | null;
   /** The config as SIGHUP may change it while the work runs: the evidence follows it. */
   live: LiveConfig;

@@ -5,7 +5,7 @@ import type { Marker } from '../core/revive/marker.ts';
 import type { PlannedRevive } from '../core/revive/revive-plan.ts';
 import { systemClock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
-import { unitNotifyPath } from '../io/notify.ts';
+import { unitNotifyPath } from '../io/sd-notify.ts';
 import { launchDetached } from '../io/process/detached.ts';
 import { writeMarker } from '../io/revive/markers.ts';
 import { newRunTag } from '../io/revive/new-run-tag.ts';

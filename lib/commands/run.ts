@@ -1,11 +1,11 @@
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
 import { createLogger, logFailure, redactedLogger, withFaultReporter, type Logger } from '../io/log.ts';
-import { createNotifier, readSystemdEnvironment } from '../io/notify.ts';
+import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
-import { formatDuration } from '../core/config/duration.ts';
+import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records.ts';
 import { runSession } from '../supervise/run-session.ts';
@@ -31,7 +31,7 @@ import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run-marker.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
-import type { Notifier } from '../io/notify.ts';
+import type { SdNotifier } from '../io/sd-notify.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { RunResult } from '../supervise/outcome.ts';
@@ -79,7 +79,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
-  const notifier = createNotifier(process.env, (message) => logger.log('warn', message));
+  const notifier = createSdNotifier(process.env, (message) => logger.log('warn', message));
   let onStall = config.on_stall ?? (systemd.watchdogUsec ? 'withhold' : 'exit');
   if (onStall === 'withhold' && systemd.watchdogUsec === null) {
     logger.log('warn', 'on_stall = "withhold" needs a systemd watchdog (WatchdogSec=); using "exit" instead');
@@ -150,7 +150,7 @@ interface RunPass {
   context: Context;
   redactor: Redactor;
   logger: Logger;
-  notifier: Notifier;
+  notifier: SdNotifier;
   unit: string | null;
   store: RecordingStore;
   watchdogUsec: number | null;
@@ -205,7 +205,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
 /** Starting would be wrong (budget spent, another live supervisor): record why and say so. */
 function refuse(
   refusal: Refusal,
-  run: { name: string; command: string[]; cwd: string; unit: string | null; records: RunRecords; notifier: Notifier; logger: Logger },
+  run: { name: string; command: string[]; cwd: string; unit: string | null; records: RunRecords; notifier: SdNotifier; logger: Logger },
 ): number {
   recordRefusal(run.records, thisProcessRun({ name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, adapter: 'none', reviveOf: null }), refusal, run.logger);
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);

@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { parseDuration } from '../core/config/duration.ts';
+import { parseDuration } from '../core/time/duration.ts';
 import { launchdRunArgs, plistFileName, renderPlist } from '../core/units/plist.ts';
 import { renderUnit, unitFileName } from '../core/units/unit-file.ts';
 import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../core/units/on-failure-unit.ts';
@@ -13,7 +13,7 @@ import { usageError } from '../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { findExecutable } from '../io/units/executable.ts';
 import { homeOf } from '../io/units/user-home.ts';
-import { unitNotifyPath } from '../io/notify.ts';
+import { unitNotifyPath } from '../io/sd-notify.ts';
 import { packageFile } from '../io/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../io/paths.ts';
 import type { CommonArgs } from './command-context.ts';

@@ -3,7 +3,7 @@ import { planUsageWait, usageWaitStatus, type EarlierBackoffs, type UsageLimitEn
 import { ExitCode } from '../exit-codes.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
-import type { Notifier } from '../io/notify.ts';
+import type { SdNotifier } from '../io/sd-notify.ts';
 import type { Repeater, SignalSource } from '../supervise/ports.ts';
 import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
 import type { UsageWaitEnd } from '../supervise/pass-loop.ts';
@@ -24,7 +24,7 @@ import type { UsageWaitEnd } from '../supervise/pass-loop.ts';
 
 export interface UsageWaitDeps {
   clock: Clock;
-  notifier: Notifier;
+  notifier: SdNotifier;
   logger: Logger;
   watchdogUsec: number | null;
   every: Repeater;

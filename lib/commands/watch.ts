@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { renderWatched, inRepository, watchSession, type WatchedSession } from '../core/session/watched-session.ts';
-import { formatDuration } from '../core/config/duration.ts';
+import { formatDuration } from '../core/time/duration.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
 import { sessionDirs } from '../io/revive/session-files.ts';

@@ -1,8 +1,8 @@
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { answerCommands, parseApprovalRequest, RUN_TOKEN, type ApprovalRequest } from '../core/incident/approval-request.ts';
+import { answerCommands, parseApprovalAnswer, RUN_TOKEN, type ApprovalAnswer } from '../core/incident/approval-answer.ts';
 import { writeFileAtomically } from './atomic-write.ts';
-import { filesIn } from './revive/markers.ts';
+import { namesIn } from './quiet-reads.ts';
 import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from './paths.ts';
 
 /**
@@ -14,29 +14,21 @@ import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type
  * a kill.
  */
 
-export function approvalRequestPath(stateDir: string, runToken: string, incidentId: number): string {
+export function approvalAnswerPath(stateDir: string, runToken: string, incidentId: number): string {
   if (!RUN_TOKEN.test(runToken)) throw new Error(`not a run token: ${JSON.stringify(runToken)}`);
   return join(stateDir, 'approvals', `${runToken}.${incidentId}.json`);
 }
 
-export function writeApprovalRequest(stateDir: string, request: ApprovalRequest): string {
+export function writeApprovalAnswer(stateDir: string, request: ApprovalAnswer): string {
   ensurePrivateDir(join(stateDir, 'approvals'));
-  const path = approvalRequestPath(stateDir, request.run_token, request.incident_id);
+  const path = approvalAnswerPath(stateDir, request.run_token, request.incident_id);
   // Readable by the run's user when root answers for it (who and when are no secret).
   writeFileAtomically(path, `${JSON.stringify(request)}\n`, 0o644);
   return path;
 }
 
-export interface ApprovalInbox {
-  /** The answer waiting for this run's incident, removed as it is taken; null when there is none (or it is refused). */
-  take(incidentId: number): ApprovalRequest | null;
-  /** The commands that answer this run's incident, as a person must type them. */
-  commands(incidentId: number): { approve: string; deny: string };
-  /** At the run's end: an answer that came after its last poll expires with it. */
-  discard(): void;
-}
-
-export function approvalInbox(paths: StatePaths, runToken: string, warn: (message: string) => void): ApprovalInbox {
+/** The run's approval inbox (the loop's port: supervise/ports.ts ApprovalInbox). */
+export function approvalInbox(paths: StatePaths, runToken: string, warn: (message: string) => void) {
   const uid = process.getuid?.() ?? 0;
   const { stateDir } = paths;
   try {
@@ -47,24 +39,24 @@ export function approvalInbox(paths: StatePaths, runToken: string, warn: (messag
   }
   const flags = placeFlags(paths);
   return {
-    take(incidentId) {
-      const path = approvalRequestPath(stateDir, runToken, incidentId);
+    take(incidentId: number): ApprovalAnswer | null {
+      const path = approvalAnswerPath(stateDir, runToken, incidentId);
       let stat;
       try {
         stat = lstatSync(path);
       } catch {
         return null; // ENOENT: nobody answered yet.
       }
-      const request = stat.isFile() && (stat.uid === uid || stat.uid === 0) ? readRequest(path) : null;
+      const request = stat.isFile() && (stat.uid === uid || stat.uid === 0) ? readAnswer(path) : null;
       rmSync(path, { force: true });
       if (request?.incident_id === incidentId && request.run_token === runToken) return request;
       warn(`refused ${path}: not a request by deadman approve/deny of this user or root for incident ${incidentId} of this run; it was removed`);
       return null;
     },
-    commands: (incidentId) => answerCommands(incidentId, flags),
+    commands: (incidentId: number) => answerCommands(incidentId, flags),
     discard() {
       const dir = join(stateDir, 'approvals');
-      for (const file of filesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });
+      for (const file of namesIn(dir)) if (file.startsWith(`${runToken}.`)) rmSync(join(dir, file), { force: true });
     },
   };
 }
@@ -83,9 +75,9 @@ function placeFlags(paths: StatePaths): string[] {
   return flags;
 }
 
-function readRequest(path: string): ApprovalRequest | null {
+function readAnswer(path: string): ApprovalAnswer | null {
   try {
-    return parseApprovalRequest(readFileSync(path, 'utf8'));
+    return parseApprovalAnswer(readFileSync(path, 'utf8'));
   } catch {
     return null;
   }

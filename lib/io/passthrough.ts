@@ -13,22 +13,16 @@ import { holdPaused } from './pause-holds.ts';
  * without bound. When the fd is a pipe or socket, Node has made it non-blocking (process.stdout
  * owns it), so a reader that is merely behind shows up as EAGAIN rather than a blocked write.
  */
-export interface Passthrough {
-  /** Resolves when everything received so far has been written. */
-  drained(): Promise<void>;
-  /** Whether received bytes still wait to be written (the reader is behind). */
-  backlogged(): boolean;
-}
-
 /**
  * `onChunk` sees each chunk after its write was started, so parsing it overlaps the write on the
  * thread pool; it must not keep the chunk (it is freed once written). `onUndeliverable` hears
  * once when the fd stopped taking output (the reader went away, the disk is full): the child is
- * still drained, so it never blocks or dies of SIGPIPE because of deadman's reader.
+ * still drained, so it never blocks or dies of SIGPIPE because of deadman's reader. What it
+ * returns is the loop's Passthrough port (supervise/ports.ts).
  */
 export function passThrough(
   source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void, highWaterBytes = 4 * 1024 * 1024,
-): Passthrough {
+) {
   let queue: Buffer[] = [];
   let queued = 0;
   let writing = false;

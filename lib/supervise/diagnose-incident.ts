@@ -1,10 +1,11 @@
 import { allowedActions, consultsDiagnostician, reconcile } from '../core/incident/diagnosis.ts';
+import { DEFAULT_CONFIG } from '../core/config/defaults.ts';
 import { diagnose, type Diagnosis } from '../core/incident/diagnose-rules.ts';
 import { buildEvidencePacket, evidenceIds, type SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
 import type { Logger } from '../io/log.ts';
-import type { Incident, RunRecords } from './records.ts';
-import type { Consult } from './ports.ts';
+import type { Incident } from './record-types.ts';
+import type { Consult, RunRecorder } from './ports.ts';
 
 /**
  * The diagnose step: the deterministic rules always, then — when configured and when the
@@ -17,11 +18,11 @@ export async function diagnoseIncident(
   kind: SignalKind,
   incident: Incident,
   evidence: SignalEvidenceFacts,
-  deps: { records: RunRecords; logger: Logger; consult?: Consult | undefined },
+  deps: { records: Pick<RunRecorder, 'diagnosis'>; logger: Logger; consult?: Consult | undefined },
 ): Promise<Diagnosis> {
   const rules = diagnose(kind);
   deps.records.diagnosis(incident, rules, 'rules');
-  if (!deps.consult || !consultsDiagnostician(kind, deps.consult.signals)) return rules;
+  if (!deps.consult || !consultsDiagnostician(kind, deps.consult.signals ?? DEFAULT_CONFIG.diagnose.signals)) return rules;
   const packet = buildEvidencePacket({ kind, message: incident.message, allowedActions: allowedActions(kind), ...evidence });
   const answer = await deps.consult(packet);
   if (!answer.ok) {

@@ -1,7 +1,8 @@
 import type { RecoveryAction, SignalKind } from '../core/incident/kinds.ts';
 import { ACTIONS, type Ending } from '../core/signals/actions.ts';
 import { stallKindOf } from '../core/signals/registry.ts';
-import type { Incident, RunRecords } from './records.ts';
+import type { Incident } from './record-types.ts';
+import type { RunRecorder } from './ports.ts';
 
 /**
  * Actions that end this agent process on the agent's own word — it finished, it hit its usage
@@ -22,7 +23,7 @@ export const ENDS_RUN: Partial<Record<RecoveryAction, Ending & { kind: SignalKin
 );
 
 /** Records the action taken; returns the stall kind the supervisor enters. */
-export function takeEndingAction(records: RunRecords, action: RecoveryAction, incident: Incident, detail: { message: string; guidance?: string | undefined }): SignalKind {
+export function takeEndingAction(records: RunRecorder, action: RecoveryAction, incident: Incident, detail: { message: string; guidance?: string | undefined }): SignalKind {
   const ends = ENDS_RUN[action]!;
   records.move(incident, 'recovery_allowed', 'the agent\'s own word ends this agent process');
   records.action(incident, action, null, 'stopping', detail);
@@ -30,7 +31,7 @@ export function takeEndingAction(records: RunRecords, action: RecoveryAction, in
   return ends.kind;
 }
 
-export function verifyEndingAction(records: RunRecords, incident: Incident, action: RecoveryAction): void {
+export function verifyEndingAction(records: RunRecorder, incident: Incident, action: RecoveryAction): void {
   const { done, halts, judgedByNextPass } = ENDS_RUN[action]!;
   if (judgedByNextPass) return;
   // A halt is an escalation: the incident stays for a person, it is not resolved.

@@ -1,7 +1,6 @@
 import type { Claim } from '../core/config/config.ts';
 import { needsAttention, type Verdict } from '../core/evidence/evidence.ts';
-import type { EvidenceGate } from './ports.ts';
-import type { RunRecords } from './records.ts';
+import type { EvidenceGate, RunRecorder } from './ports.ts';
 
 /**
  * Evidence inside `deadman run`: `always` claims are re-checked every `interval`, and one that
@@ -23,7 +22,7 @@ interface Watched {
 export interface EvidenceGateDeps {
   evaluate(claim: Claim, index: number): Promise<Verdict>;
   monotonic(): number;
-  records: RunRecords;
+  records: Pick<RunRecorder, 'evidence'>;
   tickMs?: number;
 }
 

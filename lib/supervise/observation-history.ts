@@ -1,5 +1,5 @@
 import { processKey, type Observation } from '../core/process/process-info.ts';
-import { emptyProgress, updateProgress, type ProgressState } from '../core/detect/process-progress.ts';
+import { emptyProgress, updateProgress, type TreeProgress } from '../core/detect/process-progress.ts';
 import { emptyActivity, updateActivity, type ActivityFloors, type ActivityState } from '../core/detect/tree-activity.ts';
 
 /**
@@ -10,7 +10,7 @@ import { emptyActivity, updateActivity, type ActivityFloors, type ActivityState 
  */
 export class ObservationHistory {
   latest: Observation | null = null;
-  progress: ProgressState = emptyProgress;
+  progress: TreeProgress = emptyProgress;
   activity: ActivityState = emptyActivity;
   lastTreeActivityAt: number;
   /**

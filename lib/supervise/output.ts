@@ -1,8 +1,7 @@
 import { hideKeyBlockLines } from '../core/redact/line-redactor.ts';
 import type { Adapter, AgentEvent } from '../core/adapters/agent-events.ts';
 import type { Line } from '../core/adapters/lines.ts';
-import type { RunRecords } from './records.ts';
-import type { RunSessionPorts } from './ports.ts';
+import type { RunRecorder, RunSessionPorts } from './ports.ts';
 import type { UsageLimitSeen } from '../core/detect/usage-limit.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
 import type { UsageTotals } from '../core/detect/session-budget.ts';
@@ -69,14 +68,14 @@ export const MAX_OPEN_TOOLS = 1024;
 export class OutputTracker {
   readonly state: OutputState;
   private readonly adapter: () => Adapter;
-  private readonly records: RunRecords;
+  private readonly records: Pick<RunRecorder, 'event'>;
   private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
 
-  constructor(startedAt: number, adapter: () => Adapter, records: RunRecords, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
+  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
     this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;

@@ -1,4 +1,3 @@
-import type { ResumedVerification } from './resumed-verification.ts';
 import type { Observation, ProcessInfo } from '../core/process/process-info.ts';
 import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
@@ -6,20 +5,24 @@ import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
-import type { Notifier } from '../io/notify.ts';
+import type { SdNotifier } from '../io/sd-notify.ts';
 import type { Readable } from 'node:stream';
-import type { Passthrough } from '../io/passthrough.ts';
 import type { TerminateResult } from '../io/process/kill.ts';
-import type { RunRecords } from './records.ts';
-import type { ApprovalInbox } from '../io/approval-inbox.ts';
+import type { Incident, SignalEvidence } from './record-types.ts';
+import type { IncidentEvent } from '../core/incident/incident.ts';
+import type { SignalKind } from '../core/incident/kinds.ts';
+import type { PolicyDecision } from '../core/incident/policy.ts';
+import type { Attempt } from '../core/detect/no-progress.ts';
+import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
  * build the real edges (lib/commands/prepare-run.ts), tests hand in fakes, and the same loop
- * runs under systemd, under launchd and in a unit test.
+ * runs under systemd, under launchd and in a unit test. The edges implement these types, never
+ * the other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
  */
 
-export type { Clock, Logger, Notifier, Passthrough, RunRecords, TerminateResult };
+export type { Clock, Logger, SdNotifier, TerminateResult };
 
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {
@@ -49,6 +52,14 @@ export type SpawnOutcome = { ok: true; child: SpawnedChild } | { ok: false; exit
 /** Starts the supervised command (argv verbatim, its own process group). */
 export type Spawner = (argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }) => Promise<SpawnOutcome>;
 
+/** One of the child's streams on its way to deadman's own fd (io/passthrough.ts). */
+export interface Passthrough {
+  /** Resolves when everything received so far has been written. */
+  drained(): Promise<void>;
+  /** Whether received bytes still wait to be written (the reader is behind). */
+  backlogged(): boolean;
+}
+
 /** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk and must not keep it; `onUndeliverable` hears once when the fd stopped taking output. */
 export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
 
@@ -71,12 +82,51 @@ export interface EvidenceGate {
   checkOnExit(): Promise<string | null>;
 }
 
+/**
+ * What the loop writes down about a run as it goes: its events, its tree, its incidents with
+ * every transition, diagnosis, decision, action and verification. Best-effort: a write that
+ * fails never reaches the loop. The run's start and end are the command's (RunRecords).
+ */
+export interface RunRecorder {
+  update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string; error_code?: string | null }): void;
+  /** Must not wait on the store: it is called on the output path. */
+  event(stream: string, kind: string, raw: string, truncated: boolean, data: object | null): void;
+  undelivered(stream: string, problem: string): void;
+  observation(processes: ProcessInfo[]): void;
+  openIncident(kind: SignalKind, message: string, evidence: SignalEvidence): Incident;
+  /** Applies one incident state-machine event; false (and nothing recorded) when it does not apply. */
+  move(incident: Incident, event: IncidentEvent, reason: string, evidence?: object): boolean;
+  diagnosis(incident: Incident, diagnosis: { action: string; rationale: string }, source: 'rules' | 'external' | 'external-refused', detail?: object): void;
+  decision(incident: Incident, decision: PolicyDecision): void;
+  action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void;
+  verification(incident: Incident, verdict: string, detail: string): void;
+  evidence(claim: string, verdict: string, reason: string): void;
+}
+
+/** Answers of `deadman approve`/`deny` for this run's incidents (io/approval-inbox.ts). */
+export interface ApprovalInbox {
+  /** The answer waiting for this run's incident, removed as it is taken; null when there is none (or it is refused). */
+  take(incidentId: number): ApprovalAnswer | null;
+  /** The commands that answer this run's incident, as a person must type them. */
+  commands(incidentId: number): { approve: string; deny: string };
+  /** At the run's end: an answer that came after its last poll expires with it. */
+  discard(): void;
+}
+
+/** The verification of a recovery that ended the pass before, settled by this pass (resumed-verification.ts). */
+export interface ResumedCheck {
+  readonly verdict: 'RESOLVED' | 'ESCALATED' | null;
+  /** One tick's news: the attempts just taken, whether a turn completed, the kinds of this pass's open incidents. */
+  tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): void;
+  ended(code: number | null, turnCompleted: boolean, openKinds: readonly string[]): void;
+}
+
 /** Everything one run session needs from outside. */
 export interface RunSessionPorts {
   clock: Clock;
-  notifier: Notifier;
+  notifier: SdNotifier;
   logger: Logger;
-  records: RunRecords;
+  records: RunRecorder;
   watchdogUsec: number | null;
   spawn: Spawner;
   signals: SignalSource;
@@ -112,7 +162,7 @@ export interface SupervisorPorts {
   /** A fingerprint of the work tree (git status and a bounded diff hash), null outside one; taken at most every few seconds. */
   workspace?: (() => string | null) | undefined;
   tree: Pick<ProcessTree, 'observe' | 'terminate'>;
-  records: RunRecords;
+  records: RunRecorder;
   logger: Logger;
   consult?: Consult | undefined;
   /** Answers of `deadman approve`/`deny` for incidents AWAITING_APPROVAL. */
@@ -120,5 +170,5 @@ export interface SupervisorPorts {
   /** Action fingerprints policy allowed in this run, kept across its passes: none is taken twice. */
   actionsTaken?: Set<string> | undefined;
   /** The recovery of the pass before (a resume, a respawn), judged by this pass. */
-  resumed?: ResumedVerification | null | undefined;
+  resumed?: ResumedCheck | null | undefined;
 }

@@ -27,7 +27,7 @@ export interface RunRow {
   pid: number;
   /** With the pid, the identity readers check live (null where /proc is not there). */
   pidStartTime: number | null;
-  /** Names this run alone: `deadman approve` binds its answer to it (core/incident/approval-request.ts). */
+  /** Names this run alone: `deadman approve` binds its answer to it (core/incident/approval-answer.ts). */
   token: string;
   adapter: string;
   reviveOf: string | null;

@@ -11,6 +11,7 @@ import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../io
 import { detached } from '../core/adapters/lines.ts';
 import type { IncidentTransition } from '../core/alerts/alert-planner.ts';
 import { carryIncident, insertIncident, recurIncident } from './incident-rows.ts';
+import type { RunRecorder } from './ports.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
 
 /**
@@ -24,7 +25,7 @@ import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './even
 export type { Incident, RunRow, SignalEvidence } from './record-types.ts';
 import type { Incident, RunRow, SignalEvidence } from './record-types.ts';
 
-export class RunRecords {
+export class RunRecords implements RunRecorder {
   private runId: number | null = null;
   private generation = 0; // the sink's database that holds runId
   private run: { row: RunRow; startedAt: number; changes: Record<string, string> } | null = null;

@@ -1,11 +1,12 @@
 import { verifyResumed, type ResumedEvidence } from '../core/incident/verify.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
-import type { Incident, RunRecords } from './records.ts';
+import type { Incident } from './record-types.ts';
+import type { ResumedCheck, RunRecorder } from './ports.ts';
 import type { Logger } from '../io/log.ts';
 
 /** The edges it needs (the supervisor's own ports hold one of these, so not those ports' type). */
 interface VerificationPorts {
-  records: RunRecords;
+  records: Pick<RunRecorder, 'move' | 'verification'>;
   logger: Logger;
   workspace?: (() => string | null) | undefined;
 }
@@ -23,7 +24,7 @@ export interface PendingVerification {
   incident: Incident;
 }
 
-export class ResumedVerification {
+export class ResumedVerification implements ResumedCheck {
   verdict: 'RESOLVED' | 'ESCALATED' | null = null;
   private readonly incident: Incident;
   private readonly evidence: ResumedEvidence = { sameSignalAgain: false, turnCompleted: false, toolSucceeded: false, workspaceChanged: false, ended: null };

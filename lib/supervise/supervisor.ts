@@ -12,7 +12,7 @@ import { foldAttempts, runDetectors, type DetectorInput, type DetectorSettings, 
 import { SIGNALS, type DetectedKind } from '../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
-import { answerCommands, type ApprovalRequest } from '../core/incident/approval-request.ts';
+import { answerCommands, type ApprovalAnswer } from '../core/incident/approval-answer.ts';
 
 /**
  * One supervision tick: observe → detect → diagnose → policy → act → verify → record.
@@ -193,7 +193,7 @@ export class Supervisor {
   }
 
   /** A person's answer from `deadman approve`/`deny`, recorded with who and when. */
-  private async answer(open: RecoveryCase & OpenCase, answer: ApprovalRequest, finding: HungFinding): Promise<void> {
+  private async answer(open: RecoveryCase & OpenCase, answer: ApprovalAnswer, finding: HungFinding): Promise<void> {
     const { incident } = open;
     const who = `${answer.by} at ${answer.at}`;
     if (answer.decision === 'deny') {

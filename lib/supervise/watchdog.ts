@@ -1,4 +1,4 @@
-import type { Notifier } from '../io/notify.ts';
+import type { SdNotifier } from '../io/sd-notify.ts';
 
 /**
  * Feeds WATCHDOG=1 every WATCHDOG_USEC/2, but only when `healthy()` says so at that moment.
@@ -6,7 +6,7 @@ import type { Notifier } from '../io/notify.ts';
  * kills deadman — the watchdog guards the guard. Never sd-notify's startWatchdogMode(), which
  * pings unconditionally.
  */
-export function startWatchdog(notifier: Notifier, watchdogUsec: number | null, healthy: () => boolean): () => void {
+export function startWatchdog(notifier: SdNotifier, watchdogUsec: number | null, healthy: () => boolean): () => void {
   if (watchdogUsec === null || notifier.path === 'none') return () => {};
   const everyMs = Math.max(50, Math.floor(watchdogUsec / 2000));
   const timer = setInterval(() => {
@@ -20,7 +20,7 @@ export function startWatchdog(notifier: Notifier, watchdogUsec: number | null, h
  * an unchanged sentence is still true and needs no refresh (each send may be a process spawn
  * on the systemd-notify path).
  */
-export function statusSender(notifier: Notifier): (line: string) => void {
+export function statusSender(notifier: SdNotifier): (line: string) => void {
   let last = '';
   return (line) => {
     if (line === last) return;

@@ -108,7 +108,7 @@ test('the bundled CLI answers --version from the package file', {
  * The config cache reads its own module file to tell one build from another, which holds
  * wherever that file is.
  */
-const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/notify.ts', 'lib/io/config/validated-cache.ts']);
+const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/sd-notify.ts', 'lib/io/config/validated-cache.ts']);
 
 function libSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitForUsageReset, type UsageWaitDeps } from '../../lib/commands/usage-limit-wait.ts';
 import { launchdExitCode } from '../../lib/core/units/launchd-exit.ts';
-import { createNotifier } from '../../lib/io/notify.ts';
+import { createSdNotifier } from '../../lib/io/sd-notify.ts';
 
 /**
  * The usage-limit wait on launchd's code path: no NOTIFY_SOCKET (the notifier is the real one,
@@ -21,7 +21,7 @@ function launchdWait(startWall: number) {
   const stopped: string[] = [];
   const logged: string[] = [];
   let raise: (signal: NodeJS.Signals) => void = () => {};
-  const notifier = createNotifier({});
+  const notifier = createSdNotifier({});
   const sent: string[] = [];
   const deps: UsageWaitDeps = {
     clock: { wall: () => clock.wall, monotonic: () => clock.monotonic },

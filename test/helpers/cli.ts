@@ -2,6 +2,7 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pollUntil } from '../../lib/io/poll-until.ts';
 
 /** Repository root, from dist/test/helpers/ (compiled) back up three levels. */
 export const repoRoot = new URL('../../../', import.meta.url).pathname;
@@ -52,11 +53,7 @@ export function tempDir(t?: { after(fn: () => void): void }, prefix = 'deadman-t
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then throws). */
 export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs: number, what = 'condition', everyMs = 50): Promise<NonNullable<T>> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  const value = await pollUntil(check, { timeoutMs, everyMs });
+  if (value === null) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  return value;
 }

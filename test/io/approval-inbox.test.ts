@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvalInbox, approvalRequestPath, writeApprovalRequest } from '../../lib/io/approval-inbox.ts';
+import { approvalInbox, approvalAnswerPath, writeApprovalAnswer } from '../../lib/io/approval-inbox.ts';
 import { tempDir } from '../helpers/cli.ts';
 
 const TOKEN = '0f8b5d2e-6c1a-4e7b-9a3d-2b4c6d8e0f12';
@@ -15,8 +15,8 @@ test('an answer is taken once, and gone after', (t) => {
   const warnings: string[] = [];
   const inbox = approvalInbox(pathsOf(dir), TOKEN, (m) => warnings.push(m));
   assert.equal(inbox.take(7), null, 'nobody answered yet');
-  const path = writeApprovalRequest(dir, request);
-  assert.equal(path, approvalRequestPath(dir, TOKEN, 7));
+  const path = writeApprovalAnswer(dir, request);
+  assert.equal(path, approvalAnswerPath(dir, TOKEN, 7));
   assert.deepEqual(inbox.take(7), request);
   assert.equal(existsSync(path), false);
   assert.equal(inbox.take(7), null);
@@ -28,7 +28,7 @@ test('a file of another user, a symlink, garbage or an answer for another incide
   const warnings: string[] = [];
   const inbox = approvalInbox(pathsOf(dir), TOKEN, (m) => warnings.push(m));
   mkdirSync(join(dir, 'approvals'), { recursive: true });
-  const path = approvalRequestPath(dir, TOKEN, 7);
+  const path = approvalAnswerPath(dir, TOKEN, 7);
   const cases: Array<[string, () => void]> = [
     ['garbage', () => writeFileSync(path, 'yes please')],
     ['another incident', () => writeFileSync(path, JSON.stringify({ ...request, incident_id: 8 }))],
@@ -52,7 +52,7 @@ test('a file of another user, a symlink, garbage or an answer for another incide
 test('an answer for another run with the same incident number is never seen by this run', (t) => {
   const dir = tempDir(t);
   const inbox = approvalInbox(pathsOf(dir), TOKEN, () => assert.fail('nothing to refuse'));
-  const theirs = writeApprovalRequest(dir, { ...request, run_token: OTHER });
+  const theirs = writeApprovalAnswer(dir, { ...request, run_token: OTHER });
   assert.equal(inbox.take(7), null);
   assert.equal(existsSync(theirs), true, 'left for the run it names');
 });
@@ -60,8 +60,8 @@ test('an answer for another run with the same incident number is never seen by t
 test('an answer left at the run\'s end expires with it; another run\'s stays', (t) => {
   const dir = tempDir(t);
   const inbox = approvalInbox(pathsOf(dir), TOKEN, () => {});
-  const mine = writeApprovalRequest(dir, request);
-  const theirs = writeApprovalRequest(dir, { ...request, run_token: OTHER });
+  const mine = writeApprovalAnswer(dir, request);
+  const theirs = writeApprovalAnswer(dir, { ...request, run_token: OTHER });
   inbox.discard();
   assert.deepEqual([existsSync(mine), existsSync(theirs)], [false, true]);
 });

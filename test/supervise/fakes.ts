@@ -2,14 +2,14 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
 import { configSchema, type Config } from '../../lib/core/config/config.ts';
-import type { IncidentEvent } from '../../lib/core/incident/incident.ts';
+import { transition, type IncidentEvent } from '../../lib/core/incident/incident.ts';
 import type { PolicyDecision } from '../../lib/core/incident/policy.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/io/log.ts';
-import { RunRecords, type Incident } from '../../lib/supervise/records.ts';
+import type { Incident } from '../../lib/supervise/record-types.ts';
 import { RunMachine, type RunAction, type RunEvent } from '../../lib/supervise/run-machine.ts';
-import type { RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
+import type { RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
  * Fakes of every port a run uses: a clock the test moves, a poll the test fires, a child whose
@@ -50,28 +50,33 @@ class FakeChild extends EventEmitter implements SpawnedChild {
   }
 }
 
-/** RunRecords over no database, keeping each applied incident transition for the test to read. */
-class KeptRecords extends RunRecords {
-  readonly moves: Array<{ kind: string; event: IncidentEvent; to: string }> = [];
-  readonly opened: Incident[] = [];
-  readonly decisions: PolicyDecision[] = [];
-
-  override decision(incident: Incident, decision: PolicyDecision): void {
-    super.decision(incident, decision);
-    this.decisions.push(decision);
-  }
-
-  override openIncident(...args: Parameters<RunRecords['openIncident']>): Incident {
-    const incident = super.openIncident(...args);
-    this.opened.push(incident);
-    return incident;
-  }
-
-  override move(incident: Incident, event: IncidentEvent, reason: string, evidence?: object): boolean {
-    const applied = super.move(incident, event, reason, evidence);
-    if (applied) this.moves.push({ kind: incident.kind, event, to: incident.state });
-    return applied;
-  }
+/**
+ * The run's records over no database: each opened incident, applied transition and decision
+ * kept for the test to read; transitions follow the incident state machine, as the real
+ * records' do; the rest is written nowhere.
+ */
+function keptRecords() {
+  const moves: Array<{ kind: string; event: IncidentEvent; to: string }> = [];
+  const opened: Incident[] = [];
+  const decisions: PolicyDecision[] = [];
+  const nowhere = () => {};
+  const records: RunRecorder = {
+    update: nowhere, event: nowhere, undelivered: nowhere, observation: nowhere, diagnosis: nowhere, action: nowhere, verification: nowhere, evidence: nowhere,
+    openIncident: (kind, message) => {
+      const incident: Incident = { id: -1, kind, state: 'OPEN', message, attempts: 0 };
+      opened.push(incident);
+      return incident;
+    },
+    move: (incident, event) => {
+      const next = transition(incident.state, event, incident.attempts);
+      if (next === null) return false;
+      incident.state = next;
+      moves.push({ kind: incident.kind, event, to: next });
+      return true;
+    },
+    decision: (_incident, decision) => void decisions.push(decision),
+  };
+  return Object.assign(records, { moves, opened, decisions });
 }
 
 /** The run machine, keeping every transition that applied. */
@@ -96,7 +101,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
   let onEvidenceDead: ((message: string) => void) | null = null;
   const logger = { log: (level: Level, message: string) => void logs.push({ level, message }) };
-  const records = new KeptRecords(null, () => now);
+  const records = keptRecords();
   const adapter = options.adapter ?? createGenericAdapter();
   const ports: RunSessionPorts = {
     clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now },

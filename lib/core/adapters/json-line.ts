@@ -6,6 +6,7 @@
  */
 
 import { withoutLongValues } from './long-values.ts';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -18,18 +19,10 @@ export function parseEventLine(line: string, longValueKeys: readonly string[] = 
   if (!start.startsWith('{')) return null;
   const shortened = withoutLongValues(start, longValueKeys);
   // Should the shortened text not parse, the whole line decides.
-  const value = parsed(shortened) ?? (shortened === start ? undefined : parsed(start));
+  // Duplicate keys (Codex's web_search items carry two "id"s) are legal here: the last wins.
+  const value = parseJsonOrUndefined(shortened) ?? (shortened === start ? undefined : parseJsonOrUndefined(start));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   return typeof (value as JsonObject).type === 'string' ? (value as JsonObject) : null;
-}
-
-function parsed(text: string): unknown {
-  try {
-    // Duplicate keys (Codex's web_search items carry two "id"s) are legal here: the last wins.
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 const HEAD_CHARS = 512;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { configSchema } from './config.ts';
-import { formatDuration } from './duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { KEY_DESCRIPTIONS } from './key-descriptions.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { formatDuration } from './duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { limitProblems } from './config-problems.ts';
 import { configError } from '../../exit-codes.ts';
 

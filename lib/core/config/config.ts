@@ -1,7 +1,7 @@
 import { CONSULTABLE_SIGNALS } from '../signals/registry.ts';
 import { z } from 'zod';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
-import { checkLexicalScope } from '../evidence/path-scope.ts';
+import { checkLexicalScope } from './path-scope.ts';
 import { AGE_MAX, MAX_REVIVES, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';

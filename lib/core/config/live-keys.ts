@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import { formatDuration } from './duration.ts';
+import { formatDuration } from '../time/duration.ts';
 
 /**
  * What a SIGHUP to `deadman run` may change while the work runs: the thresholds the supervisor

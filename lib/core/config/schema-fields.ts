@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseDuration } from './duration.ts';
+import { parseDuration } from '../time/duration.ts';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './name-pattern.ts';
 import { spanPattern } from './span-pattern.ts';
 

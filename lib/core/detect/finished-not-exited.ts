@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 
 /**
  * FINISHED_NOT_EXITED: the agent printed the result of its last turn (Codex `turn.completed`,

@@ -1,6 +1,6 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
-import type { ProgressState } from './process-progress.ts';
+import type { TreeProgress } from './process-progress.ts';
 import { ownerOf, type OpenTool, type Ownership } from './tool-ownership.ts';
 
 /**
@@ -45,7 +45,7 @@ export interface HungFinding {
   reason: string;
 }
 
-export function findHungSubtree(observation: Observation, progress: ProgressState, options: HungOptions): HungFinding | null {
+export function findHungSubtree(observation: Observation, progress: TreeProgress, options: HungOptions): HungFinding | null {
   const now = observation.at;
   if (now - options.lastOutputAt < options.hungTimeoutMs) return null;
   if (options.requireOpenTool && options.openTools.length === 0) return null;
@@ -60,7 +60,7 @@ export function findHungSubtree(observation: Observation, progress: ProgressStat
   return findings[0] ?? null;
 }
 
-function judge(target: ProcessInfo, tree: Tree, progress: ProgressState, options: HungOptions, now: number): HungFinding | null {
+function judge(target: ProcessInfo, tree: Tree, progress: TreeProgress, options: HungOptions, now: number): HungFinding | null {
   const subtree = tree.subtree(target);
   if (subtree.some((p) => p.listening || options.baseline.has(processKey(p)))) return null;
   if (subtree.some((p) => options.ignore.some((re) => re.test(p.cmdline.join(' ') || p.comm)))) return null;

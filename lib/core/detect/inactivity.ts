@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 
 /**
  * OUTPUT_INACTIVITY: nothing on stdout/stderr (or, with an agent adapter, no parsed event) and

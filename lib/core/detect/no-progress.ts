@@ -16,14 +16,15 @@ export interface Attempt extends ToolFailure {
   workspace?: string | null;
 }
 
-export interface ProgressState {
+/** What NO_PROGRESS remembers of the agent's attempts since the workspace last changed. */
+export interface AttemptProgress {
   workspace: string | null;
   seen: ReadonlySet<string>;
   /** Attempts since the last change whose result had been seen before. */
   repeats: number;
 }
 
-export const FRESH_PROGRESS: ProgressState = { workspace: null, seen: new Set(), repeats: 0 };
+export const FRESH_PROGRESS: AttemptProgress = { workspace: null, seen: new Set(), repeats: 0 };
 
 /**
  * Distinct results remembered since the workspace last changed. Each new one copies the set, so
@@ -33,7 +34,7 @@ export const FRESH_PROGRESS: ProgressState = { workspace: null, seen: new Set(),
  */
 export const MAX_SEEN_RESULTS = 256;
 
-export function noteAttempt(state: ProgressState, attempt: Attempt, workspace: string | null): ProgressState {
+export function noteAttempt(state: AttemptProgress, attempt: Attempt, workspace: string | null): AttemptProgress {
   const result = `${attempt.ok ? 'ok' : 'failed'}\u0000${failureSignature(attempt)}`;
   if (workspace !== state.workspace) return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
   if (!attempt.turn && !state.seen.has(result)) {
@@ -43,7 +44,7 @@ export function noteAttempt(state: ProgressState, attempt: Attempt, workspace: s
   return { ...state, repeats: state.repeats + 1 };
 }
 
-export function detectNoProgress(state: ProgressState, threshold: number): { message: string } | null {
+export function detectNoProgress(state: AttemptProgress, threshold: number): { message: string } | null {
   if (threshold <= 0 || state.repeats < threshold) return null;
   return { message: `${state.repeats} attempts in a row produced no new result and no change to the workspace` };
 }

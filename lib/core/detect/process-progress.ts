@@ -23,14 +23,15 @@ export interface ProcessProgress {
   samples: Sample[];
 }
 
-export interface ProgressState {
+/** How each owned process of the latest observation has been working: what the hung detector judges. */
+export interface TreeProgress {
   /** By processKey; only processes of the latest observation. */
   processes: ReadonlyMap<string, ProcessProgress>;
 }
 
-export const emptyProgress: ProgressState = { processes: new Map() };
+export const emptyProgress: TreeProgress = { processes: new Map() };
 
-export function updateProgress(state: ProgressState, observation: Observation, floors: ActivityFloors): ProgressState {
+export function updateProgress(state: TreeProgress, observation: Observation, floors: ActivityFloors): TreeProgress {
   const at = observation.at;
   const subtreeGrowth = growthBySubtree(state, observation);
   const next = new Map<string, ProcessProgress>();
@@ -50,7 +51,7 @@ export function updateProgress(state: ProgressState, observation: Observation, f
 }
 
 /** Per process, the CPU and I/O its subtree (as linked in this observation) used since the last one. */
-function growthBySubtree(state: ProgressState, observation: Observation): Map<string, Growth> {
+function growthBySubtree(state: TreeProgress, observation: Observation): Map<string, Growth> {
   const totals = new Map<string, Growth>(observation.processes.map((p) => [processKey(p), { cpuMs: 0, ioBytes: 0 }]));
   const byPid = new Map(observation.processes.map((p) => [p.pid, p]));
   const ownGrowth = growthByProcess([...state.processes.values()].map((entry) => entry.info), observation.processes);

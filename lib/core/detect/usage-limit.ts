@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { nextClockTime, type ClockTime } from './reset-clock.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { formatArgv } from '../process/format-argv.ts';
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { needsAttention, type CommandOutcome, type JobVerdict, type Summary } from './evidence.ts';
 import type { RefusedJob } from '../config/job-refusals.ts';
 

@@ -1,6 +1,6 @@
 import type { Claim, CommandClaim, FileClaim, HttpClaim } from '../config/config.ts';
-import { formatAge, formatDuration } from '../config/duration.ts';
-import { baseName, checkPathScope } from './path-scope.ts';
+import { formatAge, formatDuration } from '../time/duration.ts';
+import { baseName, checkPathScope } from '../config/path-scope.ts';
 
 /**
  * Verdicts on evidence claims, from plain facts the io side gathered and the wall-clock `now`.

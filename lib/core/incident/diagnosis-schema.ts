@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
+import { DIAGNOSIS_ACTIONS } from '../signals/actions.ts';
 
 /**
  * The diagnosis contract (seed Deadman's): what every external diagnostician — a command, an
@@ -7,7 +9,6 @@ import { z } from 'zod';
  * it carries out (diagnosis.ts, then policy). Loaded only when a diagnostician answers (zod is
  * not on `deadman run`'s start-up path).
  */
-export const DIAGNOSIS_ACTIONS = ['OBSERVE', 'TERMINATE_DESCENDANT_PROCESS', 'CANCEL_AND_RESUME', 'CHECKPOINT_AND_RESPAWN', 'HALT_AND_ESCALATE'] as const;
 
 export const diagnosisSchema = z.strictObject({
   /** The signal kind the diagnostician sees; must equal the open signal's. */
@@ -33,15 +34,7 @@ export type ParsedDiagnosis = { ok: true; diagnosis: ExternalDiagnosis } | { ok:
 export function parseDiagnosis(text: string): ParsedDiagnosis {
   const unfenced = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n```$/, '$1').trim();
   const candidates = [unfenced, unfenced.split('\n').filter(Boolean).at(-1) ?? ''];
-  let value: unknown = undefined;
-  for (const candidate of candidates) {
-    try {
-      value = JSON.parse(candidate);
-      break;
-    } catch {
-      // the next candidate, else "not a JSON object" below
-    }
-  }
+  const value = candidates.map(parseJsonOrUndefined).find((parsed) => parsed !== undefined);
   if (value === undefined) return { ok: false, problem: unfenced === '' ? 'answered nothing' : 'did not answer a JSON object' };
   const parsed = diagnosisSchema.safeParse(value);
   if (parsed.success) return { ok: true, diagnosis: parsed.data };

@@ -2,7 +2,6 @@ import type { Diagnosis } from './diagnose-rules.ts';
 import type { RecoveryAction, SignalKind } from './kinds.ts';
 import type { ExternalDiagnosis } from './diagnosis-schema.ts';
 import { signalRow } from '../signals/registry.ts';
-import { DEFAULT_CONFIG } from '../config/defaults.ts';
 
 /**
  * An external diagnostician answers in the diagnosis contract (diagnosis-schema.ts). It can
@@ -26,8 +25,8 @@ function allowed(kind: SignalKind): Partial<Record<ExternalDiagnosis['recommende
 /** The diagnostician's guidance as the agent gets it: one bounded paragraph. */
 export const GUIDANCE_CHARS = 1_000;
 
-/** `optedIn`: `diagnose.signals` (its default when unset). */
-export function consultsDiagnostician(kind: SignalKind, optedIn: readonly string[] = DEFAULT_CONFIG.diagnose.signals): boolean {
+/** `optedIn`: the run's `diagnose.signals`. */
+export function consultsDiagnostician(kind: SignalKind, optedIn: readonly string[]): boolean {
   return allowed(kind) !== undefined && optedIn.includes(kind);
 }
 

@@ -1,5 +1,5 @@
 import { formatArgv } from '../process/format-argv.ts';
-import { formatAge } from '../config/duration.ts';
+import { formatAge } from '../time/duration.ts';
 import { isoTime, type IncidentReport, type ProcessSnapshot } from './report.ts';
 
 /**

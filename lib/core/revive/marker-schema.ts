@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MARKER_VERSION } from './marker-version.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { NAME_PATTERN } from '../config/name-pattern.ts';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
  * The revive marker: `<state>/markers/<name>.json`, written before the work starts and kept
@@ -55,12 +56,8 @@ export function markerMacInput(value: object): string {
 
 /** Parses a marker file's text; any defect is a one-line problem, never an exception. */
 export function parseMarker(text: string): ParsedMarker {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { ok: false, problem: text.trim() === '' ? 'is empty' : 'is cut short or not JSON' };
-  }
+  const value = parseJsonOrUndefined(text);
+  if (value === undefined) return { ok: false, problem: text.trim() === '' ? 'is empty' : 'is cut short or not JSON' };
   return parseMarkerValue(value);
 }
 

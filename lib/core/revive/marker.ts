@@ -1,5 +1,5 @@
 import type { AdapterName } from '../adapters/agent-events.ts';
-import { formatAge, formatDuration } from '../config/duration.ts';
+import { formatAge, formatDuration } from '../time/duration.ts';
 import type { Marker, MarkerOwner } from './marker-schema.ts';
 import { unresumableReason } from './resume-argv.ts';
 import { commandIdentity, identityDifference, type CommandIdentity } from './command-identity.ts';

@@ -4,6 +4,7 @@ import { SESSION_ID } from './resume-argv.ts';
 import { REVIVE_OPENING_HEADS } from './revive-opening.ts';
 import type { AgentKind } from '../adapters/program.ts';
 import { rolloutLineSchema, transcriptLineSchema, type RolloutLine } from './session-files-schema.ts';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
  * What the agents' own session files say about a session: the truth where present. A turn
@@ -37,12 +38,8 @@ export interface SessionFinding {
 function parseLines<T>(lines: readonly string[], schema: z.ZodType<T>): T[] {
   const parsed: T[] = [];
   for (const line of lines) {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      continue; // a file being written when its process died can end with a cut line
-    }
+    const value = parseJsonOrUndefined(line);
+    if (value === undefined) continue; // a file being written when its process died can end with a cut line
     const result = schema.safeParse(value);
     if (result.success) parsed.push(result.data);
   }

@@ -1,3 +1,4 @@
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 /**
  * The tool calls a session file shows started and not yet answered, with the wall time of
  * the line that started each — what `deadman attach` has instead of the agent's stdout events.
@@ -32,12 +33,8 @@ export function openToolCalls(lines: readonly string[]): OpenToolCall[] {
 }
 
 function parse(text: string): LooseLine | null {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null ? (value as LooseLine) : null;
-  } catch {
-    return null;
-  }
+  const value = parseJsonOrUndefined(text);
+  return typeof value === 'object' && value !== null ? (value as LooseLine) : null;
 }
 
 function codexCall(line: LooseLine, types: readonly string[]): string[] {

@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 
 /**
  * A replay told as text: each step on the simulated clock, then one line per incident —

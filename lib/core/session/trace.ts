@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
  * A trace: what one run saw, as JSON lines — the settings it ran with, each chunk of output,
@@ -98,12 +99,8 @@ export function parseTrace(text: string): TraceParse {
   const entries: TraceEntry[] = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      return { ok: false, problem: `line ${index + 1} is not JSON` };
-    }
+    const json = parseJsonOrUndefined(line);
+    if (json === undefined) return { ok: false, problem: `line ${index + 1} is not JSON` };
     const parsed = traceEntrySchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

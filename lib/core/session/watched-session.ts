@@ -1,6 +1,7 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { detectInactivity } from '../detect/inactivity.ts';
 import type { SessionFinding } from '../revive/session-files.ts';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
  * What `deadman watch` says about one persisted session: its turn state, event counts, latest
@@ -40,13 +41,9 @@ export const GROWING_MS = 60_000;
 
 /** The kind of one session-file line: Codex `event_msg` lines by their payload type, everything else by its type. */
 function lineKind(line: string): string | null {
-  try {
-    const row = JSON.parse(line) as { type?: unknown; payload?: { type?: unknown } };
-    if (typeof row.type !== 'string') return null;
-    return row.type === 'event_msg' && typeof row.payload?.type === 'string' ? row.payload.type : row.type;
-  } catch {
-    return null;
-  }
+  const row = parseJsonOrUndefined(line) as { type?: unknown; payload?: { type?: unknown } } | null | undefined;
+  if (typeof row?.type !== 'string') return null;
+  return row.type === 'event_msg' && typeof row.payload?.type === 'string' ? row.payload.type : row.type;
 }
 
 function turnOf(facts: SessionFacts, now: number): { turn: TurnState; why: string } {

@@ -10,6 +10,10 @@
  * stored and shown, so they stay; the code tells them apart by the table it reads.
  */
 
+/** The actions an external diagnostician may name (its contract, incident/diagnosis-schema.ts). */
+export const DIAGNOSIS_ACTIONS = ['OBSERVE', 'TERMINATE_DESCENDANT_PROCESS', 'CANCEL_AND_RESUME', 'CHECKPOINT_AND_RESPAWN', 'HALT_AND_ESCALATE'] as const;
+export type DiagnosisAction = (typeof DIAGNOSIS_ACTIONS)[number];
+
 export interface PolicyInput {
   recommended: RecoveryAction;
   autoRecover: boolean;

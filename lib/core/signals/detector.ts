@@ -1,5 +1,5 @@
 import type { Observation } from '../process/process-info.ts';
-import type { ProgressState as ProcessProgressState } from '../detect/process-progress.ts';
+import type { TreeProgress } from '../detect/process-progress.ts';
 import type { ActivityFloors } from '../detect/tree-activity.ts';
 import type { HungFinding } from '../detect/hung.ts';
 import type { UsageLimitSeen } from '../detect/usage-limit.ts';
@@ -40,7 +40,7 @@ export interface RunFacts {
 /** The run's one observation history, as detectors read it (lib/supervise/observation-history.ts keeps it). */
 export interface ObservedTree {
   latest: Observation | null;
-  progress: ProcessProgressState;
+  progress: TreeProgress;
   persistent: ReadonlySet<string>;
   lastTreeActivityAt: number;
 }

@@ -1,4 +1,4 @@
-import { detectNoProgress, FRESH_PROGRESS, noteAttempt, type ProgressState } from '../detect/no-progress.ts';
+import { detectNoProgress, FRESH_PROGRESS, noteAttempt, type AttemptProgress } from '../detect/no-progress.ts';
 import { workspaceOf, type Detector } from './detector.ts';
 import { STALLED_END, type SignalRow } from './signal-row.ts';
 
@@ -6,7 +6,7 @@ import { STALLED_END, type SignalRow } from './signal-row.ts';
 const NO_PROGRESS_THRESHOLD = 4;
 
 /** Its state: the attempts since the workspace last changed that brought no new result. */
-const noProgress: Detector<ProgressState> = {
+const noProgress: Detector<AttemptProgress> = {
   init: FRESH_PROGRESS,
   fold: (state, attempts, workspace) => attempts.reduce((progress, attempt) => noteAttempt(progress, attempt, workspaceOf(attempt, workspace)), state),
   detect: (_input, progress) => detectNoProgress(progress, NO_PROGRESS_THRESHOLD),

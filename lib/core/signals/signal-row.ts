@@ -1,6 +1,5 @@
 import { ExitCode } from '../../exit-codes.ts';
-import type { ExternalDiagnosis } from '../incident/diagnosis-schema.ts';
-import type { RecoveryAction } from './actions.ts';
+import type { DiagnosisAction, RecoveryAction } from './actions.ts';
 import type { Detector } from './detector.ts';
 
 /**
@@ -49,7 +48,7 @@ export interface SignalRow {
   /** The deterministic diagnosis: one recommended action and why. */
   diagnosis: { action: RecoveryAction; rationale: string };
   /** The diagnosis contract's actions an external diagnostician may answer, each with the action it becomes; absent: never consulted. */
-  consult?: Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>>;
+  consult?: Partial<Record<DiagnosisAction, RecoveryAction>>;
   /** The ending action whose stall this kind is: taking it stops the agent as this kind's stall. */
   endedBy?: RecoveryAction;
   /** Once stalled: its own stall action, or `configured` (withhold when `on_stall = "withhold"` after READY=1, else exit). */

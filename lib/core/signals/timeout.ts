@@ -1,5 +1,5 @@
 import { ExitCode } from '../../exit-codes.ts';
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import type { Detector } from './detector.ts';
 import type { SignalRow } from './signal-row.ts';
 

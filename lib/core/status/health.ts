@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
  * The health file behind `deadman health`, for probes that only run a command (Kubernetes
@@ -43,10 +44,6 @@ export function judgeHealth(record: HealthRecord | null, nowMs: number, name: st
 }
 
 export function parseHealthRecord(text: string): HealthRecord | null {
-  try {
-    const parsed = healthRecordSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const parsed = healthRecordSchema.safeParse(parseJsonOrUndefined(text));
+  return parsed.success ? parsed.data : null;
 }

@@ -1,4 +1,4 @@
-import { formatAge } from '../config/duration.ts';
+import { formatAge } from '../time/duration.ts';
 import type { Marker } from '../revive/marker.ts';
 import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.ts';
 

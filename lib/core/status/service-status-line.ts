@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 import { stallStatus } from '../signals/registry.ts';
 import type { StallAction } from '../signals/signal-row.ts';
 

@@ -1,4 +1,4 @@
-import { formatSystemdSpan } from '../config/duration.ts';
+import { formatSystemdSpan } from '../time/duration.ts';
 import { notifyAccessFor, type UnitSpec } from './unit-file.ts';
 import type { UnitTimings } from './unit-timings.ts';
 

@@ -1,4 +1,4 @@
-import { formatSystemdSpan } from '../config/duration.ts';
+import { formatSystemdSpan } from '../time/duration.ts';
 import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, quotedOrRefuse } from './systemd-quote.ts';
 import { describeWatchdog, startLimitBurst, type RunTimingSettings, type UnitTimings } from './unit-timings.ts';
 import { NO_RESTART_CODES, usageError } from '../../exit-codes.ts';

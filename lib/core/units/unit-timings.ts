@@ -1,4 +1,4 @@
-import { formatDuration } from '../config/duration.ts';
+import { formatDuration } from '../time/duration.ts';
 
 /**
  * The timeouts a service manager needs around one `deadman run`, derived from deadman's own

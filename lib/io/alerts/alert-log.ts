@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AlertLog } from '../../core/alerts/alert-log-rules.ts';
 import { writeFileAtomically } from '../atomic-write.ts';
 import { ensurePrivateDir } from '../paths.ts';
+import { readJsonFile } from '../quiet-reads.ts';
 
 /**
  * What went out for one run name (`<state dir>/alerts/<name>.json`: key → when, from which
@@ -18,12 +18,8 @@ export function alertLogPath(stateDir: string, name: string): string {
 }
 
 export function readAlertLog(path: string): AlertLog {
-  try {
-    const parsed = alertLogSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : {};
-  } catch {
-    return {};
-  }
+  const parsed = alertLogSchema.safeParse(readJsonFile(path));
+  return parsed.success ? parsed.data : {};
 }
 
 /** Throws what the file system said; rewritten at every alert, so a power cut loses at most the last one (which is then sent again). */

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../../core/config/config.ts';
 import { writeFileAtomically } from '../atomic-write.ts';
 import { directoryMac, directoryMacProblem } from '../directory-key.ts';
+import { readJsonFile } from '../quiet-reads.ts';
 
 /**
  * Validated configs kept between starts, so `deadman run --config F` (a unit's every start)
@@ -59,14 +60,10 @@ export function validatedConfigCache(base: string, source: ConfigSource, flags: 
   return {
     read: () => {
       if (!usable || !isPrivateDir(dir)) return null;
-      let entry: { mac?: unknown; payload?: unknown };
-      try {
-        entry = JSON.parse(readFileSync(entryPath, 'utf8')) as typeof entry;
-      } catch {
-        return null;
-      }
-      const payload = typeof entry.payload === 'string' ? entry.payload : '';
-      const problem = directoryMacProblem(dir, KEY_FILE, macInput(payload), entry.mac);
+      const entry = readJsonFile(entryPath) as { mac?: unknown; payload?: unknown } | null | undefined;
+      if (entry === undefined) return null;
+      const payload = typeof entry?.payload === 'string' ? entry.payload : '';
+      const problem = directoryMacProblem(dir, KEY_FILE, macInput(payload), entry?.mac);
       if (problem !== null) {
         warn(`config cache entry ${entryPath} ${problem}: not used; ${source.file ?? 'the flags'} validated again`);
         return null;

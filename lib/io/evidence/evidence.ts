@@ -6,7 +6,7 @@ import {
   chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp,
   type Candidate, type FileSample, type HttpOutcome, type JobVerdict, type Verdict,
 } from '../../core/evidence/evidence.ts';
-import { checkLexicalScope } from '../../core/evidence/path-scope.ts';
+import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
 import { expandGlob, GlobTooLargeError } from './glob.ts';
 

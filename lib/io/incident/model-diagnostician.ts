@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { parseDiagnosis, type ParsedDiagnosis } from '../../core/incident/diagnosis-schema.ts';
-import type { DiagnosticianChoice } from '../../core/incident/diagnostician-choice.ts';
+import type { DiagnosticianChoice } from '../../core/config/diagnostician-choice.ts';
 import type { EvidencePacket } from '../../core/incident/evidence-packet.ts';
+import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**
  * Asks a model about one incident through fetch: an OpenAI-compatible Chat Completions or
@@ -84,12 +85,8 @@ export async function askModel(choice: ModelChoice, env: Readonly<Record<string,
     if (signal.aborted) return { ok: false, problem: `gave no answer within ${Math.round(timeoutMs / 1000)}s` };
     return { ok: false, problem: `could not be reached at ${request.url}: ${(error as Error).message}` };
   }
-  let reply: unknown;
-  try {
-    reply = JSON.parse(body);
-  } catch {
-    return { ok: false, problem: 'replied with a body that is not JSON' };
-  }
+  const reply = parseJsonOrUndefined(body);
+  if (reply === undefined) return { ok: false, problem: 'replied with a body that is not JSON' };
   const text = request.text(reply);
   if (text === null) return { ok: false, problem: `replied in a shape that is not the ${choice.kind} API's` };
   return parseDiagnosis(text);

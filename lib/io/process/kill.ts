@@ -1,7 +1,7 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { processKey, type ProcessInfo } from '../../core/process/process-info.ts';
 import { isZombie, type ProcessIdentity, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { checkSignalTarget, type SignalGuards } from '../../core/process/signal-target.ts';
+import { pollUntil } from '../poll-until.ts';
 
 /**
  * The only module that signals the run's descendants. Every signal goes to one pid after a
@@ -61,11 +61,11 @@ export async function terminateSubtree(finding: { target: ProcessIdentity; subtr
     }
   };
   send('SIGTERM');
-  await waitUntil(() => members.alive().length === 0, options.graceMs, MEMBER_POLL_MS, monotonic);
+  await pollUntil(() => members.alive().length === 0, { timeoutMs: options.graceMs, everyMs: MEMBER_POLL_MS, monotonic });
   if (members.alive().length > 0) {
     for (const p of members.alive()) members.add(observer.listSubtree(p));
     send('SIGKILL');
-    await waitUntil(() => members.alive().length === 0, KILL_CONFIRM_MS, MEMBER_POLL_MS, monotonic);
+    await pollUntil(() => members.alive().length === 0, { timeoutMs: KILL_CONFIRM_MS, everyMs: MEMBER_POLL_MS, monotonic });
   }
   const alive = new Set(members.alive().map((p) => p.pid));
   return { killed: members.all().filter((p) => !alive.has(p.pid)).map((p) => p.pid), survived: [...alive], refused: null, skipped };
@@ -119,17 +119,17 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
   // The group is re-read: a process that just called setsid() left it and did not hear the signal.
   members.add(owned.filter((p) => p.pid !== rootPid && (group === null || observer.readProcess(p.pid)?.pgid !== group)));
   for (const p of members.deepestFirst()) signalChecked(p, 'SIGTERM', observer, guards);
-  const exitedInGrace = await waitUntil(() => remaining().length === 0, options.graceMs, TREE_POLL_MS, monotonic, options.abort);
+  const exitedInGrace = (await pollUntil(() => remaining().length === 0, { timeoutMs: options.graceMs, everyMs: TREE_POLL_MS, monotonic, abort: options.abort })) !== null;
   const signalled = new Set<string>();
   // Seen empty within the grace: as above, that look is the last word.
-  if (!exitedInGrace) await waitUntil(() => {
+  if (!exitedInGrace) await pollUntil(() => {
     const left = remaining();
     for (const p of left) {
       signalChecked(p, 'SIGKILL', observer, guards);
       signalled.add(processKey(p));
     }
     return left.length === 0;
-  }, KILL_CONFIRM_MS, TREE_POLL_MS, monotonic);
+  }, { timeoutMs: KILL_CONFIRM_MS, everyMs: TREE_POLL_MS, monotonic });
   const survivors = new Set(observer.known().map(processKey));
   const pidsWhere = (keep: (key: string) => boolean) => [...seen].filter(([key]) => keep(key)).map(([, p]) => p.pid);
   return {
@@ -206,14 +206,4 @@ class Members {
     };
     return this.all().map((p) => ({ p, d: depth(p) })).sort((a, b) => b.d - a.d).map(({ p }) => p);
   }
-}
-
-/** Polls `done` every `everyMs` until it holds or `ms` passed (or `abort` fired); true when it held. */
-async function waitUntil(done: () => boolean, ms: number, everyMs: number, monotonic: () => number, abort?: AbortSignal): Promise<boolean> {
-  const deadline = monotonic() + ms;
-  while (!done()) {
-    if (monotonic() >= deadline || abort?.aborted) return false;
-    await delay(Math.min(everyMs, Math.max(1, deadline - monotonic())), undefined, { signal: abort }).catch(() => undefined);
-  }
-  return true;
 }

@@ -1,19 +1,13 @@
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 import type { TreeObserver } from '../../core/process/owned-tree.ts';
 import { createDarwinObserver } from './proc-darwin.ts';
-import { createLinuxObserver } from './proc-linux.ts';
+import { createLinuxObserver, type LinuxObserverOptions } from './proc-linux.ts';
+import type { TreeObserverOptions } from '../../core/process/tree-observer.ts';
 
 export type { ProcessIdentity, TreeObserver } from '../../core/process/owned-tree.ts';
 
-export interface ObserverOptions {
-  rootPid: number;
-  selfPid?: number;
-  /** Linux: also own the members of deadman's systemd service cgroup. Ignored on macOS. */
-  useCgroup: boolean;
-  monotonic: () => number;
-  /** The run tag in the child's environment, proof of ownership without a cgroup. */
-  runTag?: string;
-}
+/** `useCgroup` is Linux's (also own the members of deadman's systemd service cgroup); macOS ignores it. */
+export type ObserverOptions = TreeObserverOptions & Pick<LinuxObserverOptions, 'useCgroup'>;
 
 /** The owned-tree observer for this OS: /proc on Linux, `ps` on macOS. */
 export function createObserver(options: ObserverOptions, platform: NodeJS.Platform = process.platform): TreeObserver {

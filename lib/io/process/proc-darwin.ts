@@ -1,16 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import type { ProcessInfo } from '../../core/process/process-info.ts';
-import { indexChildren, OwnershipMemory, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
+import { indexChildren, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
+import { createTreeObserver, type TreeObserverOptions } from '../../core/process/tree-observer.ts';
 import { parseLsofPids, parsePsOutput, PS_COLUMNS, PS_ENV_ARGS, taggedInPsListing } from '../../core/process/ps-darwin.ts';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
-import { TagSweepSchedule } from './tagged-processes.ts';
 
-export interface DarwinObserverOptions {
-  rootPid: number;
-  selfPid?: number;
-  monotonic: () => number;
-  /** The run tag in the child's environment: ownership of processes that left the PID chain unseen. */
-  runTag?: string;
+export interface DarwinObserverOptions extends TreeObserverOptions {
   /** Tests: the uid whose processes may be owned (default: ours), and what `ps`/`lsof` print. */
   uid?: number;
   run?: (file: 'ps' | 'lsof', args: readonly string[]) => string;
@@ -40,16 +35,8 @@ export function createDarwinObserver(options: DarwinObserverOptions): TreeObserv
   const initial = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
   const neverOwned = new Set([0, 1, ...ancestorsIn(initial, selfPid)]);
   const rootStartTime = initial.get(rootPid)?.startTime;
-  const memory = new OwnershipMemory();
   const listening = new ListeningCache(monotonic, (pids) => runLsof(run, pids));
   const needle = options.runTag ? `${RUN_TAG_ENV}=${options.runTag}` : null;
-  const tagSweeps = new TagSweepSchedule();
-  let last: ProcessInfo[] = [];
-
-  function taggedSeeds(at: number, sweep: boolean): Seed[] {
-    if (needle === null || rootStartTime === undefined || !tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid))) return [];
-    return taggedInPsListing(runPs(PS_ENV_ARGS), needle, uid, rootStartTime).filter((seed) => !neverOwned.has(seed.pid));
-  }
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const table = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
@@ -57,23 +44,15 @@ export function createDarwinObserver(options: DarwinObserverOptions): TreeObserv
     const found = walkOwnedTree(seeds, (pid) => table.get(pid) ?? null, (pid) => children.get(pid) ?? [], neverOwned);
     const listeners = listening.pidsAmong(found.map((p) => p.pid));
     for (const p of found) p.listening = listeners.has(p.pid);
-    memory.remember(found);
     return found;
   }
 
-  return {
-    observe(sweep = false) {
-      const at = monotonic();
-      const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
-      last = walk([...rootSeed, ...memory.seeds(), ...taggedSeeds(at, sweep)]);
-      memory.keepOnly(last);
-      return { at, rootPid, processes: last };
-    },
-    isOwned: (p) => memory.has(p),
-    known: () => last,
+  return createTreeObserver({
+    rootPid, rootStartTime, monotonic, walk,
     readProcess: (pid) => tableOf(runPs(['-p', String(pid), '-o', PS_COLUMNS])).get(pid) ?? null,
-    listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
-  };
+    findTagged: needle === null || rootStartTime === undefined ? null
+      : () => taggedInPsListing(runPs(PS_ENV_ARGS), needle, uid, rootStartTime).filter((seed) => !neverOwned.has(seed.pid)),
+  });
 }
 
 class ListeningCache {

@@ -1,29 +1,22 @@
+import { indexChildren, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
 import type { ProcessInfo } from '../../core/process/process-info.ts';
-import { indexChildren, OwnershipMemory, walkOwnedTree, type ProcessIdentity, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
+import { createTreeObserver, type TreeObserverOptions } from '../../core/process/tree-observer.ts';
 import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
 import { readProcStat, readStartClock } from './process-identity.ts';
 import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
 import { ListeningSockets } from './proc-sockets.ts';
-import { TaggedProcesses, TagSweepSchedule } from './tagged-processes.ts';
+import { TaggedProcesses } from './tagged-processes.ts';
 
-export interface LinuxObserverOptions {
-  /** The supervised child: the root of the owned tree. */
-  rootPid: number;
-  /** deadman's own pid (default: this process); it and its ancestors are never owned. */
-  selfPid?: number;
-  /** Also own the members of deadman's systemd service cgroup (see cgroup.ts for when it applies). */
+export interface LinuxObserverOptions extends TreeObserverOptions {
+  /** Also own the members of deadman's systemd service cgroup (see cgroup.ts for when it applies); the run tag counts only without one. */
   useCgroup: boolean;
-  monotonic: () => number;
   /** Walk by a scan of every /proc/<pid>/stat even where `children` files exist (tests, benchmark). */
   forceProcScan?: boolean;
-  /** The run tag in the child's environment: proof of ownership where there is no unit cgroup. */
-  runTag?: string;
 }
 
 /**
  * Observes the owned tree through /proc. A poll walks down from the root, from every process
- * remembered from earlier polls (still alive with the same start time: reparenting loses the
- * chain, not the ownership) and from the unit cgroup's members, reading each thread's
+ * remembered from earlier polls (tree-observer.ts) and from the unit cgroup's members, reading each thread's
  * `children` file, so its cost grows with the owned processes, not with the host. Kernels
  * without `children` files get a full /proc scan by ppid instead.
  */
@@ -34,15 +27,10 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const cgroup = options.useCgroup ? findUnitCgroup(selfPid, readProcStat(selfPid)?.ppid ?? 0) : null;
   const rootStartTime = readProcStat(rootPid)?.startTime;
   const scanAll = options.forceProcScan === true || !threadChildrenAvailable();
-  const memory = new OwnershipMemory();
   const reader = new LinuxProcessReader(monotonic);
   const sockets = new ListeningSockets(monotonic);
   const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
-  const tagSweeps = new TagSweepSchedule();
-  let last: ProcessInfo[] = [];
   const startClock = readStartClock(monotonic);
-  const taggedSeeds = (at: number, sweep: boolean): Seed[] =>
-    tagged && tagSweeps.due(at, sweep, !last.some((p) => p.pid === rootPid)) ? tagged.find(neverOwned) : [];
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const childrenOf = scanAll ? childrenFromScan() : (pid: number) => reader.children(pid);
@@ -59,29 +47,18 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
       cgroup ? withHelpersOfSelf(neverOwned, childrenOf, selfPid, rootPid) : neverOwned,
     );
     sockets.mark(found.map((info) => read.get(info.pid)!));
-    memory.remember(found);
     return found;
   }
 
-  return {
-    observe(sweep = false) {
-      const at = monotonic();
-      const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
-      const cgroupSeeds: Seed[] = cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : [];
-      last = walk([...rootSeed, ...memory.seeds(), ...cgroupSeeds, ...taggedSeeds(at, sweep)]);
-      memory.keepOnly(last);
-      reader.keepOnly(last);
-      return { at, rootPid, processes: last, cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null, ...(startClock ? { startClock } : {}) };
-    },
-    isOwned(p: ProcessIdentity) {
-      if (memory.has(p)) return true;
-      if (!cgroup || !readCgroupPids(cgroup).includes(p.pid)) return false;
-      return !withHelpersOfSelf(neverOwned, scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid).has(p.pid);
-    },
-    known: () => last,
-    readProcess: readProcStat,
-    listSubtree: (root) => walk([{ pid: root.pid, startTime: root.startTime }]),
-  };
+  return createTreeObserver({
+    rootPid, rootStartTime, monotonic, walk, readProcess: readProcStat,
+    findTagged: tagged ? () => tagged.find(neverOwned) : null,
+    moreSeeds: () => (cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : []),
+    ownedElsewhere: (p) => cgroup !== null && readCgroupPids(cgroup).includes(p.pid)
+      && !withHelpersOfSelf(neverOwned, scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid).has(p.pid),
+    afterPoll: (alive) => reader.keepOnly(alive),
+    extra: () => ({ cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null, ...(startClock ? { startClock } : {}) }),
+  });
 }
 
 /**

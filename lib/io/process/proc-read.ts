@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readlinkSync, statSync } from 'node:fs';
 import { processKey, type ProcessInfo } from '../../core/process/process-info.ts';
 import type { ProcessIdentity } from '../../core/process/owned-tree.ts';
 import { socketInode } from '../../core/process/proc-net.ts';
 import { readProcStat } from './process-identity.ts';
+import { namesIn, readOrNull } from '../quiet-reads.ts';
 
 /**
  * Reads of one Linux process under /proc. A process may exit between any two reads: every
@@ -160,7 +161,7 @@ function readIoBytes(pid: number): number | null {
 
 function readSocketInodes(pid: number): string[] {
   const inodes: string[] = [];
-  for (const fd of listOrEmpty(`/proc/${pid}/fd`)) {
+  for (const fd of namesIn(`/proc/${pid}/fd`)) {
     try {
       const inode = socketInode(readlinkSync(`/proc/${pid}/fd/${fd}`));
       if (inode) inodes.push(inode);
@@ -182,7 +183,7 @@ export function threadChildrenAvailable(): boolean {
  */
 export function readThreadChildren(pid: number, singleThreaded = false): number[] {
   const children: number[] = [];
-  for (const tid of singleThreaded ? [String(pid)] : listOrEmpty(`/proc/${pid}/task`)) {
+  for (const tid of singleThreaded ? [String(pid)] : namesIn(`/proc/${pid}/task`)) {
     const text = readOrNull(`/proc/${pid}/task/${tid}/children`);
     if (text) for (const child of text.trim().split(' ')) if (child) children.push(Number(child));
   }
@@ -191,21 +192,5 @@ export function readThreadChildren(pid: number, singleThreaded = false): number[
 
 /** Every pid on the host: the fallback walk's process table (cost grows with the host). */
 export function listAllPids(): number[] {
-  return listOrEmpty('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
-}
-
-export function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-function listOrEmpty(path: string): string[] {
-  try {
-    return readdirSync(path);
-  } catch {
-    return [];
-  }
+  return namesIn('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
 }

@@ -3,7 +3,8 @@ import { processKey } from '../../core/process/process-info.ts';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 import type { Seed } from '../../core/process/owned-tree.ts';
 import { readProcStat } from './process-identity.ts';
-import { listAllPids, readOrNull } from './proc-read.ts';
+import { listAllPids } from './proc-read.ts';
+import { readOrNull } from '../quiet-reads.ts';
 
 /**
  * Ownership outside a cgroup: a process that left the PID chain before any poll saw it (a
@@ -13,20 +14,6 @@ import { listAllPids, readOrNull } from './proc-read.ts';
  * observer does it at spawn, now and then, and on every poll once the root is gone. An
  * environment is fixed at exec, so the answer is kept per process (pid + start time + name).
  */
-/** How often, while the root lives, every process is checked for the run tag. */
-const TAG_SCAN_MS = 5_000;
-
-/** When a sweep for tagged processes is due: at the first poll, every TAG_SCAN_MS, when asked, and on every poll once the root is gone. */
-export class TagSweepSchedule {
-  #lastAt = -Infinity;
-
-  due(at: number, asked: boolean, rootGone: boolean): boolean {
-    if (!asked && !rootGone && at - this.#lastAt < TAG_SCAN_MS) return false;
-    this.#lastAt = at;
-    return true;
-  }
-}
-
 export class TaggedProcesses {
   readonly #needle: string;
   readonly #answers = new Map<string, boolean>();

@@ -1,9 +1,11 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemClock } from '../clock.ts';
 import { currentOwner, isOwnerAlive } from './markers.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { untrustedDirReason } from './marker-trust.ts';
+import { readJsonFile } from '../quiet-reads.ts';
+import { pollUntil } from '../poll-until.ts';
 
 /**
  * One reviver at a time over a marker directory. Two hooks (the ExecStartPost of two
@@ -26,7 +28,11 @@ export async function lockMarkers(markerDir: string, timeoutMs: number): Promise
   if (untrustedDirReason(markerDir) !== null) return () => {};
   const path = join(markerDir, LOCK);
   const owner = currentOwner();
-  const deadline = systemClock.monotonic() + timeoutMs;
+  return pollUntil(() => tryLock(path, owner), { timeoutMs, everyMs: 50 });
+}
+
+/** The lock, taken now (breaking a stale one first), or null while a live owner holds it. */
+function tryLock(path: string, owner: ReturnType<typeof currentOwner>): Release | null {
   for (;;) {
     try {
       const fd = openSync(path, 'wx', 0o600);
@@ -36,22 +42,14 @@ export async function lockMarkers(markerDir: string, timeoutMs: number): Promise
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    if (isStale(path)) {
-      unlinkQuietly(path);
-      continue;
-    }
-    if (systemClock.monotonic() >= deadline) return null;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!isStale(path)) return null;
+    unlinkQuietly(path);
   }
 }
 
 function lockOwner(path: string): { pid: number; startTime: number | null } | null {
-  try {
-    const owner = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; startTime?: unknown };
-    return typeof owner.pid === 'number' ? { pid: owner.pid, startTime: typeof owner.startTime === 'number' ? owner.startTime : null } : null;
-  } catch {
-    return null;
-  }
+  const owner = readJsonFile(path) as { pid?: unknown; startTime?: unknown } | null | undefined;
+  return typeof owner?.pid === 'number' ? { pid: owner.pid, startTime: typeof owner.startTime === 'number' ? owner.startTime : null } : null;
 }
 
 /** The owner died, or the file stayed unreadable past the grace (a write cut by a crash). */

@@ -1,4 +1,4 @@
-import { closeSync, readdirSync, readFileSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, readSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Marker, MarkerOwner } from '../../core/revive/marker.ts';
 import { MARKER_VERSION } from '../../core/revive/marker-version.ts';
@@ -9,6 +9,8 @@ import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts
 import { macProblem, markerMac, moveAside, untrustedDirReason } from './marker-trust.ts';
 import { openOwnFile } from '../directory-key.ts';
 import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
+import { namesIn, readJsonFile } from '../quiet-reads.ts';
+import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**
  * Revive markers on disk: `<markerDir>/<name>.json`, mode 0600 in a 0700 directory (they
@@ -55,13 +57,9 @@ export function writeMarker(markerDir: string, marker: Marker): void {
  * load the marker schema (zod) at every start; any other marker is read and validated in full.
  */
 export function markerIsCompleted(markerDir: string, name: string): boolean {
-  try {
-    // A forged "completed" marker can only cause a fresh start of the command given, which is harmless.
-    const value = JSON.parse(readFileSync(markerPath(markerDir, name), 'utf8')) as { version?: unknown; name?: unknown; state?: unknown };
-    return value.version === MARKER_VERSION && value.name === name && value.state === 'completed';
-  } catch {
-    return false;
-  }
+  // A forged "completed" marker can only cause a fresh start of the command given, which is harmless.
+  const value = readJsonFile(markerPath(markerDir, name)) as { version?: unknown; name?: unknown; state?: unknown } | null | undefined;
+  return value?.version === MARKER_VERSION && value.name === name && value.state === 'completed';
 }
 
 export interface ReadOptions {
@@ -79,7 +77,7 @@ export async function readMarker(markerDir: string, name: string, options: ReadO
   try {
     const text = readOwnFile(path);
     if (text === null) return problem(name, path, `is larger than ${MAX_MARKER_BYTES / 1024 / 1024} MiB`);
-    value = parseJson(text);
+    value = parseJsonOrUndefined(text);
     if (value === undefined) return problem(name, path, text.trim() === '' ? 'is empty' : 'is cut short or not JSON');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -117,14 +115,6 @@ function readOwnFile(path: string): string | null {
   }
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function problem(name: string, path: string, why: string): MarkerRead {
   return { status: 'problem', name, problem: `revive marker ${path} ${why}; not reviving "${name}" (its next run replaces the file)` };
 }
@@ -139,7 +129,7 @@ function refuseMarker(name: string, path: string, why: string, setAsideAt: numbe
  * those whose writer is gone. A live writer's temp file is its write in progress.
  */
 export function removeStaleTempFiles(markerDir: string): string[] {
-  const files = filesIn(markerDir);
+  const files = namesIn(markerDir);
   const removed: string[] = [];
   for (const file of files) {
     const writer = TEMP_FILE.exec(file)?.[2];
@@ -154,14 +144,6 @@ export function removeStaleTempFiles(markerDir: string): string[] {
   return removed;
 }
 
-/** The names in a directory; none when it is missing or unreadable (no markers yet). */
-export function filesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 
 function isPidAlive(pid: number): boolean {
   try {
@@ -174,7 +156,7 @@ function isPidAlive(pid: number): boolean {
 
 /** Every marker in the directory, damaged ones included (as problems), sorted by name. */
 export async function listMarkers(markerDir: string, options: ReadOptions = {}): Promise<MarkerRead[]> {
-  const files = filesIn(markerDir);
+  const files = namesIn(markerDir);
   const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME_PATTERN.test(n));
   return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
 }

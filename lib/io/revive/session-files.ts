@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
 import { readClaudeTranscript, readCodexRollout, type FoundSession, type IsReviveMessage, type SessionFinding } from '../../core/revive/session-files.ts';
+import { namesIn } from '../quiet-reads.ts';
 
 /**
  * Finds the agents' session files (`revive.session_files`): Codex
@@ -67,11 +68,7 @@ function statOrNull(path: string) {
 }
 
 function entries(dir: string): string[] {
-  try {
-    return readdirSync(dir).map((name) => join(dir, name));
-  } catch {
-    return [];
-  }
+  return namesIn(dir).map((name) => join(dir, name));
 }
 
 /** Files below `dir`, at most `depth` directories down. */

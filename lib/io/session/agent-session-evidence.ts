@@ -6,6 +6,7 @@ import { readThreadChildren } from '../process/proc-read.ts';
 import { readProcStat } from '../process/process-identity.ts';
 import { openFilesOf } from './session-file-holders.ts';
 import type { SessionDirs } from '../revive/session-files.ts';
+import { readJsonFile } from '../quiet-reads.ts';
 
 /**
  * What ties a session to one agent process — never "the newest session file in the
@@ -72,10 +73,6 @@ function environmentValue(pid: number, name: string): string | null {
 }
 
 function registryEntry(path: string): z.infer<typeof REGISTRY_ENTRY> | null {
-  try {
-    const parsed = REGISTRY_ENTRY.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  const parsed = REGISTRY_ENTRY.safeParse(readJsonFile(path));
+  return parsed.success ? parsed.data : null;
 }

@@ -1,6 +1,7 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { listAllPids } from '../process/proc-read.ts';
+import { namesIn } from '../quiet-reads.ts';
 
 /**
  * Which live processes hold a file open — the agent writing its session file. Read from
@@ -19,13 +20,7 @@ export function fileHolders(path: string, selfPid = process.pid): number[] {
 
 /** The files one process holds open; none when it is gone or another user's. */
 export function openFilesOf(pid: number): string[] {
-  let fds: string[];
-  try {
-    fds = readdirSync(`/proc/${pid}/fd`);
-  } catch {
-    return [];
-  }
-  return fds.flatMap((fd) => linkOrNull(`/proc/${pid}/fd/${fd}`) ?? []);
+  return namesIn(`/proc/${pid}/fd`).flatMap((fd) => linkOrNull(`/proc/${pid}/fd/${fd}`) ?? []);
 }
 
 function linkOrNull(path: string): string | null {

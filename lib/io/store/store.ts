@@ -3,6 +3,7 @@ import { createLineRedactor, type LineRedactor, type Redactor } from '../../core
 import { MIGRATIONS, SCHEMA_VERSION } from './store-schema.ts';
 import { foreignFileError, isForeignFile, storeError, StoreError } from './store-errors.ts';
 import { openForWriting, openReadOnly } from './store-open.ts';
+import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**
  * The only module that talks to SQLite. Rows go in through `insert` and the named helpers
@@ -231,10 +232,8 @@ function fromRow(row: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** A column's JSON, or its text when it holds no JSON. */
 function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const value = parseJsonOrUndefined(text);
+  return value === undefined ? text : value;
 }

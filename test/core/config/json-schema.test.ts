@@ -6,7 +6,7 @@ import TOML from '@iarna/toml';
 import { configSchema } from '../../../lib/core/config/config.ts';
 import { configJsonSchema } from '../../../lib/core/config/config-json-schema.ts';
 import { KEY_DESCRIPTIONS } from '../../../lib/core/config/key-descriptions.ts';
-import { parseSpan } from '../../../lib/core/config/duration.ts';
+import { parseSpan } from '../../../lib/core/time/duration.ts';
 import { spanPattern } from '../../../lib/core/config/span-pattern.ts';
 import { repoRoot } from '../../helpers/cli.ts';
 import { SPAN_CORPUS } from '../../helpers/duration-corpus.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONSULTABLE_SIGNALS, DETECTION_ORDER, nextPassAfter, SIGNAL_KINDS, SIGNALS, signalRow, stallKindOf, stallStatus } from '../../../lib/core/signals/registry.ts';
 import { ACTIONS, type RecoveryAction } from '../../../lib/core/signals/actions.ts';
-import { DIAGNOSIS_ACTIONS } from '../../../lib/core/incident/diagnosis-schema.ts';
+import { DIAGNOSIS_ACTIONS } from '../../../lib/core/signals/actions.ts';
 
 /** The registry's rows agree with each other: what one row names, another row (or the action table) has. */
 

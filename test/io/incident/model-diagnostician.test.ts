@@ -6,7 +6,8 @@ import { consultFor } from '../../../lib/commands/diagnostician-edge.ts';
 import { configSchema } from '../../../lib/core/config/config.ts';
 import { createRedactor } from '../../../lib/core/redact/redact.ts';
 import { diagnoseIncident } from '../../../lib/supervise/diagnose-incident.ts';
-import { RunRecords, type Incident } from '../../../lib/supervise/records.ts';
+import type { Incident } from '../../../lib/supervise/record-types.ts';
+import type { RunRecorder } from '../../../lib/supervise/ports.ts';
 import type { ProcessInfo } from '../../../lib/core/process/process-info.ts';
 
 /**
@@ -39,11 +40,10 @@ const CASES: Array<{ name: string; text: string | null; source: string; action: 
   { name: 'a timeout', text: null, source: 'external-refused', action: 'none', rationale: /gave no answer within/ },
 ];
 
-class KeptDiagnoses extends RunRecords {
-  readonly rows: Array<{ source: string; action: string; rationale: string }> = [];
-  override diagnosis(_incident: Incident, diagnosis: { action: string; rationale: string }, source: string): void {
-    this.rows.push({ source, action: diagnosis.action, rationale: diagnosis.rationale });
-  }
+/** The diagnoses recorded, as the test reads them. */
+function keptDiagnoses(): Pick<RunRecorder, 'diagnosis'> & { rows: Array<{ source: string; action: string; rationale: string }> } {
+  const rows: Array<{ source: string; action: string; rationale: string }> = [];
+  return { rows, diagnosis: (_incident, diagnosis, source) => void rows.push({ source, action: diagnosis.action, rationale: diagnosis.rationale }) };
 }
 
 async function withServer(respond: (request: IncomingMessage, body: string, response: ServerResponse) => void) {
@@ -72,7 +72,7 @@ for (const [shapeName, shape] of Object.entries(SHAPES)) {
         const env = { DIAG_KEY: API_KEY, SOME_TOKEN: PLANTED.envSecret };
         const diagnose = configSchema.parse({ diagnose: { diagnostician: shape.kind, api: shape.api, base_url: server.base, model: 'm-1', api_key_env: 'DIAG_KEY', timeout: '700ms' } }).diagnose;
         const consult = consultFor(diagnose, createRedactor({ env }), env);
-        const records = new KeptDiagnoses(null, () => 0);
+        const records = keptDiagnoses();
         const incident: Incident = { id: 1, kind: 'HUNG_PROCESS', state: 'OPEN', message: 'sleep (pid 48213) idle for 2m', attempts: 0 };
         const lastLines = [`curl -H "Authorization: token ${PLANTED.token}" https://example.com`, `export SOME_TOKEN=${PLANTED.envSecret}`];
         const result = await diagnoseIncident('HUNG_PROCESS', incident, { processes: [TARGET], target: TARGET, lastLines, thresholds: { hung_timeout_ms: 60_000 } },
@@ -99,7 +99,7 @@ test('no key in the environment: nothing is sent, the rules decide, and the prob
   const server = await withServer((_request, _body, response) => response.end('{}'));
   try {
     const diagnose = configSchema.parse({ diagnose: { diagnostician: 'anthropic', base_url: server.base, model: 'm-1', api_key_env: 'DIAG_KEY' } }).diagnose;
-    const records = new KeptDiagnoses(null, () => 0);
+    const records = keptDiagnoses();
     const incident: Incident = { id: 1, kind: 'HUNG_PROCESS', state: 'OPEN', message: 'hung', attempts: 0 };
     await diagnoseIncident('HUNG_PROCESS', incident, { processes: [TARGET], target: TARGET, lastLines: [], thresholds: {} },
       { records, logger: { log: () => {} }, consult: consultFor(diagnose, createRedactor(), {}) });

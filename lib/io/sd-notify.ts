@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 
 export type NotifyPath = 'addon' | 'systemd-notify' | 'none';
 
-export interface Notifier {
+export interface SdNotifier {
   readonly path: NotifyPath;
   /** Why this path: shown by `config check` and on the start-up line. */
   readonly detail: string;
@@ -67,7 +67,7 @@ export function probeAddon(): AddonProbe {
   return probed;
 }
 
-export function createNotifier(env: NodeJS.ProcessEnv = process.env, onFailure: (message: string) => void = () => {}): Notifier {
+export function createSdNotifier(env: NodeJS.ProcessEnv = process.env, onFailure: (message: string) => void = () => {}): SdNotifier {
   const forced = env.DEADMAN_NOTIFY;
   if (!env.NOTIFY_SOCKET || forced === 'none') {
     return { path: 'none', detail: forced === 'none' ? 'disabled by DEADMAN_NOTIFY=none' : 'not under systemd (NOTIFY_SOCKET unset)', send() {} };

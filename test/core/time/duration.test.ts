@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { formatAge, formatDuration, formatSpan, parseDuration, parseSpan } from '../../../lib/core/config/duration.ts';
+import { formatAge, formatDuration, formatSpan, parseDuration, parseSpan } from '../../../lib/core/time/duration.ts';
 import { SPAN_CORPUS as CORPUS } from '../../helpers/duration-corpus.ts';
 
 /** systemd-analyze's reading of a span: its microseconds and human form, or null when it refuses. */

@@ -1,3 +1,5 @@
+import { parseJsonOrUndefined } from '../json/parse-json.ts';
+
 /**
  * A person's answer to an incident AWAITING_APPROVAL, as `deadman approve`/`deny` leave it in
  * the state directory for the running deadman: which run (its token, recorded in its run row:
@@ -5,7 +7,7 @@
  * incident), which incident, approve or deny, who and when (the audit the incident's timeline
  * keeps). Parsed by hand: the run path loads no zod. Pure.
  */
-export interface ApprovalRequest {
+export interface ApprovalAnswer {
   /** The `runs.token` of the run that waits; no other run takes the answer. */
   run_token: string;
   incident_id: number;
@@ -19,13 +21,8 @@ export interface ApprovalRequest {
 /** Tokens are UUIDs; anything else in a file name or a request is refused. */
 export const RUN_TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function parseApprovalRequest(text: string): ApprovalRequest | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+export function parseApprovalAnswer(text: string): ApprovalAnswer | null {
+  const value = parseJsonOrUndefined(text);
   if (typeof value !== 'object' || value === null) return null;
   const { run_token: token, incident_id: id, decision, by, at } = value as Record<string, unknown>;
   if (typeof token !== 'string' || !RUN_TOKEN.test(token)) return null;

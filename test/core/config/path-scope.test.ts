@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseName, checkLexicalScope, checkPathScope } from '../../../lib/core/evidence/path-scope.ts';
+import { baseName, checkLexicalScope, checkPathScope } from '../../../lib/core/config/path-scope.ts';
 
 test('lexical scope: inside the root by whole segments only', () => {
   const cases: Array<[root: string, path: string, inside: boolean, reasonPart?: string]> = [

@@ -1,4 +1,4 @@
-import type { Config } from '../config/config.ts';
+import type { Config } from './config.ts';
 
 /**
  * Which diagnostician `[diagnose]` configures, resolved once: `rules` (deadman's own, the

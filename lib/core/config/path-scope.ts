@@ -1,7 +1,8 @@
 /**
  * Path scope for evidence claims: a claim may only look inside its declared `root`. The io side
  * resolves symlinks (realpath) and hands both forms here; this module judges them. Comparison is
- * by whole path segments, so `/out/export-secrets` is not inside `/out/export`.
+ * by whole path segments, so `/out/export-secrets` is not inside `/out/export`. It lives with the
+ * config: the schema judges a claim's paths as written (config.ts) before evidence ever reads one.
  */
 
 export type ScopeVerdict = { inside: true } | { inside: false; reason: string };

@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pollUntil } from '../../lib/io/poll-until.ts';
+
+test('returns the first truthy answer of the check, sync or async', async () => {
+  let calls = 0;
+  assert.equal(await pollUntil(() => (++calls >= 3 ? 'ready' : null), { timeoutMs: 5_000, everyMs: 1 }), 'ready');
+  assert.equal(calls, 3);
+  assert.deepEqual(await pollUntil(async () => ({ pid: 7 }), { timeoutMs: 0, everyMs: 1 }), { pid: 7 });
+});
+
+test('null once the deadline passed, the last check falling on the deadline, on the clock it was given', async () => {
+  let now = 0;
+  const seenAt: number[] = [];
+  // Each check moves the clock by 40 ms: checks at 0, 40, 80, then the deadline (100) has passed at 120.
+  const result = await pollUntil(() => {
+    seenAt.push(now);
+    now += 40;
+    return false;
+  }, { timeoutMs: 100, everyMs: 1, monotonic: () => now });
+  assert.equal(result, null);
+  assert.deepEqual(seenAt, [0, 40, 80]);
+});
+
+test('an abort ends the wait at once, as a timeout does', async () => {
+  const abort = new AbortController();
+  let calls = 0;
+  const started = performance.now();
+  const waiting = pollUntil(() => void calls++, { timeoutMs: 60_000, everyMs: 10_000, abort: abort.signal });
+  setImmediate(() => abort.abort());
+  assert.equal(await waiting, null);
+  assert.ok(performance.now() - started < 5_000);
+  assert.ok(calls <= 2, `${calls} checks`);
+});
