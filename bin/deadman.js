@@ -14,13 +14,6 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.exit(78);
 }
 
-// A flood of output (random bytes, a chatty agent) allocates fast and keeps a line backlog alive
-// across collections, and V8 then grows the young generation up to 128 MB committed: 240 MB
-// peak RSS on 200 MB of random bytes. Kept at its starting size, the same flood peaks near
-// 110 MB for ~15-30 % more time in scavenges (bench/garbage-memory.ts, bench/throughput.ts;
-// issue 23.5). Only this growth flag takes effect after start-up; --max-semi-space-size does not.
-module.createRequire(import.meta.url)('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-
 // node:sqlite still reports itself as experimental on some supported releases; that notice is
 // not for deadman's users. Every other warning is printed as Node would.
 process.removeAllListeners('warning');

@@ -1,4 +1,5 @@
 import { exitQuietlyOnEpipe } from './io/log.ts';
+import { keepYoungGenerationSmall } from './io/young-generation.ts';
 
 /**
  * Dispatch between the two argument parsers. `deadman run …` (the hot path under systemd) is
@@ -9,10 +10,12 @@ export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe(process.stderr);
   if (argv[0] === 'run' && !wantsHelp(argv)) {
     const { runFromArgv } = await import('./commands/run.ts');
+    keepYoungGenerationSmall();
     process.exitCode = await runFromArgv(argv.slice(1));
     return;
   }
   const { runCli } = await import('./cli.ts');
+  keepYoungGenerationSmall();
   process.exitCode = await runCli(argv);
 }
 

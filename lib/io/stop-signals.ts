@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+
 /** The signals that stop `deadman agent` and `attach` (systemd's stop, ^C, a closed terminal). */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
@@ -21,7 +23,10 @@ export function listenForStopSignals(onSignal: (signal: NodeJS.Signals) => void)
  * for any foreground program. A service (systemd, launchd, nohup) has no terminal: there it reloads.
  */
 function inTerminal(): boolean {
-  return [process.stdin, process.stdout, process.stderr].some((stream) => stream.isTTY === true);
+  // fd 0 is asked directly: process.stdin would build a stream deadman never reads (on /dev/null,
+  // a fs.ReadStream that loads fs/promises and readline: ~2 ms of every start, bench/startup.ts).
+  // process.stdout stays: touching it is what makes a pipe on fd 1 non-blocking (io/passthrough.ts).
+  return isatty(0) || [process.stdout, process.stderr].some((stream) => stream.isTTY === true);
 }
 
 /** `deadman run`'s stop signals (SIGHUP only in a terminal) to `onSignal` until the returned function is called. */

@@ -50,16 +50,22 @@ const metafile = join(repoRoot, 'dist', 'bundle.meta.json');
 const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.js');
 const built = existsSync(metafile) && existsSync(bundleMain) && statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
 
-/** The sources of every bundle chunk one `deadman run … -- true` loaded (state kept in `dir`). */
-function sourcesLoadedByRun(dir: string, runArgs: string[]): string[] {
+/**
+ * The sources of every bundle chunk one `deadman run … -- true` loaded (state kept in `dir`), the
+ * Node modules it loaded, and those of Node's own modules it compiled without their code cache
+ * (Node's internal test binding, under --expose-internals, counts them).
+ */
+function loadedByRun(dir: string, runArgs: string[]): { sources: string[]; builtins: string[]; compiledFromSource: string[] } {
   const hook = `
     const { registerHooks } = await import('node:module');
+    const { internalBinding } = (await import('node:module')).createRequire(process.execPath)('internal/test/binding');
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
-    process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(loaded) + '\\n'));`;
+    process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(loaded) + '\\nBUILTINS ' + JSON.stringify(process.moduleLoadList)
+      + '\\nFROM_SOURCE ' + JSON.stringify([...internalBinding('builtins').getCacheUsage().compiledWithoutCache]) + '\\n'));`;
   const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state') };
   for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG', 'CACHE_DIRECTORY']) delete env[key];
-  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), ...runArgs, '--', 'true'], { encoding: 'utf8', env, cwd: dir });
+  const run = spawnSync(process.execPath, ['--expose-internals', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), ...runArgs, '--', 'true'], { encoding: 'utf8', env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   assert.equal(run.status, 0, run.stderr);
   const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as string[];
   const files = loaded.filter((url) => url.startsWith('file:')).map((url) => new URL(url).pathname);
@@ -68,7 +74,8 @@ function sourcesLoadedByRun(dir: string, runArgs: string[]): string[] {
   const { outputs } = JSON.parse(readFileSync(metafile, 'utf8')) as Metafile;
   const sources = files.flatMap((file) => Object.keys(outputs[file.slice(repoRoot.length)]?.inputs ?? {}));
   assert.ok(sources.includes('lib/commands/run.ts'), `chunks mapped to their sources: ${sources.length}`);
-  return sources;
+  const listed = (label: string) => JSON.parse(new RegExp(`^${label} (.*)$`, 'm').exec(run.stderr)![1]!) as string[];
+  return { sources, builtins: listed('BUILTINS'), compiledFromSource: listed('FROM_SOURCE') };
 }
 
 // Matched anywhere in the path: a worktree whose node_modules is a symlink names them ../x/node_modules/….
@@ -77,8 +84,21 @@ const HEAVY = ['node_modules/yargs/', 'node_modules/zod/', 'node_modules/@iarna/
 test('a bundled `deadman run` loads no yargs, zod or TOML parser, and no module of dist/lib', {
   skip: built ? false : 'no fresh bundle: `npm run build` makes one',
 }, (t) => {
-  const sources = sourcesLoadedByRun(tempDir(t), []);
+  const { sources } = loadedByRun(tempDir(t), []);
   for (const heavy of HEAVY) assert.deepEqual(sources.filter((source) => source.includes(heavy)), [], `${heavy} is in a chunk the run path loads`);
+});
+
+test('a bundled `deadman run` builds no process.stdin stream: on /dev/null it loads fs streams, fs/promises and readline (~2 ms)', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, (t) => {
+  const { builtins } = loadedByRun(tempDir(t), []);
+  assert.deepEqual(builtins.filter((name) => /internal\/fs\/streams|readline/.test(name)), []);
+});
+
+test('a bundled `deadman run` compiles none of Node\'s own modules from source: a V8 flag set before they load voids their code cache', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, (t) => {
+  assert.deepEqual(loadedByRun(tempDir(t), []).compiledFromSource, []);
 });
 
 test('with --config, only the first start of a config loads zod and the TOML parser', {
@@ -87,9 +107,9 @@ test('with --config, only the first start of a config loads zod and the TOML par
   const dir = tempDir(t);
   mkdirSync(join(dir, 'state'));
   writeFileSync(join(dir, 'job.toml'), 'inactivity = "10min"\n');
-  const first = sourcesLoadedByRun(dir, ['--config', 'job.toml']);
+  const first = loadedByRun(dir, ['--config', 'job.toml']).sources;
   assert.ok(first.some((source) => source.includes('node_modules/zod/')), 'the first start validates the config');
-  const again = sourcesLoadedByRun(dir, ['--config', 'job.toml']);
+  const again = loadedByRun(dir, ['--config', 'job.toml']).sources;
   for (const heavy of HEAVY) assert.deepEqual(again.filter((source) => source.includes(heavy)), [], `${heavy} is loaded again`);
 });
 
