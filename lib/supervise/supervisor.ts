@@ -49,7 +49,6 @@ interface OpenCase extends Partial<RecoveryCase> {
 
 export class Supervisor {
   readonly history: ObservationHistory;
-  readonly facts: RunFacts = { ready: true, evidenceDead: null };
   stall: Stall | null = null;
   private attempts: AttemptState = NO_ATTEMPTS;
   private readonly cases = new Map<string, OpenCase>();
@@ -57,7 +56,9 @@ export class Supervisor {
   private get settings(): SupervisorSettings { return this.settingsNow(); }
 
   constructor(private readonly ports: SupervisorPorts, private readonly settingsNow: () => SupervisorSettings, private readonly output: OutputTracker,
-    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, private readonly detectors: readonly Detector[] = DETECTORS) {
+    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, private readonly detectors: readonly Detector[] = DETECTORS,
+    /** What the run knows of itself (ready, evidence); a run's pass reads readiness from its machine. */
+    readonly facts: RunFacts = { ready: true, evidenceDead: null }) {
     this.history = new ObservationHistory(startedAt);
   }
 
