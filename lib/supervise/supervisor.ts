@@ -177,7 +177,7 @@ export class Supervisor {
     return { event: !found ? 'cleared' : answer ? 'answered' : 'detected', fresh, answer };
   }
 
-  private readonly followUps: Record<FollowUpAction, (c: CaseSeen & { fingerprint: string; open: OpenCase & RecoveryCase; now: number }) => Promise<void> | void> = {
+  private readonly followUps: Record<FollowUpAction, (seen: CaseSeen & { fingerprint: string; open: OpenCase & RecoveryCase; now: number }) => Promise<void> | void> = {
     forget: ({ fingerprint }) => void this.cases.delete(fingerprint),
     clear: ({ open }) => void this.ports.records.move(open.incident, 'condition_cleared', 'the hung subtree is gone or the work moved again'),
     apply_answer: ({ open, answer, fresh }) => this.answer(open, answer!, fresh?.finding ?? open.finding),
