@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INCIDENT_TABLE, MAX_RECOVERY_ATTEMPTS } from '../lib/core/incident/incident.ts';
 import { RUN_TABLE } from '../lib/supervise/run-machine.ts';
+import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY } from '../lib/supervise/incident-follow-up.ts';
 import { repoRoot } from './helpers/cli.ts';
 
 /**
@@ -44,5 +45,16 @@ test('docs/design.md shows the run state × event table as the code has it', () 
 
 test('docs/design.md shows the incident state × event table as the code has it', () => {
   const table = incidentTableMarkdown();
+  assert.ok(design.includes(table), `docs/design.md should contain:\n${table}`);
+});
+
+/** The follow-up table, each standing with what judges it, and the standings followed up at once. */
+export function followUpTableMarkdown(): string {
+  const withJudge = Object.fromEntries(Object.entries(FOLLOW_UP_TABLE).map(([standing, row]) => [`${standing} (by ${JUDGED_BY[standing as keyof typeof JUDGED_BY]})`, row!]));
+  return `${markdownTable(withJudge, String)}\n\nFollowed up again at once when an action moved the case there: ${FOLLOWED_AT_ONCE.join(', ')}.`;
+}
+
+test('docs/design.md shows the incident follow-up table as the code has it', () => {
+  const table = followUpTableMarkdown();
   assert.ok(design.includes(table), `docs/design.md should contain:\n${table}`);
 });

@@ -4,7 +4,6 @@ import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 import { runPresence } from '../core/status/run-presence.ts';
 import { currentOperator } from '../io/approval.ts';
 import { writeApprovalAnswer } from '../io/approval-inbox.ts';
-import { systemClock } from '../io/clock.ts';
 import { incidentWithRun, type RecordedRun } from '../io/store/run-ends.ts';
 import { stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows, settleLost } from './open-existing-store.ts';
@@ -40,7 +39,7 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
       let found;
       try {
         found = readRows(database, () => {
-          const lost = settleLost(store, context, systemClock.wall());
+          const lost = settleLost(store, context, context.clock.wall());
           const incident = incidentWithRun(store, id);
           return incident && { ...incident, lost: incident.run !== null && lost.runIds.has(incident.run.id) };
         });
@@ -49,7 +48,7 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
       }
       if (found === null) throw usageError(`incident ${id} is not in ${database}; see deadman incidents`);
       const run = waitingRun(id, verb, found);
-      const request: ApprovalAnswer = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(systemClock.wall()).toISOString() };
+      const request: ApprovalAnswer = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(context.clock.wall()).toISOString() };
       const path = writeApprovalAnswer(context.paths.stateDir, request);
       process.stdout.write(`${verb === 'approve' ? 'approved' : 'denied'} incident ${id} as ${request.by}; run #${run.id} (${run.name}) takes ${path} at its next poll (deadman report ${id} shows it)\n`);
     },

@@ -4,7 +4,7 @@ import type { Config } from '../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store/store.ts';
-import { systemClock } from '../io/clock.ts';
+import { systemClock, type Clock } from '../io/clock.ts';
 import { createRedactor, type Redactor } from '../core/redact/redact.ts';
 
 /**
@@ -24,6 +24,8 @@ export interface CommonArgs {
 
 export interface Context extends LoadedConfig {
   paths: StatePaths;
+  /** The one clock a command reads (the run's loop takes the same port, supervise/ports.ts). */
+  clock: Clock;
 }
 
 /**
@@ -36,7 +38,7 @@ export async function loadContext(args: CommonArgs, flags: Record<string, unknow
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
   const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
   const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
-  return { ...loaded, paths: resolvePaths(loaded.config, args.database) };
+  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: systemClock };
 }
 
 export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {

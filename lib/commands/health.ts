@@ -2,7 +2,6 @@ import type { CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { judgeHealth, parseHealthRecord, type HealthRecord } from '../core/status/health.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
-import { systemClock } from '../io/clock.ts';
 import { healthFilePath } from '../io/health-file.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
@@ -41,7 +40,7 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     const ownerAlive = record !== null && isRunOwnerAlive(record);
     // No file at all: a deadman killed before its first refresh may still have left a run open.
     if (!ownerAlive) await settleRecords(args, context);
-    const verdict = judgeHealth(record, systemClock.wall(), name, ownerAlive);
+    const verdict = judgeHealth(record, context.clock.wall(), name, ownerAlive);
     if (args.json) {
       const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };
       process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
@@ -58,7 +57,7 @@ async function settleRecords(args: HealthArgs, context: Context): Promise<void> 
     const { store } = await openExistingStore(args, context);
     if (!store) return;
     try {
-      settleLost(store, context, systemClock.wall());
+      settleLost(store, context, context.clock.wall());
     } finally {
       store.close();
     }

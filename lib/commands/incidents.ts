@@ -2,7 +2,6 @@ import type { CommandModule } from 'yargs';
 import { parseDuration } from '../core/time/duration.ts';
 import { incidentListJson, renderIncidentList } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
-import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows, settleLost, withAbandoned } from './open-existing-store.ts';
@@ -25,9 +24,11 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
     .option('json', { type: 'boolean', describe: 'print a JSON array' })
     .options(stateOptions),
   handler: async (args) => {
-    const now = systemClock.wall();
-    const since = args.since === undefined ? undefined : now - sinceSpan(args.since);
+    // A bad --since is refused before the database is looked at.
+    const span = args.since === undefined ? undefined : sinceSpan(args.since);
     const { store, database, context } = await openExistingStore(args);
+    const now = context.clock.wall();
+    const since = span === undefined ? undefined : now - span;
     const redactor = redactorFor(context.config);
     try {
       // Those of a run whose deadman is gone are ABANDONED, as every reader says.

@@ -1,7 +1,6 @@
 import type { CommandModule } from 'yargs';
 import { renderPrometheus } from '../core/metrics/prometheus.ts';
 import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
-import { systemClock } from '../io/clock.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
 import { stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows, settleLost } from './open-existing-store.ts';
@@ -25,7 +24,7 @@ export const metricsCommand: CommandModule<object, MetricsArgs> = {
   builder: (y) => y.option('json', { type: 'boolean', describe: 'the same facts as JSON (snake_case)' }).options(stateOptions),
   handler: async (args) => {
     const { store, database, context } = await openExistingStore(args);
-    const now = systemClock.wall();
+    const now = context.clock.wall();
     let facts: RunFacts[] = [];
     try {
       if (store) facts = readRows(database, () => loadRunFacts(store, now, { lost: settleLost(store, context, now) }));

@@ -5,7 +5,6 @@ import { usageError } from '../exit-codes.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore, readRows, settleLost, withAbandoned } from './open-existing-store.ts';
-import { systemClock } from '../io/clock.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
 import { shippedTraceNames } from '../io/session/trace-file.ts';
 import { scenarioReport } from './report-scenario.ts';
@@ -43,7 +42,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       const rows = readRows(database, () => {
         const id = store === null ? null : wanted === 'latest' ? latestIncidentId(store, args.name) : wanted;
         if (store === null || id === null) return null;
-        const lost = settleLost(store, context, systemClock.wall());
+        const lost = settleLost(store, context, context.clock.wall());
         const loaded = loadIncidentRows(store, id);
         return loaded && { ...loaded, incident: withAbandoned([loaded.incident], lost)[0]! };
       });

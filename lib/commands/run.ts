@@ -105,7 +105,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     const end = await supervisePassesOf(run);
     // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
     if (systemd.watchdogUsec) notifier.send('WATCHDOG=1');
-    const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, () => true);
+    const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, repeatEvery, () => true);
     await alerts.ended(end);
     stopFeeding();
     printRunSummary({ passes: run.passes, database: context.paths.database, logger, json: summaryJson === true }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);

@@ -4,7 +4,6 @@ import {
   renderStatus, statusJson, statusRows, type StatusIncident, type StatusMarker, type StatusRun,
 } from '../core/status/run-status-rows.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
-import { systemClock } from '../io/clock.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { listMarkers } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
@@ -33,7 +32,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     .options(stateOptions),
   handler: async (args) => {
     const context = await loadContext(args);
-    const now = systemClock.wall();
+    const now = context.clock.wall();
     const database = context.paths.database;
     // A database named by hand that is not there is a typo, not an empty history.
     if ((args.database !== undefined || args['state-dir'] !== undefined) && pathState(database) === 'missing') {

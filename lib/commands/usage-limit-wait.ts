@@ -57,7 +57,7 @@ export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBa
   const publish = () => sendStatus(usageWaitStatus(plan.resumeAt, clock.wall(), plan.backoff));
   publish();
   logger.log('notice', usageWaitStatus(plan.resumeAt, clock.wall(), plan.backoff));
-  const stopWatchdog = startWatchdog(notifier, deps.watchdogUsec, () => true);
+  const stopWatchdog = startWatchdog(notifier, deps.watchdogUsec, deps.every, () => true);
   let stopTicking = () => {};
   let stopListening = () => {};
   try {

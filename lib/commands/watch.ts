@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { renderWatched, inRepository, watchSession, type WatchedSession } from '../core/session/watched-session.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { systemClock } from '../io/clock.ts';
 import { sessionDirs } from '../io/revive/session-files.ts';
 import { repositoryRoot, repositorySessions } from '../io/session/repository.ts';
 import { fileHolders } from '../io/session/session-file-holders.ts';
@@ -33,9 +32,9 @@ export const watchCommand: CommandModule<object, WatchArgs> = {
     .option('once', { type: 'boolean', describe: 'look once and exit (default: look every 2s until interrupted)' })
     .option('json', { type: 'boolean', describe: 'print the view as JSON' }),
   handler: async (args) => {
-    const { config } = await loadContext(args);
+    const { config, clock } = await loadContext(args);
     const root = repositoryRoot(process.cwd());
-    const look = () => lookAtSession(root, args.session, { dirs: sessionDirs(config.revive), inactivityMs: config.inactivity });
+    const look = () => lookAtSession(root, args.session, { dirs: sessionDirs(config.revive), inactivityMs: config.inactivity, wall: () => clock.wall() });
     const print = (view: WatchedSession) => process.stdout.write(args.json ? `${JSON.stringify(view)}\n` : `${renderWatched(view)}\n`);
     const first = look();
     if (typeof first === 'string') {
@@ -55,11 +54,12 @@ const AGENTS = ['codex', 'claude'] as const;
 interface LookOptions {
   dirs: ReturnType<typeof sessionDirs>;
   inactivityMs: number;
+  wall: () => number;
 }
 
 /** The view of the chosen session, or why there is none to show. */
 function lookAtSession(root: string, sessionId: string | undefined, options: LookOptions): WatchedSession | string {
-  const now = systemClock.wall();
+  const now = options.wall();
   const chosen = sessionId
     ? repositorySessions(AGENTS, options.dirs, '/', now, 0).find((f) => f.finding.sessionId === sessionId)
     : repositorySessions(AGENTS, options.dirs, root, now, RECENT_MS)[0];

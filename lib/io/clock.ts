@@ -7,11 +7,13 @@ export interface Clock {
   wall(): number;
 }
 
-export const systemClock: Clock = {
+export const systemClock: Clock & { sleep(ms: number): Promise<void> } = {
   // The monotonic clock performance.now() reads too, from about the same origin (the process's
   // start), without loading perf_hooks and its nine modules into every start.
   monotonic: () => process.uptime() * 1000,
   wall: () => Date.now(),
+  /** The loop's waits (supervise/ports.ts LoopClock): unref'd, so a wait never holds the process open. */
+  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref()),
 };
 
 /** The real repeater behind the loop's poll: a plain interval, cancelled by the returned function. */

@@ -5,6 +5,7 @@ import { signalSequence } from '../core/session/replay-report.ts';
 import { OutputTracker } from './output.ts';
 import type { Clock, Logger, ProcessTree, Repeater, SignalSource } from './ports.ts';
 import type { StepRecords } from './step-records.ts';
+import { SerialTick } from './serial-tick.ts';
 import { Supervisor, type SupervisorSettings } from './supervisor.ts';
 
 /**
@@ -102,24 +103,21 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
 /** Ticks every poll (one at a time) until the root exits, an incident escalates, or a stop signal arrives. */
 function untilEnded(ports: AttachPorts, pollMs: number, tick: () => Promise<void>, ended: () => string | null, end: (why: 'signal') => void): Promise<void> {
   return new Promise((resolve) => {
-    let ticking: Promise<void> | null = null;
+    const ticks = new SerialTick(() => tick().finally(() => {
+      if (ended() !== null) finish();
+    }), () => ports.clock.monotonic());
     const stopListening = ports.signals(() => {
       end('signal');
       finish();
     });
-    const stopTicking = ports.every(pollMs, () => {
-      ticking ??= tick().finally(() => {
-        ticking = null;
-        if (ended() !== null) finish();
-      });
-    });
+    const stopTicking = ports.every(pollMs, () => void ticks.run());
     let finished = false;
     function finish() {
       if (finished) return;
       finished = true;
       stopTicking();
       stopListening();
-      void Promise.resolve(ticking).then(() => resolve());
+      void ticks.settled().then(() => resolve());
     }
   });
 }

@@ -1,6 +1,7 @@
 import type { Claim } from '../core/config/config.ts';
 import { needsAttention, type Verdict } from '../core/evidence/evidence.ts';
-import type { EvidenceGate, RunRecorder } from './ports.ts';
+import { repeatEvery } from '../io/clock.ts';
+import type { EvidenceGate, Repeater, RunRecorder } from './ports.ts';
 
 /**
  * Evidence inside `deadman run`: `always` claims are re-checked every `interval`, and one that
@@ -24,6 +25,8 @@ export interface EvidenceGateDeps {
   monotonic(): number;
   records: Pick<RunRecorder, 'evidence'>;
   tickMs?: number;
+  /** The loop's repeater port; the real interval unless a test hands in its fake. */
+  every?: Repeater;
 }
 
 function watchAlways(claims: readonly Claim[]): Watched[] {
@@ -40,7 +43,7 @@ export function createEvidenceGate(claims: () => readonly Claim[], deps: Evidenc
     if (claims() !== watched.of) watched = { of: claims(), list: watchAlways(claims()) };
     return watched.list;
   };
-  let timer: NodeJS.Timeout | null = null;
+  let stopTicking: (() => void) | null = null;
 
   const failing = (w: Watched, now: number) => w.last !== null && needsAttention(w.last) && w.failingSince !== null && now - w.failingSince >= w.claim.grace;
 
@@ -67,11 +70,11 @@ export function createEvidenceGate(claims: () => readonly Claim[], deps: Evidenc
         const now = deps.monotonic();
         for (const w of watchedNow()) if (!w.inFlight && now >= w.nextAt) void check(w, onDead);
       };
-      timer = setInterval(tick, deps.tickMs ?? 1000);
+      stopTicking = (deps.every ?? repeatEvery)(deps.tickMs ?? 1000, tick);
       tick();
     },
     stop() {
-      if (timer) clearInterval(timer);
+      stopTicking?.();
     },
     summary() {
       const now = deps.monotonic();

@@ -66,6 +66,15 @@ export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Bu
 /** Repeats `run` every `ms` until the returned function is called. */
 export type Repeater = (ms: number, run: () => void) => () => void;
 
+/**
+ * The clock the loop reads and waits on, one port for both: a fake clock moves time and wakes
+ * what waits on it, so a whole run, its stream waits included, runs under it in milliseconds.
+ */
+export interface LoopClock extends Clock {
+  /** Resolves once `ms` passed on this clock; never keeps the process alive on its own. */
+  sleep(ms: number): Promise<void>;
+}
+
 /** Delivers the stop signals deadman itself receives; returns the function that stops listening. */
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
 
@@ -123,7 +132,7 @@ export interface ResumedCheck {
 
 /** Everything one run session needs from outside. */
 export interface RunSessionPorts {
-  clock: Clock;
+  clock: LoopClock;
   notifier: SdNotifier;
   logger: Logger;
   records: RunRecorder;

@@ -1,4 +1,5 @@
 import type { StoreSink } from '../io/store/recording-store.ts';
+import { systemClock } from '../io/clock.ts';
 import { ResumedVerification } from './resumed-verification.ts';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -160,7 +161,9 @@ class SimulatedWorld {
     this.workspaces = pass.events.filter((e) => e.type === 'workspace').map((e) => e.fingerprint);
     this.child = new SimulatedChild(pass.root);
     this.ports = {
-      clock: { monotonic: () => clock.now, wall: () => clock.wall() },
+      // The trace's clock does not run by itself: the stream waits (the pipes close once the
+      // simulated command exits) keep the real timer's time.
+      clock: { monotonic: () => clock.now, wall: () => clock.wall(), sleep: systemClock.sleep },
       notifier: { path: 'none', detail: 'replay', send: () => {} },
       logger: { log: () => {} },
       records,

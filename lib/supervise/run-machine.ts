@@ -2,13 +2,15 @@
  * The run as one explicit machine, in the manner of s6-supervise's state × event table: each
  * cell names the next state and one small action, which run-session.ts carries out. A cell
  * left out means the event does not apply in that state and is ignored. Pure: no timers, no
- * processes; the session feeds it events.
+ * processes; the pass (run-session.ts) feeds it events.
  *
- * `ready` is kept beside the state, not as states of its own: a run stopped or stalled before
- * READY=1 differs from one stopped after it only in what the stall policy may do.
+ * The run's facts are kept beside the state, written only by `dispatch`, not as states of their
+ * own: `ready` (a run stopped or stalled before READY=1 differs from one stopped after it only in
+ * what the stall policy may do), the stall action, the stop signal deadman received, and the
+ * signal the tree is being stopped with (one stop at a time: whoever asks later joins it).
  */
 
-import { signalRow } from '../core/signals/registry.ts';
+import { signalRow, stallInterrupts } from '../core/signals/registry.ts';
 import type { StallAction } from '../core/signals/signal-row.ts';
 
 export type RunState = 'starting' | 'waiting-ready' | 'running' | 'recovering' | 'stalled' | 'stopping' | 'finished';
@@ -65,20 +67,49 @@ export const RUN_TABLE: Record<RunState, Partial<Record<RunEvent, Cell>>> = {
   finished: {},
 };
 
+/** What an event brings: the stop signal deadman received, or the action the stall policy chose. */
+export interface RunEventDetail {
+  signal?: NodeJS.Signals;
+  stallAction?: StallAction;
+}
+
+/** How each stall action stops the tree: a withheld watchdog leaves it to systemd; an agent whose kind's row says it is interrupted (resumed, respawned, waiting out its limit) gets SIGINT as from a person, so it records the turn as interrupted, not killed. */
+const stallStop = (action: StallAction): NodeJS.Signals | null => (action === 'withhold' ? null : stallInterrupts(action) ? 'SIGINT' : 'SIGTERM');
+
 export class RunMachine {
-  state: RunState = 'starting';
-  ready = false;
+  private current: RunState = 'starting';
+  private isReady = false;
+  private stallChoice: StallAction | null = null;
+  private received: NodeJS.Signals | null = null;
+  private stoppingWith: NodeJS.Signals | null = null;
+
+  get state(): RunState { return this.current; }
+  /** READY=1 went out (the pattern matched, the port accepted, or neither was asked for). */
+  get ready(): boolean { return this.isReady; }
   /** What the stall policy chose when the run stalled; null until then. */
-  stallAction: StallAction | null = null;
+  get stallAction(): StallAction | null { return this.stallChoice; }
+  /** The stop signal that stopped the run; null until one came. */
+  get stopSignal(): NodeJS.Signals | null { return this.received; }
+  /** The signal the tree stop in progress began with; null while none is. */
+  get treeStop(): NodeJS.Signals | null { return this.stoppingWith; }
 
   /** Applies one event; returns the action to carry out, or null when the event does not apply now. */
-  dispatch(event: RunEvent): RunAction | null {
-    const cell = RUN_TABLE[this.state][event];
+  dispatch(event: RunEvent, detail: RunEventDetail = {}): RunAction | null {
+    const cell = RUN_TABLE[this.current][event];
     if (!cell) return null;
     const [to, action] = cell;
-    if (event === 'ready') this.ready = true;
-    this.state = to;
+    if (event === 'ready') this.isReady = true;
+    if (action === 'apply_stall_policy') this.stallChoice = detail.stallAction ?? 'exit';
+    if (action === 'stop_tree') this.received = detail.signal ?? null;
+    this.stoppingWith ??= this.stopsTreeWith(action);
+    this.current = to;
     return action;
+  }
+
+  private stopsTreeWith(action: RunAction): NodeJS.Signals | null {
+    if (action === 'stop_tree') return this.received;
+    if (action === 'apply_stall_policy') return stallStop(this.stallChoice!);
+    return action === 'conclude' ? 'SIGTERM' : null;
   }
 }
 

@@ -3,7 +3,7 @@ import { LineSplitter, type Line } from '../core/adapters/lines.ts';
 import { holdPaused } from '../io/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
 import { paceLines } from './line-pacer.ts';
-import type { RunSessionPorts, SpawnedChild } from './ports.ts';
+import type { LoopClock, RunSessionPorts, SpawnedChild } from './ports.ts';
 
 /**
  * The child's two output streams: each chunk is forwarded to deadman's own fd and shown to the
@@ -84,9 +84,9 @@ export function feedStreams(
 
 async function readWritten(
   streams: ReadonlyArray<Parameters<typeof untilClosedOrQuiet>[0][number] & { paced: { idle(): Promise<void> } }>,
-  lastChunkAt: () => number, clock: Pick<RunSessionPorts['clock'], 'monotonic'>, sniffer: { settled(): Promise<void> } | null,
+  lastChunkAt: () => number, clock: LoopClock, sniffer: { settled(): Promise<void> } | null,
 ): Promise<void> {
-  await Promise.race([untilClosedOrQuiet(streams, lastChunkAt, clock), new Promise<void>((resolve) => setTimeout(resolve, EXIT_READ_MAX_MS).unref())]);
+  await Promise.race([untilClosedOrQuiet(streams, lastChunkAt, clock), clock.sleep(EXIT_READ_MAX_MS)]);
   await Promise.all(streams.map((s) => s.paced.idle()));
   await sniffer?.settled();
 }
@@ -105,14 +105,14 @@ const QUIET_RECHECK_MS = 20;
  * has not looked at the pipes) and while nothing waits to be written (a paused pipe reads nothing).
  */
 async function untilClosedOrQuiet(
-  streams: ReadonlyArray<{ closed: Promise<void>; pipe: { backlogged(): boolean } }>, lastChunkAt: () => number, clock: Pick<RunSessionPorts['clock'], 'monotonic'>,
+  streams: ReadonlyArray<{ closed: Promise<void>; pipe: { backlogged(): boolean } }>, lastChunkAt: () => number, clock: LoopClock,
 ): Promise<void> {
   let allClosed = false;
   const closed = Promise.all(streams.map((s) => s.closed)).then(() => (allClosed = true));
   const quiet = () => clock.monotonic() - lastChunkAt() >= PIPE_QUIET_MS && !streams.some((s) => s.pipe.backlogged());
   for (;;) {
     const wait = Math.max(QUIET_RECHECK_MS, lastChunkAt() + PIPE_QUIET_MS - clock.monotonic());
-    await Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, wait).unref())]);
+    await Promise.race([closed, clock.sleep(wait)]);
     if (allClosed) return;
     if (!quiet()) continue;
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -13,6 +13,7 @@ import { SIGNALS, type DetectedKind } from '../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
 import { answerCommands, type ApprovalAnswer } from '../core/incident/approval-answer.ts';
+import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY, standingOf, type CaseSeen, type FollowUpAction, type FollowUpStanding } from './incident-follow-up.ts';
 
 /**
  * One supervision tick: observe → detect → diagnose → policy → act → verify → record.
@@ -49,7 +50,6 @@ interface OpenCase extends Partial<RecoveryCase> {
 
 export class Supervisor {
   readonly history: ObservationHistory;
-  readonly facts: RunFacts = { ready: true, evidenceDead: null };
   stall: Stall | null = null;
   private readonly detectors: readonly RunDetector[];
   private readonly cases = new Map<string, OpenCase>();
@@ -57,7 +57,9 @@ export class Supervisor {
   private get settings(): SupervisorSettings { return this.settingsNow(); }
 
   constructor(private readonly ports: SupervisorPorts, private readonly settingsNow: () => SupervisorSettings, private readonly output: OutputTracker,
-    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, kinds?: readonly DetectedKind[]) {
+    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, kinds: readonly DetectedKind[] | undefined,
+    /** What the run knows of itself (ready, evidence); a run's pass reads readiness from its machine. */
+    readonly facts: RunFacts = { ready: true, evidenceDead: null }) {
     this.history = new ObservationHistory(startedAt);
     this.detectors = runDetectors(kinds);
   }
@@ -154,43 +156,43 @@ export class Supervisor {
     await this.act(open as RecoveryCase);
   }
 
-  /** One more tick of an open incident: cleared while awaiting approval, or its recovery verified, retried or escalated. */
+  /** One more tick of an open incident with a recovery, by the follow-up table (incident-follow-up.ts). */
   private async followUp(fingerprint: string, open: OpenCase, now: number): Promise<void> {
     if (!isRecovery(open)) return;
-    const redetect = () => {
-      const signal = open.detector.detect(this.detectorInput(now));
-      return signal?.fingerprint === fingerprint ? signal : null;
-    };
-    const { incident } = open;
-    if (open.denied) {
-      if (!redetect()) this.cases.delete(fingerprint);
-      return;
+    for (let standing = standingOf(open); ;) {
+      const seen = this.observeCase(standing, fingerprint, open, now);
+      const action = FOLLOW_UP_TABLE[standing]?.[seen.event];
+      if (!action) return;
+      await this.followUps[action]({ ...seen, fingerprint, open, now });
+      const next = standingOf(open);
+      if (next === standing || !FOLLOWED_AT_ONCE.includes(next) || !this.cases.has(fingerprint)) return;
+      standing = next;
     }
-    if (incident.state === 'AWAITING_APPROVAL') {
-      const answer = this.ports.approvals?.take(incident.id) ?? null;
-      const fresh = redetect();
-      if (!fresh) {
-        this.ports.records.move(incident, 'condition_cleared', 'the hung subtree is gone or the work moved again');
-        this.cases.delete(fingerprint);
-      } else if (answer) {
-        await this.answer(open, answer, fresh.finding ?? open.finding);
-      }
-      return;
-    }
-    const context = { now, windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: this.history.latest, rootExit: null };
-    const after = verifyCase(open, context, this.ports);
-    if (after === 'RESOLVED') this.cases.delete(fingerprint);
-    if (after === 'RECOVERING') {
-      const fresh = redetect();
-      if (fresh?.finding) {
-        open.finding = fresh.finding;
-        await this.act(open);
-      } else {
-        this.ports.records.move(incident, 'escalate', 'no fresh hung finding for a second attempt');
-      }
-    }
-    if (incident.state === 'ESCALATED') this.enterStall(incident.kind as StallKind, incident.message, incident);
   }
+
+  /** What this tick saw of the case, as its standing is judged (JUDGED_BY): the signal again, a person's answer, or only the tick. */
+  private observeCase(standing: FollowUpStanding, fingerprint: string, open: OpenCase & RecoveryCase, now: number): CaseSeen {
+    const judged = JUDGED_BY[standing];
+    if (judged === 'tick') return { event: 'tick', fresh: null, answer: null };
+    const answer = judged === 'answer and signal' ? this.ports.approvals?.take(open.incident.id) ?? null : null;
+    const signal = open.detector.detect(this.detectorInput(now));
+    const fresh = signal?.fingerprint === fingerprint ? signal : null;
+    const found = standing === 'RECOVERING' ? fresh?.finding : fresh;
+    return { event: !found ? 'cleared' : answer ? 'answered' : 'detected', fresh, answer };
+  }
+
+  private readonly followUps: Record<FollowUpAction, (seen: CaseSeen & { fingerprint: string; open: OpenCase & RecoveryCase; now: number }) => Promise<void> | void> = {
+    forget: ({ fingerprint }) => void this.cases.delete(fingerprint),
+    clear: ({ open }) => void this.ports.records.move(open.incident, 'condition_cleared', 'the hung subtree is gone or the work moved again'),
+    apply_answer: ({ open, answer, fresh }) => this.answer(open, answer!, fresh?.finding ?? open.finding),
+    verify: ({ open, now }) => void verifyCase(open, { now, windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: this.history.latest, rootExit: null }, this.ports),
+    retry: ({ open, fresh }) => {
+      open.finding = fresh!.finding!;
+      return this.act(open);
+    },
+    escalate: ({ open }) => void this.ports.records.move(open.incident, 'escalate', 'no fresh hung finding for a second attempt'),
+    stall: ({ open: { incident } }) => this.enterStall(incident.kind as StallKind, incident.message, incident),
+  };
 
   /** A person's answer from `deadman approve`/`deny`, recorded with who and when. */
   private async answer(open: RecoveryCase & OpenCase, answer: ApprovalAnswer, finding: HungFinding): Promise<void> {

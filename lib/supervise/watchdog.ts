@@ -1,18 +1,17 @@
 import type { SdNotifier } from '../io/sd-notify.ts';
+import type { Repeater } from './ports.ts';
 
 /**
  * Feeds WATCHDOG=1 every WATCHDOG_USEC/2, but only when `healthy()` says so at that moment.
  * The timer lives on deadman's own event loop: if the loop wedges, the pings stop and systemd
  * kills deadman — the watchdog guards the guard. Never sd-notify's startWatchdogMode(), which
- * pings unconditionally.
+ * pings unconditionally. `every` is the loop's repeater port (the real one a plain interval).
  */
-export function startWatchdog(notifier: SdNotifier, watchdogUsec: number | null, healthy: () => boolean): () => void {
+export function startWatchdog(notifier: SdNotifier, watchdogUsec: number | null, every: Repeater, healthy: () => boolean): () => void {
   if (watchdogUsec === null || notifier.path === 'none') return () => {};
-  const everyMs = Math.max(50, Math.floor(watchdogUsec / 2000));
-  const timer = setInterval(() => {
+  return every(Math.max(50, Math.floor(watchdogUsec / 2000)), () => {
     if (healthy()) notifier.send('WATCHDOG=1');
-  }, everyMs);
-  return () => clearInterval(timer);
+  });
 }
 
 /**

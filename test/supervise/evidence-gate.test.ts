@@ -38,3 +38,35 @@ test('claims brought by a reload are watched, and claims it drops are forgotten'
     gate.stop();
   }
 });
+
+test('under a fake clock: an always claim is checked every interval, and reported dead only once it stayed failing past its grace', async () => {
+  let now = 0;
+  const ticks: Array<() => void> = [];
+  const verdicts: Array<'alive' | 'dead'> = ['alive', 'dead', 'dead', 'dead', 'dead'];
+  let checks = 0;
+  const claims = claimsOf([{ name: 'report', kind: 'command', command: ['true'], when: 'always', interval: '10s', grace: '25s' }]);
+  const gate = createEvidenceGate(() => claims, {
+    evaluate: async (claim) => ({ claim: claim.name ?? 'x', kind: claim.kind, verdict: verdicts[Math.min(checks++, verdicts.length - 1)]!, reason: 'r' }),
+    monotonic: () => now,
+    records: { evidence: () => {} } as unknown as RunRecords,
+    every: (_ms, run) => {
+      ticks.push(run);
+      return () => ticks.splice(ticks.indexOf(run), 1);
+    },
+  });
+  const dead: string[] = [];
+  gate.start((message) => dead.push(message));
+  const at = async (ms: number) => {
+    now = ms;
+    for (const tick of [...ticks]) tick();
+    for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  };
+  await at(0);
+  for (const ms of [5_000, 10_000, 20_000, 30_000]) await at(ms);
+  assert.equal(checks, 4, 'checked at 0, 10, 20 and 30 s: once per interval, not per tick');
+  assert.deepEqual(dead, [], 'failing since 10 s: 20 s is within the 25 s grace');
+  await at(40_000);
+  assert.deepEqual(dead, ['evidence report dead: r'], 'failing for 30 s: past the grace');
+  gate.stop();
+  assert.equal(ticks.length, 0, 'stop cancels the timer');
+});

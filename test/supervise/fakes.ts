@@ -8,7 +8,7 @@ import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/io/log.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
-import { RunMachine, type RunAction, type RunEvent } from '../../lib/supervise/run-machine.ts';
+import { RunMachine, type RunAction, type RunEvent, type RunEventDetail } from '../../lib/supervise/run-machine.ts';
 import type { RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
@@ -83,20 +83,31 @@ function keptRecords() {
 export class TracedMachine extends RunMachine {
   readonly trace: string[] = [];
 
-  override dispatch(event: RunEvent): RunAction | null {
+  override dispatch(event: RunEvent, detail?: RunEventDetail): RunAction | null {
     const from = this.state;
-    const action = super.dispatch(event);
+    const action = super.dispatch(event, detail);
     if (action && (from !== this.state || event !== 'tick')) this.trace.push(`${from} -${event}-> ${this.state}`);
     return action;
   }
 }
 
-export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter } = {}) {
+/**
+ * `watchdogUsec`: the run is under a systemd watchdog (a notify path, WATCHDOG_USEC), so its
+ * ping timer runs on the fake clock: `elapse` moves time and fires every timer that falls due.
+ */
+export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter; watchdogUsec?: number } = {}) {
   let now = 0;
+  /** Repeating timers (the poll, the watchdog) and one-shot waits, both on the fake clock. */
+  const timers: Array<{ ms: number; run: () => void; dueAt: number }> = [];
+  let sleepers: Array<{ at: number; wake: () => void }> = [];
+  const wakeDue = () => {
+    const due = sleepers.filter((s) => s.at <= now);
+    sleepers = sleepers.filter((s) => s.at > now);
+    for (const s of due) s.wake();
+  };
   const child = new FakeChild();
   const logs: Array<{ level: Level; message: string }> = [];
   const notes: string[] = [];
-  const polls: Array<() => void> = [];
   const tree = { processes: [proc(ROOT_PID, 1)], terminated: [] as number[], stops: [] as NodeJS.Signals[], abort: null as AbortSignal | null };
   let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
   let onEvidenceDead: ((message: string) => void) | null = null;
@@ -104,11 +115,11 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   const records = keptRecords();
   const adapter = options.adapter ?? createGenericAdapter();
   const ports: RunSessionPorts = {
-    clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now },
-    notifier: { path: 'none', detail: 'fake', send: (message) => void notes.push(message) },
+    clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now, sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })) },
+    notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
     logger,
     records,
-    watchdogUsec: null,
+    watchdogUsec: options.watchdogUsec ?? null,
     spawn: async () => (options.spawnFails ? { ok: false, exitCode: 127, message: 'nope: command not found' } : { ok: true, child }),
     signals: (handler) => {
       onSignal = handler;
@@ -118,9 +129,10 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
       source.on('data', (chunk: Buffer) => onChunk(chunk));
       return { drained: async () => {}, backlogged: () => false };
     },
-    every: (_ms, run) => {
-      polls.push(run);
-      return () => polls.splice(polls.indexOf(run), 1);
+    every: (ms, run) => {
+      const timer = { ms, run, dueAt: now + ms };
+      timers.push(timer);
+      return () => timers.splice(timers.indexOf(timer), 1);
     },
     makeTree: () => ({
       observe: () => ({ at: now, rootPid: ROOT_PID, processes: tree.processes.map((p) => ({ ...p })) }),
@@ -147,10 +159,31 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   };
   return {
     ports, child, tree, logs, notes, records,
-    advance: (ms: number) => void (now += ms),
-    /** One poll of the loop, then everything it started. */
+    advance: (ms: number) => {
+      now += ms;
+      wakeDue();
+    },
+    /** One poll of the loop (every repeating timer fires once, whatever its period), then everything it started. */
     poll: async () => {
-      for (const run of [...polls]) run();
+      for (const timer of [...timers]) timer.run();
+      await settle();
+    },
+    /** Moves the clock `ms` on, firing each repeating timer as it falls due (in time order) and settling after each. */
+    elapse: async (ms: number) => {
+      const until = now + ms;
+      for (;;) {
+        const next = Math.min(...timers.map((t) => t.dueAt));
+        if (!(next <= until)) break;
+        now = next;
+        wakeDue();
+        for (const timer of timers.filter((t) => t.dueAt <= now)) {
+          timer.dueAt += timer.ms;
+          timer.run();
+        }
+        await settle();
+      }
+      now = until;
+      wakeDue();
       await settle();
     },
     raise: (signal: NodeJS.Signals) => onSignal?.(signal),

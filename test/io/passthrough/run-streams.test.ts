@@ -4,15 +4,15 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAdapter } from '../../lib/core/adapters/index.ts';
-import type { Line } from '../../lib/core/adapters/lines.ts';
-import { systemClock } from '../../lib/io/clock.ts';
-import { passThrough } from '../../lib/io/passthrough.ts';
-import { OutputTracker } from '../../lib/supervise/output.ts';
-import { RunRecords } from '../../lib/supervise/records.ts';
-import { feedStreams } from '../../lib/supervise/run-streams.ts';
-import { tempDir } from '../helpers/cli.ts';
-import { testConfig } from './fakes.ts';
+import { createAdapter } from '../../../lib/core/adapters/index.ts';
+import type { Line } from '../../../lib/core/adapters/lines.ts';
+import { systemClock } from '../../../lib/io/clock.ts';
+import { passThrough } from '../../../lib/io/passthrough.ts';
+import { OutputTracker } from '../../../lib/supervise/output.ts';
+import { RunRecords } from '../../../lib/supervise/records.ts';
+import { feedStreams } from '../../../lib/supervise/run-streams.ts';
+import { tempDir } from '../../helpers/cli.ts';
+import { testConfig } from '../../supervise/fakes.ts';
 
 /**
  * The end of the output must survive whatever kept deadman's event loop busy when the child
