@@ -8,16 +8,18 @@ import { release } from '../io/passthrough.ts';
  * flat-out stream of Claude events on an idle host (a database row per event), and past
  * WatchdogSec=2s with both cores busy: systemd killed a healthy agent. Lines keep their order.
  *
- * What waits is the output's bytes, not its lines: a chunk is split only when its turn comes, so
- * at most one chunk's lines exist at a time and each dies young. A backlog of split lines (and
- * the 64 KiB strings they were sliced from) outlived V8's young-generation collections under a
- * flood and was promoted by the megabyte: 1 M short lines peaked at 130–190 MB. While more than
+ * What waits is the output's bytes, not its lines: a chunk is split only when its turn comes, in
+ * pieces of PIECE_BYTES, so at most one piece's lines (and the string they were sliced from)
+ * exist at a time and each dies young. A backlog of split lines and the 64 KiB strings they were
+ * sliced from (128 KiB for binary garbage, two bytes a character) outlived V8's young-generation
+ * collections under a flood and was promoted by the megabyte, to be freed only by a full
+ * collection: 200 MB of random bytes peaked at 118–216 MB with an agent adapter. While more than
  * BACKLOG_HIGH_BYTES wait, the pipe is held paused, so the child feels the back-pressure and
  * deadman's memory stays bounded.
  */
 
 export interface LinePacer {
-  /** Queues a chunk of output (copied: the caller may free it at once). */
+  /** Queues a chunk of output (copied, in pieces: the caller may free it at once). */
   push(chunk: Uint8Array): void;
   /** Queues the end of the stream, after which `split(null)` gives its unterminated last line. */
   end(): void;
@@ -40,6 +42,8 @@ export interface PacerHooks {
 /** Short enough that a ping due every WatchdogSec/2 is never late by much, even on a loaded host. */
 export const SLICE_MS = 20;
 export const BACKLOG_HIGH_BYTES = 256 * 1024;
+/** Small enough that one piece's lines are a small part of V8's young generation (1 MiB under bin/deadman.js's flag). */
+const PIECE_BYTES = 8 * 1024;
 const BACKLOG_LOW_BYTES = BACKLOG_HIGH_BYTES / 4;
 
 /** The chunks waiting to be split, and the lines of the one being handled. */
@@ -113,8 +117,8 @@ export function paceLines(hooks: PacerHooks): LinePacer {
     for (const resolve of waiters.splice(0)) resolve();
   };
 
-  const enqueue = (chunk: Uint8Array | null) => {
-    queue.add(chunk);
+  const enqueue = (pieces: Array<Uint8Array | null>) => {
+    for (const piece of pieces) queue.add(piece);
     if (!held && queue.bytes > BACKLOG_HIGH_BYTES) {
       held = true;
       hooks.hold(true);
@@ -125,9 +129,11 @@ export function paceLines(hooks: PacerHooks): LinePacer {
 
   return {
     push: (chunk) => {
-      if (chunk.length > 0) enqueue(new Uint8Array(chunk));
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < chunk.length; at += PIECE_BYTES) pieces.push(new Uint8Array(chunk.subarray(at, at + PIECE_BYTES)));
+      if (pieces.length > 0) enqueue(pieces);
     },
-    end: () => enqueue(null),
+    end: () => enqueue([null]),
     idle: () => new Promise<void>((resolve) => {
       if (queue.empty && !running) resolve();
       else waiters.push(resolve);

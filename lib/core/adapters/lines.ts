@@ -8,9 +8,6 @@ export interface Line {
   truncated: boolean;
 }
 
-/** How many bytes of complete lines are decoded as one string (see splitComplete). */
-const SPAN_BYTES = 8 * 1024;
-
 // A BOM is text like any other: kept the same wherever a line starts (see splitComplete).
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -46,25 +43,11 @@ export class LineSplitter {
 
   /**
    * Lines wholly inside one chunk, the common case: decoded straight from the chunk, never
-   * copied. Up to SPAN_BYTES of them are decoded at once and split as text — a newline byte is
+   * copied. Short enough in all, the span is decoded once and split as text — a newline byte is
    * never part of a UTF-8 sequence, so this equals decoding each line — which keeps a flood of
-   * short lines at native speed instead of a few microseconds a line. Not a whole 64 KiB chunk
-   * at once: its text (up to 128 KiB, two bytes a character for binary garbage) is kept alive by
-   * every line sliced from it, and one that big is promoted to the old generation at the first
-   * collection it meets, then freed only by a full one: 200 MB of random bytes grew the heap by
-   * tens of megabytes between those.
+   * short lines at native speed instead of a few microseconds a line.
    */
   private splitComplete(span: Uint8Array, lines: Line[]): void {
-    for (let start = 0; ;) {
-      const cut = span.length - start > SPAN_BYTES ? span.indexOf(10, start + SPAN_BYTES) : -1;
-      const end = cut === -1 ? span.length : cut;
-      this.splitSpan(span.subarray(start, end), lines);
-      if (cut === -1) return;
-      start = cut + 1;
-    }
-  }
-
-  private splitSpan(span: Uint8Array, lines: Line[]): void {
     if (span.length <= this.maxLineBytes) {
       for (const text of decoder.decode(span).split('\n')) lines.push({ text: withoutCr(text), truncated: false });
       return;
