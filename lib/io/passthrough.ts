@@ -121,7 +121,7 @@ function dropWritten(buffers: Buffer[], written: number): Buffer[] {
  * chunk after `onChunk` returns (consumers copy what they keep); buffers that share their
  * memory with others, or cannot be detached, are left to the collector.
  */
-function release(chunk: Buffer): void {
+export function release(chunk: Uint8Array): void {
   if (chunk.byteOffset !== 0 || chunk.buffer.byteLength !== chunk.length) return;
   try {
     (chunk.buffer as ArrayBuffer).transfer(0);

@@ -45,7 +45,6 @@ export interface OutputState {
 
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
-const RAW_EVENT_CHARS = 4096;
 const HISTORY = 50;
 const FILES_CHANGED = 100;
 /**
@@ -102,6 +101,8 @@ export class OutputTracker {
       : Buffer.concat([this.tail.subarray(start), this.tail.subarray(0, this.tailEnd)]);
     const lines = new TextDecoder().decode(ordered).split('\n');
     if (lines.at(-1) === '') lines.pop();
+    // Once the ring has wrapped, its first line begins mid-line, maybe inside a secret whose start is gone: no shape would see it.
+    if (this.state.pipeBytes > TAIL_BYTES) lines.shift();
     // The tail may begin inside a key block: its lines go now, before any consumer sees them one by one.
     return hideKeyBlockLines(lines.slice(-LAST_LINES)).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
   }
@@ -118,8 +119,7 @@ export class OutputTracker {
     const { events } = parsed;
     // Built for every line of a flood, so the usual single event is not mapped and joined.
     const kind = events.length === 1 ? events[0]!.type : events.length > 1 ? events.map((e) => e.type).join(',') : parsed.recognized ? 'event' : 'line';
-    this.records.event(stream, kind, line.text.slice(0, RAW_EVENT_CHARS), line.truncated || line.text.length > RAW_EVENT_CHARS,
-      events.length ? { events } : null);
+    this.records.event(stream, kind, line.text, line.truncated, events.length ? { events } : null);
     return counts;
   }
 

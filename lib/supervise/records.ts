@@ -13,6 +13,20 @@ import type { IncidentTransition } from '../core/alerts/alert-planner.ts';
 import { carryIncident, insertIncident, recurIncident } from './incident-rows.ts';
 import type { RunRecorder } from './ports.ts';
 import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
+import { CUT_CONTEXT } from '../core/redact/line-stream.ts';
+import type { Row } from '../io/store/store.ts';
+
+/** How much of a line an event keeps. */
+const RAW_EVENT_CHARS = 4096;
+
+/**
+ * An event's line cut to RAW_EVENT_CHARS only once redacted: cut first, a secret across the cut
+ * kept its head (the start of an env value, of a token) where no shape could see it whole.
+ * The store redacts it again as it writes, which changes nothing.
+ */
+function recordedRaw(store: Store, row: Row): Row {
+  return typeof row.raw === 'string' && row.raw.length > RAW_EVENT_CHARS ? { ...row, raw: store.redacted(row.raw).slice(0, RAW_EVENT_CHARS) } : row;
+}
 
 /**
  * What one run leaves in the database: its row, its events, and its incidents with every
@@ -38,7 +52,7 @@ export class RunRecords implements RunRecorder {
   /** `onMoved` is told every transition that applied (the run's alerts, RunSessionPorts.alerts) and must return at once. */
   constructor(private readonly sink: StoreSink | null, private readonly wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
     private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
-    this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows)), batching);
+    this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows.map((row) => recordedRaw(s, row)))), batching);
   }
 
   get id(): number | null {
@@ -120,9 +134,12 @@ export class RunRecords implements RunRecorder {
     }));
   }
 
-  /** Queued, not written: the caller is the output path, which must never wait on the store. `raw` is copied (detached) only if it is queued. */
+  /**
+   * Queued, not written: the caller is the output path, which must never wait on the store.
+   * `raw` is copied (detached) only if it is queued, and only its start (recordedRaw).
+   */
   event(stream: string, kind: string, raw: string, truncated: boolean, data: object | null): void {
-    this.events.add(() => ({ at: this.wall(), stream, kind, raw: detached(raw), truncated, data: data ?? undefined }));
+    this.events.add(() => ({ at: this.wall(), stream, kind, raw: detached(raw.slice(0, RAW_EVENT_CHARS + CUT_CONTEXT)), truncated: truncated || raw.length > RAW_EVENT_CHARS, data: data ?? undefined }));
   }
 
   /** Output that could not be delivered: written at once, after the events queued before it. */

@@ -47,10 +47,11 @@ export function feedStreams(
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
     // Stamped after each parse slice too: a backlog being worked off must not make a flowing pipe look quiet.
     const stamp = () => (lastChunkAt = ports.clock.monotonic());
-    const paced = paceLines({ handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced: stamp, monotonic: () => ports.clock.monotonic() });
+    const split = (chunk: Uint8Array | null) => (chunk ? splitter.push(chunk) : splitter.flush());
+    const paced = paceLines({ split, handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced: stamp, monotonic: () => ports.clock.monotonic() });
     const pipe = ports.forward(source, fd, (chunk) => {
       output.chunk(chunk, ports.clock.monotonic());
-      if (needsLines()) paced.push(splitter.push(chunk));
+      if (needsLines()) paced.push(chunk);
       stamp();
     }, (error) => {
       const problem = `could not deliver the child's ${stream} to deadman's ${stream} (${error.code ?? error.message}): the rest of it is dropped, the work goes on`;
@@ -58,7 +59,7 @@ export function feedStreams(
       ports.records.undelivered(stream, problem);
     });
     const closed = new Promise<void>((resolve) => source.once('close', () => {
-      if (needsLines()) paced.push(splitter.flush());
+      if (needsLines()) paced.end();
       resolve();
     }));
     return { pipe, closed, source, paced };

@@ -31,6 +31,12 @@ test('one chunk larger than the ring keeps only its end; an unterminated line is
   assert.deepEqual(output.lastLines().slice(-2), ['first', 'second']);
 });
 
+test('once the ring has wrapped, its first line (the end of one whose start is gone, maybe inside a secret) is not among the last lines', () => {
+  const output = tracker();
+  output.chunk(bytes(`mytool --password ${'h'.repeat(16 * 1024 - 30)}unterX9 --verbose\nnext\n`), 1);
+  assert.deepEqual(output.lastLines(), ['next']);
+});
+
 test('tool starts that never finish are tracked up to a bound, the oldest kept; finishing one makes room', () => {
   const adapter = createCodexAdapter();
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });

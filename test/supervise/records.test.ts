@@ -6,6 +6,8 @@ import { RecordingStore } from '../../lib/io/store/recording-store.ts';
 import { RunRecords, type RunRow } from '../../lib/supervise/records.ts';
 import { tempDir } from '../helpers/cli.ts';
 import { createRedactor } from '../../lib/core/redact/redact.ts';
+import { OutputTracker } from '../../lib/supervise/output.ts';
+import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 
 const row = (name: string): RunRow => ({ name, argv: ['agent'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: `token-${name}`, adapter: 'generic', reviveOf: null });
 const idle = (seconds: number) => `no output and an idle process tree for ${seconds}s`;
@@ -143,4 +145,27 @@ test('the next start closes a run whose deadman died: its row ends lost, its wai
   assert.equal(store.get<{ state: string }>('SELECT state FROM incidents')!.state, 'ABANDONED');
   assert.match(store.get<{ reason: string }>('SELECT reason FROM incident_transitions ORDER BY id DESC LIMIT 1')!.reason, /^deadman \(pid 999999\) of run #1 is gone without recording an end/);
   store.close();
+});
+
+test('a long line of output is cut to its recorded length only once redacted: a secret across the cut leaves not even its head', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const secret = 'S3cr3tV4lu3Zq9xW';
+  const redactor = createRedactor({ env: { ACME_SIGNING_SECRET_V2: secret } });
+  const sink = new RecordingStore({ path, open: () => new Store(path, { redactor }), logger: { log: () => {} }, wall: () => 5, monotonic: () => 0 });
+  const records = new RunRecords(sink, () => 5);
+  records.startRun(row('long'));
+  const codex = createCodexAdapter();
+  const output = new OutputTracker(0, () => codex, records, { onSession: () => {} });
+  for (const offset of [4, 8, 12]) output.line('stdout', { text: `${'x '.repeat(2048).slice(0, 4096 - offset)}${secret} and the rest`, truncated: false }, 1);
+  records.finishRun({ exitCode: 0, signal: null, outcome: 'completed', reason: 'exited 0' });
+  sink.close();
+  const store = new Store(path, { readOnly: true });
+  const raws = store.all<{ raw: string; truncated: number }>("SELECT raw, truncated FROM events WHERE kind = 'line' ORDER BY id");
+  store.close();
+  assert.equal(raws.length, 3);
+  for (const { raw, truncated } of raws) {
+    assert.equal(truncated, 1);
+    assert.ok(raw.length <= 4096, `${raw.length}`);
+    assert.ok(!raw.includes(secret.slice(0, 4)), raw.slice(-40));
+  }
 });

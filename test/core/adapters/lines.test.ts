@@ -30,3 +30,10 @@ test('binary garbage and split UTF-8 never throw', () => {
   const lines = s.push(new Uint8Array([0, 255, 254, 10]));
   assert.equal(lines.length, 1);
 });
+
+test('lines of a chunk come out the same however long the chunk (its text is decoded in spans of a few KiB)', () => {
+  const text = Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? '' : `line ${i} é€ ${'x'.repeat(i % 50)}`)).join('\n') + '\n';
+  const whole = new LineSplitter(1024 * 1024).push(new TextEncoder().encode(text));
+  assert.deepEqual(whole.map((l) => l.text), text.split('\n').slice(0, -1));
+  assert.ok(whole.every((l) => !l.truncated));
+});
