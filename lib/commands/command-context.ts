@@ -4,7 +4,8 @@ import type { Config } from '../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store/store.ts';
-import { systemClock, type Clock } from '../io/clock.ts';
+import { systemClock } from '../io/clock.ts';
+import type { Clock } from '../core/time/clock.ts';
 import { createRedactor, type Redactor } from '../core/redact/redact.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { CodexStart } from '../core/adapters/codex.ts';
 import { readCodexCommand } from '../core/adapters/codex-command.ts';
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import { lastCodexTotal } from '../io/store/codex-usage.ts';
 import type { RunRecords } from '../supervise/records.ts';
 import { createObserver } from '../io/process/observer.ts';

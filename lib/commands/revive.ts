@@ -8,7 +8,8 @@ import { markerForSession, selectInterrupted, startsWithReviveMessage } from '..
 import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { systemClock } from '../io/clock.ts';
-import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
+import { createLogger, redactedLogger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { listMarkers, readMarker, removeStaleTempFiles, writeMarker } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';

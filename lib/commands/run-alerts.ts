@@ -7,7 +7,7 @@ import { formatArgv } from '../core/process/format-argv.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { AlertSender } from '../io/alerts/alert-sender.ts';
 import { systemClock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { currentPathContext, resolveStateDir, type PathContext, type StatePaths } from '../io/paths.ts';
 
 /**

@@ -1,7 +1,8 @@
 import type { Config } from '../core/config/config.ts';
 import { systemClock } from '../io/clock.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
-import { reportFault, type Logger } from '../io/log.ts';
+import { reportFault } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
 import { metricsTextfilePath, metricsTextfileWriter } from '../io/metrics-textfile.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';

@@ -1,6 +1,7 @@
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, redactedLogger, withFaultReporter, type Logger } from '../io/log.ts';
+import { createLogger, logFailure, redactedLogger, withFaultReporter } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
@@ -31,7 +32,7 @@ import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run-marker.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { RunResult } from '../supervise/outcome.ts';

@@ -6,7 +6,7 @@ import { transition, type IncidentEvent } from '../../lib/core/incident/incident
 import type { PolicyDecision } from '../../lib/core/incident/policy.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
-import type { Level } from '../../lib/io/log.ts';
+import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
 import { RunMachine, type RunAction, type RunEvent, type RunEventDetail } from '../../lib/supervise/run-machine.ts';
 import type { RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { reportFault, type Logger } from '../log.ts';
+import type { Logger } from '../../core/ports/logger.ts';
+import { reportFault } from '../log.ts';
 import { systemClock } from '../clock.ts';
 import type { Store } from './store.ts';
 import { moveAside, storeError, type StoreError } from './store-errors.ts';
