@@ -8,7 +8,7 @@ import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
-import { RunMachine, type RunAction, type RunEvent, type RunEventDetail } from '../../lib/supervise/run-machine.ts';
+import { RunMachine } from '../../lib/supervise/run-machine.ts';
 import type { RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
@@ -79,16 +79,13 @@ function keptRecords() {
   return Object.assign(records, { moves, opened, decisions });
 }
 
-/** The run machine, keeping every transition that applied. */
-export class TracedMachine extends RunMachine {
-  readonly trace: string[] = [];
-
-  override dispatch(event: RunEvent, detail?: RunEventDetail): RunAction | null {
-    const from = this.state;
-    const action = super.dispatch(event, detail);
-    if (action && (from !== this.state || event !== 'tick')) this.trace.push(`${from} -${event}-> ${this.state}`);
-    return action;
-  }
+/** The run machine, with every transition that applied in `trace` (a tick that stays put left out). */
+export function tracedMachine(): RunMachine & { trace: string[] } {
+  const trace: string[] = [];
+  const machine = new RunMachine(({ from, event, to }) => {
+    if (from !== to || event !== 'tick') trace.push(`${from} -${event}-> ${to}`);
+  });
+  return Object.assign(machine, { trace });
 }
 
 /**
