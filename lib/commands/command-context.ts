@@ -5,7 +5,7 @@ import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store/store.ts';
 import { systemClock } from '../io/clock.ts';
-import type { Clock } from '../core/time/clock.ts';
+import type { LoopClock } from '../supervise/ports.ts';
 import { createRedactor, type Redactor } from '../core/redact/redact.ts';
 
 /**
@@ -25,8 +25,8 @@ export interface CommonArgs {
 
 export interface Context extends LoadedConfig {
   paths: StatePaths;
-  /** The one clock a command reads (the run's loop takes the same port, supervise/ports.ts). */
-  clock: Clock;
+  /** The one clock a command reads and waits on (the run's loop takes the same port, supervise/ports.ts). */
+  clock: LoopClock;
 }
 
 /**

@@ -129,7 +129,7 @@ async function recordRefusedMarker(context: Context, name: string, problem: stri
  * the hook is not the run. `settled()` resolves once it was delivered or failed (notify.timeout).
  */
 function alertingRecords(context: Context, store: Store, name: string, logger: Logger) {
-  const alerts = runAlerts({ name, notify: () => context.config.notify, paths: context.paths, redactor: redactorFor(context.config), logger });
+  const alerts = runAlerts({ name, notify: () => context.config.notify, paths: context.paths, redactor: redactorFor(context.config), logger, clock: context.clock });
   return { records: new RunRecords(sinkOver(store, logger), systemClock.wall, undefined, alerts.incidentMoved), alerts };
 }
 

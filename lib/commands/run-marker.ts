@@ -14,10 +14,10 @@ import { liveSessionPid } from '../io/revive/live-session.ts';
 import { newRunTag } from '../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../core/revive/command-identity.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
-import { systemClock } from '../io/clock.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { Config } from '../core/config/config.ts';
 import type { RunRecords } from '../supervise/records.ts';
+import type { LoopClock } from '../supervise/ports.ts';
 import type { Context } from './command-context.ts';
 
 /**
@@ -58,16 +58,18 @@ export class RunMarkerKeeper {
   /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */
   readonly runTag: string;
   private marker: Marker | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private ended = false;
   private markerWritable = true;
   private readonly markerDir: string;
   private readonly logger: Logger;
+  private readonly clock: LoopClock;
 
   private constructor(input: ReviveInput) {
     this.argv = input.command;
     this.runTag = newRunTag();
     this.markerDir = input.context.paths.markerDir;
     this.logger = input.logger;
+    this.clock = input.context.clock;
   }
 
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
@@ -90,7 +92,7 @@ export class RunMarkerKeeper {
 
   private async decide(input: ReviveInput): Promise<void> {
     const { config, name } = input;
-    const now = systemClock.wall();
+    const now = this.clock.wall();
     const previous = await readPreviousMarker(this.markerDir, name, now, input);
     const current = commandIdentity(detectAdapter(input.command, config.adapter), input.command, input.cwd);
     const interactive = input.interactive === true;
@@ -122,26 +124,34 @@ export class RunMarkerKeeper {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
       this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
     }
-    this.heartbeat = setInterval(() => this.marker && this.save(touchMarker(this.marker, systemClock.wall())), HEARTBEAT_MS);
-    this.heartbeat.unref();
+    void this.beat();
+  }
+
+  /** Touches the marker every HEARTBEAT_MS until the run ends; the clock's waits never keep the process alive, as a run's end is not always `finish`. */
+  private async beat(): Promise<void> {
+    for (;;) {
+      await this.clock.sleep(HEARTBEAT_MS);
+      if (this.ended || !this.marker) return;
+      this.save(touchMarker(this.marker, this.clock.wall()));
+    }
   }
 
   sessionStarted(sessionId: string, logger: Logger): void {
     if (!this.marker) return;
     const mismatch = sessionMismatch(this.marker, sessionId);
     if (mismatch) logger.log('warn', mismatch);
-    this.save(withSessionId(this.marker, sessionId, systemClock.wall()));
+    this.save(withSessionId(this.marker, sessionId, this.clock.wall()));
   }
 
   /** The revives that led here worked: a later interruption starts the count over (one write, only when it changes). */
   turnCompleted(): void {
-    if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, systemClock.wall()));
+    if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
   }
 
   finish(result: Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.ended = true;
     if (!this.marker) return;
-    this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, systemClock.wall()));
+    this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));
   }
 
   private save(marker: Marker): void {

@@ -99,7 +99,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const live = new LiveConfig(config);
   const stopReloading = listenForReload(configReloader({ file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs }, live, logger));
   // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
-  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger });
+  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
   alerts.started();
   const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [] };
   try {

@@ -9,7 +9,7 @@ import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
 import { RunMachine } from '../../lib/supervise/run-machine.ts';
-import type { RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
+import type { LoopClock, RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
  * Fakes of every port a run uses: a clock the test moves, a poll the test fires, a child whose
@@ -89,19 +89,30 @@ export function tracedMachine(): RunMachine & { trace: string[] } {
 }
 
 /**
- * `watchdogUsec`: the run is under a systemd watchdog (a notify path, WATCHDOG_USEC), so its
- * ping timer runs on the fake clock: `elapse` moves time and fires every timer that falls due.
+ * A clock the test moves, for the loop and for every timer a command keeps (LoopClock): its
+ * waits resolve only when `advance`/`moveTo` passes their time, never on real time.
  */
-export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter; watchdogUsec?: number } = {}) {
+export function fakeClock() {
   let now = 0;
-  /** Repeating timers (the poll, the watchdog) and one-shot waits, both on the fake clock. */
-  const timers: Array<{ ms: number; run: () => void; dueAt: number }> = [];
   let sleepers: Array<{ at: number; wake: () => void }> = [];
-  const wakeDue = () => {
+  const moveTo = (at: number): void => {
+    now = at;
     const due = sleepers.filter((s) => s.at <= now);
     sleepers = sleepers.filter((s) => s.at > now);
     for (const s of due) s.wake();
   };
+  const clock: LoopClock = { monotonic: () => now, wall: () => 1_700_000_000_000 + now, sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })) };
+  return { clock, now: () => now, moveTo, advance: (ms: number) => moveTo(now + ms) };
+}
+
+/**
+ * `watchdogUsec`: the run is under a systemd watchdog (a notify path, WATCHDOG_USEC), so its
+ * ping timer runs on the fake clock: `elapse` moves time and fires every timer that falls due.
+ */
+export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter; watchdogUsec?: number } = {}) {
+  const time = fakeClock();
+  /** Repeating timers (the poll, the watchdog), on the fake clock as its waits are. */
+  const timers: Array<{ ms: number; run: () => void; dueAt: number }> = [];
   const child = new FakeChild();
   const logs: Array<{ level: Level; message: string }> = [];
   const notes: string[] = [];
@@ -112,7 +123,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   const records = keptRecords();
   const adapter = options.adapter ?? createGenericAdapter();
   const ports: RunSessionPorts = {
-    clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now, sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })) },
+    clock: time.clock,
     notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
     logger,
     records,
@@ -127,12 +138,12 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
       return { drained: async () => {}, backlogged: () => false };
     },
     every: (ms, run) => {
-      const timer = { ms, run, dueAt: now + ms };
+      const timer = { ms, run, dueAt: time.now() + ms };
       timers.push(timer);
       return () => timers.splice(timers.indexOf(timer), 1);
     },
     makeTree: () => ({
-      observe: () => ({ at: now, rootPid: ROOT_PID, processes: tree.processes.map((p) => ({ ...p })) }),
+      observe: () => ({ at: time.now(), rootPid: ROOT_PID, processes: tree.processes.map((p) => ({ ...p })) }),
       terminate: async (target: TerminateTarget) => {
         const pids = target.subtree.map((p) => p.pid);
         tree.terminated.push(target.target.pid);
@@ -156,10 +167,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   };
   return {
     ports, child, tree, logs, notes, records,
-    advance: (ms: number) => {
-      now += ms;
-      wakeDue();
-    },
+    advance: (ms: number) => time.advance(ms),
     /** One poll of the loop (every repeating timer fires once, whatever its period), then everything it started. */
     poll: async () => {
       for (const timer of [...timers]) timer.run();
@@ -167,20 +175,18 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
     },
     /** Moves the clock `ms` on, firing each repeating timer as it falls due (in time order) and settling after each. */
     elapse: async (ms: number) => {
-      const until = now + ms;
+      const until = time.now() + ms;
       for (;;) {
         const next = Math.min(...timers.map((t) => t.dueAt));
         if (!(next <= until)) break;
-        now = next;
-        wakeDue();
-        for (const timer of timers.filter((t) => t.dueAt <= now)) {
+        time.moveTo(next);
+        for (const timer of timers.filter((t) => t.dueAt <= next)) {
           timer.dueAt += timer.ms;
           timer.run();
         }
         await settle();
       }
-      now = until;
-      wakeDue();
+      time.moveTo(until);
       await settle();
     },
     raise: (signal: NodeJS.Signals) => onSignal?.(signal),
