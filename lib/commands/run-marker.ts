@@ -77,7 +77,7 @@ export class RunMarkerKeeper {
     const keeper = new RunMarkerKeeper(input);
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
-    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
+    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout, keeper.clock).catch((error: Error) => {
       reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
       return undefined;
     });
