@@ -3,8 +3,9 @@ import type { Argv } from 'yargs';
 import { formatDuration } from '../core/time/duration.ts';
 import type { Config } from '../core/config/config.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { repeatEvery, systemClock } from '../io/clock.ts';
-import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
+import { repeatEvery } from '../io/clock.ts';
+import { createLogger, redactedLogger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { terminateSubtree } from '../io/process/kill.ts';
 import { createObserver } from '../io/process/observer.ts';
 import { readProcStat } from '../io/process/process-identity.ts';
@@ -64,9 +65,10 @@ export interface AttachedRecording {
 
 export function openAttachedRecording(context: Context): AttachedRecording {
   const logger = redactedLogger(createLogger(), redactorFor(context.config).text);
-  const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic() });
-  const startedAt = systemClock.monotonic();
-  return { logger, records: new StepRecords(store, () => systemClock.wall(), () => systemClock.monotonic() - startedAt), close: () => store.close() };
+  const { clock } = context;
+  const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => clock.wall(), monotonic: () => clock.monotonic() });
+  const startedAt = clock.monotonic();
+  return { logger, records: new StepRecords(store, () => clock.wall(), () => clock.monotonic() - startedAt), close: () => store.close() };
 }
 
 export interface AttachOptions {
@@ -85,14 +87,14 @@ export interface AttachOptions {
 
 /** Supervises `agent` until it exits (or once); returns attach's exit code (1 when an incident escalated). */
 export async function superviseAttachedAgent(agent: RunningAgent, recording: AttachedRecording, context: Context, options: AttachOptions): Promise<number> {
-  const { config } = context;
+  const { config, clock } = context;
   const { logger, records } = recording;
-  const monotonic = () => systemClock.monotonic();
+  const monotonic = () => clock.monotonic();
   const startedAt = monotonic();
   const toWall = startTimeToWall();
   const startTime = readProcStat(agent.pid)?.startTime ?? 0;
   const rootStartedAt = toWall(startTime);
-  const sessionFile = attachedSessionFile(agent.agent, { pid: agent.pid, startTime }, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => systemClock.wall());
+  const sessionFile = attachedSessionFile(agent.agent, { pid: agent.pid, startTime }, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => clock.wall());
   const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
   records.startRun({ ...thisProcessRun({ name: options.name ?? `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, adapter: agent.agent, reviveOf: null }), invocationId: null });
@@ -106,7 +108,7 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   };
   const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
     // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
-    clock: systemClock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out,
+    clock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out,
     sessionFile: lookAtSessionFile,
     tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
   });

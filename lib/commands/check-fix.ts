@@ -1,10 +1,10 @@
 import { userInfo } from 'node:os';
 import type { Job } from '../core/config/config.ts';
+import type { Clock } from '../core/time/clock.ts';
 import { indented, jobBlock, rerunLine, rerunResult } from '../core/evidence/check-report.ts';
 import { needsAttention, type CommandOutcome, type JobVerdict } from '../core/evidence/evidence.ts';
 import { currentOperator, openTerminalPrompt, type TerminalPrompt } from '../io/approval.ts';
 import { runBounded } from '../io/process/bounded-run.ts';
-import { systemClock } from '../io/clock.ts';
 import type { Store } from '../io/store/store.ts';
 
 /**
@@ -15,6 +15,7 @@ import type { Store } from '../io/store/store.ts';
 
 export interface FixSession {
   store: Store;
+  clock: Clock;
   out: (line: string) => void;
   assumeYes: boolean;
   /** Opened at the first question; null when there is no terminal to ask. */
@@ -29,7 +30,7 @@ export async function fixJob(session: FixSession, name: string, job: Job, dead: 
   const decision = await decide(session);
   const problems = dead.claims.filter(needsAttention).map((c) => c.reason).join('; ');
   session.store.insert('decisions', {
-    job: name, at: systemClock.wall(), action: 'RERUN', verdict: decision.approved ? 'APPROVED' : 'REFUSED',
+    job: name, at: session.clock.wall(), action: 'RERUN', verdict: decision.approved ? 'APPROVED' : 'REFUSED',
     reason: `${decision.how} (${problems})`, who: currentOperator(),
   });
   if (!decision.approved) {
@@ -37,13 +38,13 @@ export async function fixJob(session: FixSession, name: string, job: Job, dead: 
     return null;
   }
   const argv = rerunArgv(job);
-  const started = performance.now();
+  const started = session.clock.monotonic();
   const outcome: CommandOutcome = typeof argv === 'string'
     ? { kind: 'not-started', error: argv }
     : await runBounded({ argv, cwd: job.cwd, timeoutMs: job.timeout, maxOutputBytes: RERUN_OUTPUT_BYTES });
-  const elapsedMs = performance.now() - started;
+  const elapsedMs = session.clock.monotonic() - started;
   session.store.insert('actions', {
-    job: name, at: systemClock.wall(), kind: 'RERUN', target: { argv: job.rerun, cwd: job.cwd, user: job.user },
+    job: name, at: session.clock.wall(), kind: 'RERUN', target: { argv: job.rerun, cwd: job.cwd, user: job.user },
     result: rerunResult(outcome), detail: capturedOutput(outcome),
   });
   session.out(rerunLine(outcome, elapsedMs));

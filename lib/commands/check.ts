@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
 import type { Config, Job } from '../core/config/config.ts';
+import type { Clock } from '../core/time/clock.ts';
 import { checkDocument, jobBlock, refusedBlock, summaryLine } from '../core/evidence/check-report.ts';
 import type { RefusedJob } from '../core/config/job-refusals.ts';
 import { needsAttention, summarize, type JobVerdict } from '../core/evidence/evidence.ts';
 import { configError, ExitCode, usageError } from '../exit-codes.ts';
-import { systemClock } from '../io/clock.ts';
 import { evaluateJobs } from '../io/evidence/evidence.ts';
 import type { Store } from '../io/store/store.ts';
 import { fixJob, type FixSession } from './check-fix.ts';
@@ -47,10 +47,11 @@ async function runCheck(args: CheckArgs): Promise<number> {
   const { selected, refused } = selectJobs(context.config, context.refusedJobs, args.jobs ?? [], context.file);
   const store = openStore(context);
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const fixSession: FixSession = { store, out, assumeYes: args.yes === true, prompt: undefined };
+  const { clock } = context;
+  const fixSession: FixSession = { store, clock, out, assumeYes: args.yes === true, prompt: undefined };
   try {
-    recordRefusals(store, refused);
-    const results = await evaluateAndRecord(store, selected);
+    recordRefusals(store, refused, clock.wall());
+    const results = await evaluateAndRecord(store, selected, clock);
     if (args.json) {
       const reruns = Object.fromEntries(selected.map(([name, job]) => [name, job.rerun]));
       out(JSON.stringify(checkDocument(results, summarize(results), reruns, refused), null, 2));
@@ -62,7 +63,7 @@ async function runCheck(args: CheckArgs): Promise<number> {
       const result = results[i]!;
       if (needsAttention(result)) for (const line of jobBlock(result, job.rerun)) out(line);
       else if (args.verbose) out(jobBlock(result, null)[0]!);
-      const fixed = args.fix && result.verdict === 'dead' ? await fixJob(fixSession, name, job, result, () => evaluateAndRecord(store, [[name, job]])) : null;
+      const fixed = args.fix && result.verdict === 'dead' ? await fixJob(fixSession, name, job, result, () => evaluateAndRecord(store, [[name, job]], clock)) : null;
       final.push(fixed ?? result);
     }
     out(summaryLine(summarize(final), refused.length));
@@ -89,17 +90,16 @@ function selectJobs(config: Config, refusedJobs: readonly RefusedJob[], names: r
 }
 
 /** A refused job is audited like a verdict (D1): one `refused` row with its problems. */
-function recordRefusals(store: Store, refused: readonly RefusedJob[]): void {
-  const at = systemClock.wall();
+function recordRefusals(store: Store, refused: readonly RefusedJob[], at: number): void {
   store.transaction(() => {
     for (const { job, problems } of refused) store.insert('evidence_results', { job, claim: 'config', at, verdict: 'refused', reason: problems.join('; ') });
   });
 }
 
 /** Evaluates from scratch (nothing is cached) and records every claim's verdict. */
-async function evaluateAndRecord(store: Store, jobs: Array<[string, Job]>): Promise<JobVerdict[]> {
-  const results = await evaluateJobs(jobs, systemClock.wall);
-  const at = systemClock.wall();
+async function evaluateAndRecord(store: Store, jobs: Array<[string, Job]>, clock: Clock): Promise<JobVerdict[]> {
+  const results = await evaluateJobs(jobs, () => clock.wall());
+  const at = clock.wall();
   store.transaction(() => {
     for (const result of results) {
       for (const claim of result.claims) {

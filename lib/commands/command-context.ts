@@ -4,7 +4,8 @@ import type { Config } from '../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../io/paths.ts';
 import { Store } from '../io/store/store.ts';
-import { systemClock, type Clock } from '../io/clock.ts';
+import { commandClock } from './command-clock.ts';
+import type { LoopClock } from '../supervise/ports.ts';
 import { createRedactor, type Redactor } from '../core/redact/redact.ts';
 
 /**
@@ -24,8 +25,8 @@ export interface CommonArgs {
 
 export interface Context extends LoadedConfig {
   paths: StatePaths;
-  /** The one clock a command reads (the run's loop takes the same port, supervise/ports.ts). */
-  clock: Clock;
+  /** The one clock a command reads and waits on (the run's loop takes the same port, supervise/ports.ts): the real one is commandClock (command-clock.ts), a test's a fake. */
+  clock: LoopClock;
 }
 
 /**
@@ -38,7 +39,7 @@ export async function loadContext(args: CommonArgs, flags: Record<string, unknow
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
   const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
   const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
-  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: systemClock };
+  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock };
 }
 
 export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {
@@ -66,6 +67,6 @@ export function openStore(context: Context, options: { retain?: boolean; busyTim
     eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run,
     redactor: redactorFor(context.config), busyTimeoutMs: options.busyTimeoutMs,
   });
-  if (options.retain !== false) store.prune(systemClock.wall(), retention.max_age, retention.max_runs);
+  if (options.retain !== false) store.prune(context.clock.wall(), retention.max_age, retention.max_runs);
   return store;
 }

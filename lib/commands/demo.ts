@@ -7,7 +7,7 @@ import { renderIncidentList } from '../core/incident/report-text.ts';
 import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.ts';
 import { runBounded } from '../io/process/bounded-run.ts';
 import { childEnvironment } from '../io/process/child-environment.ts';
-import { systemClock } from '../io/clock.ts';
+import { commandClock } from './command-clock.ts';
 import { packageFile } from '../io/package-files.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
@@ -40,7 +40,7 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
     out('deadman demo — real stalls, caught and handled (offline: fake agents, no API key)');
     out(`state in ${dir}`);
     const scenarios = demoScenarios(paths);
-    const started = systemClock.monotonic();
+    const started = commandClock.monotonic();
     const missed: string[] = [];
     for (const [index, scenario] of scenarios.entries()) {
       out();
@@ -53,10 +53,10 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
       if (miss) missed.push(miss);
     }
     out();
-    out(`done in ${formatDuration(systemClock.monotonic() - started)}. Incidents recorded:`);
+    out(`done in ${formatDuration(commandClock.monotonic() - started)}. Incidents recorded:`);
     const store = new Store(database);
     try {
-      out(renderIncidentList(listIncidents(store), systemClock.wall()).trimEnd().replace(/^/gm, '  '));
+      out(renderIncidentList(listIncidents(store), commandClock.wall()).trimEnd().replace(/^/gm, '  '));
     } finally {
       store.close();
     }

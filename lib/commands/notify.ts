@@ -6,7 +6,6 @@ import { alertKey, alreadySent, noteSent, type AlertLog } from '../core/alerts/a
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { alertLogPath, readAlertLog, writeAlertLog } from '../io/alerts/alert-log.ts';
 import { sendAlerts } from '../io/alerts/send-alerts.ts';
-import { systemClock } from '../io/clock.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
 import { loadContext, redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
 import { openExistingStore } from './open-existing-store.ts';
@@ -40,7 +39,7 @@ export const notifyCommand: CommandModule<object, NotifyArgs> = {
     const context = await loadContext(args);
     const settings = context.config.notify;
     const alert: Alert = redactorFor(context.config).value({
-      ...blankAlert({ event: args.event, name: args.name, host: hostname(), at: new Date(systemClock.wall()).toISOString(), source: 'notify' }),
+      ...blankAlert({ event: args.event, name: args.name, host: hostname(), at: new Date(context.clock.wall()).toISOString(), source: 'notify' }),
       exit_code: args['exit-code'] ?? exitStatusFromMonitor(process.env.MONITOR_EXIT_STATUS),
       incident: args.event === 'fail' || args.event === 'incident' ? await latestIncident(args, args.name) : null,
     });
@@ -52,14 +51,14 @@ export const notifyCommand: CommandModule<object, NotifyArgs> = {
     const logPath = alertLogPath(context.paths.stateDir, args.name);
     const log = readAlertLog(logPath);
     const invocation = process.env.MONITOR_INVOCATION_ID || null;
-    if (alreadySent(log, alert, systemClock.wall(), settings.min_interval, invocation)) {
+    if (alreadySent(log, alert, context.clock.wall(), settings.min_interval, invocation)) {
       const by = invocation !== null && log[alertKey(alert)]?.invocation === invocation ? 'the run sent it itself' : 'it went out less than min_interval ago';
       process.stdout.write(`skipped: ${args.name}/${alertKey(alert)}: ${by}\n`);
       return;
     }
     const results = await sendAlerts(requests, settings.timeout);
     for (const result of results) process.stdout.write(`${result.ok ? 'sent' : 'FAILED'} ${result.sink}: ${result.detail}\n`);
-    rememberSent(logPath, noteSent(log, alert, systemClock.wall(), null));
+    rememberSent(logPath, noteSent(log, alert, context.clock.wall(), null));
     if (results.some((r) => !r.ok)) process.exitCode = ExitCode.ATTENTION;
   },
 };

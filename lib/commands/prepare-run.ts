@@ -2,13 +2,12 @@ import type { Adapter, AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, createAdapter, detectAdapter, sniffAdapter } from '../core/adapters/index.ts';
 import type { CodexStart } from '../core/adapters/codex.ts';
 import { readCodexCommand } from '../core/adapters/codex-command.ts';
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import { lastCodexTotal } from '../io/store/codex-usage.ts';
 import type { RunRecords } from '../supervise/records.ts';
 import { createObserver } from '../io/process/observer.ts';
 import { stopOwnedTree, terminateSubtree } from '../io/process/kill.ts';
 import { portAccepts } from '../io/process/port-probe.ts';
-import { systemClock } from '../io/clock.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { createEvidenceGate } from '../supervise/evidence-gate.ts';
 import type { LiveConfig } from '../supervise/live-config.ts';
@@ -50,6 +49,7 @@ export type PreparedRun =
 
 export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
   const { config, logger } = input;
+  const { clock } = input.context;
   const marker = await RunMarkerKeeper.prepare(input);
   if (marker.refusal !== null) return { refusal: marker.refusal };
   const adapterName: AdapterName = marker.adapter ?? detectAdapter(input.command, config.adapter);
@@ -66,9 +66,9 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     evaluate: async (claim, index) => {
       // Loaded on the first check: its node:http/https cost ~30 ms of start-up that a run without claims never needs.
       const { evaluateClaim } = await import('../io/evidence/evidence.ts');
-      return evaluateClaim(claim, index, () => systemClock.wall());
+      return evaluateClaim(claim, index, () => clock.wall());
     },
-    monotonic: () => systemClock.monotonic(),
+    monotonic: () => clock.monotonic(),
     records: input.records,
   });
   return {
@@ -78,7 +78,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
     reviveOf: marker.sessionId,
     startNote: [`adapter ${adapterName}`, marker.note].filter(Boolean).join(' · '),
     ports: {
-      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, input.live, input.unit !== null),
+      makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, input.live, input.unit !== null, () => clock.monotonic()),
       adapter: () => adapter,
       ...(sniff ? { sniff } : {}),
       onSession: (id) => {
@@ -89,7 +89,7 @@ export async function prepareRun(input: PrepareRunInput): Promise<PreparedRun> {
       evidence,
       portAccepts,
       consult: consultFor(config.diagnose, input.redactor),
-      workspace: workspaceFingerprinter(input.cwd, () => systemClock.monotonic()),
+      workspace: workspaceFingerprinter(input.cwd, () => clock.monotonic()),
     },
     // A launchd job is a unit too: a SIGINT there is `launchctl kill`, not a person's Ctrl-C.
     finish: (result) => marker.finish(result, input.unit !== null || Boolean(process.env[LAUNCHD_LABEL_ENV])),
@@ -106,8 +106,7 @@ function codexStart(argv: readonly string[], records: RunRecords): CodexStart {
 }
 
 /** The owned tree of one run: the observer and the two killers, all checking ownership before every signal; kill_grace as SIGHUP left it. */
-function makeTree(rootPid: number, runTag: string, live: LiveConfig, underSystemd: boolean): ProcessTree {
-  const monotonic = () => systemClock.monotonic();
+function makeTree(rootPid: number, runTag: string, live: LiveConfig, underSystemd: boolean, monotonic: () => number): ProcessTree {
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic, runTag });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
   return {

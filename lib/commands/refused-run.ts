@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ExitCode } from '../exit-codes.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
 import type { RunRecords, RunRow } from '../supervise/records.ts';
 import type { Refusal } from './run-marker.ts';

@@ -1,5 +1,5 @@
 import { DeadmanError } from '../exit-codes.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { planReload, reloadLine } from '../core/config/live-keys.ts';
 import type { LiveConfig } from '../supervise/live-config.ts';

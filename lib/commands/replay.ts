@@ -4,6 +4,7 @@ import { traceAdapter } from '../core/session/trace.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { readTrace, shippedTraceNames } from '../io/session/trace-file.ts';
 import { replayTrace } from '../supervise/replay.ts';
+import { commandClock } from './command-clock.ts';
 
 /**
  * `deadman replay TRACE`: a recorded run (or a shipped example) through the same detectors,
@@ -28,7 +29,7 @@ export const replayCommand: CommandModule<object, ReplayArgs> = {
       return;
     }
     const { name, trace } = readTrace(args.trace);
-    const replayed = await replayTrace(trace);
+    const replayed = await replayTrace(trace, commandClock.sleep);
     const sequence = signalSequence(replayed.steps);
     const view = {
       name, title: trace.header.title, adapter: traceAdapter(trace), durationMs: replayed.durationMs, steps: replayed.steps, notes: replayed.notes,

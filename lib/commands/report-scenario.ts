@@ -3,6 +3,7 @@ import { readTrace, shippedTraceNames } from '../io/session/trace-file.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
 import { replayTrace } from '../supervise/replay.ts';
+import { commandClock } from './command-clock.ts';
 
 /**
  * `deadman report <scenario>`: the report of a shipped scenario (the traces `deadman replay`
@@ -14,7 +15,7 @@ export async function scenarioReport(name: string): Promise<IncidentReport | nul
   if (!shippedTraceNames().includes(name)) return null;
   const store = new Store(':memory:');
   try {
-    await replayTrace(readTrace(name).trace, { write: (_what, work) => work(store), close: () => {}, generation: 0 }, name);
+    await replayTrace(readTrace(name).trace, commandClock.sleep, { write: (_what, work) => work(store), close: () => {}, generation: 0 }, name);
     const id = latestIncidentId(store);
     const rows = id === null ? null : loadIncidentRows(store, id);
     return rows && buildReport(rows);

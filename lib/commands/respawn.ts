@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { taskOf, withTask } from '../core/adapters/replace-task.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
 import { renderHandoff, respawnPrompt } from '../core/incident/handoff.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { writeFileAtomically } from '../io/atomic-write.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 

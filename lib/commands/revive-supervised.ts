@@ -3,8 +3,7 @@ import { deriveTimings } from '../core/units/unit-timings.ts';
 import { reviveUnitName, systemdRunArgv } from '../core/units/transient-unit.ts';
 import type { Marker } from '../core/revive/marker.ts';
 import type { PlannedRevive } from '../core/revive/revive-plan.ts';
-import { systemClock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { unitNotifyPath } from '../io/sd-notify.ts';
 import { launchDetached } from '../io/process/detached.ts';
 import { writeMarker } from '../io/revive/markers.ts';
@@ -65,7 +64,7 @@ async function launchInUnit(run: string[], step: Revive, context: Context, manag
 }
 
 async function launchDetachedRun(run: string[], marker: Marker, context: Context, runTag: string): Promise<Launched> {
-  const log = reviveLogPath(context.paths.stateDir, marker.name, systemClock.wall());
+  const log = reviveLogPath(context.paths.stateDir, marker.name, context.clock.wall());
   const launch = await launchDetached(run, { cwd: marker.cwd, logPath: log, runTag });
   return launch.ok ? { ok: true, where: `pid ${launch.pid}, detached, output in ${log}`, log } : launch;
 }

@@ -7,8 +7,8 @@ import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revi
 import { markerForSession, selectInterrupted, startsWithReviveMessage } from '../core/revive/session-files.ts';
 import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { systemClock } from '../io/clock.ts';
-import { createLogger, redactedLogger, type Logger } from '../io/log.ts';
+import { createLogger, redactedLogger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { listMarkers, readMarker, removeStaleTempFiles, writeMarker } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
@@ -58,7 +58,7 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     const dryRun = args['dry-run'] === true;
     const { revive } = context.config;
     if (!dryRun && revive.delay > 0) await new Promise((resolve) => setTimeout(resolve, revive.delay));
-    const release = dryRun ? () => {} : await lockMarkers(context.paths.markerDir, 2 * revive.start_timeout + 5_000);
+    const release = dryRun ? () => {} : await lockMarkers(context.paths.markerDir, 2 * revive.start_timeout + 5_000, context.clock);
     if (release === null) {
       logger.log('warn', `another deadman revive is working in ${context.paths.markerDir}; leaving the sessions to it`);
       return;
@@ -74,7 +74,7 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
 /** Reads, decides and acts in one go, under the lock when it acts. */
 async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean, redactor: Redactor): Promise<void> {
   const { revive } = context.config;
-  const now = systemClock.wall();
+  const now = context.clock.wall();
   const marked = await knownMarkers(context, args.name, now, dryRun, logger);
   const { markers, sessions } = args.name === undefined ? withSessionFiles(context.config, marked, now) : { markers: marked, sessions: [] };
   const plan = planRevives(markers, sessions, {
@@ -128,8 +128,8 @@ async function recordRefusedMarker(context: Context, name: string, problem: stri
  * the hook is not the run. `settled()` resolves once it was delivered or failed (notify.timeout).
  */
 function alertingRecords(context: Context, store: Store, name: string, logger: Logger) {
-  const alerts = runAlerts({ name, notify: () => context.config.notify, paths: context.paths, redactor: redactorFor(context.config), logger });
-  return { records: new RunRecords(sinkOver(store, logger), systemClock.wall, undefined, alerts.incidentMoved), alerts };
+  const alerts = runAlerts({ name, notify: () => context.config.notify, paths: context.paths, redactor: redactorFor(context.config), logger, clock: context.clock });
+  return { records: new RunRecords(sinkOver(store, logger, context.clock), () => context.clock.wall(), undefined, alerts.incidentMoved), alerts };
 }
 
 /**
@@ -172,7 +172,7 @@ async function carryOut(plan: readonly PlannedRevive[], context: Context, databa
 
 /** Same records and alert as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
 async function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): Promise<void> {
-  writeMarker(context.paths.markerDir, markExhausted(marker, reason, systemClock.wall()));
+  writeMarker(context.paths.markerDir, markExhausted(marker, reason, context.clock.wall()));
   const { records, alerts } = alertingRecords(context, store, marker.name, logger);
   recordRefusal(
     records,

@@ -6,9 +6,9 @@ import type { Config } from '../core/config/config.ts';
 import { formatArgv } from '../core/process/format-argv.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { AlertSender } from '../io/alerts/alert-sender.ts';
-import { systemClock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { currentPathContext, resolveStateDir, type PathContext, type StatePaths } from '../io/paths.ts';
+import type { LoopClock } from '../supervise/ports.ts';
 
 /**
  * The alerts `deadman run` sends by itself: the run's start and end and its incidents'
@@ -37,6 +37,8 @@ export interface RunAlertsInput {
   paths: StatePaths;
   redactor: Redactor;
   logger: Logger;
+  /** Reminders wait on it: they never keep the process alive, a reminder is for a run that still goes on. */
+  clock: LoopClock;
 }
 
 interface Engine {
@@ -47,7 +49,8 @@ interface Engine {
 export function runAlerts(input: RunAlertsInput): RunAlerts {
   let engine: Promise<Engine> | null = null;
   let queue: Promise<void> = Promise.resolve();
-  let reminder: NodeJS.Timeout | null = null;
+  /** Counts the reminders armed: a wait that wakes to a newer count was replaced (or the run ended) and sends nothing. */
+  let armed = 0;
   let lastPass: { outcome: string | null; reason: string | null; code: string | null; outputTail: readonly string[] } = { outcome: null, reason: null, code: null, outputTail: [] };
   const settings = (): PlannerSettings => {
     const notify = input.notify();
@@ -55,7 +58,7 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
   };
   const decide = (plan: (planner: AlertPlanner, nowMs: number, settings: PlannerSettings) => Alert[]): void => {
     if (!hasSinks(input.notify())) return;
-    const nowMs = systemClock.wall();
+    const nowMs = input.clock.wall();
     queue = queue.then(async () => {
       engine ??= loadEngine(input);
       const { planner, sender } = await engine;
@@ -64,11 +67,12 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
     }).catch((error: Error) => input.logger.log('warn', `alerts: ${error.message}`));
   };
   const armReminder = (planner: AlertPlanner): void => {
-    if (reminder) clearTimeout(reminder);
+    const mine = (armed += 1);
     const next = planner.nextReminderAt(settings());
-    reminder = next === null ? null : setTimeout(() => decide((p, now, s) => p.remind(now, s)), Math.max(0, next - systemClock.wall()));
-    // A reminder never keeps the process alive: it is for a run that still goes on.
-    reminder?.unref();
+    if (next === null) return;
+    void input.clock.sleep(Math.max(0, next - input.clock.wall())).then(() => {
+      if (mine === armed) decide((p, now, s) => p.remind(now, s));
+    });
   };
   const settled = async (): Promise<void> => {
     await queue;
@@ -86,7 +90,7 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
     ended: async (end) => {
       decide((planner, now, s) => planner.ended({ exitCode: end.exitCode, stoppedBy: end.reraise, ...lastPass }, now, s));
       await settled();
-      if (reminder) clearTimeout(reminder);
+      armed += 1;
     },
     settled,
   };
@@ -106,7 +110,7 @@ async function loadEngine(input: RunAlertsInput): Promise<Engine> {
   return {
     planner: new AlertPlanner({ name: input.name, host: hostname(), answers }, readAlertLog(logPath)),
     sender: createAlertSender({
-      settings: input.notify, redactor: input.redactor, logPath, wall: systemClock.wall, invocation: process.env.INVOCATION_ID || null,
+      settings: input.notify, redactor: input.redactor, logPath, wall: () => input.clock.wall(), invocation: process.env.INVOCATION_ID || null,
       log: (level, message) => input.logger.log(level, message),
     }),
   };

@@ -6,17 +6,18 @@ import { reviveOpening } from '../core/revive/revive-opening.ts';
 import type { AdapterName } from '../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../core/adapters/index.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { reportFault, type Logger } from '../io/log.ts';
+import { reportFault } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { currentOwner, writeMarker } from '../io/revive/markers.ts';
 import { readPreviousMarker } from '../io/revive/previous-marker.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { newRunTag } from '../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../core/revive/command-identity.ts';
 import { lockMarkers } from '../io/revive/marker-lock.ts';
-import { systemClock } from '../io/clock.ts';
 import type { RunResult } from '../supervise/outcome.ts';
 import type { Config } from '../core/config/config.ts';
 import type { RunRecords } from '../supervise/records.ts';
+import type { LoopClock } from '../supervise/ports.ts';
 import type { Context } from './command-context.ts';
 
 /**
@@ -57,16 +58,18 @@ export class RunMarkerKeeper {
   /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */
   readonly runTag: string;
   private marker: Marker | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private ended = false;
   private markerWritable = true;
   private readonly markerDir: string;
   private readonly logger: Logger;
+  private readonly clock: LoopClock;
 
   private constructor(input: ReviveInput) {
     this.argv = input.command;
     this.runTag = newRunTag();
     this.markerDir = input.context.paths.markerDir;
     this.logger = input.logger;
+    this.clock = input.context.clock;
   }
 
   /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
@@ -74,7 +77,7 @@ export class RunMarkerKeeper {
     const keeper = new RunMarkerKeeper(input);
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
-    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout).catch((error: Error) => {
+    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout, keeper.clock).catch((error: Error) => {
       reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
       return undefined;
     });
@@ -89,7 +92,7 @@ export class RunMarkerKeeper {
 
   private async decide(input: ReviveInput): Promise<void> {
     const { config, name } = input;
-    const now = systemClock.wall();
+    const now = this.clock.wall();
     const previous = await readPreviousMarker(this.markerDir, name, now, input);
     const current = commandIdentity(detectAdapter(input.command, config.adapter), input.command, input.cwd);
     const interactive = input.interactive === true;
@@ -121,26 +124,34 @@ export class RunMarkerKeeper {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
       this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
     }
-    this.heartbeat = setInterval(() => this.marker && this.save(touchMarker(this.marker, systemClock.wall())), HEARTBEAT_MS);
-    this.heartbeat.unref();
+    void this.beat();
+  }
+
+  /** Touches the marker every HEARTBEAT_MS until the run ends; the clock's waits never keep the process alive, as a run's end is not always `finish`. */
+  private async beat(): Promise<void> {
+    for (;;) {
+      await this.clock.sleep(HEARTBEAT_MS);
+      if (this.ended || !this.marker) return;
+      this.save(touchMarker(this.marker, this.clock.wall()));
+    }
   }
 
   sessionStarted(sessionId: string, logger: Logger): void {
     if (!this.marker) return;
     const mismatch = sessionMismatch(this.marker, sessionId);
     if (mismatch) logger.log('warn', mismatch);
-    this.save(withSessionId(this.marker, sessionId, systemClock.wall()));
+    this.save(withSessionId(this.marker, sessionId, this.clock.wall()));
   }
 
   /** The revives that led here worked: a later interruption starts the count over (one write, only when it changes). */
   turnCompleted(): void {
-    if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, systemClock.wall()));
+    if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
   }
 
   finish(result: Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.ended = true;
     if (!this.marker) return;
-    this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, systemClock.wall()));
+    this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));
   }
 
   private save(marker: Marker): void {

@@ -1,7 +1,8 @@
 import type { Config } from '../core/config/config.ts';
-import { systemClock } from '../io/clock.ts';
+import type { Clock } from '../core/time/clock.ts';
 import { healthFilePath, healthRefresher } from '../io/health-file.ts';
-import { reportFault, type Logger } from '../io/log.ts';
+import { reportFault } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
 import { metricsTextfilePath, metricsTextfileWriter } from '../io/metrics-textfile.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
@@ -25,7 +26,8 @@ export interface RunReporters {
   finish(): void;
 }
 
-export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger }): RunReporters {
+export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger; clock: Clock }): RunReporters {
+  const { clock } = run;
   const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
   const warn = (message: string) => run.logger.log('warn', message);
   const healthPath = healthFilePath(run.stateDir, run.name);
@@ -33,16 +35,16 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
   const template = run.config.metrics.textfile;
   const writeMetrics = template === undefined ? null : metricsTextfileWriter({
     path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
-    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, systemClock.wall(), { onlyName: run.name })[0] ?? null),
+    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, clock.wall(), { onlyName: run.name })[0] ?? null),
   });
   return {
     health(healthy, status, quietMs) {
       run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
-      refreshHealth(healthy, status, systemClock.wall(), systemClock.monotonic());
-      writeMetrics?.({ healthy, quietMs }, systemClock.monotonic());
+      refreshHealth(healthy, status, clock.wall(), clock.monotonic());
+      writeMetrics?.({ healthy, quietMs }, clock.monotonic());
     },
     finish() {
-      writeMetrics?.({ healthy: false, quietMs: null }, systemClock.monotonic(), true);
+      writeMetrics?.({ healthy: false, quietMs: null }, clock.monotonic(), true);
     },
   };
 }

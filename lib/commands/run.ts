@@ -1,9 +1,10 @@
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, redactedLogger, withFaultReporter, type Logger } from '../io/log.ts';
+import { createLogger, logFailure, redactedLogger, withFaultReporter } from '../io/log.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
-import { repeatEvery, systemClock } from '../io/clock.ts';
+import { repeatEvery } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
@@ -31,7 +32,7 @@ import { runName } from '../io/revive/run-name.ts';
 import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run-marker.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import type { Config } from '../core/config/config.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import type { RunResult } from '../supervise/outcome.ts';
@@ -92,13 +93,13 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS }), logger,
-    wall: () => systemClock.wall(), monotonic: () => systemClock.monotonic(),
+    wall: () => context.clock.wall(), monotonic: () => context.clock.monotonic(),
   });
-  const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, systemClock);
+  const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, context.clock);
   const live = new LiveConfig(config);
   const stopReloading = listenForReload(configReloader({ file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs }, live, logger));
   // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
-  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger });
+  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
   alerts.started();
   const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [] };
   try {
@@ -126,7 +127,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
     supervise: (run, why, verifying) => superviseOnce(run, why, verifying),
     resume: (run, guidance) => (guidance === null ? run : { ...run, config: { ...config, revive: { ...config.revive, message: guidance } } }),
     respawn: (run, result) => {
-      const fresh = prepareRespawn(result, { name, command: run.command, originalCommand: first.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(systemClock.wall()));
+      const fresh = prepareRespawn(result, { name, command: run.command, originalCommand: first.command, stateDir: context.paths.stateDir, adapter: config.adapter, logger }, new Date(context.clock.wall()));
       return fresh && { ...run, command: fresh.command };
     },
     unsettled: ({ incident }, why) => {
@@ -134,7 +135,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
       first.passes.at(-1)?.move(incident, 'escalate', why);
     },
     waitForUsageReset: (result, earlier) => waitForUsageReset({ resetAt: result.usageResetAt ?? null, throttle: result.usageThrottle === true }, earlier, config.usage_limit, {
-      clock: systemClock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForRunStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
+      clock: context.clock, notifier, logger, watchdogUsec, every: repeatEvery, signals: listenForRunStopSignals, onPlan: (plan) => recorder?.usageWait(plan),
     }),
     logger,
   });
@@ -167,7 +168,7 @@ interface RunPass {
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
 async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number> {
   const { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
-  const records = new RunRecords(store, () => systemClock.wall(), undefined, run.alerts.incidentMoved);
+  const records = new RunRecords(store, () => context.clock.wall(), undefined, run.alerts.incidentMoved);
   run.passes.push(records);
   records.closeOrphans(name, isRunOwnerAlive);
   const prepared = await prepareRun({ name, command, cwd, config, live, context, records, redactor, logger, notifier, unit });
@@ -185,9 +186,9 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   ].filter(Boolean).join(' · '));
   const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf });
   records.startRun(row);
-  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
+  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock });
   const ports: RunSessionPorts = {
-    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
+    ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
     approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
   };

@@ -1,9 +1,9 @@
 import type { Config } from '../core/config/config.ts';
 import { planUsageWait, usageWaitStatus, type EarlierBackoffs, type UsageLimitEnd, type UsageWait } from '../core/detect/usage-limit.ts';
 import { ExitCode } from '../exit-codes.ts';
-import type { Clock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { Clock } from '../core/time/clock.ts';
+import type { Logger } from '../core/ports/logger.ts';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import type { Repeater, SignalSource } from '../supervise/ports.ts';
 import { startWatchdog, statusSender } from '../supervise/watchdog.ts';
 import type { UsageWaitEnd } from '../supervise/pass-loop.ts';

@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
+import type { Duty, FaultReporter } from '../core/ports/logger.ts';
 
 /**
  * One cause, one line. The state directory serves several duties — the records, the revive
@@ -10,15 +11,6 @@ import { dirname, isAbsolute, relative } from 'node:path';
  * in the duty's own line; each again only when what it says changes, or after the duty worked
  * again (`cleared`).
  */
-
-export type Duty = 'recording' | 'revive marker' | 'health file';
-
-export interface FaultReporter {
-  /** `duty` failed at `path`; `line` says it when the cause is not the state directory itself. */
-  fault(duty: Duty, path: string, line: string): void;
-  /** `duty` works again: its next failure is said again. */
-  cleared(duty: Duty): void;
-}
 
 const DUTIES: readonly Duty[] = ['recording', 'revive marker', 'health file'];
 const CONSEQUENCES = 'not recording, no revive marker, health reports unhealthy; the work goes on';

@@ -1,5 +1,6 @@
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
-import { createFaultReporter, type Duty, type FaultReporter } from './fault-reporter.ts';
+import type { Duty, Level, Logger } from '../core/ports/logger.ts';
+import { createFaultReporter } from './fault-reporter.ts';
 
 /**
  * deadman's own lines on stderr. When stderr is the journal ($JOURNAL_STREAM names it), each
@@ -7,14 +8,7 @@ import { createFaultReporter, type Duty, type FaultReporter } from './fault-repo
  * on a terminal or in a file it is plain text. The child's output never passes through here.
  */
 
-const PRIORITY = { error: 3, warn: 4, notice: 5, info: 6, debug: 7 } as const;
-export type Level = keyof typeof PRIORITY;
-
-export interface Logger {
-  log(level: Level, message: string): void;
-  /** Where the duties of the state directory report their failures (one line per cause); absent: each says its own. */
-  faults?: FaultReporter;
-}
+const PRIORITY: Record<Level, number> = { error: 3, warn: 4, notice: 5, info: 6, debug: 7 };
 
 export function stderrIsJournal(env: NodeJS.ProcessEnv = process.env): boolean {
   const stream = env.JOURNAL_STREAM;

@@ -1,11 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { systemClock } from './clock.ts';
 
 export interface PollOptions {
   timeoutMs: number;
   everyMs: number;
-  /** The clock the deadline is kept on (tests move their own). */
-  monotonic?: () => number;
+  /** The clock the deadline is kept on: the caller's (tests move their own). */
+  monotonic: () => number;
   /** Ends the wait early, as a timeout does. */
   abort?: AbortSignal | undefined;
 }
@@ -16,7 +15,7 @@ export interface PollOptions {
  * falls on it rather than up to `everyMs` after.
  */
 export async function pollUntil<T>(check: () => T | Promise<T>, options: PollOptions): Promise<NonNullable<T> | null> {
-  const monotonic = options.monotonic ?? systemClock.monotonic;
+  const { monotonic } = options;
   const deadline = monotonic() + options.timeoutMs;
   for (;;) {
     const value = await check();

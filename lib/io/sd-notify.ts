@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 
 /**
  * sd_notify(3) from deadman. Two paths: the sd-notify addon sends from deadman's own PID
@@ -8,16 +9,6 @@ import { createRequire } from 'node:module';
  * send is a quiet no-op. `DEADMAN_NOTIFY=systemd-notify|none` forces a path (tests, or an
  * addon that misbehaves).
  */
-
-export type NotifyPath = 'addon' | 'systemd-notify' | 'none';
-
-export interface SdNotifier {
-  readonly path: NotifyPath;
-  /** Why this path: shown by `config check` and on the start-up line. */
-  readonly detail: string;
-  /** Sends one or more KEY=VALUE lines. Never throws. */
-  send(message: string): void;
-}
 
 export interface SystemdEnvironment {
   underSystemd: boolean;

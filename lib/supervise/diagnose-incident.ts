@@ -3,7 +3,7 @@ import { DEFAULT_CONFIG } from '../core/config/defaults.ts';
 import { diagnose, type Diagnosis } from '../core/incident/diagnose-rules.ts';
 import { buildEvidencePacket, evidenceIds, type SignalEvidenceFacts } from '../core/incident/evidence-packet.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from './ports.ts';
 import type { Incident } from './record-types.ts';
 import type { Consult, RunRecorder } from './ports.ts';
 

@@ -1,5 +1,5 @@
 import { ExitCode } from '../exit-codes.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from './ports.ts';
 import type { RunResult } from './outcome.ts';
 import type { EarlierBackoffs } from '../core/detect/usage-limit.ts';
 import type { PendingVerification } from './resumed-verification.ts';

@@ -3,9 +3,9 @@ import type { Adapter } from '../core/adapters/agent-events.ts';
 import type { ProcessIdentity } from '../core/process/owned-tree.ts';
 import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
-import type { Clock } from '../io/clock.ts';
-import type { Logger } from '../io/log.ts';
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { Clock } from '../core/time/clock.ts';
+import type { Logger } from '../core/ports/logger.ts';
+import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import type { Readable } from 'node:stream';
 import type { TerminateResult } from '../io/process/kill.ts';
 import type { Incident, SignalEvidence } from './record-types.ts';
@@ -22,7 +22,9 @@ import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
  * the other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
  */
 
-export type { Clock, Logger, SdNotifier, TerminateResult };
+/** The loop's ports that io uses beyond the loop too: defined in core (types only), so io implements them without importing the loop. */
+export type { Clock, Logger, SdNotifier };
+export type { TerminateResult };
 
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {

@@ -1,5 +1,4 @@
 import type { StoreSink } from '../io/store/recording-store.ts';
-import { systemClock } from '../io/clock.ts';
 import { ResumedVerification } from './resumed-verification.ts';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
@@ -16,7 +15,7 @@ import { supervisePasses, type PassReason, type UsageWaitEnd } from './pass-loop
 import type { RunResult } from './outcome.ts';
 import { StepRecords, type RecordedStep } from './step-records.ts';
 import { runSession } from './run-session.ts';
-import type { RunSessionPorts, SpawnedChild, TerminateTarget } from './ports.ts';
+import type { LoopClock, RunSessionPorts, SpawnedChild, TerminateTarget } from './ports.ts';
 
 /**
  * Replays a trace through the real run session — the same detectors, diagnosis, policy,
@@ -74,8 +73,8 @@ export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold
 }
 
 /** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own run session, on one simulated clock. */
-/** `sink`: where the replayed run's rows go (`deadman report <scenario>`: an in-memory store); none by default. */
-export async function replayTrace(trace: Trace, sink: StoreSink | null = null, name = 'replay'): Promise<ReplayOutcome> {
+/** `sleep`: the real clock's waits (the caller's), which the stream waits keep; `sink`: where the replayed run's rows go (`deadman report <scenario>`: an in-memory store); none by default. */
+export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink: StoreSink | null = null, name = 'replay'): Promise<ReplayOutcome> {
   const { config, onStall } = replayConfig(trace);
   const passes = tracePasses(trace);
   const clock = new ReplayClock(trace.header.wall ?? 0);
@@ -94,7 +93,7 @@ export async function replayTrace(trace: Trace, sink: StoreSink | null = null, n
       // The recording ends before this pass started (deadman was stopped before it could start one).
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
-      const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, records, actionsTaken);
+      const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, sleep, records, actionsTaken);
       const resumed = verifying && new ResumedVerification(verifying, world.ports);
       last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, { ...world.ports, resumed }));
       stops.push(...world.stops);
@@ -156,14 +155,14 @@ class SimulatedWorld {
   private consumed = 0;
   private asked = 0;
 
-  constructor(private readonly pass: TracePass, adapter: Adapter, private readonly clock: ReplayClock, records: StepRecords, actionsTaken: Set<string>) {
+  constructor(private readonly pass: TracePass, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords, actionsTaken: Set<string>) {
     this.observations = pass.events.filter((e) => e.type === 'observation');
     this.workspaces = pass.events.filter((e) => e.type === 'workspace').map((e) => e.fingerprint);
     this.child = new SimulatedChild(pass.root);
     this.ports = {
       // The trace's clock does not run by itself: the stream waits (the pipes close once the
       // simulated command exits) keep the real timer's time.
-      clock: { monotonic: () => clock.now, wall: () => clock.wall(), sleep: systemClock.sleep },
+      clock: { monotonic: () => clock.now, wall: () => clock.wall(), sleep },
       notifier: { path: 'none', detail: 'replay', send: () => {} },
       logger: { log: () => {} },
       records,

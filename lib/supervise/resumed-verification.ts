@@ -2,7 +2,7 @@ import { verifyResumed, type ResumedEvidence } from '../core/incident/verify.ts'
 import type { Attempt } from '../core/detect/no-progress.ts';
 import type { Incident } from './record-types.ts';
 import type { ResumedCheck, RunRecorder } from './ports.ts';
-import type { Logger } from '../io/log.ts';
+import type { Logger } from './ports.ts';
 
 /** The edges it needs (the supervisor's own ports hold one of these, so not those ports' type). */
 interface VerificationPorts {

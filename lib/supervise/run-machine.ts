@@ -76,12 +76,23 @@ export interface RunEventDetail {
 /** How each stall action stops the tree: a withheld watchdog leaves it to systemd; an agent whose kind's row says it is interrupted (resumed, respawned, waiting out its limit) gets SIGINT as from a person, so it records the turn as interrupted, not killed. */
 const stallStop = (action: StallAction): NodeJS.Signals | null => (action === 'withhold' ? null : stallInterrupts(action) ? 'SIGINT' : 'SIGTERM');
 
+/** One transition that applied: what the machine tells its observer. */
+export interface RunTransition {
+  from: RunState;
+  event: RunEvent;
+  to: RunState;
+  action: RunAction;
+}
+
 export class RunMachine {
   private current: RunState = 'starting';
   private isReady = false;
   private stallChoice: StallAction | null = null;
   private received: NodeJS.Signals | null = null;
   private stoppingWith: NodeJS.Signals | null = null;
+
+  /** `observe`: told every transition that applied, after it applied (a test's trace of the run). */
+  constructor(private readonly observe?: (transition: RunTransition) => void) {}
 
   get state(): RunState { return this.current; }
   /** READY=1 went out (the pattern matched, the port accepted, or neither was asked for). */
@@ -102,7 +113,9 @@ export class RunMachine {
     if (action === 'apply_stall_policy') this.stallChoice = detail.stallAction ?? 'exit';
     if (action === 'stop_tree') this.received = detail.signal ?? null;
     this.stoppingWith ??= this.stopsTreeWith(action);
+    const from = this.current;
     this.current = to;
+    this.observe?.({ from, event, to, action });
     return action;
   }
 

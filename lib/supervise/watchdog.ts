@@ -1,4 +1,4 @@
-import type { SdNotifier } from '../io/sd-notify.ts';
+import type { SdNotifier } from './ports.ts';
 import type { Repeater } from './ports.ts';
 
 /**

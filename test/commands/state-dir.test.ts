@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Store } from '../../lib/io/store/store.ts';
 import { sinkOver } from '../../lib/io/store/recording-store.ts';
 import { createLogger } from '../../lib/io/log.ts';
+import { systemClock } from '../../lib/io/clock.ts';
 import { RunRecords } from '../../lib/supervise/records.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
@@ -29,7 +30,7 @@ function setup(t: { after(fn: () => void): void }) {
 function recordIncident(stateDir: string, name: string): void {
   const store = new Store(join(stateDir, 'deadman.db'));
   try {
-    new RunRecords(sinkOver(store, createLogger()), () => Date.now()).refusedRun(
+    new RunRecords(sinkOver(store, createLogger(), systemClock), () => Date.now()).refusedRun(
       { name, argv: ['true'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: `token-${name}`, adapter: 'none', reviveOf: null },
       { exitCode: 69, outcome: 'revive-exhausted', reason: `revive budget spent for ${name}`, halt: true },
     );

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pollUntil } from '../../lib/io/poll-until.ts';
+import { systemClock } from '../../lib/io/clock.ts';
 
 /** Repository root, from dist/test/helpers/ (compiled) back up three levels. */
 export const repoRoot = new URL('../../../', import.meta.url).pathname;
@@ -53,7 +54,7 @@ export function tempDir(t?: { after(fn: () => void): void }, prefix = 'deadman-t
 
 /** Polls `check` until it returns a truthy value or the deadline passes (then throws). */
 export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs: number, what = 'condition', everyMs = 50): Promise<NonNullable<T>> {
-  const value = await pollUntil(check, { timeoutMs, everyMs });
+  const value = await pollUntil(check, { timeoutMs, everyMs, monotonic: systemClock.monotonic });
   if (value === null) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
   return value;
 }

@@ -1,12 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pollUntil } from '../../lib/io/poll-until.ts';
+import { systemClock } from '../../lib/io/clock.ts';
+
+const { monotonic } = systemClock;
 
 test('returns the first truthy answer of the check, sync or async', async () => {
   let calls = 0;
-  assert.equal(await pollUntil(() => (++calls >= 3 ? 'ready' : null), { timeoutMs: 5_000, everyMs: 1 }), 'ready');
+  assert.equal(await pollUntil(() => (++calls >= 3 ? 'ready' : null), { timeoutMs: 5_000, everyMs: 1, monotonic }), 'ready');
   assert.equal(calls, 3);
-  assert.deepEqual(await pollUntil(async () => ({ pid: 7 }), { timeoutMs: 0, everyMs: 1 }), { pid: 7 });
+  assert.deepEqual(await pollUntil(async () => ({ pid: 7 }), { timeoutMs: 0, everyMs: 1, monotonic }), { pid: 7 });
 });
 
 test('null once the deadline passed, the last check falling on the deadline, on the clock it was given', async () => {
@@ -26,7 +29,7 @@ test('an abort ends the wait at once, as a timeout does', async () => {
   const abort = new AbortController();
   let calls = 0;
   const started = performance.now();
-  const waiting = pollUntil(() => void calls++, { timeoutMs: 60_000, everyMs: 10_000, abort: abort.signal });
+  const waiting = pollUntil(() => void calls++, { timeoutMs: 60_000, everyMs: 10_000, monotonic, abort: abort.signal });
   setImmediate(() => abort.abort());
   assert.equal(await waiting, null);
   assert.ok(performance.now() - started < 5_000);

@@ -6,10 +6,10 @@ import { transition, type IncidentEvent } from '../../lib/core/incident/incident
 import type { PolicyDecision } from '../../lib/core/incident/policy.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
-import type { Level } from '../../lib/io/log.ts';
+import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
-import { RunMachine, type RunAction, type RunEvent, type RunEventDetail } from '../../lib/supervise/run-machine.ts';
-import type { RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
+import { RunMachine } from '../../lib/supervise/run-machine.ts';
+import type { LoopClock, RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
  * Fakes of every port a run uses: a clock the test moves, a poll the test fires, a child whose
@@ -79,16 +79,30 @@ function keptRecords() {
   return Object.assign(records, { moves, opened, decisions });
 }
 
-/** The run machine, keeping every transition that applied. */
-export class TracedMachine extends RunMachine {
-  readonly trace: string[] = [];
+/** The run machine, with every transition that applied in `trace` (a tick that stays put left out). */
+export function tracedMachine(): RunMachine & { trace: string[] } {
+  const trace: string[] = [];
+  const machine = new RunMachine(({ from, event, to }) => {
+    if (from !== to || event !== 'tick') trace.push(`${from} -${event}-> ${to}`);
+  });
+  return Object.assign(machine, { trace });
+}
 
-  override dispatch(event: RunEvent, detail?: RunEventDetail): RunAction | null {
-    const from = this.state;
-    const action = super.dispatch(event, detail);
-    if (action && (from !== this.state || event !== 'tick')) this.trace.push(`${from} -${event}-> ${this.state}`);
-    return action;
-  }
+/**
+ * A clock the test moves, for the loop and for every timer a command keeps (LoopClock): its
+ * waits resolve only when `advance`/`moveTo` passes their time, never on real time.
+ */
+export function fakeClock() {
+  let now = 0;
+  let sleepers: Array<{ at: number; wake: () => void }> = [];
+  const moveTo = (at: number): void => {
+    now = at;
+    const due = sleepers.filter((s) => s.at <= now);
+    sleepers = sleepers.filter((s) => s.at > now);
+    for (const s of due) s.wake();
+  };
+  const clock: LoopClock = { monotonic: () => now, wall: () => 1_700_000_000_000 + now, sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })) };
+  return { clock, now: () => now, moveTo, advance: (ms: number) => moveTo(now + ms) };
 }
 
 /**
@@ -96,15 +110,9 @@ export class TracedMachine extends RunMachine {
  * ping timer runs on the fake clock: `elapse` moves time and fires every timer that falls due.
  */
 export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter; watchdogUsec?: number } = {}) {
-  let now = 0;
-  /** Repeating timers (the poll, the watchdog) and one-shot waits, both on the fake clock. */
+  const time = fakeClock();
+  /** Repeating timers (the poll, the watchdog), on the fake clock as its waits are. */
   const timers: Array<{ ms: number; run: () => void; dueAt: number }> = [];
-  let sleepers: Array<{ at: number; wake: () => void }> = [];
-  const wakeDue = () => {
-    const due = sleepers.filter((s) => s.at <= now);
-    sleepers = sleepers.filter((s) => s.at > now);
-    for (const s of due) s.wake();
-  };
   const child = new FakeChild();
   const logs: Array<{ level: Level; message: string }> = [];
   const notes: string[] = [];
@@ -115,7 +123,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   const records = keptRecords();
   const adapter = options.adapter ?? createGenericAdapter();
   const ports: RunSessionPorts = {
-    clock: { monotonic: () => now, wall: () => 1_700_000_000_000 + now, sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })) },
+    clock: time.clock,
     notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
     logger,
     records,
@@ -130,12 +138,12 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
       return { drained: async () => {}, backlogged: () => false };
     },
     every: (ms, run) => {
-      const timer = { ms, run, dueAt: now + ms };
+      const timer = { ms, run, dueAt: time.now() + ms };
       timers.push(timer);
       return () => timers.splice(timers.indexOf(timer), 1);
     },
     makeTree: () => ({
-      observe: () => ({ at: now, rootPid: ROOT_PID, processes: tree.processes.map((p) => ({ ...p })) }),
+      observe: () => ({ at: time.now(), rootPid: ROOT_PID, processes: tree.processes.map((p) => ({ ...p })) }),
       terminate: async (target: TerminateTarget) => {
         const pids = target.subtree.map((p) => p.pid);
         tree.terminated.push(target.target.pid);
@@ -159,10 +167,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   };
   return {
     ports, child, tree, logs, notes, records,
-    advance: (ms: number) => {
-      now += ms;
-      wakeDue();
-    },
+    advance: (ms: number) => time.advance(ms),
     /** One poll of the loop (every repeating timer fires once, whatever its period), then everything it started. */
     poll: async () => {
       for (const timer of [...timers]) timer.run();
@@ -170,20 +175,18 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
     },
     /** Moves the clock `ms` on, firing each repeating timer as it falls due (in time order) and settling after each. */
     elapse: async (ms: number) => {
-      const until = now + ms;
+      const until = time.now() + ms;
       for (;;) {
         const next = Math.min(...timers.map((t) => t.dueAt));
         if (!(next <= until)) break;
-        now = next;
-        wakeDue();
-        for (const timer of timers.filter((t) => t.dueAt <= now)) {
+        time.moveTo(next);
+        for (const timer of timers.filter((t) => t.dueAt <= next)) {
           timer.dueAt += timer.ms;
           timer.run();
         }
         await settle();
       }
-      now = until;
-      wakeDue();
+      time.moveTo(until);
       await settle();
     },
     raise: (signal: NodeJS.Signals) => onSignal?.(signal),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
 import { runSession } from '../../lib/supervise/run-session.ts';
-import { fakeRun, settle, testConfig, TracedMachine } from './fakes.ts';
+import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
  * "An action fingerprint is never reused" under fakes: two passes of one run (they share
@@ -20,7 +20,7 @@ async function failingPass(actionsTaken: Set<string>) {
   const run = fakeRun({ adapter: createCodexAdapter() });
   run.ports.workspace = () => 'unchanged';
   run.ports.actionsTaken = actionsTaken;
-  const machine = new TracedMachine();
+  const machine = tracedMachine();
   const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit' }, run.ports, machine);
   await settle();
   run.child.print(line(codexLines.threadStarted(SESSION)) + line(codexLines.turnStarted()));

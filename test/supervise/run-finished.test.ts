@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createClaudeAdapter } from '../../lib/core/adapters/claude.ts';
 import { claudeLines } from '../../lib/demo/fake-agent-lines.ts';
 import { runSession } from '../../lib/supervise/run-session.ts';
-import { fakeRun, settle, testConfig, TracedMachine } from './fakes.ts';
+import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
  * FINISHED_NOT_EXITED under fakes: a Claude that printed its `result` and keeps running is
@@ -14,7 +14,7 @@ const SESSION = 'c0ffee00-0000-4000-8000-000000000001';
 
 function claudeRun() {
   const run = fakeRun({ adapter: createClaudeAdapter() });
-  const machine = new TracedMachine();
+  const machine = tracedMachine();
   const result = runSession({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ exit_grace: 30_000 }), onStall: 'withhold' }, run.ports, machine);
   return { ...run, machine, result };
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ExitCode } from '../../lib/exit-codes.ts';
 import { runSession } from '../../lib/supervise/run-session.ts';
 import type { Config } from '../../lib/core/config/config.ts';
-import { fakeRun, proc, ROOT_PID, settle, testConfig, TracedMachine } from './fakes.ts';
+import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
  * Whole runs through every state of the run machine, under fakes: no process, no timer, no
@@ -12,7 +12,7 @@ import { fakeRun, proc, ROOT_PID, settle, testConfig, TracedMachine } from './fa
 
 function start(config: Partial<Config> = {}, onStall: 'withhold' | 'exit' = 'exit', options: Parameters<typeof fakeRun>[0] = {}) {
   const run = fakeRun(options);
-  const machine = new TracedMachine();
+  const machine = tracedMachine();
   const result = runSession({ argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall }, run.ports, machine);
   return { ...run, machine, result };
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { runSession } from '../../lib/supervise/run-session.ts';
 import type { Config } from '../../lib/core/config/config.ts';
 import type { TerminateTarget } from '../../lib/supervise/ports.ts';
-import { fakeRun, proc, ROOT_PID, settle, testConfig, TracedMachine } from './fakes.ts';
+import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
  * What the product promises systemd, under a fake clock: WATCHDOG=1 goes out every
@@ -17,7 +17,7 @@ const WATCHDOG_USEC = 4_000_000;
 
 function start(config: Partial<Config>, onStall: 'withhold' | 'exit' = 'withhold') {
   const run = fakeRun({ watchdogUsec: WATCHDOG_USEC });
-  const machine = new TracedMachine();
+  const machine = tracedMachine();
   const plan = { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall };
   const pings = () => run.notes.filter((note) => note === 'WATCHDOG=1').length;
   /** Pings sent while the clock moves on by `ms`. */

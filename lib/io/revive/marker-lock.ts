@@ -1,6 +1,6 @@
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../clock.ts';
+import type { Clock } from '../../core/time/clock.ts';
 import { currentOwner, isOwnerAlive } from './markers.ts';
 import { ensurePrivateDir } from '../paths.ts';
 import { untrustedDirReason } from './marker-trust.ts';
@@ -21,18 +21,18 @@ const LOCK = '.revive.lock';
 /** A lock file that stays unreadable this long was left half-written by a crash. */
 const UNREADABLE_GRACE_MS = 5_000;
 
-export async function lockMarkers(markerDir: string, timeoutMs: number): Promise<Release | null> {
+export async function lockMarkers(markerDir: string, timeoutMs: number, clock: Clock): Promise<Release | null> {
   ensurePrivateDir(markerDir);
   // No marker there is read or written (marker-trust.ts): nothing to serialise, and deadman
   // writes nothing at all into a directory others control, not even its lock.
   if (untrustedDirReason(markerDir) !== null) return () => {};
   const path = join(markerDir, LOCK);
   const owner = currentOwner();
-  return pollUntil(() => tryLock(path, owner), { timeoutMs, everyMs: 50 });
+  return pollUntil(() => tryLock(path, owner, clock), { timeoutMs, everyMs: 50, monotonic: () => clock.monotonic() });
 }
 
 /** The lock, taken now (breaking a stale one first), or null while a live owner holds it. */
-function tryLock(path: string, owner: ReturnType<typeof currentOwner>): Release | null {
+function tryLock(path: string, owner: ReturnType<typeof currentOwner>, clock: Clock): Release | null {
   for (;;) {
     try {
       const fd = openSync(path, 'wx', 0o600);
@@ -42,7 +42,7 @@ function tryLock(path: string, owner: ReturnType<typeof currentOwner>): Release 
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    if (!isStale(path)) return null;
+    if (!isStale(path, clock.wall())) return null;
     unlinkQuietly(path);
   }
 }
@@ -53,11 +53,11 @@ function lockOwner(path: string): { pid: number; startTime: number | null } | nu
 }
 
 /** The owner died, or the file stayed unreadable past the grace (a write cut by a crash). */
-function isStale(path: string): boolean {
+function isStale(path: string, now: number): boolean {
   const owner = lockOwner(path);
   if (owner !== null) return !isOwnerAlive(owner);
   const stat = statSync(path, { throwIfNoEntry: false });
-  return stat === undefined || systemClock.wall() - stat.mtimeMs > UNREADABLE_GRACE_MS;
+  return stat === undefined || now - stat.mtimeMs > UNREADABLE_GRACE_MS;
 }
 
 function releaseIfMine(path: string, pid: number): void {

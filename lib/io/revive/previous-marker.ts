@@ -1,7 +1,8 @@
 import { adapterOptions } from '../../core/adapters/index.ts';
 import type { Config } from '../../core/config/config.ts';
 import type { Marker } from '../../core/revive/marker.ts';
-import { reportFault, type Logger } from '../log.ts';
+import type { Logger } from '../../core/ports/logger.ts';
+import { reportFault } from '../log.ts';
 import { markerIsCompleted, readMarker, removeStaleTempFiles } from './markers.ts';
 import { settleEndedResume } from './revive-log.ts';
 

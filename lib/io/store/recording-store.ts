@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { reportFault, type Logger } from '../log.ts';
-import { systemClock } from '../clock.ts';
+import type { Logger } from '../../core/ports/logger.ts';
+import { reportFault } from '../log.ts';
+import type { Clock } from '../../core/time/clock.ts';
 import type { Store } from './store.ts';
 import { moveAside, storeError, type StoreError } from './store-errors.ts';
 
@@ -178,6 +179,6 @@ export class RecordingStore implements StoreSink {
 }
 
 /** A sink over a store some command already opened (`deadman revive`'s records of a spent budget). */
-export function sinkOver(store: Store, logger: Logger): StoreSink {
-  return new RecordingStore({ path: store.path, open: () => store, logger, wall: systemClock.wall, monotonic: systemClock.monotonic });
+export function sinkOver(store: Store, logger: Logger, clock: Clock): StoreSink {
+  return new RecordingStore({ path: store.path, open: () => store, logger, wall: () => clock.wall(), monotonic: () => clock.monotonic() });
 }
