@@ -75,9 +75,9 @@ function findCycle(graph: Map<string, { files: string[] }>): string[] | null {
   return null;
 }
 
-/** lib/core's folders as a graph: which sibling folders each folder's files import, with one file import per edge to name it. */
-function coreFolderGraph(graph: Map<string, { files: string[] }>): Map<string, { files: string[]; via: Map<string, string> }> {
-  const core = join(lib, 'core');
+/** A layer's folders as a graph: which sibling folders each folder's files import, with one file import per edge to name it. */
+function folderGraph(graph: Map<string, { files: string[] }>, layer: string): Map<string, { files: string[]; via: Map<string, string> }> {
+  const core = join(lib, layer);
   const folderOf = (file: string) => dirname(relative(core, file));
   const folders = new Map<string, { files: string[]; via: Map<string, string> }>();
   for (const [file, { files }] of graph) {
@@ -134,10 +134,18 @@ test('lib/ has no import cycle', () => {
   assert.equal(cycle && cycle.map((file) => relative(repoRoot, file)).join(' → '), null);
 });
 
-test('lib/core/ folders import each other one way: no folder reaches itself through another', () => {
-  const folders = coreFolderGraph(importGraph());
-  assert.ok(folders.size > 8, `read ${folders.size} core folders`);
-  const cycle = findCycle(folders);
-  const hops = cycle?.slice(1).map((to, i) => folders.get(cycle[i]!)!.via.get(to)!);
-  assert.equal(cycle && `${cycle.join(' → ')} (${hops!.join('; ')})`, null);
+for (const [layer, least] of [['core', 8]] as const) {
+  test(`lib/${layer}/ folders import each other one way: no folder reaches itself through another`, () => {
+    const folders = folderGraph(importGraph(), layer);
+    assert.ok(folders.size > least, `read ${folders.size} ${layer} folders`);
+    const cycle = findCycle(folders);
+    const hops = cycle?.slice(1).map((to, i) => folders.get(cycle[i]!)!.via.get(to)!);
+    assert.equal(cycle && `${cycle.join(' → ')} (${hops!.join('; ')})`, null);
+  });
+}
+
+test('supervise/ports.ts owns the loop\'s interfaces: it takes types from core and its own records, never from io', () => {
+  const ports = join(lib, 'supervise', 'ports.ts');
+  const fromIo = importGraph().get(ports)!.files.filter((target) => layerOf(target) === 'io');
+  assert.deepEqual(fromIo.map((target) => relative(repoRoot, target)), []);
 });

@@ -7,7 +7,7 @@ import type { Clock } from '../core/time/clock.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import type { SdNotifier } from '../core/ports/sd-notifier.ts';
 import type { Readable } from 'node:stream';
-import type { TerminateResult } from '../io/process/kill.ts';
+import type { TerminateResult } from '../core/process/terminate-result.ts';
 import type { Incident, SignalEvidence } from './record-types.ts';
 import type { IncidentEvent } from '../core/incident/incident.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
@@ -23,8 +23,7 @@ import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
  */
 
 /** The loop's ports that io uses beyond the loop too: defined in core (types only), so io implements them without importing the loop. */
-export type { Clock, Logger, SdNotifier };
-export type { TerminateResult };
+export type { Clock, Logger, SdNotifier, TerminateResult };
 
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {

@@ -1,6 +1,7 @@
 import { processKey, type ProcessInfo } from '../../core/process/process-info.ts';
 import { isZombie, type ProcessIdentity, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { checkSignalTarget, type SignalGuards } from '../../core/process/signal-target.ts';
+import type { TerminateResult } from '../../core/process/terminate-result.ts';
 import { pollUntil } from '../poll-until.ts';
 
 /**
@@ -25,17 +26,6 @@ export interface TerminateOptions {
   observer: KillObserver;
   guards: SignalGuards;
   monotonic: () => number;
-}
-
-export interface TerminateResult {
-  /** Pids of the subtree that are gone now. */
-  killed: number[];
-  /** Pids still alive after SIGKILL. */
-  survived: number[];
-  /** Why nothing was signalled (the target failed its check), or null. */
-  refused: string | null;
-  /** Members passed over, each with the reason (reused pid, no longer owned, …). */
-  skipped: Array<{ pid: number; reason: string }>;
 }
 
 /**
