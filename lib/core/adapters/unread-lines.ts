@@ -44,9 +44,23 @@ const USER_READ = /"tool_result"|\\u/;
 
 /** Whether the Claude adapter would make no event of `line` and count it as the agent speaking. */
 export function isUnreadClaudeLine(line: string): boolean {
-  const type = typeOfCutLine(line);
+  const type = claudeTypeOf(line);
   if (type === null) return false;
   if (!CLAUDE_READ.has(type)) return true;
   if (type === 'user') return !USER_READ.test(line);
   return type === 'assistant' && !ASSISTANT_READ.test(line);
+}
+
+const TYPE_OPENING = '{"type":"';
+
+/**
+ * typeOfCutLine's answer, read without its regex and match array when the line opens as
+ * Claude writes it: these cost about as much as the rest of the pre-check. A type read so that
+ * is not one of Claude's (it may hold characters typeOfCutLine refuses) is asked again.
+ */
+function claudeTypeOf(line: string): string | null {
+  const end = line.startsWith(TYPE_OPENING) ? line.indexOf('"', TYPE_OPENING.length) : -1;
+  const type = end === -1 ? null : line.slice(TYPE_OPENING.length, end);
+  if (type !== null && CLAUDE_READ.has(type)) return type;
+  return typeOfCutLine(line);
 }

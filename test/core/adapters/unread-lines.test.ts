@@ -126,7 +126,11 @@ const tricky = [
   { type: 'assistant', message: { content: [{ type: 'text', text: 'fine' }] }, error: 'rate_limit' },
   { type: 'assistant', error: 'unknown', message: { content: [] } },
   { type: 'assistant', message: { content: [{ type: 'thinking', thinking: 'the words "text": "tool_use" "error"' }, { type: 'text', text: 'ok' }] } },
-].map((line) => JSON.stringify(line));
+].map((line) => JSON.stringify(line)).concat([
+  // Types that are Claude's only in part, or written loosely.
+  '{"type":"users', '{"type":"assistants', '{"type":"user\\"', '{"type":"user ","message":{"content":"hi"}}', '{"type":"assistant" ,"message":{"content":[]}}',
+  ' {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}',
+]);
 
 test('claude: escaped, reordered, spaced, cut and huge forms of every recorded line parse the same with and without the pre-check', () => {
   const same = (lines: readonly string[], what: string) => assert.deepEqual(parsedBy(createClaudeAdapter(true), lines), parsedBy(createClaudeAdapter(false), lines), what);
