@@ -49,9 +49,12 @@ export function createClaudeAdapter(preCheck = true): Adapter {
         if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
         return [];
       case 'assistant': {
-        const text = textOf(line.message.content);
+        const { content } = line.message;
+        // Without a text block the joined text is empty or newlines: no limit text, and only an API error's message needs it.
+        if (line.error === undefined && !content.some((block) => block.text !== undefined)) return limits.add(toolsStarted(content), undefined);
+        const text = textOf(content);
         const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: text || String(line.error) }];
-        return limits.add([...apiError, ...toolsStarted(line.message.content)], text);
+        return limits.add([...apiError, ...toolsStarted(content)], text);
       }
       case 'user':
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
