@@ -54,12 +54,9 @@ export function createClaudeAdapter(preCheck = true): Adapter {
         if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
         return [];
       case 'assistant': {
-        const { content } = line.message;
-        // Without a text block the joined text is empty or newlines: no limit text, and only an API error's message needs it.
-        if (line.error === undefined && !content.some((block) => block.text !== undefined)) return limits.add(toolsStarted(content), undefined);
-        const text = textOf(content);
+        const text = saidText(line);
         const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: text || String(line.error) }];
-        return limits.add([...apiError, ...toolsStarted(content)], text);
+        return limits.add([...apiError, ...toolsStarted(line.message.content)], text);
       }
       case 'user':
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
@@ -161,6 +158,16 @@ function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {
 function retryMessage(line: Extract<ClaudeLine, { type: 'system' }>): string {
   const status = line.error_status ? ` (${line.error_status})` : '';
   return `API retry ${line.attempt ?? '?'}/${line.max_retries ?? '?'}${status}: ${String(line.error ?? 'error')}`;
+}
+
+/**
+ * What an assistant message says, for the limit text and an API error's message. Undefined when
+ * it has neither a text block nor an error: its joined text is empty or newlines, no limit text,
+ * and nothing else reads it (a tool call's message, most of a busy stream's parsed lines).
+ */
+function saidText(line: Extract<ClaudeLine, { type: 'assistant' }>): string | undefined {
+  const { content } = line.message;
+  return line.error === undefined && !content.some((block) => block.text !== undefined) ? undefined : textOf(content);
 }
 
 /** Text of a tool result or message: a string, or the text blocks of a list. */

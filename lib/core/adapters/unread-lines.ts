@@ -32,22 +32,22 @@ export function isUnreadCodexLine(line: string): boolean {
 
 const CLAUDE_READ = new Set(['system', 'assistant', 'user', 'result', 'rate_limit_event']);
 /**
- * What makes a message worth parsing: a tool call or its result, an API error, an escape (it
- * could spell any key or value), or a `"text"` key written loosely or whose value may open the
- * limit or throttle phrase (claude-usage-limit.ts): with Y, C, A ("API Error:"), white space, an
+ * What makes an assistant message worth parsing: a tool call, an API error, an escape (it could
+ * spell any key or value), or a `"text"` key written loosely or whose value may open the limit
+ * or throttle phrase (claude-usage-limit.ts): with Y, C, A ("API Error:"), white space, an
  * escape, or nothing yet. One regex pass over the line: a line is a slice of its piece's text,
  * and V8 searches a slice for a word far slower than for one character — the four `includes`
  * this replaces cost 2.4 times its instructions on an assistant text line (callgrind).
  */
 const ASSISTANT_READ = /"(?:tool_use|error)"|\\u|"text"(?![,}\]]|:"[^"\s\\yYcCaA])/;
-const USER_READ = /"tool_result"|\\u/;
 
 /** Whether the Claude adapter would make no event of `line` and count it as the agent speaking. */
 export function isUnreadClaudeLine(line: string): boolean {
   const type = claudeTypeOf(line);
   if (type === null) return false;
   if (!CLAUDE_READ.has(type)) return true;
-  if (type === 'user') return !USER_READ.test(line);
+  // A tool result is named near the start of its line, where the search ends.
+  if (type === 'user') return !line.includes('"tool_result"') && !line.includes('\\u');
   return type === 'assistant' && !ASSISTANT_READ.test(line);
 }
 
