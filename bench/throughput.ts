@@ -7,11 +7,12 @@ import { median, table, type Figure } from './helpers/figures.ts';
 
 /**
  * What an agent adapter costs the output it passes through: 50 MB of Codex and 100 MB of Claude
- * event streams (issue 27's floors and targets) (hand-made lines of the recorded shapes: tool starts and ends with their output,
- * agent messages; and Codex commands with 100 KB outputs, the lines whose middles the adapters
- * skip) through `deadman run --adapter codex|claude`, against the same bytes through
- * `--adapter generic`, which parses nothing, and deadman's peak RSS. Prints figures beside
- * targets; a miss is reported, not failed, so it returns 0.
+ * event streams (issue 27's floors and targets) (hand-made lines of the recorded shapes: tool
+ * starts and ends with their output, agent messages; and commands with 100 KB outputs, the lines
+ * whose middles the adapters skip — Claude Code writes such an output twice, in the tool result
+ * and in tool_use_result.stdout) through `deadman run --adapter codex|claude`, against the same
+ * bytes through `--adapter generic`, which parses nothing, and deadman's peak RSS. Prints
+ * figures beside targets; a miss is reported, not failed, so it returns 0.
  */
 
 const MB = 1000 * 1000;
@@ -50,6 +51,16 @@ function claudeCycle(n: number): string {
   ].join('\n') + '\n';
 }
 
+/** A Bash call whose output is long, as Claude Code writes it: the output in the tool result and again in tool_use_result.stdout. */
+function claudeLongOutputCycle(n: number): string {
+  const session = '6e800c64-22ae-404c-869c-65b8d8ca672c';
+  const output = `ok ${n} - a test line of the tool's captured output\n`.repeat(2000);
+  return [
+    JSON.stringify({ type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } }, parent_tool_use_id: null, session_id: session, uuid: `u-${n}-1` }),
+    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: output, is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: `u-${n}-2`, tool_use_result: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } }),
+  ].join('\n') + '\n';
+}
+
 /** Writes cycles until the file holds at least `bytes`; returns its event count. */
 function writeStream(path: string, cycle: (n: number) => string, bytes: number, eventsPerCycle: number): number {
   const fd = openSync(path, 'w');
@@ -78,6 +89,7 @@ export async function main(): Promise<number> {
       codex: stream('codex', codexCycle, 3, 50, 0.9),
       'codex (100 KB outputs)': stream('codex-long', codexLongOutputCycle, 2, 100, 0.9),
       claude: stream('claude', claudeCycle, 3, 100, 0.5),
+      'claude (100 KB outputs)': stream('claude-long', claudeLongOutputCycle, 2, 100, 0.5),
     };
     const counts = Object.entries(streams).map(([name, { events }]) => `${name} ${events}`).join(', ');
     process.stdout.write(`throughput: ${process.execPath} ${process.version}; event streams (events: ${counts}), state in ${dir}\n`);

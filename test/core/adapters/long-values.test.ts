@@ -58,7 +58,10 @@ test('through the adapters: a huge command output or tool result gives the same 
   ]);
   const content = `Exit code 137\n${output}`;
   const result = { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content, is_error: true }] } };
-  assert.deepEqual(createClaudeAdapter().parseLine(JSON.stringify(result)).events, [
-    { type: 'tool_finished', toolId: 't1', exitCode: 137, ok: false, outputTail: content.slice(-1000) },
-  ]);
+  // As Claude Code writes it: the output again in tool_use_result, an object of stdout and stderr, or an error's text.
+  for (const echo of [{}, { tool_use_result: { stdout: output, stderr: output, interrupted: false } }, { tool_use_result: `Error: ${content}` }]) {
+    assert.deepEqual(createClaudeAdapter().parseLine(JSON.stringify({ ...result, ...echo })).events, [
+      { type: 'tool_finished', toolId: 't1', exitCode: 137, ok: false, outputTail: content.slice(-1000) },
+    ]);
+  }
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import type { Adapter, ParsedLine } from '../../../lib/core/adapters/agent-events.ts';
@@ -30,8 +30,12 @@ function linesOf(file: string): string[] {
   return [...lines, ...output.filter((line) => line !== '')];
 }
 
-const corpus = [...jsonlFiles(fixturePath()), ...jsonlFiles(join(repoRoot, 'contrib', 'traces'))].map((file) => ({
-  name: relative(repoRoot, file),
+/** The real CLI's recordings, on a machine that has them (the tests pass without). */
+const RECORDINGS = '/work/shared/reference/agent-recordings';
+const recorded = existsSync(RECORDINGS) ? jsonlFiles(RECORDINGS) : [];
+
+const corpus = [...jsonlFiles(fixturePath()), ...jsonlFiles(join(repoRoot, 'contrib', 'traces')), ...recorded].map((file) => ({
+  name: file.startsWith(RECORDINGS) ? file : relative(repoRoot, file),
   lines: linesOf(file),
 }));
 
@@ -89,4 +93,56 @@ test('messages, reasoning, prompts and updates are skipped, cut short or whole',
   assert.ok(isUnreadClaudeLine('{"type":"user","message":{"role":"user","content":"make the tests pass"}}'));
   assert.ok(isUnreadClaudeLine('{"type":"stream_event","event":{"type":"content_block_delta"}}'));
   assert.ok(!isUnreadClaudeLine('{"type":"assistant","message":{"content":[{"type":"text","text":"\\u0059ou\'ve hit your limit"}]}}'));
+});
+
+/** The corpus's lines of Claude's stream (the lines the Claude pre-check has an opinion on). */
+const claudeLines = corpus.flatMap((file) => file.lines).filter((line) => /^\s*\{\s*"type"\s*:\s*"(?:assistant|user|system|result|rate_limit_event)"/.test(line));
+
+/** `line` with every `char` spelled as a \u escape: inside a string the same text, and the escape hides it from a byte scan. */
+function escaped(line: string, char: string): string {
+  return line.replaceAll(char, `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The same JSON with each object's keys in reverse order, or spaced out like a Python trace; null for a line that is no JSON. */
+function rewritten(line: string, how: 'reversed' | 'spaced'): string | null {
+  const value = traceRecord(line);
+  if (value === null) return null;
+  const reverse = (v: unknown): unknown => Array.isArray(v) ? v.map(reverse)
+    : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)])) : v;
+  return how === 'reversed' ? JSON.stringify(reverse(value)) : JSON.stringify(value, null, 1).replace(/\n */g, ' ');
+}
+
+/** Lines written to trip a byte-level reader: the words it looks for inside other strings, escaped quotes, huge values, texts that open like the limit text. */
+const tricky = [
+  { type: 'assistant', message: { content: [{ type: 'text', text: 'I will call {"type":"tool_use","id":"x","name":"Bash"} next' }] } },
+  { type: 'assistant', message: { content: [{ type: 'text', text: 'the "error" key and a "text":"You\'ve hit your limit" inside' }] } },
+  { type: 'assistant', message: { content: [{ type: 'tool_use', id: 'toolu_q', name: 'Bash', input: { command: 'echo "\\"text\\":\\"You\'ve hit your limit\\""' } }] } },
+  { type: 'user', message: { content: [{ type: 'text', text: 'not a "tool_result", only its name' }] } },
+  { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_q', content: `Exit code 1\n${'x"\\'.repeat(40_000)}You've hit your limit`, is_error: true }] } },
+  { type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 'toolu_r', content: [{ type: 'text', text: 'Exit code 2\n"quoted"' }], is_error: true }] } },
+  { type: 'assistant', message: { content: [{ type: 'text', text: 'Claude AI usage limit reached|1796313486' }] } },
+  { type: 'assistant', message: { content: [{ type: 'text', text: ' API Error: Request rejected (429) · try later' }] } },
+  { type: 'assistant', message: { content: [{ type: 'text', text: `You've hit your limit${' and more'.repeat(40)}` }] } },
+  { type: 'assistant', message: { content: [{ type: 'text', text: 'fine' }] }, error: 'rate_limit' },
+  { type: 'assistant', error: 'unknown', message: { content: [] } },
+  { type: 'assistant', message: { content: [{ type: 'thinking', thinking: 'the words "text": "tool_use" "error"' }, { type: 'text', text: 'ok' }] } },
+].map((line) => JSON.stringify(line)).concat([
+  // Types that are Claude's only in part, or written loosely.
+  '{"type":"users', '{"type":"assistants', '{"type":"user\\"', '{"type":"user ","message":{"content":"hi"}}', '{"type":"assistant" ,"message":{"content":[]}}',
+  ' {"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}',
+]);
+
+test('claude: escaped, reordered, spaced, cut and huge forms of every recorded line parse the same with and without the pre-check', () => {
+  const same = (lines: readonly string[], what: string) => assert.deepEqual(parsedBy(createClaudeAdapter(true), lines), parsedBy(createClaudeAdapter(false), lines), what);
+  const whole = [...claudeLines, ...tricky];
+  assert.ok(claudeLines.length >= 40, `only ${claudeLines.length} recorded Claude lines`);
+  same(whole, 'the lines in order');
+  for (const char of ['o', 'x', 'i', '_', 'Y', 'A', 'C', 'u', ' ', '"']) same(whole.map((line) => escaped(line, char)), `every ${char} escaped`);
+  for (const how of ['reversed', 'spaced'] as const) same(whole.map((line) => rewritten(line, how) ?? line), `keys ${how}`);
+  for (const line of whole) {
+    // Every cut of a line of up to 2,000 characters; about 200 spread over a longer one.
+    const step = line.length <= 2_000 ? 1 : Math.ceil(line.length / 199);
+    const cuts = Array.from({ length: Math.ceil((line.length - 1) / step) }, (_, i) => line.slice(0, 1 + i * step));
+    same(cuts, `the cuts of ${line.slice(0, 120)}`);
+  }
 });
