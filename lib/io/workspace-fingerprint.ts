@@ -1,7 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** A fingerprint, or the promise of one while git runs. */
+export type WorkspaceAnswer = string | null | Promise<string | null>;
 
 /**
  * A fingerprint of the agent's work tree for REPEATED_FAILURE and NO_PROGRESS, taken fresh at
@@ -17,31 +20,58 @@ import { join } from 'node:path';
  * A flood of tool results (thousands a second) must not become thousands of git runs: past
  * MAX_PER_SECOND in a second the answer is a fingerprint of its own, never seen again — a change,
  * which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
+ *
+ * git is not waited for: the answer comes as a promise. spawnSync held the event loop, and with it
+ * the output path and the watchdog, for the fork and the whole git run (12–15 ms in deadman's own
+ * repository on a loaded host, 20 times a second under a flood); spawn() holds it for the fork
+ * only (~6 ms there, the same outside a work tree). One git runs at a time, and the next
+ * starts when it ends: the same moments at which a spawnSync would have read the work tree (the
+ * loop handled the next tool end only once the last git returned), and no pile of concurrent
+ * gits on the agent's cores.
  */
 const GIT_TIMEOUT_MS = 2_000;
 const MAX_STATUS_BYTES = 4 * 1024 * 1024;
 const MAX_STATTED = 500;
 export const MAX_PER_SECOND = 20;
 
-export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null {
+export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => WorkspaceAnswer {
   let windowStart = -Infinity;
   let taken = 0;
   let unmeasured = 0;
+  let last: Promise<unknown> = Promise.resolve();
   return () => {
     const now = monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
+    // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
     if (++taken > MAX_PER_SECOND) return `unmeasured-${++unmeasured}`;
-    return fingerprint(cwd);
+    const answer = last.then(() => gitStatus(cwd)).then((status) => status && fingerprint(cwd, status));
+    last = answer;
+    return answer;
   };
 }
 
-function fingerprint(cwd: string): string | null {
-  const status = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], {
-    cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_STATUS_BYTES, stdio: ['ignore', 'pipe', 'ignore'],
+/** `git status`'s output, or null when it failed, ran past GIT_TIMEOUT_MS or said more than MAX_STATUS_BYTES. */
+function gitStatus(cwd: string): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const child = spawn('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], {
+      cwd, timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    child.stdout.on('data', (part: Buffer) => {
+      bytes += part.length;
+      if (bytes > MAX_STATUS_BYTES) child.kill();
+      else parts.push(part);
+    });
+    child.once('error', () => resolve(null));
+    child.stdout.once('error', () => resolve(null));
+    child.once('close', (code) => resolve(code === 0 && bytes <= MAX_STATUS_BYTES ? Buffer.concat(parts) : null));
   });
-  if (status.status !== 0 || status.error) return null;
-  const hash = createHash('sha256').update(status.stdout);
-  for (const path of changedPaths(status.stdout.toString('utf8')).slice(0, MAX_STATTED)) {
+}
+
+function fingerprint(cwd: string, status: Buffer): string {
+  const hash = createHash('sha256').update(status);
+  for (const path of changedPaths(status.toString('utf8')).slice(0, MAX_STATTED)) {
     const stat = statSync(join(cwd, path), { bigint: true, throwIfNoEntry: false });
     hash.update(`\0${path}\0${stat?.size ?? -1n}\0${stat?.mtimeNs ?? -1n}`);
   }

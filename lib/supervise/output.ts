@@ -73,6 +73,8 @@ export class OutputTracker {
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
+  /** Attempts whose workspace fingerprint is still being taken, and its answer. */
+  private readonly fingerprinting = new Map<Attempt, Promise<void>>();
 
   constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
     this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
@@ -178,9 +180,38 @@ export class OutputTracker {
     }
   }
 
-  /** An attempt carries the workspace as it was when it ended: an edit between two reruns is seen, however fast. */
+  /**
+   * The attempts taken since the last call whose workspace fingerprint is in, oldest first: an
+   * attempt still waiting for git holds back those after it, so the detectors see them in order.
+   */
+  takeAttempts(): Attempt[] {
+    const pending = this.state.toolResults;
+    let ready = 0;
+    while (ready < pending.length && !this.fingerprinting.has(pending[ready]!)) ready++;
+    return pending.splice(0, ready);
+  }
+
+  /** Resolves once every fingerprint asked for so far is in. */
+  async fingerprinted(): Promise<void> {
+    if (this.fingerprinting.size > 0) await Promise.all(this.fingerprinting.values());
+  }
+
+  /**
+   * An attempt carries the workspace as it was when it ended: an edit between two reruns is
+   * seen, however fast. git is started now, so it reads the work tree at this moment, as a
+   * synchronous run did; only its answer is attached later, before the supervisor takes it.
+   */
   private attempted(result: Attempt): void {
-    const attempt = this.agent.workspace ? { ...result, workspace: this.agent.workspace() } : result;
+    const attempt = result;
+    const answer = this.agent.workspace?.();
+    if (answer instanceof Promise) {
+      this.fingerprinting.set(attempt, answer.then((fingerprint) => {
+        attempt.workspace = fingerprint;
+        this.fingerprinting.delete(attempt);
+      }));
+    } else if (answer !== undefined) {
+      attempt.workspace = answer;
+    }
     const pending = this.state.toolResults;
     if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
     pending.push(attempt);

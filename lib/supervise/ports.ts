@@ -5,6 +5,7 @@ import type { ParsedDiagnosis } from '../core/incident/diagnosis-schema.ts';
 import type { EvidencePacket } from '../core/incident/evidence-packet.ts';
 import type { Clock } from '../io/clock.ts';
 import type { Logger } from '../io/log.ts';
+import type { WorkspaceAnswer } from '../io/workspace-fingerprint.ts';
 import type { SdNotifier } from '../io/sd-notify.ts';
 import type { Readable } from 'node:stream';
 import type { TerminateResult } from '../io/process/kill.ts';
@@ -126,7 +127,7 @@ export interface ApprovalInbox {
 export interface ResumedCheck {
   readonly verdict: 'RESOLVED' | 'ESCALATED' | null;
   /** One tick's news: the attempts just taken, whether a turn completed, the kinds of this pass's open incidents. */
-  tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): void;
+  tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): Promise<void>;
   ended(code: number | null, turnCompleted: boolean, openKinds: readonly string[]): void;
 }
 
@@ -152,7 +153,11 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
-  workspace?: SupervisorPorts['workspace'];
+  /**
+   * A fingerprint of the work tree (git status and the changed paths' stat), null outside one,
+   * taken at the moment it is asked for; each attempt carries the one taken when it ended.
+   */
+  workspace?: (() => WorkspaceAnswer) | undefined;
   approvals?: ApprovalInbox | undefined;
   actionsTaken?: SupervisorPorts['actionsTaken'];
   /** The run's own alerts (commands/run-alerts.ts), told every incident transition by `records`. */
@@ -168,8 +173,6 @@ export interface RunSessionPorts {
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */
 export interface SupervisorPorts {
   monotonic(): number;
-  /** A fingerprint of the work tree (git status and a bounded diff hash), null outside one; taken at most every few seconds. */
-  workspace?: (() => string | null) | undefined;
   tree: Pick<ProcessTree, 'observe' | 'terminate'>;
   records: RunRecorder;
   logger: Logger;
