@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { GitStatusShell } from './git-status-shell.ts';
 
 /** A fingerprint, or the promise of one while git runs. */
 export type WorkspaceAnswer = string | null | Promise<string | null>;
@@ -21,13 +21,12 @@ export type WorkspaceAnswer = string | null | Promise<string | null>;
  * MAX_PER_SECOND in a second the answer is a fingerprint of its own, never seen again — a change,
  * which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
  *
- * git is not waited for: the answer comes as a promise. spawnSync held the event loop, and with it
- * the output path and the watchdog, for the fork and the whole git run (12–15 ms in deadman's own
- * repository on a loaded host, 20 times a second under a flood); spawn() holds it for the fork
- * only (~6 ms there, the same outside a work tree). One git runs at a time, and the next
- * starts when it ends: the same moments at which a spawnSync would have read the work tree (the
- * loop handled the next tool end only once the last git returned), and no pile of concurrent
- * gits on the agent's cores.
+ * git is not waited for, and not forked by deadman (git-status-shell.ts): the answer comes as a
+ * promise. spawnSync held the event loop, and with it the output path and the watchdog, for the
+ * fork and the whole git run (12–15 ms in deadman's own repository on a loaded host, 20 times a
+ * second under a flood). One git runs at a time, and the next starts when it ends: the same
+ * moments at which spawnSync read the work tree (the loop handled the next tool end only once
+ * the last git returned), and no pile of concurrent gits on the agent's cores.
  */
 const GIT_TIMEOUT_MS = 2_000;
 const MAX_STATUS_BYTES = 4 * 1024 * 1024;
@@ -39,34 +38,16 @@ export function workspaceFingerprinter(cwd: string, monotonic: () => number): ()
   let taken = 0;
   let unmeasured = 0;
   let last: Promise<unknown> = Promise.resolve();
+  const git = new GitStatusShell(cwd, GIT_TIMEOUT_MS, MAX_STATUS_BYTES);
   return () => {
     const now = monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
     // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
     if (++taken > MAX_PER_SECOND) return `unmeasured-${++unmeasured}`;
-    const answer = last.then(() => gitStatus(cwd)).then((status) => status && fingerprint(cwd, status));
+    const answer = last.then(() => git.status()).then((status) => status && fingerprint(cwd, status));
     last = answer;
     return answer;
   };
-}
-
-/** `git status`'s output, or null when it failed, ran past GIT_TIMEOUT_MS or said more than MAX_STATUS_BYTES. */
-function gitStatus(cwd: string): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    const child = spawn('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], {
-      cwd, timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const parts: Buffer[] = [];
-    let bytes = 0;
-    child.stdout.on('data', (part: Buffer) => {
-      bytes += part.length;
-      if (bytes > MAX_STATUS_BYTES) child.kill();
-      else parts.push(part);
-    });
-    child.once('error', () => resolve(null));
-    child.stdout.once('error', () => resolve(null));
-    child.once('close', (code) => resolve(code === 0 && bytes <= MAX_STATUS_BYTES ? Buffer.concat(parts) : null));
-  });
 }
 
 function fingerprint(cwd: string, status: Buffer): string {
