@@ -54,9 +54,12 @@ const FILES_CHANGED = 100;
  * counted; the supervisor then starts its streaks over, which can only delay REPEATED_FAILURE
  * and NO_PROGRESS (thresholds 3 and 4, far below the half kept), never raise them falsely.
  * Small, because whatever waits here outlives young-generation collections: 1024 made V8 grow
- * its young generation to 67 MB under a flood, 256 keeps it at 34 MB.
+ * its young generation to 67 MB under a flood, 256 keeps it at 34 MB. With the young generation
+ * held at its first size, an attempt that waits for 128-256 later ones outlived two scavenges and
+ * was promoted with its output tail: ~1 KB each of old-generation garbage, 12 MB of the 50 MB
+ * Codex flood's peak over generic's (+23-27 MB); at 64 most die young: +16 MB.
  */
-export const MAX_PENDING_ATTEMPTS = 256;
+export const MAX_PENDING_ATTEMPTS = 64;
 /**
  * An agent runs a handful of tools at once; a stream of starts that never finish (garbage, a
  * broken agent) must not grow these maps for ever. Past the bound new starts go untracked and
