@@ -10,11 +10,11 @@ import type { Readable, Writable } from 'node:stream';
  *
  * The answer line is the hex of git's output followed by two NULs and git's exit status: git's
  * -z output never holds two NULs in a row (no entry is empty), so the last NUL ends the marker.
- * The shell reads its questions from a pipe only deadman holds, and ends at its end of file:
- * when deadman exits, however it exits.
+ * The shell reads its questions from a pipe only deadman holds (git never sees it), and ends at
+ * its end of file: when deadman exits, however it exits.
  */
 
-const SHELL = `while read -r _; do { git --no-optional-locks status --porcelain=v1 -z --untracked-files=all 2>/dev/null; printf '\\0\\0%d' "$?"; } | od -An -v -tx1 | tr -d ' \\n'; echo; done`;
+const SHELL = `while read -r _; do { git --no-optional-locks status --porcelain=v1 -z --untracked-files=all </dev/null 2>/dev/null; printf '\\0\\0%d' "$?"; } | od -An -v -tx1 | tr -d ' \\n'; echo; done`;
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -54,14 +54,17 @@ export class GitStatusShell {
   }
 
   private read(part: string): void {
-    this.answer += part;
-    if (this.answer.length > 2 * this.maxBytes + 64) return this.stop();
-    const end = this.answer.indexOf('\n');
-    if (end === -1) return;
-    const bytes = Buffer.from(this.answer.slice(0, end), 'hex');
+    // Only the new part is searched: a 4 MB answer comes in many parts.
+    const end = part.indexOf('\n');
+    if (end === -1) {
+      this.answer += part;
+      if (this.answer.length > 2 * this.maxBytes + 64) this.stop();
+      return;
+    }
+    const bytes = Buffer.from(this.answer + part.slice(0, end), 'hex');
     this.answer = '';
     const last = bytes.lastIndexOf(0);
-    const ok = last >= 1 && bytes.subarray(last + 1).toString('latin1') === '0';
+    const ok = last >= 1 && last - 1 <= this.maxBytes && bytes.subarray(last + 1).toString('latin1') === '0';
     this.waiting?.(ok ? bytes.subarray(0, last - 1) : null);
   }
 
