@@ -22,11 +22,22 @@ export class GitStatusShell {
   private shell: Shell | null = null;
   private answer = '';
   private waiting: ((status: Buffer | null) => void) | null = null;
+  /** The last question asked: the next is put once it is answered. */
+  private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly cwd: string, private readonly timeoutMs: number, private readonly maxBytes: number) {}
 
-  /** git's output, or null when it failed, ran past `timeoutMs` or said more than `maxBytes`. One question at a time. */
+  /**
+   * git's output, or null when it failed, ran past `timeoutMs` or said more than `maxBytes`.
+   * One git at a time: a question asked while one runs is put when that one ends.
+   */
   status(): Promise<Buffer | null> {
+    const answer = this.last.then(() => this.ask());
+    this.last = answer;
+    return answer;
+  }
+
+  private ask(): Promise<Buffer | null> {
     return new Promise((resolve) => {
       const shell = this.shell ?? this.start();
       const timer = setTimeout(() => this.stop(), this.timeoutMs);

@@ -37,17 +37,22 @@ export function workspaceFingerprinter(cwd: string, monotonic: () => number): ()
   let windowStart = -Infinity;
   let taken = 0;
   let unmeasured = 0;
-  let last: Promise<unknown> = Promise.resolve();
-  const git = new GitStatusShell(cwd, GIT_TIMEOUT_MS, MAX_STATUS_BYTES);
+  const git = gitShellOf(cwd);
   return () => {
     const now = monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
     // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
     if (++taken > MAX_PER_SECOND) return `unmeasured-${++unmeasured}`;
-    const answer = last.then(() => git.status()).then((status) => status && fingerprint(cwd, status));
-    last = answer;
-    return answer;
+    return git.status().then((status) => status && fingerprint(cwd, status));
   };
+}
+
+/** One shell per work tree for the whole deadman process: each pass of a run makes its own fingerprinter. */
+const shells = new Map<string, GitStatusShell>();
+function gitShellOf(cwd: string): GitStatusShell {
+  let shell = shells.get(cwd);
+  if (!shell) shells.set(cwd, (shell = new GitStatusShell(cwd, GIT_TIMEOUT_MS, MAX_STATUS_BYTES)));
+  return shell;
 }
 
 function fingerprint(cwd: string, status: Buffer): string {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PER_SECOND, workspaceFingerprinter } from '../../lib/io/workspace-fingerprint.ts';
 import { tempDir } from '../helpers/cli.ts';
@@ -51,3 +51,24 @@ test('past MAX_PER_SECOND in a second, each answer is one never seen (a change),
   now += 1_000;
   assert.equal(await take(), answers[0], 'a new second measures again');
 });
+
+test('every pass of a run asks the same git shell: one per work tree for the process, however many fingerprinters', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  const passes = [workspaceFingerprinter(dir, () => 0), workspaceFingerprinter(dir, () => 0)];
+  const answers = await Promise.all([...passes, ...passes].map((take) => take()));
+  assert.equal(new Set(answers).size, 1, 'asked at once, each gets its own answer');
+  assert.equal(gitShellsIn(dir).length, 1);
+});
+
+/** This process's children that are git status shells working in `dir` (Linux /proc). */
+function gitShellsIn(dir: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    try {
+      const parent = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
+      return parent === String(process.pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('git --no-optional-locks status') && realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir);
+    } catch {
+      return false; // not a process, or gone
+    }
+  });
+}
