@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { GitStatusShell } from './git-status-shell.ts';
 
 /**
  * A fingerprint of the agent's work tree for REPEATED_FAILURE and NO_PROGRESS, taken fresh at
@@ -17,31 +17,45 @@ import { join } from 'node:path';
  * A flood of tool results (thousands a second) must not become thousands of git runs: past
  * MAX_PER_SECOND in a second the answer is a fingerprint of its own, never seen again — a change,
  * which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
+ *
+ * git is not waited for, and not forked by deadman (git-status-shell.ts): the answer comes as a
+ * promise. spawnSync held the event loop, and with it the output path and the watchdog, for the
+ * fork and the whole git run (12–15 ms in deadman's own repository on a loaded host, 20 times a
+ * second under a flood). One git runs at a time, and the next starts when it ends: the same
+ * moments at which spawnSync read the work tree (the loop handled the next tool end only once
+ * the last git returned), and no pile of concurrent gits on the agent's cores.
  */
 const GIT_TIMEOUT_MS = 2_000;
 const MAX_STATUS_BYTES = 4 * 1024 * 1024;
 const MAX_STATTED = 500;
 export const MAX_PER_SECOND = 20;
 
-export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null {
+/** Each answer is a fingerprint, or the promise of one while git runs (the loop's WorkspaceAnswer). */
+export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null | Promise<string | null> {
   let windowStart = -Infinity;
   let taken = 0;
   let unmeasured = 0;
+  const git = gitShellOf(cwd);
   return () => {
     const now = monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
+    // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
     if (++taken > MAX_PER_SECOND) return `unmeasured-${++unmeasured}`;
-    return fingerprint(cwd);
+    return git.status().then((status) => status && fingerprint(cwd, status));
   };
 }
 
-function fingerprint(cwd: string): string | null {
-  const status = spawnSync('git', ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], {
-    cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: MAX_STATUS_BYTES, stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  if (status.status !== 0 || status.error) return null;
-  const hash = createHash('sha256').update(status.stdout);
-  for (const path of changedPaths(status.stdout.toString('utf8')).slice(0, MAX_STATTED)) {
+/** One shell per work tree for the whole deadman process: each pass of a run makes its own fingerprinter. */
+const shells = new Map<string, GitStatusShell>();
+function gitShellOf(cwd: string): GitStatusShell {
+  let shell = shells.get(cwd);
+  if (!shell) shells.set(cwd, (shell = new GitStatusShell(cwd, GIT_TIMEOUT_MS, MAX_STATUS_BYTES)));
+  return shell;
+}
+
+function fingerprint(cwd: string, status: Buffer): string {
+  const hash = createHash('sha256').update(status);
+  for (const path of changedPaths(status.toString('utf8')).slice(0, MAX_STATTED)) {
     const stat = statSync(join(cwd, path), { bigint: true, throwIfNoEntry: false });
     hash.update(`\0${path}\0${stat?.size ?? -1n}\0${stat?.mtimeNs ?? -1n}`);
   }

@@ -54,9 +54,12 @@ const FILES_CHANGED = 100;
  * counted; the supervisor then starts its streaks over, which can only delay REPEATED_FAILURE
  * and NO_PROGRESS (thresholds 3 and 4, far below the half kept), never raise them falsely.
  * Small, because whatever waits here outlives young-generation collections: 1024 made V8 grow
- * its young generation to 67 MB under a flood, 256 keeps it at 34 MB.
+ * its young generation to 67 MB under a flood, 256 keeps it at 34 MB. With the young generation
+ * held at its first size, an attempt that waits for 128-256 later ones outlived two scavenges and
+ * was promoted with its output tail: ~1 KB each of old-generation garbage, 12 MB of the 50 MB
+ * Codex flood's peak over generic's (+23-27 MB); at 64 most die young: +16 MB.
  */
-export const MAX_PENDING_ATTEMPTS = 256;
+export const MAX_PENDING_ATTEMPTS = 64;
 /**
  * An agent runs a handful of tools at once; a stream of starts that never finish (garbage, a
  * broken agent) must not grow these maps for ever. Past the bound new starts go untracked and
@@ -73,6 +76,8 @@ export class OutputTracker {
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
   private tailFilled = 0;
+  /** Attempts whose workspace fingerprint is still being taken, and its answer. */
+  private readonly fingerprinting = new Map<Attempt, Promise<void>>();
 
   constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
     this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
@@ -178,9 +183,38 @@ export class OutputTracker {
     }
   }
 
-  /** An attempt carries the workspace as it was when it ended: an edit between two reruns is seen, however fast. */
+  /**
+   * The attempts taken since the last call whose workspace fingerprint is in, oldest first: an
+   * attempt still waiting for git holds back those after it, so the detectors see them in order.
+   */
+  takeAttempts(): Attempt[] {
+    const pending = this.state.toolResults;
+    let ready = 0;
+    while (ready < pending.length && !this.fingerprinting.has(pending[ready]!)) ready++;
+    return pending.splice(0, ready);
+  }
+
+  /** Resolves once every fingerprint asked for so far is in. */
+  async fingerprinted(): Promise<void> {
+    if (this.fingerprinting.size > 0) await Promise.all(this.fingerprinting.values());
+  }
+
+  /**
+   * An attempt carries the workspace as it was when it ended: an edit between two reruns is
+   * seen, however fast. git is started now, so it reads the work tree at this moment, as a
+   * synchronous run did; only its answer is attached later, before the supervisor takes it.
+   */
   private attempted(result: Attempt): void {
-    const attempt = this.agent.workspace ? { ...result, workspace: this.agent.workspace() } : result;
+    const attempt = result;
+    const answer = this.agent.workspace?.();
+    if (answer instanceof Promise) {
+      this.fingerprinting.set(attempt, answer.then((fingerprint) => {
+        attempt.workspace = fingerprint;
+        this.fingerprinting.delete(attempt);
+      }));
+    } else if (answer !== undefined) {
+      attempt.workspace = answer;
+    }
     const pending = this.state.toolResults;
     if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
     pending.push(attempt);

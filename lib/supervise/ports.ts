@@ -25,6 +25,9 @@ import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 /** The loop's ports that io uses beyond the loop too: defined in core (types only), so io implements them without importing the loop. */
 export type { Clock, Logger, SdNotifier, TerminateResult };
 
+/** A work-tree fingerprint, or the promise of one while git runs (io/workspace-fingerprint.ts). */
+export type WorkspaceAnswer = string | null | Promise<string | null>;
+
 /** The owned process tree of one run: what is in it now, and the two ways to stop parts of it. */
 export interface ProcessTree {
   observe(): Observation;
@@ -127,7 +130,7 @@ export interface ApprovalInbox {
 export interface ResumedCheck {
   readonly verdict: 'RESOLVED' | 'ESCALATED' | null;
   /** One tick's news: the attempts just taken, whether a turn completed, the kinds of this pass's open incidents. */
-  tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): void;
+  tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): Promise<void>;
   ended(code: number | null, turnCompleted: boolean, openKinds: readonly string[]): void;
 }
 
@@ -153,7 +156,11 @@ export interface RunSessionPorts {
   portAccepts(port: number): Promise<boolean>;
   /** The external diagnostician, when one is configured. */
   consult?: Consult | undefined;
-  workspace?: SupervisorPorts['workspace'];
+  /**
+   * A fingerprint of the work tree (git status and the changed paths' stat), null outside one,
+   * taken at the moment it is asked for; each attempt carries the one taken when it ended.
+   */
+  workspace?: (() => WorkspaceAnswer) | undefined;
   approvals?: ApprovalInbox | undefined;
   actionsTaken?: SupervisorPorts['actionsTaken'];
   /** The run's own alerts (commands/run-alerts.ts), told every incident transition by `records`. */
@@ -169,8 +176,6 @@ export interface RunSessionPorts {
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */
 export interface SupervisorPorts {
   monotonic(): number;
-  /** A fingerprint of the work tree (git status and a bounded diff hash), null outside one; taken at most every few seconds. */
-  workspace?: (() => string | null) | undefined;
   tree: Pick<ProcessTree, 'observe' | 'terminate'>;
   records: RunRecorder;
   logger: Logger;

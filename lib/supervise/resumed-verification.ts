@@ -2,13 +2,13 @@ import { verifyResumed, type ResumedEvidence } from '../core/incident/verify.ts'
 import type { Attempt } from '../core/detect/no-progress.ts';
 import type { Incident } from './record-types.ts';
 import type { ResumedCheck, RunRecorder } from './ports.ts';
-import type { Logger } from './ports.ts';
+import type { Logger, WorkspaceAnswer } from './ports.ts';
 
 /** The edges it needs (the supervisor's own ports hold one of these, so not those ports' type). */
 interface VerificationPorts {
   records: Pick<RunRecorder, 'move' | 'verification'>;
   logger: Logger;
-  workspace?: (() => string | null) | undefined;
+  workspace?: (() => WorkspaceAnswer) | undefined;
 }
 
 /**
@@ -28,7 +28,7 @@ export class ResumedVerification implements ResumedCheck {
   verdict: 'RESOLVED' | 'ESCALATED' | null = null;
   private readonly incident: Incident;
   private readonly evidence: ResumedEvidence = { sameSignalAgain: false, turnCompleted: false, toolSucceeded: false, workspaceChanged: false, ended: null };
-  private readonly workspaceAtStart: string | null;
+  private readonly workspaceAtStart: WorkspaceAnswer;
 
   constructor(pending: PendingVerification, private readonly ports: VerificationPorts) {
     this.incident = pending.incident;
@@ -36,12 +36,13 @@ export class ResumedVerification implements ResumedCheck {
   }
 
   /** One tick's news: the attempts just taken, whether a turn completed, the kinds of this pass's incidents (the recovered one again: it did not help). */
-  tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): void {
+  async tick(attempts: readonly Attempt[], turnCompleted: boolean, openKinds: readonly string[]): Promise<void> {
     if (this.verdict) return;
     this.evidence.sameSignalAgain ||= openKinds.includes(this.incident.kind);
     this.evidence.turnCompleted ||= turnCompleted;
     this.evidence.toolSucceeded ||= attempts.some((a) => a.ok && !a.turn);
-    if (attempts.length > 0 || turnCompleted) this.evidence.workspaceChanged ||= this.workspaceMoved();
+    if ((attempts.length > 0 || turnCompleted) && !this.evidence.workspaceChanged) this.evidence.workspaceChanged = await this.workspaceMoved();
+    if (this.verdict) return;
     this.judge();
   }
 
@@ -53,9 +54,9 @@ export class ResumedVerification implements ResumedCheck {
     this.judge();
   }
 
-  private workspaceMoved(): boolean {
-    const now = this.ports.workspace?.() ?? null;
-    return now !== null && this.workspaceAtStart !== null && now !== this.workspaceAtStart;
+  private async workspaceMoved(): Promise<boolean> {
+    const [then, now] = await Promise.all([this.workspaceAtStart, this.ports.workspace?.() ?? null]);
+    return now !== null && then !== null && now !== then;
   }
 
   private judge(): void {

@@ -117,7 +117,10 @@ class SupervisedPass {
       filesChanged: this.output.state.filesChanged,
       recovered: this.ports.resumed?.verdict === 'RESOLVED',
     };
-    return { ...await conclude(exited, seen, this.ports, () => this.publishStatus()), outputTail: this.output.lastLines() };
+    const concluded = await conclude(exited, seen, this.ports, () => this.publishStatus());
+    // A git still running for the last tool end answers into this pass (its trace), not after it.
+    await this.output.fingerprinted();
+    return { ...concluded, outputTail: this.output.lastLines() };
   }
 
   /** Feeds one event to the run machine and carries out the action its table names; resolves when that action's effect did (`conclude`). */
@@ -177,7 +180,7 @@ class SupervisedPass {
   private createSupervisor(): Supervisor {
     const { ports } = this;
     const agentName = () => (ports.adapter().name === 'generic' ? null : ports.adapter().name);
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, workspace: ports.workspace, actionsTaken: ports.actionsTaken, resumed: ports.resumed },
+    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, actionsTaken: ports.actionsTaken, resumed: ports.resumed },
       () => this.live.supervisorSettings(agentName), this.output, this.startedAt,
       (stall) => void this.send('stall', { stallAction: stallPolicy(stall, this.plan.onStall, this.machine.ready) }), undefined, this.facts);
   }

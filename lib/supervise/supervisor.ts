@@ -74,19 +74,20 @@ export class Supervisor {
   }
 
   async tick(): Promise<void> {
+    await this.output.fingerprinted(); // first: the tick's time and observation come after this wait (git's, a few ms)
     const now = this.ports.monotonic();
     const observation = this.ports.tree.observe();
     const { pipeBytes, readyAt } = this.output.state;
     if (this.history.add(observation, now, { pipeBytes, floors: this.settings.activity, readyAt })) this.ports.records.observation(observation.processes);
     if (this.stall) return;
-    const attempts = this.output.state.toolResults.splice(0);
+    const attempts = this.output.takeAttempts();
     // Some results were dropped unseen: a streak counted across the gap could be false.
     if (this.output.state.toolResultsLost > 0) {
       for (const detector of this.detectors) detector.forget();
       this.output.state.toolResultsLost = 0;
     }
-    if (attempts.length > 0) foldAttempts(this.detectors, attempts, () => this.ports.workspace?.() ?? null);
-    this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
+    if (attempts.length > 0) foldAttempts(this.detectors, attempts, () => null); // each carries its own fingerprint, if any (output.ts)
+    await this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
     const followedUp = new Set<RunDetector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);

@@ -4,7 +4,7 @@ import { RedactedLineStream } from '../core/redact/line-stream.ts';
 import type { TraceEntry, TraceSettings } from '../core/session/trace.ts';
 import type { UsageWait } from '../core/detect/usage-limit.ts';
 import type { PassReason } from './pass-loop.ts';
-import type { Clock, RunSessionPorts } from './ports.ts';
+import type { Clock, RunSessionPorts, WorkspaceAnswer } from './ports.ts';
 
 /**
  * `deadman run --record`: each pass's ports, wrapped to also write what they saw into one trace
@@ -22,6 +22,8 @@ export interface TraceSink {
 export class TraceRecorder {
   /** The first spawn, on the monotonic clock; null until then. */
   private origin: number | null = null;
+  /** The last workspace answer still to be written, once it is; null when none is. */
+  private workspaceWritten: Promise<unknown> | null = null;
 
   constructor(
     private readonly sink: TraceSink,
@@ -50,6 +52,8 @@ export class TraceRecorder {
     return {
       ...ports,
       spawn: async (argv, options) => {
+        // A pass's workspace answers belong before the next pass's entry: replay hands each pass its own.
+        await this.workspaceWritten;
         const spawned = await ports.spawn(argv, options);
         if (!spawned.ok) return spawned;
         const root = spawned.child.pid;
@@ -90,11 +94,22 @@ export class TraceRecorder {
           onChunk(chunk);
         }, onUndeliverable);
       },
-      workspace: workspace && (() => {
-        const fingerprint = workspace();
-        sink.write({ type: 'workspace', at: this.since(), fingerprint });
-        return fingerprint;
-      }),
+      workspace: workspace && (() => this.workspaceAnswer(workspace())),
     };
+  }
+
+  /** Written in the order asked for (replay hands the answers out in that order), each once it is in. */
+  private workspaceAnswer(answer: WorkspaceAnswer): WorkspaceAnswer {
+    const write = (fingerprint: string | null) => {
+      this.sink.write({ type: 'workspace', at: this.since(), fingerprint });
+      return fingerprint;
+    };
+    if (!(answer instanceof Promise) && this.workspaceWritten === null) return write(answer);
+    const written = Promise.all([answer, this.workspaceWritten]).then(([fingerprint]) => {
+      if (this.workspaceWritten === written) this.workspaceWritten = null;
+      return write(fingerprint);
+    });
+    this.workspaceWritten = written;
+    return written;
   }
 }

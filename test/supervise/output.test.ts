@@ -64,3 +64,23 @@ test('tool results waiting for the supervisor are bounded: the older half goes, 
   assert.equal(output.state.toolResults.at(-1)!.outputTail, `ok ${MAX_PENDING_ATTEMPTS}`);
   assert.equal(output.state.history.length, 50);
 });
+
+test('an attempt carries the fingerprint asked for when it ended; one still waiting for git holds back those after it', async () => {
+  const adapter = createCodexAdapter();
+  const answers: Array<(fingerprint: string) => void> = [];
+  const workspace = () => new Promise<string | null>((resolve) => answers.push(resolve));
+  const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {}, workspace });
+  for (const id of [1, 2]) {
+    const item = { id: `t${id}`, type: 'command_execution', command: `make ${id}`, exit_code: 1, status: 'failed', aggregated_output: 'boom' };
+    output.line('stdout', { text: JSON.stringify({ type: 'item.started', item }), truncated: false }, id);
+    output.line('stdout', { text: JSON.stringify({ type: 'item.completed', item }), truncated: false }, id);
+  }
+  assert.equal(answers.length, 2, 'git was started at each tool end');
+  answers[1]!('w2');
+  await Promise.resolve();
+  assert.deepEqual(output.takeAttempts(), [], 'the second waits for the first');
+  const settled = output.fingerprinted();
+  answers[0]!('w1');
+  await settled;
+  assert.deepEqual(output.takeAttempts().map((a) => [a.command, a.workspace]), [['make 1', 'w1'], ['make 2', 'w2']]);
+});

@@ -11,8 +11,18 @@ export interface Line {
 // A BOM is text like any other: kept the same wherever a line starts (see splitComplete).
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/**
+ * The start of a line that a later chunk completes is copied (the caller may free the chunk)
+ * into one buffer, kept and reused from line to line, and decoded from there: a copy per piece
+ * and another to join them made garbage of every held byte, and for long lines (100 KB Codex
+ * outputs, split 8 KiB at a time) that was most of the stream, outside V8's heap, freed only
+ * by collections. A buffer grown past KEPT_BYTES for a longer line is not kept.
+ */
+const KEPT_BYTES = 256 * 1024;
+const NOTHING_HELD = new Uint8Array(0);
+
 export class LineSplitter {
-  private parts: Uint8Array[] = [];
+  private buffer = NOTHING_HELD;
   private held = 0;
   private truncated = false;
   private readonly maxLineBytes: number;
@@ -72,19 +82,24 @@ export class LineSplitter {
     const room = this.maxLineBytes - this.held;
     if (bytes.length > room) this.truncated = true;
     const kept = bytes.length > room ? bytes.subarray(0, Math.max(0, room)) : bytes;
-    if (kept.length > 0) {
-      // A copy, never a view: the caller may free the chunk as soon as push() returns.
-      this.parts.push(new Uint8Array(kept));
-      this.held += kept.length;
+    if (kept.length === 0) return;
+    const needed = this.held + kept.length;
+    if (needed > this.buffer.length) {
+      const grown = new Uint8Array(Math.min(this.maxLineBytes, Math.max(needed, 2 * this.buffer.length, 4096)));
+      grown.set(this.buffer.subarray(0, this.held));
+      this.buffer = grown;
     }
+    // A copy, never a view: the caller may free the chunk as soon as push() returns.
+    this.buffer.set(kept, this.held);
+    this.held = needed;
   }
 
   private take(): Line {
-    const text = withoutCr(decoder.decode(concat(this.parts, this.held)));
+    const text = withoutCr(decoder.decode(this.buffer.subarray(0, this.held)));
     const line = { text, truncated: this.truncated };
-    this.parts = [];
     this.held = 0;
     this.truncated = false;
+    if (this.buffer.length > KEPT_BYTES) this.buffer = NOTHING_HELD;
     return line;
   }
 }
@@ -101,15 +116,4 @@ export function detached(text: string): string {
 
 function withoutCr(text: string): string {
   return text.charCodeAt(text.length - 1) === 13 ? text.slice(0, -1) : text;
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

@@ -37,3 +37,20 @@ test('lines of a chunk come out the same however long the chunk (its text is dec
   assert.deepEqual(whole.map((l) => l.text), text.split('\n').slice(0, -1));
   assert.ok(whole.every((l) => !l.truncated));
 });
+
+test('held starts of lines, short, long and past the limit, in pieces of every size, come out whole and in order (one buffer reused for them)', () => {
+  const lines = ['short', 'é€'.repeat(40_000), '', 'x'.repeat(300 * 1024), 'after the long one', 'y'.repeat(5000), 'z'];
+  const text = lines.join('\n') + '\n';
+  const encoded = new TextEncoder().encode(text);
+  for (const piece of [1, 7, 4096, 8192, 65_536]) {
+    const s = new LineSplitter(200 * 1024);
+    const out = [];
+    for (let at = 0; at < encoded.length; at += piece) {
+      const chunk = new Uint8Array(encoded.subarray(at, at + piece));
+      out.push(...s.push(chunk));
+      chunk.fill(0); // the caller frees its chunk
+    }
+    assert.deepEqual(out.map((l) => l.truncated), [false, false, false, true, false, false, false], `pieces of ${piece}`);
+    assert.deepEqual(out.map((l) => l.text), [...lines.slice(0, 3), 'x'.repeat(200 * 1024), ...lines.slice(4)], `pieces of ${piece}`);
+  }
+});
