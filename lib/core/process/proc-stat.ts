@@ -40,3 +40,17 @@ export function parseProcStat(text: string): ProcStat | null {
   };
   return Number.isInteger(parsed.pid) && Number.isFinite(parsed.startTime) ? parsed : null;
 }
+
+/** Linux's clock tick (USER_HZ, 100 on every Linux deadman runs on), in ms. */
+const TICK_MS = 10;
+
+/**
+ * The run's CPU in its unit cgroup, in ms: the cgroup's total less what deadman and its
+ * helpers used and reaped (the first stat is deadman's, the rest its helpers'; a helper gone
+ * between the listing and the read is null and counts for nothing, its CPU already reaped by
+ * its parent). Never below zero: the counters are read at slightly different moments.
+ */
+export function cpuOfRunMs(cgroupTotalMs: number, deadmanAndHelpers: ReadonlyArray<ProcStat | null>): number {
+  const ownTicks = deadmanAndHelpers.reduce((sum, stat) => sum + (stat ? stat.cpuTicks + (stat.reapedCpuTicks ?? 0) : 0), 0);
+  return Math.max(0, cgroupTotalMs - ownTicks * TICK_MS);
+}

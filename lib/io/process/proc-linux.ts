@@ -3,6 +3,7 @@ import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { createTreeObserver, type TreeObserverOptions } from '../../core/process/tree-observer.ts';
 import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
 import { readProcStat, readStartClock } from './process-identity.ts';
+import { cpuOfRunMs } from '../../core/process/proc-stat.ts';
 import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
 import { ListeningSockets } from './proc-sockets.ts';
 import { TaggedProcesses } from './tagged-processes.ts';
@@ -57,30 +58,41 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     ownedElsewhere: (p) => cgroup !== null && readCgroupPids(cgroup).includes(p.pid)
       && !withHelpersOfSelf(neverOwned, scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid).has(p.pid),
     afterPoll: (alive) => reader.keepOnly(alive),
-    extra: () => ({ cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, selfPid) : null, ...(startClock ? { startClock } : {}) }),
+    extra: () => ({ cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, [selfPid, ...helpersOf(scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid)]) : null, ...(startClock ? { startClock } : {}) }),
   });
 }
 
 /**
- * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify) sit next
- * to the supervised tree; they are deadman's work, not the run's: the never-owned set plus them.
+ * In the unit's cgroup, deadman's own helpers (evidence commands, systemd-notify, the git shell
+ * of the workspace fingerprint) sit next to the supervised tree; they are deadman's work, not the
+ * run's: the never-owned set plus them.
  */
 function withHelpersOfSelf(neverOwned: Set<number>, childrenOf: (pid: number) => Iterable<number>, selfPid: number, rootPid: number): Set<number> {
-  const excluded = new Set(neverOwned);
-  const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
-  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-    if (excluded.has(pid)) continue;
-    excluded.add(pid);
-    pending.push(...childrenOf(pid));
-  }
-  return excluded;
+  return new Set([...neverOwned, ...helpersOf(childrenOf, selfPid, rootPid)]);
 }
 
-/** The cgroup's CPU time without deadman's own (and its reaped helpers'): the run's work, in ms. */
-function cgroupCpuOfRun(cgroup: UnitCgroup, selfPid: number): number | null {
+/** deadman's children other than the supervised root, and everything below them. */
+function helpersOf(childrenOf: (pid: number) => Iterable<number>, selfPid: number, rootPid: number): Set<number> {
+  const helpers = new Set<number>();
+  const pending = [...childrenOf(selfPid)].filter((pid) => pid !== rootPid);
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    if (helpers.has(pid)) continue;
+    helpers.add(pid);
+    pending.push(...childrenOf(pid));
+  }
+  return helpers;
+}
+
+/**
+ * The cgroup's CPU time without deadman's and its helpers' (those still running, and what they
+ * reaped): the run's work, in ms. A kept helper (the git shell) reaps its own children, so
+ * their CPU reaches deadman's counters only when the helper ends; until then it is the
+ * helper's, and counting it as the run's would make the fingerprint's git look like work.
+ */
+function cgroupCpuOfRun(cgroup: UnitCgroup, deadmanAndHelpers: readonly number[]): number | null {
   const total = readCgroupCpuMs(cgroup);
-  const self = readProcStat(selfPid);
-  return total === null || !self ? null : Math.max(0, total - (self.cpuTicks + (self.reapedCpuTicks ?? 0)) * 10);
+  const stats = deadmanAndHelpers.map(readProcStat);
+  return total === null || !stats[0] ? null : cpuOfRunMs(total, stats);
 }
 
 /** deadman, its parent, and so on up to init. */
