@@ -61,7 +61,7 @@ export function hardeningLines(spec: HardeningSpec): string[] {
     'SystemCallArchitectures=native',
     ...systemCallLines(spec.level),
     ...capabilityLines(spec.runAs, spec.level),
-    ...(spec.level === 'strict' ? strictLines() : []),
+    ...(spec.level === 'strict' ? strictLines(user) : []),
     '# Left out on purpose: MemoryDenyWriteExecute= (Node\'s JIT needs it), ProtectHome= (the agent',
     '# lives in HOME), PrivateNetwork= (agents talk to their API), ProtectKernelTunables= and',
     '# ProtectKernelLogs= (on hosts whose /proc/sys holds other mounts the unit fails with 226/NAMESPACE)',
@@ -137,11 +137,16 @@ function capabilityLines(runAs: string | null, level: SandboxLevel): string[] {
   return ['# Root keeps root (it was given on purpose) but for what no job needs: modules, reboot, the', '# clock, raw I/O, device nodes, audit and MAC rules, wake locks, BPF.', `CapabilityBoundingSet=${ROOT_NEVER_NEEDS}`];
 }
 
-function strictLines(): string[] {
+function strictLines(user: boolean): string[] {
+  const ipc = user
+    // Seen on a Debian 12 host: PrivateIPC= under a user manager that is not root's fails every start with 226/NAMESPACE.
+    ? ['# No PrivateIPC=: a user manager that is not root\'s may fail to set it up (226/NAMESPACE) on', '# some kernels; System V IPC stays shared with this user\'s other processes.']
+    : ['PrivateIPC=yes'];
   return [
-    '# strict: no new namespaces (breaks agent sandboxes such as bubblewrap: run the agent without', '# its own sandbox), no shared System V IPC, files private to the user by default.',
+    '# strict: no new namespaces (breaks agent sandboxes such as bubblewrap: run the agent without',
+    `# its own sandbox)${user ? '' : ', no shared System V IPC'}, files private to the user by default.`,
     'RestrictNamespaces=yes',
-    'PrivateIPC=yes',
+    ...ipc,
     'UMask=0077',
   ];
 }
