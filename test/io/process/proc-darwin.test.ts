@@ -16,7 +16,10 @@ test('walks the tree from one ps listing and remembers a reparented descendant',
   const escaped = Number(await tree.nextLine());
   tree.adopt(escaped);
   const observer = observerOf(tree.pid);
-  const seen = observer.observe().processes.find((p) => p.pid === escaped);
+  // The pid is printed by the forked subshell before it execs setsid and sleep: on a busy host ps may still see the shell.
+  const listed = () => observer.observe().processes.find((p) => p.pid === escaped);
+  await waitFor(() => listed()?.cmdline[0] === 'sleep', 5_000, 'the escaped process to be sleep');
+  const seen = listed();
   assert.deepEqual(seen?.cmdline, ['sleep', '600']);
   assert.equal(seen?.ioBytes, null);
   await waitFor(() => observer.readProcess(escaped)?.ppid !== seen?.ppid, 5_000, 'the reparenting');
