@@ -179,7 +179,8 @@ test('a dead sink (accepts the connection, never answers) delays no watchdog pin
   // Without a sink the worst gap on this 2-core machine is ~230 ms; an alert on the loop's path would add up to the 4 s timeout.
   // 400 ms is WatchdogSec here: a longer gap, the end's wait for the alerts included, would get deadman killed.
   assert.ok(worstPing < 400, `a watchdog ping came ${worstPing.toFixed(0)} ms after the one before (every 200 ms, WatchdogSec 400 ms)`);
-  assert.ok(worstLine < 100 + 250, `an output line came ${worstLine.toFixed(0)} ms after the one before (every 100 ms)`);
+  // An alert on the output path would hold a line up to the 4 s timeout; a busy host (load 10) alone was seen to hold one 359 ms.
+  assert.ok(worstLine < 1_000, `an output line came ${worstLine.toFixed(0)} ms after the one before (every 100 ms)`);
   // The run's end waits for the alerts still on their way (the success went out at ~3 s), at most notify.timeout.
   assert.ok(took < 3_000 + 4_000 + 2_000, `took ${took.toFixed(0)} ms`);
 });
