@@ -9,8 +9,8 @@ import { keepYoungGenerationSmall } from './io/young-generation.ts';
 export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe(process.stderr);
   if (argv[0] === 'run' && !wantsHelp(argv)) {
-    // The young-generation flag is set at the child's first output (commands/run.ts).
     const { runFromArgv } = await import('./commands/run.ts');
+    keepYoungGenerationSmall();
     process.exitCode = await runFromArgv(argv.slice(1));
     return;
   }

@@ -5,7 +5,6 @@ import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery, systemClock } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
-import { keepYoungGenerationSmall } from '../io/young-generation.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records.ts';
@@ -188,7 +187,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger });
   const ports: RunSessionPorts = {
-    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: forwardOutput, every: repeatEvery,
+    ...prepared.ports, clock: systemClock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
     approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
   };
@@ -202,12 +201,6 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
   return result;
 }
-
-/** The child's output passed through; what a flood starts with sets the young-generation flag, so a quiet command never loads node:v8. */
-const forwardOutput: RunSessionPorts['forward'] = (source, fd, onChunk, onUndeliverable) => {
-  source.once('data', keepYoungGenerationSmall);
-  return passThrough(source, fd, onChunk, onUndeliverable);
-};
 
 /** Starting would be wrong (budget spent, another live supervisor): record why and say so. */
 function refuse(

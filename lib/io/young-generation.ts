@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+
 /**
  * A flood of output (random bytes, a chatty agent) allocates fast and keeps a line backlog alive
  * across collections, and V8 then grows the young generation up to 128 MB committed: 240 MB
@@ -9,11 +11,7 @@
  * the V8 flags it was made with, so every Node built-in loaded after a flag change is compiled
  * from its source. Set before the bundle loaded, that was child_process, crypto, sqlite and the
  * streams: 59 M of the 340 M instructions a `run -- true` took (callgrind; issue 27.1).
- * `deadman run` calls it at its child's first output, what a flood starts with: a command that
- * prints nothing then never loads node:v8 (~4 M instructions of a `run -- true`, and the idle
- * RSS of `run -- sleep` the same within 0.3 MB; issue 27.1, 27.2).
  */
 export function keepYoungGenerationSmall(): void {
-  // Not imported: the bundle requires a built-in when its chunk loads, and this one is needed late or never.
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--semi-space-growth-factor=1');
 }
