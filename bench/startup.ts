@@ -34,7 +34,7 @@ interface Timing {
 export async function main(): Promise<number> {
   const bench = deadmanBench('startup');
   try {
-    const bundled = existsSync(new URL('../../dist/bundle/main.js', import.meta.url));
+    const bundled = existsSync(new URL('../../dist/bundle/main.mjs', import.meta.url));
     // The same start through dist/lib/: what the bundle saves.
     const unbundledEntry = join(bench.dir, 'unbundled.js');
     const compiledMain = new URL('../lib/main.js', import.meta.url).href;

@@ -39,9 +39,9 @@ function modifiedMs(relative) {
     return null;
   }
 }
-const bundled = modifiedMs('../dist/bundle/main.js');
+const bundled = modifiedMs('../dist/bundle/main.mjs');
 const compiled = modifiedMs('../dist/lib/main.js');
 const { main } = bundled !== null && (compiled === null || bundled >= compiled)
-  ? await import('../dist/bundle/main.js')
+  ? await import('../dist/bundle/main.mjs')
   : await import('../dist/lib/main.js');
 await main(process.argv.slice(2));

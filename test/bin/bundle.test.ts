@@ -19,7 +19,7 @@ function fakePackage(dir: string): { bundle: string; compiled: string } {
     writeFileSync(join(dir, relative), `export async function main() { process.stdout.write('${says}'); }\n`);
     return join(dir, relative);
   };
-  return { bundle: standIn('dist/bundle/main.js', 'bundle'), compiled: standIn('dist/lib/main.js', 'compiled') };
+  return { bundle: standIn('dist/bundle/main.mjs', 'bundle'), compiled: standIn('dist/lib/main.js', 'compiled') };
 }
 
 const startedFrom = (dir: string) => spawnSync(process.execPath, [join(dir, 'bin', 'deadman.js')], { encoding: 'utf8' }).stdout;
@@ -47,7 +47,7 @@ interface Metafile {
 }
 
 const metafile = join(repoRoot, 'dist', 'bundle.meta.json');
-const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.js');
+const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.mjs');
 const built = existsSync(metafile) && existsSync(bundleMain) && statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
 
 /**
