@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INCIDENT_TABLE, MAX_RECOVERY_ATTEMPTS } from '../lib/core/incident/incident.ts';
-import { RUN_TABLE } from '../lib/supervise/run-machine.ts';
-import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY } from '../lib/supervise/incident-follow-up.ts';
+import { RUN_TABLE } from '../lib/supervise/run/run-machine.ts';
+import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY } from '../lib/supervise/tick/incident-follow-up.ts';
 import { repoRoot } from './helpers/cli.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { printRunSummary } from './run-reporters.ts';
+import { printRunSummary } from './run/run-reporters.ts';
 import type { CommandModule } from 'yargs';
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -9,13 +9,13 @@ import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-
 import { runName } from '../io/revive/run-name.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
-import type { RunResult } from '../supervise/outcome.ts';
-import type { Context } from './command-context.ts';
-import { recordRefusal, thisProcessRun } from './refused-run.ts';
-import { RunMarkerKeeper } from './run-marker.ts';
+import type { RunResult } from '../supervise/run/outcome.ts';
+import type { Context } from './shared/command-context.ts';
+import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
+import { RunMarkerKeeper } from './run/run-marker.ts';
 import {
   attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs, type AttachedRecording,
-} from './attached-agent.ts';
+} from './run/attached-agent.ts';
 
 /**
  * `deadman agent -- codex …`: the interactive agent in a pseudo-terminal made by `script` (no

@@ -5,8 +5,8 @@ import { runPresence } from '../core/status/run-presence.ts';
 import { currentOperator } from '../io/approval.ts';
 import { writeApprovalAnswer } from '../io/approval-inbox.ts';
 import { incidentWithRun, type RecordedRun } from '../io/store/run-ends.ts';
-import { stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore, readRows, settleLost } from './open-existing-store.ts';
+import { stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { openExistingStore, readRows, settleLost } from './shared/open-existing-store.ts';
 
 /**
  * `deadman approve ID` / `deadman deny ID`: a person's answer to an incident AWAITING_APPROVAL

@@ -7,8 +7,8 @@ import { needsAttention, summarize, type JobVerdict } from '../core/evidence/evi
 import { configError, ExitCode, usageError } from '../exit-codes.ts';
 import { evaluateJobs } from '../io/evidence/evidence.ts';
 import type { Store } from '../io/store/store.ts';
-import { fixJob, type FixSession } from './check-fix.ts';
-import { loadContext, openStore, stateOptions, type CommonArgs } from './command-context.ts';
+import { fixJob, type FixSession } from './shared/check-fix.ts';
+import { loadContext, openStore, stateOptions, type CommonArgs } from './shared/command-context.ts';
 
 /**
  * `deadman check [JOB…]`: audits the scheduled jobs of `[jobs.NAME]` by the evidence they should

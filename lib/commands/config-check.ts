@@ -6,7 +6,7 @@ import { crossFieldProblems } from '../core/config/config-rules.ts';
 import { chooseDiagnostician, describeDiagnostician } from '../core/config/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createSdNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/sd-notify.ts';
-import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 
 /**
  * `deadman config check [--json | --quiet]`: validates the config and shows what deadman would

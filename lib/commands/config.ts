@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import type { CommonArgs } from './command-context.ts';
+import type { CommonArgs } from './shared/command-context.ts';
 import { configCheckCommand } from './config-check.ts';
 
 const schema: CommandModule<object, CommonArgs> = {

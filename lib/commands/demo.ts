@@ -7,11 +7,11 @@ import { renderIncidentList } from '../core/incident/report-text.ts';
 import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.ts';
 import { runBounded } from '../io/process/bounded-run.ts';
 import { childEnvironment } from '../io/process/child-environment.ts';
-import { commandClock } from './command-clock.ts';
+import { commandClock } from './shared/command-clock.ts';
 import { packageFile } from '../io/package-files.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
-import { stateOptions, type CommonArgs } from './command-context.ts';
+import { stateOptions, type CommonArgs } from './shared/command-context.ts';
 import { ExitCode } from '../exit-codes.ts';
 
 /**

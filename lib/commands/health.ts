@@ -4,8 +4,8 @@ import { judgeHealth, parseHealthRecord, type HealthRecord } from '../core/statu
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { healthFilePath } from '../io/health-file.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
-import { loadContext, stateOptions, type CommonArgs, type Context } from './command-context.ts';
-import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './open-existing-store.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
+import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './shared/open-existing-store.ts';
 
 /**
  * `deadman health --name N`: exit 0 while run N is healthy, 1 when it is not (stalled, its

@@ -2,8 +2,8 @@ import type { CommandModule } from 'yargs';
 import { renderPrometheus } from '../core/metrics/prometheus.ts';
 import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
-import { stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore, readRows, settleLost } from './open-existing-store.ts';
+import { stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { openExistingStore, readRows, settleLost } from './shared/open-existing-store.ts';
 import type { RunFacts } from '../core/metrics/run-metrics.ts';
 
 /**

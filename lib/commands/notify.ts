@@ -7,8 +7,8 @@ import { ExitCode, usageError } from '../exit-codes.ts';
 import { alertLogPath, readAlertLog, writeAlertLog } from '../io/alerts/alert-log.ts';
 import { sendAlerts } from '../io/alerts/send-alerts.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { loadContext, redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore } from './open-existing-store.ts';
+import { loadContext, redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { openExistingStore } from './shared/open-existing-store.ts';
 
 /**
  * `deadman notify <start|success|fail|incident> --name N [--exit-code N]`: tells the sinks of

@@ -3,8 +3,8 @@ import { renderReplay, signalSequence } from '../core/session/replay-report.ts';
 import { traceAdapter } from '../core/session/trace.ts';
 import { ExitCode } from '../exit-codes.ts';
 import { readTrace, shippedTraceNames } from '../io/session/trace-file.ts';
-import { replayTrace } from '../supervise/replay.ts';
-import { commandClock } from './command-clock.ts';
+import { replayTrace } from '../supervise/trace/replay.ts';
+import { commandClock } from './shared/command-clock.ts';
 
 /**
  * `deadman replay TRACE`: a recorded run (or a shipped example) through the same detectors,

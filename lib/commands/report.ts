@@ -3,11 +3,11 @@ import { buildReport } from '../core/incident/report.ts';
 import { renderReportText } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { redactorFor, stateOptions, type CommonArgs } from './command-context.ts';
-import { openExistingStore, readRows, settleLost, withAbandoned } from './open-existing-store.ts';
+import { redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { openExistingStore, readRows, settleLost, withAbandoned } from './shared/open-existing-store.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
 import { shippedTraceNames } from '../io/session/trace-file.ts';
-import { scenarioReport } from './report-scenario.ts';
+import { scenarioReport } from './shared/report-scenario.ts';
 
 /**
  * `deadman report <id|latest> [--name N] [--json]`: one incident in full. Also what

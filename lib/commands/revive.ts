@@ -16,13 +16,13 @@ import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { findSessionFiles, sessionDirs } from '../io/revive/session-files.ts';
 import { Store } from '../io/store/store.ts';
 import { sinkOver } from '../io/store/recording-store.ts';
-import { RunRecords } from '../supervise/records.ts';
-import { recordRefusal, thisProcessRun } from './refused-run.ts';
-import { runAlerts } from './run-alerts.ts';
-import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './command-context.ts';
+import { RunRecords } from '../supervise/records/records.ts';
+import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
+import { runAlerts } from './run/run-alerts.ts';
+import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
-import { superviseResume } from './revive-supervised.ts';
+import { superviseResume } from './run/revive-supervised.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted
@@ -123,7 +123,7 @@ async function recordRefusedMarker(context: Context, name: string, problem: stri
 }
 
 /**
- * Records of a refusal that tell [notify], as `deadman run`'s do (commands/run-alerts.ts): the
+ * Records of a refusal that tell [notify], as `deadman run`'s do (commands/run/run-alerts.ts): the
  * escalated incident is a person's to look at. Only the incident goes out, no lifecycle end:
  * the hook is not the run. `settled()` resolves once it was delivered or failed (notify.timeout).
  */

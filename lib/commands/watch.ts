@@ -6,7 +6,7 @@ import { ExitCode } from '../exit-codes.ts';
 import { sessionDirs } from '../io/revive/session-files.ts';
 import { repositoryRoot, repositorySessions } from '../io/session/repository.ts';
 import { fileHolders } from '../io/session/session-file-holders.ts';
-import { loadContext, type CommonArgs } from './command-context.ts';
+import { loadContext, type CommonArgs } from './shared/command-context.ts';
 
 /**
  * `deadman watch [--session ID] [--once]`: observe-only on a persisted agent session of the

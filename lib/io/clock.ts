@@ -1,6 +1,6 @@
 import type { Clock } from '../core/time/clock.ts';
 
-/** The real clock (core/time/clock.ts), named in lib/ only where commands build their edges (commands/command-clock.ts). */
+/** The real clock (core/time/clock.ts), named in lib/ only where commands build their edges (commands/shared/command-clock.ts). */
 export const systemClock: Clock & { sleep(ms: number): Promise<void> } = {
   // The monotonic clock performance.now() reads too, from about the same origin (the process's
   // start), without loading perf_hooks and its nine modules into every start.

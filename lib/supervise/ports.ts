@@ -17,7 +17,7 @@ import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 
 /**
  * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
- * build the real edges (lib/commands/prepare-run.ts), tests hand in fakes, and the same loop
+ * build the real edges (lib/commands/run/prepare-run.ts), tests hand in fakes, and the same loop
  * runs under systemd, under launchd and in a unit test. The edges implement these types, never
  * the other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
  */
@@ -163,7 +163,7 @@ export interface RunSessionPorts {
   workspace?: (() => WorkspaceAnswer) | undefined;
   approvals?: ApprovalInbox | undefined;
   actionsTaken?: SupervisorPorts['actionsTaken'];
-  /** The run's own alerts (commands/run-alerts.ts), told every incident transition by `records`. */
+  /** The run's own alerts (commands/run/run-alerts.ts), told every incident transition by `records`. */
   alerts?: { settled(): Promise<void> } | undefined;
   resumed?: SupervisorPorts['resumed'];
   /**

@@ -8,7 +8,7 @@ import { runDeadman, tempDir } from '../helpers/cli.ts';
 
 const T0 = Date.UTC(2025, 0, 15, 8, 50, 12);
 
-/** Writes one run with one incident the way the run loop does (see lib/supervise/records.ts). */
+/** Writes one run with one incident the way the run loop does (see lib/supervise/records/records.ts). */
 function recordIncident(store: Store, name: string, kind: string, at: number, resolved: boolean): number {
   const runId = store.insert('runs', { name, argv: ['node', 'agent.js', 'a "quoted" arg'], cwd: '/srv/work', pid: 100, adapter: 'codex', started_at: at - 1000 });
   const target = { pid: 4242, ppid: 4241, pgid: 4241, sid: 4241, startTime: 99_001, state: 'S', comm: 'sleep', cmdline: ['sleep', '600'], cpuTicks: 0, ioBytes: 0, listening: false };

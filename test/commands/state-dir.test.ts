@@ -6,7 +6,7 @@ import { Store } from '../../lib/io/store/store.ts';
 import { sinkOver } from '../../lib/io/store/recording-store.ts';
 import { createLogger } from '../../lib/io/log.ts';
 import { systemClock } from '../../lib/io/clock.ts';
-import { RunRecords } from '../../lib/supervise/records.ts';
+import { RunRecords } from '../../lib/supervise/records/records.ts';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
 

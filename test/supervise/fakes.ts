@@ -8,7 +8,7 @@ import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
-import { RunMachine } from '../../lib/supervise/run-machine.ts';
+import { RunMachine } from '../../lib/supervise/run/run-machine.ts';
 import type { LoopClock, RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**

@@ -65,7 +65,7 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema) }),
   /** `adapter`: the one the run ended with, when the first output line upgraded it (adapter = "auto" behind a wrapper). */
   z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: adapterName.optional() }),
-  /** A new agent process of the same run (the pass loop, lib/supervise/pass-loop.ts): its root, its command line, and why it started. */
+  /** A new agent process of the same run (the pass loop, lib/supervise/run/pass-loop.ts): its root, its command line, and why it started. */
   z.strictObject({ type: z.literal('pass'), at: ms, root: z.number().int().positive(), argv: z.array(z.string()), why: z.enum(['cancel-resume', 'respawn', 'usage-limit']) }),
   /** The wait after a USAGE_LIMIT as planned: the next pass is due at `resume_at` (the trace's clock), or null when deadman did not wait and why. */
   z.strictObject({ type: z.literal('usage_wait'), at: ms, resume_at: ms.nullable(), reason: z.string().optional() }),

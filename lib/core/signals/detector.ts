@@ -37,7 +37,7 @@ export interface RunFacts {
   evidenceDead: string | null;
 }
 
-/** The run's one observation history, as detectors read it (lib/supervise/observation-history.ts keeps it). */
+/** The run's one observation history, as detectors read it (lib/supervise/tick/observation-history.ts keeps it). */
 export interface ObservedTree {
   latest: Observation | null;
   progress: TreeProgress;
@@ -45,7 +45,7 @@ export interface ObservedTree {
   lastTreeActivityAt: number;
 }
 
-/** What the output said so far, as detectors read it (lib/supervise/output.ts keeps it). */
+/** What the output said so far, as detectors read it (lib/supervise/output/output.ts keeps it). */
 export interface ObservedOutput {
   lastOutputAt: number;
   openTools: ReadonlyMap<string, number>;

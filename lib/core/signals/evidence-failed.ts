@@ -4,7 +4,7 @@ import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 export const EVIDENCE_FAILED = {
   means: 'the command exited 0 but its evidence did not hold: green but dead',
   detector: null,
-  raisedBy: 'lib/supervise/outcome.ts, once the command exited 0',
+  raisedBy: 'lib/supervise/run/outcome.ts, once the command exited 0',
   diagnosis: FOR_A_PERSON,
   stall: 'configured',
   stallLog: 'error',

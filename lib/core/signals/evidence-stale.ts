@@ -1,7 +1,7 @@
 import type { Detector } from './detector.ts';
 import { STALLED_END, WHOLE_RUN_STALL, type SignalRow } from './signal-row.ts';
 
-/** The evidence gate (lib/supervise/evidence-gate.ts) says when a claim stayed dead past its grace. */
+/** The evidence gate (lib/supervise/run/evidence-gate.ts) says when a claim stayed dead past its grace. */
 const evidenceStale: Detector = {
   init: null,
   detect: ({ facts }) => (facts.evidenceDead === null ? null : { message: facts.evidenceDead }),
@@ -10,7 +10,7 @@ const evidenceStale: Detector = {
 export const EVIDENCE_STALE = {
   means: 'an evidence claim stopped holding (too old, missing) past its grace while the run looked busy',
   detector: evidenceStale,
-  raisedBy: 'lib/supervise/evidence-gate.ts (lib/core/evidence/evidence.ts)',
+  raisedBy: 'lib/supervise/run/evidence-gate.ts (lib/core/evidence/evidence.ts)',
   diagnosis: WHOLE_RUN_STALL,
   stall: 'configured',
   stallLog: 'error',

@@ -9,7 +9,7 @@ import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 export const HALT_AND_ESCALATE = {
   means: 'a person must look before it runs again: the revive budget is spent, or a diagnostician halted the run',
   detector: null,
-  raisedBy: 'lib/supervise/records.ts (a run refused for a spent revive budget), or the HALT_AND_ESCALATE action',
+  raisedBy: 'lib/supervise/records/records.ts (a run refused for a spent revive budget), or the HALT_AND_ESCALATE action',
   diagnosis: FOR_A_PERSON,
   endedBy: 'HALT_AND_ESCALATE',
   stall: 'halt',

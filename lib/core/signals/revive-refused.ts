@@ -4,7 +4,7 @@ import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 export const REVIVE_REFUSED = {
   means: 'a revive marker deadman did not write, or that was changed since, was set aside unread',
   detector: null,
-  raisedBy: 'lib/supervise/records.ts, when a run starts after its marker was refused',
+  raisedBy: 'lib/supervise/records/records.ts, when a run starts after its marker was refused',
   diagnosis: FOR_A_PERSON,
   stall: 'configured',
   stallLog: 'error',

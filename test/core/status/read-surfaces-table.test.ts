@@ -6,7 +6,7 @@ import { settleLostRuns } from '../../../lib/io/store/lost-runs.ts';
 import { listIncidents } from '../../../lib/io/store/incident-records.ts';
 import { loadRunFacts } from '../../../lib/io/store/run-facts.ts';
 import { Store } from '../../../lib/io/store/store.ts';
-import { withAbandoned } from '../../../lib/commands/open-existing-store.ts';
+import { withAbandoned } from '../../../lib/commands/shared/open-existing-store.ts';
 
 /**
  * `status`, `metrics` and `health` over every run state × incident state, as docs/status.md

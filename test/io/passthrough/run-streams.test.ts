@@ -8,9 +8,9 @@ import { createAdapter } from '../../../lib/core/adapters/index.ts';
 import type { Line } from '../../../lib/core/adapters/lines.ts';
 import { systemClock } from '../../../lib/io/clock.ts';
 import { passThrough } from '../../../lib/io/passthrough.ts';
-import { OutputTracker } from '../../../lib/supervise/output.ts';
-import { RunRecords } from '../../../lib/supervise/records.ts';
-import { feedStreams } from '../../../lib/supervise/run-streams.ts';
+import { OutputTracker } from '../../../lib/supervise/output/output.ts';
+import { RunRecords } from '../../../lib/supervise/records/records.ts';
+import { feedStreams } from '../../../lib/supervise/output/run-streams.ts';
 import { tempDir } from '../../helpers/cli.ts';
 import { testConfig } from '../../supervise/fakes.ts';
 

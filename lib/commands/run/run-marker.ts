@@ -1,0 +1,168 @@
+import {
+  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
+} from '../../core/revive/marker.ts';
+import { buildResumeArgv, reviveMessage } from '../../core/revive/resume-argv.ts';
+import { reviveOpening } from '../../core/revive/revive-opening.ts';
+import type { AdapterName } from '../../core/adapters/agent-events.ts';
+import { adapterOptions, detectAdapter } from '../../core/adapters/index.ts';
+import { ExitCode } from '../../exit-codes.ts';
+import { reportFault } from '../../io/log.ts';
+import type { Logger } from '../../core/ports/logger.ts';
+import { currentOwner, writeMarker } from '../../io/revive/markers.ts';
+import { readPreviousMarker } from '../../io/revive/previous-marker.ts';
+import { liveSessionPid } from '../../io/revive/live-session.ts';
+import { newRunTag } from '../../io/revive/new-run-tag.ts';
+import { commandIdentity } from '../../core/revive/command-identity.ts';
+import { lockMarkers } from '../../io/revive/marker-lock.ts';
+import type { RunResult } from '../../supervise/run/outcome.ts';
+import type { Config } from '../../core/config/config.ts';
+import type { RunRecords } from '../../supervise/records/records.ts';
+import type { LoopClock } from '../../supervise/ports.ts';
+import type { Context } from '../shared/command-context.ts';
+
+/**
+ * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
+ * between a fresh start and the resume of an interrupted session (inline revive, for one-shot
+ * agents like `codex exec`), keep the marker current while the run goes, and record how it
+ * ended — `completed` resets the budget, a person's Ctrl-C is theirs (never revived), anything
+ * else leaves it `interrupted` for next time (markRunEnded).
+ */
+
+export interface Refusal {
+  exitCode: number;
+  outcome: 'revive-exhausted' | 'owned-elsewhere';
+  reason: string;
+}
+
+/** What the revive decision reads about the run about to start. */
+export interface ReviveInput {
+  name: string;
+  command: string[];
+  cwd: string;
+  config: Config;
+  context: Context;
+  records: RunRecords;
+  logger: Logger;
+  /** `deadman agent` in a terminal: an interrupted session resumes as the agent's TUI (interactive-resume.ts), a spent budget starts afresh. */
+  interactive?: boolean;
+}
+
+const HEARTBEAT_MS = 60_000;
+
+export class RunMarkerKeeper {
+  refusal: Refusal | null = null;
+  argv: string[];
+  adapter: AdapterName | null = null;
+  sessionId: string | null = null;
+  note = '';
+  /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */
+  readonly runTag: string;
+  private marker: Marker | null = null;
+  private ended = false;
+  private markerWritable = true;
+  private readonly markerDir: string;
+  private readonly logger: Logger;
+  private readonly clock: LoopClock;
+
+  private constructor(input: ReviveInput) {
+    this.argv = input.command;
+    this.runTag = newRunTag();
+    this.markerDir = input.context.paths.markerDir;
+    this.logger = input.logger;
+    this.clock = input.context.clock;
+  }
+
+  /** Read, decide and take the marker under the marker lock, so a concurrent `deadman revive` cannot resume the same session. */
+  static async prepare(input: ReviveInput): Promise<RunMarkerKeeper> {
+    const keeper = new RunMarkerKeeper(input);
+    // A marker directory that cannot be written (read-only, full, not creatable) costs the
+    // lock, not the run: the work is what must not stop.
+    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout, keeper.clock).catch((error: Error) => {
+      reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
+      return undefined;
+    });
+    if (release === null) reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
+    try {
+      await keeper.decide(input);
+    } finally {
+      release?.();
+    }
+    return keeper;
+  }
+
+  private async decide(input: ReviveInput): Promise<void> {
+    const { config, name } = input;
+    const now = this.clock.wall();
+    const previous = await readPreviousMarker(this.markerDir, name, now, input);
+    const current = commandIdentity(detectAdapter(input.command, config.adapter), input.command, input.cwd);
+    const interactive = input.interactive === true;
+    const decision = decideRevive(previous, {
+      now, livePid: previous && liveSessionPid(previous), current,
+      maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command, interactive,
+    });
+    if (!decision.revive && decision.outcome === 'owned') {
+      this.refusal = { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}": ${decision.reason}; not starting a second supervisor` };
+      return;
+    }
+    // A person at the terminal is not a restart loop to stop: past the budget they get a fresh session.
+    if (!decision.revive && decision.outcome === 'exhausted' && !interactive) {
+      this.save(markExhausted(previous!, decision.reason, now));
+      this.refusal = { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason: decision.reason };
+      return;
+    }
+    if (decision.revive && previous) {
+      const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
+      // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
+      this.argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
+      this.adapter = previous.adapter;
+      this.sessionId = decision.sessionId;
+      this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
+      this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
+      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv, source: 'inline', outcome: 'started' });
+      this.logger.log('notice', this.note);
+    } else {
+      if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
+      this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
+    }
+    void this.beat();
+  }
+
+  /** Touches the marker every HEARTBEAT_MS until the run ends; the clock's waits never keep the process alive, as a run's end is not always `finish`. */
+  private async beat(): Promise<void> {
+    for (;;) {
+      await this.clock.sleep(HEARTBEAT_MS);
+      if (this.ended || !this.marker) return;
+      this.save(touchMarker(this.marker, this.clock.wall()));
+    }
+  }
+
+  sessionStarted(sessionId: string, logger: Logger): void {
+    if (!this.marker) return;
+    const mismatch = sessionMismatch(this.marker, sessionId);
+    if (mismatch) logger.log('warn', mismatch);
+    this.save(withSessionId(this.marker, sessionId, this.clock.wall()));
+  }
+
+  /** The revives that led here worked: a later interruption starts the count over (one write, only when it changes). */
+  turnCompleted(): void {
+    if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
+  }
+
+  finish(result: Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
+    this.ended = true;
+    if (!this.marker) return;
+    this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));
+  }
+
+  private save(marker: Marker): void {
+    this.marker = marker;
+    if (!this.markerWritable) return;
+    try {
+      writeMarker(this.markerDir, marker);
+    } catch (error) {
+      // Said once: the heartbeat would repeat it every minute.
+      this.markerWritable = false;
+      reportFault(this.logger, 'revive marker', this.markerDir, `could not write the revive marker in ${this.markerDir}: ${(error as Error).message}`);
+    }
+  }
+}

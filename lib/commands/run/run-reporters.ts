@@ -1,0 +1,62 @@
+import type { Config } from '../../core/config/config.ts';
+import type { Clock } from '../../core/time/clock.ts';
+import { healthFilePath, healthRefresher } from '../../io/health-file.ts';
+import { reportFault } from '../../io/log.ts';
+import type { Logger } from '../../core/ports/logger.ts';
+import { ownStartTime } from '../../io/process/process-identity.ts';
+import { metricsTextfilePath, metricsTextfileWriter } from '../../io/metrics-textfile.ts';
+import { loadRunFacts } from '../../io/store/run-facts.ts';
+import { loadRunSummary } from '../../io/store/run-summary-records.ts';
+import { renderRunSummary, runSummaryJson } from '../../core/incident/run-summary.ts';
+import type { RecordingStore } from '../../io/store/recording-store.ts';
+import type { RunRecords } from '../../supervise/records/records.ts';
+
+/**
+ * What the running deadman publishes for others to read without asking it: the health file
+ * behind `deadman health`, and the `[metrics] textfile` for node_exporter. Both are told the
+ * run's health at every status update and written at most once per interval.
+ */
+
+/** At most this often (and at most once a poll): a write costs two fsyncs. */
+const REPORT_INTERVAL_MIN_MS = 2_000;
+
+export interface RunReporters {
+  health(healthy: boolean, status: string, quietMs: number): void;
+  /** Once, after the run's record is closed: the textfile's last word (not running, the exit code). */
+  finish(): void;
+}
+
+export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger; clock: Clock }): RunReporters {
+  const { clock } = run;
+  const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
+  const warn = (message: string) => run.logger.log('warn', message);
+  const healthPath = healthFilePath(run.stateDir, run.name);
+  const refreshHealth = healthRefresher(healthPath, { name: run.name, pid: process.pid, pid_start_time: ownStartTime(), interval_ms: intervalMs }, (line) => reportFault(run.logger, 'health file', healthPath, line));
+  const template = run.config.metrics.textfile;
+  const writeMetrics = template === undefined ? null : metricsTextfileWriter({
+    path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
+    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, clock.wall(), { onlyName: run.name })[0] ?? null),
+  });
+  return {
+    health(healthy, status, quietMs) {
+      run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
+      refreshHealth(healthy, status, clock.wall(), clock.monotonic());
+      writeMetrics?.({ healthy, quietMs }, clock.monotonic());
+    },
+    finish() {
+      writeMetrics?.({ healthy: false, quietMs: null }, clock.monotonic(), true);
+    },
+  };
+}
+
+/**
+ * The block a run ends with (core/incident/run-summary.ts), from what its passes recorded; one
+ * JSON object on stderr with `json`. Nothing when nothing was recorded (no database).
+ */
+export function printRunSummary(run: { passes: ReadonlyArray<Pick<RunRecords, 'id' | 'read'>>; database: string; logger: Logger; json: boolean }, exitCode: number): void {
+  const ids = run.passes.map((pass) => pass.id).filter((id): id is number => id !== null);
+  const facts = run.passes.at(-1)?.read('the run summary', (store) => loadRunSummary(store, ids, run.database));
+  if (!facts) return;
+  if (run.json) process.stderr.write(`${JSON.stringify(runSummaryJson(facts, exitCode))}\n`);
+  else run.logger.log('info', renderRunSummary(facts, exitCode));
+}

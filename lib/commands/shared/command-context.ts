@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+import type { Options } from 'yargs';
+import type { Config } from '../../core/config/config.ts';
+import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
+import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/paths.ts';
+import { Store } from '../../io/store/store.ts';
+import { commandClock } from './command-clock.ts';
+import type { LoopClock } from '../../supervise/ports.ts';
+import { createRedactor, type Redactor } from '../../core/redact/redact.ts';
+
+/**
+ * `--database FILE` and `--state-dir DIR`, defined once for every command that finds state
+ * (run's parseArgs table spreads them too): the same meaning wherever they are given.
+ */
+export const stateOptions = {
+  database: { type: 'string', describe: 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)' },
+  'state-dir': { type: 'string', describe: 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)' },
+} as const satisfies Record<string, Options>;
+
+export interface CommonArgs {
+  config?: string | undefined;
+  database?: string | undefined;
+  'state-dir'?: string | undefined;
+}
+
+export interface Context extends LoadedConfig {
+  paths: StatePaths;
+  /** The one clock a command reads and waits on (the run's loop takes the same port, supervise/ports.ts): the real one is commandClock (command-clock.ts), a test's a fake. */
+  clock: LoopClock;
+}
+
+/**
+ * Loads the config (flags merged over the file) and resolves where state lives. `cached`: a
+ * config validated by an earlier start may be used (`deadman run`, started again and again by
+ * its unit); commands that check or report a config always validate it. `jobsApart`: jobs
+ * whose own problems are the config's only ones are left out and listed (`deadman check`).
+ */
+export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}, { cached = false, jobsApart = false } = {}): Promise<Context> {
+  const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
+  const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
+  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
+  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock };
+}
+
+export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {
+  const stateDir = resolveStateDir(currentPathContext(), config.state_dir);
+  return statePaths(stateDir, databaseFlag ?? config.database, config.state_dir !== undefined);
+}
+
+/**
+ * The redactor for everything a command stores or prints: the configured extra patterns, and
+ * the environment deadman passes to the work (its secret-looking values are hidden wherever
+ * they turn up).
+ */
+export function redactorFor(config: Config, env: NodeJS.ProcessEnv = process.env): Redactor {
+  return createRedactor({ env, patterns: config.redact.patterns });
+}
+
+/**
+ * Opens the database with the configured bounds, redacting every row written, and applies
+ * retention: every command that records (run, check, revive) keeps the file from growing
+ * without bound, whichever of them a host happens to use.
+ */
+export function openStore(context: Context, options: { retain?: boolean; busyTimeoutMs?: number } = {}): Store {
+  const { retention } = context.config;
+  const store = new Store(context.paths.database, {
+    eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run,
+    redactor: redactorFor(context.config), busyTimeoutMs: options.busyTimeoutMs,
+  });
+  if (options.retain !== false) store.prune(context.clock.wall(), retention.max_age, retention.max_runs);
+  return store;
+}

@@ -1,0 +1,116 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { userInfo } from 'node:os';
+import { DeadmanError, ExitCode } from '../../exit-codes.ts';
+import { metricsTextfilePath, writeMetricsTextfile } from '../../io/metrics-textfile.ts';
+import { settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
+import { loadRunFacts } from '../../io/store/run-facts.ts';
+import { Store } from '../../io/store/store.ts';
+import { storeError, StoreError } from '../../io/store/store-errors.ts';
+import { loadContext, type CommonArgs, type Context } from './command-context.ts';
+
+/**
+ * Opens the database read-only for the commands that only read (`status`, `incidents`,
+ * `report`, `metrics`): nothing is created, migrated or chmodded, so they work on a read-only
+ * file system, and on a machine where nothing ran yet (no file, or an empty one) "no incidents"
+ * is the answer, not a new file. A database that cannot be read is one line (exit 74), never a
+ * stack trace — and one this user may not read is said as such, never as "nothing recorded".
+ */
+export async function openExistingStore(args: CommonArgs, loaded?: Context): Promise<{ store: Store | null; database: string; context: Context }> {
+  const context = loaded ?? await loadContext(args);
+  const database = context.paths.database;
+  if (pathState(database) === 'missing') return { store: null, database, context };
+  try {
+    accessSync(database, constants.R_OK);
+    return { store: schemaOrNothing(new Store(database, { readOnly: true })), database, context };
+  } catch (error) {
+    if (isDenied(error)) throw permissionDenied(database);
+    throw unreadable(database, error);
+  }
+}
+
+/**
+ * A database with no tables yet — 0 bytes, left by a run killed before its first commit — holds
+ * nothing recorded: every reader says so, as for a missing file, and the next run initialises it.
+ */
+function schemaOrNothing(store: Store): Store | null {
+  if (store.hasTable('runs')) return store;
+  store.close();
+  return null;
+}
+
+/** Whether the file is there; a path this user may not look into is exit 74, naming the place and the user. */
+export function pathState(path: string): 'missing' | 'present' {
+  try {
+    statSync(path);
+    return 'present';
+  } catch (error) {
+    if (isDenied(error)) throw permissionDenied(path);
+    return 'missing';
+  }
+}
+
+export function isDenied(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EACCES' || code === 'EPERM';
+}
+
+/** The first directory on the way that this user cannot enter, else the file itself. */
+export function permissionDenied(path: string): DeadmanError {
+  const chain: string[] = [];
+  for (let at = dirname(path); !chain.includes(at); at = dirname(at)) chain.unshift(at);
+  const blocked = chain.find((dir) => !canAccess(dir, constants.X_OK)) ?? path;
+  const { username, uid } = userInfo();
+  return new DeadmanError(`cannot read ${blocked}: permission denied for ${username} (uid ${uid}); run as its owner (or root), or give --state-dir / --database`, ExitCode.IO_ERROR);
+}
+
+function canAccess(path: string, mode: number): boolean {
+  try {
+    accessSync(path, mode);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs the reads of one command; a database that fails part-way (damaged pages) is one line, exit 74. */
+export function readRows<T>(database: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw unreadable(database, error);
+  }
+}
+
+/** Incidents as a reader reports them: those of runs found lost are ABANDONED, written or not. */
+export function withAbandoned<T extends { id: number; state: string }>(incidents: readonly T[], lost: LostRuns): T[] {
+  return incidents.map((incident) => (lost.abandoned.has(incident.id) ? { ...incident, state: 'ABANDONED' } : incident));
+}
+
+function unreadable(database: string, error: unknown): StoreError {
+  const problem = storeError(database, error);
+  if (problem.problem !== 'corrupt') return problem;
+  return new StoreError(`${problem.message}; the next deadman run moves it aside and starts a fresh one, or move it aside yourself`, 'corrupt');
+}
+
+/**
+ * What every reader does first: finds the runs whose deadman is gone (io/store/lost-runs.ts),
+ * and rewrites the `[metrics] textfile` such a run left saying "running, healthy" (only a file
+ * that is there: a reader creates none), so node_exporter stops serving what a dead process
+ * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe).
+ */
+export function settleLost(store: Store, context: Context, now: number): LostRuns {
+  const lost = settleLostRuns(store, now);
+  const template = context.config.metrics.textfile;
+  if (template === undefined || lost.runIds.size === 0) return lost;
+  for (const facts of loadRunFacts(store, now, { lost })) {
+    const path = metricsTextfilePath(template, facts.name);
+    if (facts.running || !existsSync(path)) continue;
+    try {
+      writeMetricsTextfile(path, facts);
+    } catch {
+      // Not ours to write (another user's collector directory): the file's age still tells.
+    }
+  }
+  return lost;
+}

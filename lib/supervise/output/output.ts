@@ -1,0 +1,224 @@
+import { hideKeyBlockLines } from '../../core/redact/line-redactor.ts';
+import type { Adapter, AgentEvent } from '../../core/adapters/agent-events.ts';
+import type { Line } from '../../core/adapters/lines.ts';
+import type { RunRecorder, RunSessionPorts } from '../ports.ts';
+import type { UsageLimitSeen } from '../../core/detect/usage-limit.ts';
+import type { Attempt } from '../../core/detect/no-progress.ts';
+import type { UsageTotals } from '../../core/detect/session-budget.ts';
+
+/**
+ * What the child's output tells the loop: when it last made progress, the agent's session id,
+ * its open tool calls, whether its turn completed, and the last lines (for incident evidence).
+ * With an agent adapter only parsed events on stdout count as progress, and each line is
+ * recorded with its events; with `generic` every byte of output on either stream counts, and
+ * lines are split only when something needs them (patterns, readiness) — the passthrough of a
+ * chatty build must not pay a database row per line.
+ */
+export interface OutputState {
+  lastOutputAt: number;
+  sessionId: string | null;
+  openTools: Map<string, number>;
+  /** The shell command of each open tool call that has one: evidence of which process is the call's. */
+  openToolCommands: Map<string, string>;
+  firstToolAt: number | null;
+  /** When a line last matched `ready_pattern` or `ready_port` accepted (set by the run session), or null. */
+  readyAt: number | null;
+  /** Bytes read from the child's stdout and stderr so far: its writes into them are not tree I/O. */
+  pipeBytes: number;
+  completed: boolean;
+  failed: string | null;
+  /** When the last turn ended (completed or failed), until a new one starts: the agent's final result. */
+  finishedAt: number | null;
+  /** The agent said its plan or usage limit stops the turn; null until it does. */
+  usageLimit: UsageLimitSeen | null;
+  /** Shell commands and turns completed since the supervisor last took them (at most MAX_PENDING_ATTEMPTS). */
+  toolResults: Attempt[];
+  /** Older ones dropped from toolResults since the supervisor last took them: it must count afresh. */
+  toolResultsLost: number;
+  /** The last attempts, for a handoff (bounded). */
+  history: Attempt[];
+  /** Files the agent's tools wrote, most recently written last, for a handoff (bounded). */
+  filesChanged: string[];
+  /** What the agent's own telemetry reported in this process. */
+  usage: UsageTotals;
+}
+
+const LAST_LINES = 20;
+const TAIL_BYTES = 16 * 1024;
+const HISTORY = 50;
+const FILES_CHANGED = 100;
+/**
+ * A flood of tool results between two ticks (or while a tick waits on a kill grace) would
+ * otherwise all wait in memory: 100 MB of Codex events held 45,000 of them and their output
+ * tails, and a tick then folded them all at once. Past the bound the older half is dropped and
+ * counted; the supervisor then starts its streaks over, which can only delay REPEATED_FAILURE
+ * and NO_PROGRESS (thresholds 3 and 4, far below the half kept), never raise them falsely.
+ * Small, because whatever waits here outlives young-generation collections: 1024 made V8 grow
+ * its young generation to 67 MB under a flood, 256 keeps it at 34 MB. With the young generation
+ * held at its first size, an attempt that waits for 128-256 later ones outlived two scavenges and
+ * was promoted with its output tail: ~1 KB each of old-generation garbage, 12 MB of the 50 MB
+ * Codex flood's peak over generic's (+23-27 MB); at 64 most die young: +16 MB.
+ */
+export const MAX_PENDING_ATTEMPTS = 64;
+/**
+ * An agent runs a handful of tools at once; a stream of starts that never finish (garbage, a
+ * broken agent) must not grow these maps for ever. Past the bound new starts go untracked and
+ * the oldest stay: the ones the hung detector would blame first.
+ */
+export const MAX_OPEN_TOOLS = 1024;
+
+export class OutputTracker {
+  readonly state: OutputState;
+  private readonly adapter: () => Adapter;
+  private readonly records: Pick<RunRecorder, 'event'>;
+  private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
+  /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
+  private readonly tail = new Uint8Array(TAIL_BYTES);
+  private tailEnd = 0;
+  private tailFilled = 0;
+  /** Attempts whose workspace fingerprint is still being taken, and its answer. */
+  private readonly fingerprinting = new Map<Attempt, Promise<void>>();
+
+  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+    this.adapter = adapter;
+    this.records = records;
+    this.agent = agent;
+  }
+
+  /** Every chunk of output, before any line splitting: keeps the tail for incident evidence. */
+  chunk(chunk: Uint8Array, now: number): void {
+    if (this.adapter().name === 'generic') this.state.lastOutputAt = now;
+    this.state.pipeBytes += chunk.length;
+    const bytes = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES));
+    const first = Math.min(bytes.length, TAIL_BYTES - this.tailEnd);
+    this.tail.set(bytes.subarray(0, first), this.tailEnd);
+    this.tail.set(bytes.subarray(first), 0);
+    this.tailEnd = (this.tailEnd + bytes.length) % TAIL_BYTES;
+    this.tailFilled = Math.min(TAIL_BYTES, this.tailFilled + bytes.length);
+  }
+
+  /** The last lines of output (both streams, as they arrived), for incident evidence. */
+  lastLines(): string[] {
+    const start = (this.tailEnd - this.tailFilled + TAIL_BYTES) % TAIL_BYTES;
+    const ordered = start + this.tailFilled <= TAIL_BYTES
+      ? this.tail.subarray(start, start + this.tailFilled)
+      : Buffer.concat([this.tail.subarray(start), this.tail.subarray(0, this.tailEnd)]);
+    const lines = new TextDecoder().decode(ordered).split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    // Once the ring has wrapped, its first line begins mid-line, maybe inside a secret whose start is gone: no shape would see it.
+    if (this.state.pipeBytes > TAIL_BYTES) lines.shift();
+    // The tail may begin inside a key block: its lines go now, before any consumer sees them one by one.
+    return hideKeyBlockLines(lines.slice(-LAST_LINES)).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
+  }
+
+  /** Handles one complete line; returns whether it counted as progress. */
+  line(stream: 'stdout' | 'stderr', line: Line, now: number): boolean {
+    const s = this.state;
+    const adapter = this.adapter();
+    const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
+    const counts = adapter.name === 'generic' || parsed.recognized;
+    if (counts) s.lastOutputAt = now;
+    for (const event of parsed.events) this.apply(event, now);
+    if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
+    const { events } = parsed;
+    // Built for every line of a flood, so the usual single event is not mapped and joined.
+    const kind = events.length === 1 ? events[0]!.type : events.length > 1 ? events.map((e) => e.type).join(',') : parsed.recognized ? 'event' : 'line';
+    this.records.event(stream, kind, line.text, line.truncated, events.length ? { events } : null);
+    return counts;
+  }
+
+  private apply(event: AgentEvent, now: number): void {
+    const s = this.state;
+    switch (event.type) {
+      case 'session':
+        if (s.sessionId !== event.sessionId) {
+          s.sessionId = event.sessionId;
+          this.agent.onSession(event.sessionId);
+        }
+        break;
+      case 'tool_started':
+        s.firstToolAt ??= now;
+        if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
+        if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
+        s.openTools.set(event.toolId, now);
+        break;
+      case 'tool_finished': {
+        s.openTools.delete(event.toolId);
+        const command = s.openToolCommands.get(event.toolId);
+        s.openToolCommands.delete(event.toolId);
+        // Only shell commands have a signature; other tools neither extend nor break a streak.
+        if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
+        break;
+      }
+      case 'turn_started':
+        s.completed = false;
+        s.failed = null;
+        s.finishedAt = null;
+        break;
+      case 'turn_completed':
+        s.completed = true;
+        s.finishedAt = now;
+        this.attempted({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
+        s.openTools.clear();
+        this.agent.onTurnCompleted?.();
+        break;
+      case 'turn_failed':
+        s.failed = event.message;
+        s.finishedAt = now;
+        s.openTools.clear();
+        break;
+      case 'usage_limit':
+        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
+        break;
+      case 'usage':
+        s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;
+        if (event.totalCostUsd !== undefined) s.usage.costUsd = event.totalCostUsd;
+        break;
+      case 'files_changed':
+        s.filesChanged = [...s.filesChanged.filter((path) => !event.paths.includes(path)), ...event.paths].slice(-FILES_CHANGED);
+        break;
+      case 'error':
+        break;
+    }
+  }
+
+  /**
+   * The attempts taken since the last call whose workspace fingerprint is in, oldest first: an
+   * attempt still waiting for git holds back those after it, so the detectors see them in order.
+   */
+  takeAttempts(): Attempt[] {
+    const pending = this.state.toolResults;
+    let ready = 0;
+    while (ready < pending.length && !this.fingerprinting.has(pending[ready]!)) ready++;
+    return pending.splice(0, ready);
+  }
+
+  /** Resolves once every fingerprint asked for so far is in. */
+  async fingerprinted(): Promise<void> {
+    if (this.fingerprinting.size > 0) await Promise.all(this.fingerprinting.values());
+  }
+
+  /**
+   * An attempt carries the workspace as it was when it ended: an edit between two reruns is
+   * seen, however fast. git is started now, so it reads the work tree at this moment, as a
+   * synchronous run did; only its answer is attached later, before the supervisor takes it.
+   */
+  private attempted(result: Attempt): void {
+    const attempt = result;
+    const answer = this.agent.workspace?.();
+    if (answer instanceof Promise) {
+      this.fingerprinting.set(attempt, answer.then((fingerprint) => {
+        attempt.workspace = fingerprint;
+        this.fingerprinting.delete(attempt);
+      }));
+    } else if (answer !== undefined) {
+      attempt.workspace = answer;
+    }
+    const pending = this.state.toolResults;
+    if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
+    pending.push(attempt);
+    this.state.history.push(attempt);
+    if (this.state.history.length > HISTORY) this.state.history.shift();
+  }
+}

@@ -1,0 +1,115 @@
+import { StringDecoder } from 'node:string_decoder';
+import { redactArgv } from '../../core/redact/argv.ts';
+import { RedactedLineStream } from '../../core/redact/line-stream.ts';
+import type { TraceEntry, TraceSettings } from '../../core/session/trace.ts';
+import type { UsageWait } from '../../core/detect/usage-limit.ts';
+import type { PassReason } from '../run/pass-loop.ts';
+import type { Clock, RunSessionPorts, WorkspaceAnswer } from '../ports.ts';
+
+/**
+ * `deadman run --record`: each pass's ports, wrapped to also write what they saw into one trace
+ * — the child's output chunks, every observation of its tree, the work-tree fingerprints, its
+ * exit — and between passes the usage wait's plan and the next agent process, every entry
+ * stamped with milliseconds since the first spawn. Replaying the trace feeds the same things
+ * back in the same order, so the loop reaches the same decisions. Text goes through the
+ * redactor first; the child's output by whole lines (line-stream.ts).
+ */
+
+export interface TraceSink {
+  write(entry: TraceEntry): void;
+}
+
+export class TraceRecorder {
+  /** The first spawn, on the monotonic clock; null until then. */
+  private origin: number | null = null;
+  /** The last workspace answer still to be written, once it is; null when none is. */
+  private workspaceWritten: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly sink: TraceSink,
+    private readonly settings: TraceSettings,
+    private readonly redact: (text: string) => string,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The trace's clock: milliseconds since the first spawn. */
+  private since(): number {
+    return this.origin === null ? 0 : Math.max(0, Math.round(this.clock.monotonic() - this.origin));
+  }
+
+  /** The plan of the wait after a USAGE_LIMIT: when the next pass is due on the trace's clock. */
+  usageWait(plan: UsageWait): void {
+    const at = this.since();
+    this.sink.write(plan.wait
+      ? { type: 'usage_wait', at, resume_at: at + Math.max(0, Math.round(plan.resumeAt - this.clock.wall())) }
+      : { type: 'usage_wait', at, resume_at: null, reason: plan.reason });
+  }
+
+  /** One pass's ports, recording; `why` is null for the first pass, whose spawn writes the header. */
+  ports(ports: RunSessionPorts, why: PassReason | null): RunSessionPorts {
+    const { sink, redact } = this;
+    const workspace = ports.workspace;
+    return {
+      ...ports,
+      spawn: async (argv, options) => {
+        // A pass's workspace answers belong before the next pass's entry: replay hands each pass its own.
+        await this.workspaceWritten;
+        const spawned = await ports.spawn(argv, options);
+        if (!spawned.ok) return spawned;
+        const root = spawned.child.pid;
+        if (why === null) {
+          this.origin = this.clock.monotonic();
+          sink.write({ type: 'header', version: 1, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
+        } else {
+          sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
+        }
+        spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
+        return spawned;
+      },
+      makeTree: (rootPid, runTag) => {
+        const tree = ports.makeTree(rootPid, runTag);
+        return {
+          observe: () => {
+            const observation = tree.observe();
+            const processes = observation.processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: redactArgv(p.cmdline, redact) }));
+            sink.write({ type: 'observation', at: this.since(), processes });
+            return observation;
+          },
+          terminate: (target) => tree.terminate(target),
+          stopAll: (signal, graceMs, abort) => tree.stopAll(signal, graceMs, abort),
+        };
+      },
+      forward: (source, fd, onChunk, onUndeliverable) => {
+        // A chunk may end inside a UTF-8 character (the decoder carries it over) or inside a line,
+        // and with it a secret: output is redacted and recorded by whole lines.
+        const decoder = new StringDecoder('utf8');
+        const lines = new RedactedLineStream(redact);
+        const stream = fd === 2 ? 'stderr' : 'stdout';
+        const record = (text: string) => {
+          if (text) sink.write({ type: 'output', at: this.since(), stream, text });
+        };
+        source.once('end', () => record(lines.write(decoder.end()) + lines.end()));
+        return ports.forward(source, fd, (chunk) => {
+          record(lines.write(decoder.write(chunk)));
+          onChunk(chunk);
+        }, onUndeliverable);
+      },
+      workspace: workspace && (() => this.workspaceAnswer(workspace())),
+    };
+  }
+
+  /** Written in the order asked for (replay hands the answers out in that order), each once it is in. */
+  private workspaceAnswer(answer: WorkspaceAnswer): WorkspaceAnswer {
+    const write = (fingerprint: string | null) => {
+      this.sink.write({ type: 'workspace', at: this.since(), fingerprint });
+      return fingerprint;
+    };
+    if (!(answer instanceof Promise) && this.workspaceWritten === null) return write(answer);
+    const written = Promise.all([answer, this.workspaceWritten]).then(([fingerprint]) => {
+      if (this.workspaceWritten === written) this.workspaceWritten = null;
+      return write(fingerprint);
+    });
+    this.workspaceWritten = written;
+    return written;
+  }
+}
