@@ -45,6 +45,8 @@ export interface OutputState {
 
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
+/** How much of one line the evidence keeps. */
+const LINE_CHARS = 500;
 const HISTORY = 50;
 const FILES_CHANGED = 100;
 /**
@@ -109,7 +111,7 @@ export class OutputTracker {
     // Once the ring has wrapped, its first line begins mid-line, maybe inside a secret whose start is gone: no shape would see it.
     if (this.state.pipeBytes > TAIL_BYTES) lines.shift();
     // The tail may begin inside a key block: its lines go now, before any consumer sees them one by one.
-    return hideKeyBlockLines(lines.slice(-LAST_LINES)).map((line) => (line.length > 500 ? `${line.slice(0, 500)}…` : line));
+    return hideKeyBlockLines(lines.slice(-LAST_LINES)).map(cutLongLine);
   }
 
   /** Handles one complete line; returns whether it counted as progress. */
@@ -221,4 +223,15 @@ export class OutputTracker {
     this.state.history.push(attempt);
     if (this.state.history.length > HISTORY) this.state.history.shift();
   }
+}
+
+/**
+ * A long line cut at LINE_CHARS, and the word the cut falls in dropped with it: these lines are
+ * redacted downstream (the store, the alerts, the diagnostician's packet), and a secret split by
+ * the cut would keep a head that no shape recognizes there ("sk-proj-AbCd…").
+ */
+function cutLongLine(line: string): string {
+  if (line.length <= LINE_CHARS) return line;
+  const kept = line.slice(0, LINE_CHARS);
+  return `${/\s/.test(line[LINE_CHARS]!) ? kept : kept.replace(/\S+$/, '')}…`;
 }

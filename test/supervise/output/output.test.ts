@@ -4,6 +4,8 @@ import { createGenericAdapter } from '../../../lib/core/adapters/generic.ts';
 import { createCodexAdapter } from '../../../lib/core/adapters/codex.ts';
 import { MAX_OPEN_TOOLS, MAX_PENDING_ATTEMPTS, OutputTracker } from '../../../lib/supervise/output/output.ts';
 import { RunRecords } from '../../../lib/supervise/records/records.ts';
+import { createRedactor } from '../../../lib/core/redact/redact.ts';
+import { PLANTED, PLANTED_KEY_BLOCK, PLANTED_TEXT } from '../../helpers/planted-secrets.ts';
 
 const tracker = () => {
   const adapter = createGenericAdapter();
@@ -35,6 +37,34 @@ test('once the ring has wrapped, its first line (the end of one whose start is g
   const output = tracker();
   output.chunk(bytes(`mytool --password ${'h'.repeat(16 * 1024 - 30)}unterX9 --verbose\nnext\n`), 1);
   assert.deepEqual(output.lastLines(), ['next']);
+});
+
+test('a line cut at 500 characters leaves no piece of a secret the cut split: redacted downstream, none survives', () => {
+  const redactor = createRedactor({ env: { MY_SERVICE_TOKEN: PLANTED.envSecret } });
+  const pieces = Object.values(PLANTED).flatMap((secret) => Array.from({ length: secret.length - 5 }, (_, at) => secret.slice(at, at + 6)));
+  const leaks: string[] = [];
+  // One line at a time: a key block's lines are told as such only together (hideKeyBlockLines has its own test).
+  for (const line of PLANTED_TEXT.split('\n').filter((text) => !PLANTED_KEY_BLOCK.includes(text))) {
+    const around = Object.values(PLANTED).reduce((text, secret) => text.split(secret).join(' '), line);
+    const secretPieces = pieces.filter((piece) => !around.includes(piece));
+    // Every position of the cut inside the line, after a long harmless start.
+    for (let filler = 500 - line.length; filler <= 500; filler++) {
+      const output = tracker();
+      output.chunk(bytes(`${'.'.repeat(filler)}${line}\n`), 1);
+      const kept = redactor.text(output.lastLines().join('\n'));
+      leaks.push(...secretPieces.filter((piece) => kept.includes(piece)).map((piece) => `${piece} at cut ${500 - filler} of: ${line}`));
+    }
+  }
+  assert.deepEqual(leaks.slice(0, 5), []);
+});
+
+test('a long line keeps its first 500 characters whole when the cut falls between words', () => {
+  const output = tracker();
+  output.chunk(bytes(`${'w'.repeat(499)} tail\n`), 1);
+  assert.equal(output.lastLines()[0], `${'w'.repeat(499)} …`);
+  const cutInWord = tracker();
+  cutInWord.chunk(bytes(`${'w'.repeat(490)} ${'v'.repeat(20)}\n`), 1);
+  assert.equal(cutInWord.lastLines()[0], `${'w'.repeat(490)} …`);
 });
 
 test('tool starts that never finish are tracked up to a bound, the oldest kept; finishing one makes room', () => {
