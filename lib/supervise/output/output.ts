@@ -206,8 +206,7 @@ export class OutputTracker {
    * seen, however fast. git is started now, so it reads the work tree at this moment, as a
    * synchronous run did; only its answer is attached later, before the supervisor takes it.
    */
-  private attempted(result: Attempt): void {
-    const attempt = result;
+  private attempted(attempt: Attempt): void {
     const answer = this.agent.workspace?.();
     if (answer instanceof Promise) {
       this.fingerprinting.set(attempt, answer.then((fingerprint) => {
