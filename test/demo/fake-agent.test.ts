@@ -58,10 +58,10 @@ test('claude mode: a complete turn; stream-json without --verbose is refused lik
 
 test('hang-tool: the tool hangs in its own session; killing it lets the turn complete', async (t) => {
   const run = startFakeAgent(t, ['codex', 'exec', '--json', 'hang'], { FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_SESSION_ID: ID + '1' });
-  const tool = await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID + '1')[0], 5000, 'the tool process');
-  const stat = readProcStat(tool)!;
-  assert.equal(stat.comm, 'sleep');
-  assert.equal(stat.sid, tool, 'the tool leads its own session, like the real agents\' tools');
+  // bash -c execs the command; until it has, the tool's process is still named bash.
+  const tool = await waitFor(() => processesWithEnv('CODEX_THREAD_ID', ID + '1').find((pid) => readProcStat(pid)?.comm === 'sleep'), 5000, 'the tool process to be sleep');
+  assert.equal(readProcStat(tool)!.sid, tool, 'the tool leads its own session, like the real agents\' tools');
+  await waitFor(() => run.lines.length >= 3, 5000, 'the tool\'s started event');
   assert.equal(run.lines.length, 3, 'silent while the tool runs');
   process.kill(tool, 'SIGKILL');
   assert.deepEqual(await run.exited, { code: 0, signal: null });
