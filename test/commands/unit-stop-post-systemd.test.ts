@@ -10,8 +10,9 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 /**
  * The generated unit's ExecStopPost=, under a real user manager: a deadman SIGKILLed (nothing it
  * could catch) leaves a textfile saying "running, healthy", and no reader is run by the test;
- * systemd's ExecStopPost= settles the run at once, and the unit's result stays systemd's. After a
- * clean exit it changes nothing.
+ * systemd's ExecStopPost= settles the run at once, recording what systemd says ended it
+ * ($SERVICE_RESULT, $EXIT_STATUS), and the unit's result stays systemd's. After a clean exit it
+ * changes nothing.
  */
 
 const node = process.execPath;
@@ -62,8 +63,12 @@ test('ExecStopPost= of a generated unit settles a run whose deadman was SIGKILLe
     }, 10_000, `the textfile to say not running, not healthy (last: ${readOrEmpty(file)}) ${log()}`);
     assert.ok(settled);
     t.diagnostic(`textfile settled ${(performance.now() - killedAt).toFixed(0)} ms after the SIGKILL`);
-    assert.deepEqual(query<{ outcome: string; ended: number }>(database, 'SELECT outcome, ended_at IS NOT NULL AS ended FROM runs WHERE name = ?', 'killed').map((r) => ({ ...r })),
-      [{ outcome: 'lost', ended: 1 }], 'the database says it ended without its deadman recording it');
+    assert.deepEqual(query<{ outcome: string; ended: number; lost: number; signal: string }>(database,
+      'SELECT outcome, ended_at IS NOT NULL AS ended, lost, signal FROM runs WHERE name = ?', 'killed').map((r) => ({ ...r })),
+      [{ outcome: 'lost', ended: 1, lost: 1, signal: 'SIGKILL' }], 'the database says it ended without its deadman recording it, killed by what systemd saw');
+    const status = await runDeadman(['status', '--json', '--state-dir', join(dir, 'state')], { cwd: dir });
+    const row = (JSON.parse(status.stdout) as Array<{ name: string; state: string; reason: string }>).find((r) => r.name === 'killed');
+    assert.deepEqual([row?.state, row?.reason], ['killed', 'deadman ended without recording an exit; systemd says signal (SIGKILL)'], status.stdout);
     const props = await manager.show(unit, ['Result', 'ActiveState', 'SubState']);
     assert.equal(props.Result, 'signal', `ExecStopPost= hides nothing of the unit's result: ${JSON.stringify(props)}`);
     await manager.systemctl('stop', unit);
@@ -76,8 +81,8 @@ test('ExecStopPost= of a generated unit settles a run whose deadman was SIGKILLe
     const file = join(collector, 'deadman-aborted.prom');
     await waitFor(() => sample(readOrEmpty(file), 'deadman_run_running', 'aborted') === 0, 10_000, `the textfile to say not running (last: ${readOrEmpty(file)})`);
     assert.equal(sample(readOrEmpty(file), 'deadman_run_healthy', 'aborted'), 0);
-    assert.deepEqual(query<{ outcome: string; signal: string }>(database, 'SELECT outcome, signal FROM runs WHERE name = ?', 'aborted').map((r) => ({ ...r })),
-      [{ outcome: 'stalled', signal: 'watchdog' }]);
+    assert.deepEqual(query<{ outcome: string; signal: string; lost: number }>(database, 'SELECT outcome, signal, lost FROM runs WHERE name = ?', 'aborted').map((r) => ({ ...r })),
+      [{ outcome: 'stalled', signal: 'watchdog', lost: 1 }]);
     await manager.systemctl('stop', unit);
   });
 

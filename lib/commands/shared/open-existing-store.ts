@@ -5,6 +5,7 @@ import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 import { metricsTextfilePath, writeMetricsTextfile } from '../../io/metrics-textfile.ts';
 import { settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
+import { serviceStopFromEnv } from '../../io/service-stop-env.ts';
 import { Store } from '../../io/store/store.ts';
 import { storeError, StoreError } from '../../io/store/store-errors.ts';
 import { loadContext, type CommonArgs, type Context } from './command-context.ts';
@@ -97,10 +98,11 @@ function unreadable(database: string, error: unknown): StoreError {
  * What every reader does first: finds the runs whose deadman is gone (io/store/lost-runs.ts),
  * and rewrites the `[metrics] textfile` such a run left saying "running, healthy" (only a file
  * that is there: a reader creates none), so node_exporter stops serving what a dead process
- * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe).
+ * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe). Run as
+ * ExecStopPost=, it records what systemd says ended the unit's deadman (io/service-stop-env.ts).
  */
 export function settleLost(store: Store, context: Context, now: number): LostRuns {
-  const lost = settleLostRuns(store, now);
+  const lost = settleLostRuns(store, now, serviceStopFromEnv(process.env));
   const template = context.config.metrics.textfile;
   if (template === undefined || lost.runIds.size === 0) return lost;
   for (const facts of loadRunFacts(store, now, { lost })) {
