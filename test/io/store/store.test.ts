@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Store } from '../../../lib/io/store/store.ts';
@@ -171,4 +171,21 @@ test('migration 6 marks the runs closed as lost before it (signal unknown or wat
   assert.deepEqual(migrated.all<{ lost: number }>('SELECT lost FROM runs ORDER BY id').map((r) => r.lost), [1, 1, 0, 0]);
   assert.deepEqual(migrated.all<RecordedRunEnd>('SELECT * FROM runs ORDER BY id').map(closedAsLost), [true, true, false, false]);
   migrated.close();
+});
+
+test('a symlink at the database or beside it (-wal, -shm, -journal) is refused before anything opens it, writing or reading', (t) => {
+  const dir = tempDir(t);
+  const real = join(dir, 'real.db');
+  new Store(real).close();
+  const link = join(dir, 'link.db');
+  symlinkSync(real, link);
+  for (const readOnly of [false, true]) {
+    assert.throws(() => new Store(link, { readOnly }), (error: unknown) => error instanceof StoreError && error.problem === 'link' && error.message.startsWith(`${link}: a symbolic link (to ${real})`));
+  }
+  for (const suffix of ['-wal', '-shm', '-journal']) {
+    symlinkSync(join(dir, 'victim'), `${real}${suffix}`);
+    assert.throws(() => new Store(real), (error: unknown) => error instanceof StoreError && error.problem === 'link' && /remove the link/.test(error.message), suffix);
+    rmSync(`${real}${suffix}`);
+  }
+  assert.equal(existsSync(join(dir, 'victim')), false);
 });
