@@ -86,6 +86,18 @@ test('ExecStopPost= of a generated unit settles a run whose deadman was SIGKILLe
     await manager.systemctl('stop', unit);
   });
 
+  await t.test('a deadman frozen before it recorded a stall, aborted by the watchdog: the run reads lost, by watchdog (systemd said so)', async () => {
+    const unit = await install(manager, dir, 'frozen', [node, '-e', 'setInterval(() => console.log("tick"), 200)'], ['--inactivity', '30s', '--watchdog', '2s']);
+    assert.equal((await manager.systemctl('start', unit)).code, 0, log());
+    // Stopped, deadman pings no more and records nothing; systemd follows its abort (SIGABRT) with a SIGCONT.
+    assert.equal((await manager.systemctl('kill', '-s', 'STOP', '--kill-who=main', unit)).code, 0);
+    await manager.waitFor(unit, (p) => p.Result === 'watchdog', 20_000);
+    const settled = await waitFor(() => query<{ outcome: string; signal: string; lost: number }>(database, 'SELECT outcome, signal, lost FROM runs WHERE name = ? AND ended_at IS NOT NULL', 'frozen')
+      .map((r) => ({ ...r }))[0], 15_000, `the run to be settled ${log()}`);
+    assert.deepEqual(settled, { outcome: 'lost', signal: 'watchdog', lost: 1 });
+    await manager.systemctl('stop', unit);
+  });
+
   await t.test('a clean exit: ExecStopPost= finds nothing to settle and the unit succeeds', async () => {
     const unit = await install(manager, dir, 'clean', [node, '-e', 'console.log("done")']);
     await manager.systemctl('start', unit);
