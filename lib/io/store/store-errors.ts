@@ -4,7 +4,8 @@ import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 /**
  * Why a database cannot be used, in the cases that call for different answers: a damaged
  * SQLite file (moved aside by a writer and started afresh), a file that is not SQLite at all
- * (never touched: it may be anything), a symbolic link (refused: it may lead anywhere), a lock another writer holds (recording drops and counts
+ * (never touched: it may be anything), a symbolic link (never followed: it may lead anywhere;
+ * readers say so rather than show less), a lock another writer holds (recording drops and counts
  * until it is free, trying again soon), and everything else (read-only, full, a directory that
  * cannot be created), which recording waits out.
  */

@@ -14,20 +14,23 @@ const SQLITE_SIBLINGS = ['', '-wal', '-shm', '-journal'];
  * Refuses a database reached through a symbolic link, at its own path or at a file SQLite keeps
  * beside it, before anything opens, reads or chmods it (store-errors.ts `symlinkError`). Only the
  * files: a state directory that is a link (systemd's DynamicUser= makes /var/lib/NAME one, a home
- * may keep ~/.local on another disk) is its owner's choice, and only its owner can plant a file in it.
+ * may keep ~/.local on another disk) is its owner's choice, and the default places lie in
+ * directories only root or the user can write (docs/secrets.md).
  */
 export function refuseLinks(path: string): void {
   if (path === ':memory:') return;
   for (const file of SQLITE_SIBLINGS.map((suffix) => path + suffix)) {
-    if (isLink(file)) throw symlinkError(file, readlinkSync(file), path);
+    const target = linkTarget(file);
+    if (target !== null) throw symlinkError(file, target, path);
   }
 }
 
-function isLink(path: string): boolean {
+/** Where a link points; null for anything else (or nothing there, or not ours to look at: opening says why, if it matters). */
+function linkTarget(path: string): string | null {
   try {
-    return lstatSync(path).isSymbolicLink();
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
   } catch {
-    return false; // not there (or not ours to look at): opening says why, if it matters
+    return null;
   }
 }
 
