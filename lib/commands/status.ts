@@ -80,8 +80,8 @@ async function readRecords(args: StatusArgs, context: Context, now: number): Pro
       };
     });
   } catch (error) {
-    // Permission denied (a DeadmanError, exit 74) is said as such: the markers alone would read as "nothing here".
-    if (!(error instanceof StoreError)) throw error;
+    // Permission denied (a DeadmanError, exit 74) and a link refused are said as such: the markers alone would read as "nothing here".
+    if (!(error instanceof StoreError) || error.problem === 'link') throw error;
     createLogger().log('warn', `${error.message}; showing the markers only`);
     return none;
   } finally {

@@ -10,8 +10,9 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 /**
  * The generated unit's ExecStopPost=, under a real user manager: a deadman SIGKILLed (nothing it
  * could catch) leaves a textfile saying "running, healthy", and no reader is run by the test;
- * systemd's ExecStopPost= settles the run at once, and the unit's result stays systemd's. After a
- * clean exit it changes nothing.
+ * systemd's ExecStopPost= settles the run at once, recording what systemd says ended it
+ * ($SERVICE_RESULT, $EXIT_STATUS), and the unit's result stays systemd's. After a clean exit it
+ * changes nothing.
  */
 
 const node = process.execPath;
@@ -62,8 +63,12 @@ test('ExecStopPost= of a generated unit settles a run whose deadman was SIGKILLe
     }, 10_000, `the textfile to say not running, not healthy (last: ${readOrEmpty(file)}) ${log()}`);
     assert.ok(settled);
     t.diagnostic(`textfile settled ${(performance.now() - killedAt).toFixed(0)} ms after the SIGKILL`);
-    assert.deepEqual(query<{ outcome: string; ended: number }>(database, 'SELECT outcome, ended_at IS NOT NULL AS ended FROM runs WHERE name = ?', 'killed').map((r) => ({ ...r })),
-      [{ outcome: 'lost', ended: 1 }], 'the database says it ended without its deadman recording it');
+    assert.deepEqual(query<{ outcome: string; ended: number; lost: number; signal: string }>(database,
+      'SELECT outcome, ended_at IS NOT NULL AS ended, lost, signal FROM runs WHERE name = ?', 'killed').map((r) => ({ ...r })),
+      [{ outcome: 'lost', ended: 1, lost: 1, signal: 'SIGKILL' }], 'the database says it ended without its deadman recording it, killed by what systemd saw');
+    const status = await runDeadman(['status', '--json', '--state-dir', join(dir, 'state')], { cwd: dir });
+    const row = (JSON.parse(status.stdout) as Array<{ name: string; state: string; reason: string }>).find((r) => r.name === 'killed');
+    assert.deepEqual([row?.state, row?.reason], ['killed', 'deadman ended without recording an exit; systemd says signal (SIGKILL)'], status.stdout);
     const props = await manager.show(unit, ['Result', 'ActiveState', 'SubState']);
     assert.equal(props.Result, 'signal', `ExecStopPost= hides nothing of the unit's result: ${JSON.stringify(props)}`);
     await manager.systemctl('stop', unit);
@@ -76,8 +81,20 @@ test('ExecStopPost= of a generated unit settles a run whose deadman was SIGKILLe
     const file = join(collector, 'deadman-aborted.prom');
     await waitFor(() => sample(readOrEmpty(file), 'deadman_run_running', 'aborted') === 0, 10_000, `the textfile to say not running (last: ${readOrEmpty(file)})`);
     assert.equal(sample(readOrEmpty(file), 'deadman_run_healthy', 'aborted'), 0);
-    assert.deepEqual(query<{ outcome: string; signal: string }>(database, 'SELECT outcome, signal FROM runs WHERE name = ?', 'aborted').map((r) => ({ ...r })),
-      [{ outcome: 'stalled', signal: 'watchdog' }]);
+    assert.deepEqual(query<{ outcome: string; signal: string; lost: number }>(database, 'SELECT outcome, signal, lost FROM runs WHERE name = ?', 'aborted').map((r) => ({ ...r })),
+      [{ outcome: 'stalled', signal: 'watchdog', lost: 1 }]);
+    await manager.systemctl('stop', unit);
+  });
+
+  await t.test('a deadman frozen before it recorded a stall, aborted by the watchdog: the run reads lost, by watchdog (systemd said so)', async () => {
+    const unit = await install(manager, dir, 'frozen', [node, '-e', 'setInterval(() => console.log("tick"), 200)'], ['--inactivity', '30s', '--watchdog', '2s']);
+    assert.equal((await manager.systemctl('start', unit)).code, 0, log());
+    // Stopped, deadman pings no more and records nothing; systemd follows its abort (SIGABRT) with a SIGCONT.
+    assert.equal((await manager.systemctl('kill', '-s', 'STOP', '--kill-who=main', unit)).code, 0);
+    await manager.waitFor(unit, (p) => p.Result === 'watchdog', 20_000);
+    const settled = await waitFor(() => query<{ outcome: string; signal: string; lost: number }>(database, 'SELECT outcome, signal, lost FROM runs WHERE name = ? AND ended_at IS NOT NULL', 'frozen')
+      .map((r) => ({ ...r }))[0], 15_000, `the run to be settled ${log()}`);
+    assert.deepEqual(settled, { outcome: 'lost', signal: 'watchdog', lost: 1 });
     await manager.systemctl('stop', unit);
   });
 

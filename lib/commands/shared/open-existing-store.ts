@@ -1,11 +1,13 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 import { metricsTextfilePath, writeMetricsTextfile } from '../../io/metrics-textfile.ts';
 import { settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
+import { serviceStopFromEnv } from '../../io/service-stop-env.ts';
 import { Store } from '../../io/store/store.ts';
+import { refuseLinks } from '../../io/store/store-open.ts';
 import { storeError, StoreError } from '../../io/store/store-errors.ts';
 import { loadContext, type CommonArgs, type Context } from './command-context.ts';
 
@@ -21,6 +23,7 @@ export async function openExistingStore(args: CommonArgs, loaded?: Context): Pro
   const database = context.paths.database;
   if (pathState(database) === 'missing') return { store: null, database, context };
   try {
+    refuseLinks(database); // before access(), which follows one
     accessSync(database, constants.R_OK);
     return { store: schemaOrNothing(new Store(database, { readOnly: true })), database, context };
   } catch (error) {
@@ -39,10 +42,13 @@ function schemaOrNothing(store: Store): Store | null {
   return null;
 }
 
-/** Whether the file is there; a path this user may not look into is exit 74, naming the place and the user. */
+/**
+ * Whether the file is there; a path this user may not look into is exit 74, naming the place and
+ * the user. A link is there even when it leads nowhere: the store refuses it (io/store/store-open.ts).
+ */
 export function pathState(path: string): 'missing' | 'present' {
   try {
-    statSync(path);
+    lstatSync(path);
     return 'present';
   } catch (error) {
     if (isDenied(error)) throw permissionDenied(path);
@@ -97,10 +103,11 @@ function unreadable(database: string, error: unknown): StoreError {
  * What every reader does first: finds the runs whose deadman is gone (io/store/lost-runs.ts),
  * and rewrites the `[metrics] textfile` such a run left saying "running, healthy" (only a file
  * that is there: a reader creates none), so node_exporter stops serving what a dead process
- * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe).
+ * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe). Run as
+ * ExecStopPost=, it records what systemd says ended the unit's deadman (io/service-stop-env.ts).
  */
 export function settleLost(store: Store, context: Context, now: number): LostRuns {
-  const lost = settleLostRuns(store, now);
+  const lost = settleLostRuns(store, now, serviceStopFromEnv(process.env));
   const template = context.config.metrics.textfile;
   if (template === undefined || lost.runIds.size === 0) return lost;
   for (const facts of loadRunFacts(store, now, { lost })) {

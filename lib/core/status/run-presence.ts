@@ -13,6 +13,8 @@ export interface RecordedRunEnd {
   outcome: string | null;
   signal: string | null;
   exit_code?: number | null;
+  /** 1: closed for a deadman that died without recording an end (core/status/lost-run-end.ts). Missing before migration 6. */
+  lost?: number | null;
 }
 
 /** The exit code a pass records before the run goes on (EX_TEMPFAIL); anything else there is what the run came to. */
@@ -24,25 +26,25 @@ export const PASS_EXIT_CODE = 75;
  * wait from a death.
  */
 export function betweenPasses(run: RecordedRunEnd): boolean {
-  return run.ended_at !== null && PASS_OUTCOMES.includes(run.outcome ?? '') && run.exit_code === PASS_EXIT_CODE && !LOST_SIGNALS.has(run.signal ?? '');
+  return run.ended_at !== null && PASS_OUTCOMES.includes(run.outcome ?? '') && run.exit_code === PASS_EXIT_CODE && !closedAsLost(run);
 }
 
 /** `running`: its deadman is alive; `ended`: it recorded its end; `lost`: its deadman died without one. */
 export type RunPresence = 'running' | 'ended' | 'lost';
 
 /**
- * What the next run (or a reader) records for a run whose deadman died without recording an
- * end: the outcome it had recorded (a stall), else `lost`; and in `signal`, `watchdog` after a
- * recorded stall (systemd's abort, most likely), else `unknown`. The signal says it was lost.
+ * Whether the row was closed for a deadman that died without recording an end. Rows closed
+ * before migration 6 said so only in `signal`, `unknown` or `watchdog`, which a deadman's own
+ * end never records: a reader of a database no run has migrated yet still reads them as lost.
  */
-export function lostRunEnd(recordedOutcome: string | null): { outcome: string; signal: string } {
-  return recordedOutcome === 'stalled' ? { outcome: 'stalled', signal: 'watchdog' } : { outcome: recordedOutcome ?? 'lost', signal: 'unknown' };
+export function closedAsLost(run: Pick<RecordedRunEnd, 'signal' | 'lost'>): boolean {
+  return run.lost === undefined || run.lost === null ? LEGACY_LOST_SIGNALS.has(run.signal ?? '') : run.lost === 1;
 }
 
-const LOST_SIGNALS: ReadonlySet<string> = new Set(['watchdog', 'unknown']);
+const LEGACY_LOST_SIGNALS: ReadonlySet<string> = new Set(['watchdog', 'unknown']);
 
 export function runPresence(run: RecordedRunEnd, ownerAlive: boolean): RunPresence {
-  if (run.ended_at !== null && !betweenPasses(run)) return LOST_SIGNALS.has(run.signal ?? '') ? 'lost' : 'ended';
+  if (run.ended_at !== null && !betweenPasses(run)) return closedAsLost(run) ? 'lost' : 'ended';
   return ownerAlive ? 'running' : 'lost';
 }
 

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { lostRunReason } from '../../core/status/run-presence.ts';
+import type { ServiceStop } from '../../core/status/lost-run-end.ts';
 import { isRunOwnerAlive } from '../process/run-owner.ts';
 import { closeLostRun, openRuns, unsettledIncidents } from './run-ends.ts';
 import { SCHEMA_VERSION } from './store-schema.ts';
@@ -20,10 +21,11 @@ export interface LostRuns {
   written: boolean;
 }
 
-export function settleLostRuns(store: Store, at: number, ownerAlive: (run: { pid: number; pid_start_time?: number | null }) => boolean = isRunOwnerAlive): LostRuns {
+/** `stop`: systemd's word on its unit's main process, for ExecStopPost= (io/service-stop-env.ts); it speaks only for the run of that invocation. */
+export function settleLostRuns(store: Store, at: number, stop: ServiceStop | null = null, ownerAlive: (run: { pid: number; pid_start_time?: number | null }) => boolean = isRunOwnerAlive): LostRuns {
   const lost = openRuns(store).filter((run) => !ownerAlive(run));
   const abandoned = new Map(lost.flatMap((run) => unsettledIncidents(store, run.id).map((incident) => [incident.id, lostRunReason(run)] as const)));
-  const written = lost.length > 0 && mayWrite(store) && recordLost(store.path, (writer) => lost.forEach((run) => closeLostRun(writer, run, at)));
+  const written = lost.length > 0 && mayWrite(store) && recordLost(store.path, (writer) => lost.forEach((run) => closeLostRun(writer, run, at, stop)));
   return { runIds: new Set(lost.map((run) => run.id)), abandoned, written };
 }
 

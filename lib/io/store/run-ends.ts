@@ -1,5 +1,6 @@
 import { ABANDONED_ON_RUN_END } from '../../core/incident/incident.ts';
-import { betweenPasses, lostRunEnd, lostRunReason } from '../../core/status/run-presence.ts';
+import { betweenPasses, lostRunReason } from '../../core/status/run-presence.ts';
+import { lostRunEnd, type ServiceStop } from '../../core/status/lost-run-end.ts';
 import { runErrorCode } from '../../core/incident/error-codes.ts';
 import type { Store } from './store.ts';
 
@@ -22,6 +23,9 @@ export interface RecordedRun {
   signal: string | null;
   ended_at: number | null;
   exit_code?: number | null;
+  invocation_id?: string | null;
+  /** Missing from rows written before migration 6. */
+  lost?: number | null;
 }
 
 /** A row the live check decides: no end yet, or between two passes of one deadman. */
@@ -60,15 +64,13 @@ export function abandonIncidents(store: Store, runId: number, at: number, reason
 }
 
 /**
- * A run whose deadman died without recording an end gets one now: `lost` (or the stall it
- * recorded, which systemd's watchdog then ended; core/status/run-presence.ts), and its incidents ABANDONED.
+ * A run whose deadman died without recording an end gets one now (core/status/lost-run-end.ts):
+ * `lost` (or the stall it recorded), what ended it when systemd said so, and its incidents ABANDONED.
  */
-export function closeLostRun(store: Store, run: OpenRunRow, at: number): void {
-  const end = lostRunEnd(run.outcome);
+export function closeLostRun(store: Store, run: OpenRunRow, at: number, stop: ServiceStop | null = null): void {
+  const end = lostRunEnd(run, stop);
   store.transaction(() => {
-    store.update('runs', run.id, {
-      ended_at: run.ended_at ?? at, ...end, ...(run.outcome ? {} : { error_code: runErrorCode({ outcome: 'lost' }) }), reason: end.signal === 'watchdog' ? undefined : 'deadman ended without recording an exit (killed, crashed or the host went down)',
-    });
+    store.update('runs', run.id, { ended_at: run.ended_at ?? at, ...end, ...(run.outcome ? {} : { error_code: runErrorCode({ outcome: 'lost' }) }) });
     abandonIncidents(store, run.id, at, lostRunReason(run));
   });
 }

@@ -1,5 +1,5 @@
 import type { RunFacts } from '../../core/metrics/run-metrics.ts';
-import { runPresence } from '../../core/status/run-presence.ts';
+import { runPresence, type RecordedRunEnd } from '../../core/status/run-presence.ts';
 import type { LostRuns } from './lost-runs.ts';
 import type { Store } from './store.ts';
 
@@ -12,8 +12,9 @@ import type { Store } from './store.ts';
 export function loadRunFacts(store: Store, nowMs: number, options: { onlyName?: string; lost?: LostRuns } = {}): RunFacts[] {
   const { onlyName, lost } = options;
   // One name: the running deadman's own textfile, refreshed every few seconds.
-  const latest = store.all<{ id: number; name: string; ended_at: number | null; exit_code: number | null; outcome: string | null; signal: string | null }>(
-    `SELECT r.id, r.name, r.ended_at, r.exit_code, r.outcome, r.signal FROM runs r
+  // r.*: a reader of a database before migration 6 finds no `lost` column (core/status/run-presence.ts reads those rows by signal).
+  const latest = store.all<RecordedRunEnd & { id: number; name: string; exit_code: number | null }>(
+    `SELECT r.* FROM runs r
       WHERE r.id = (SELECT id FROM runs WHERE name = r.name ORDER BY started_at DESC, id DESC LIMIT 1)${onlyName === undefined ? '' : ' AND r.name = ?'} ORDER BY r.name`,
     ...(onlyName === undefined ? [] : [onlyName]),
   );

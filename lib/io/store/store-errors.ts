@@ -4,12 +4,13 @@ import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 /**
  * Why a database cannot be used, in the cases that call for different answers: a damaged
  * SQLite file (moved aside by a writer and started afresh), a file that is not SQLite at all
- * (never touched: it may be anything), a lock another writer holds (recording drops and counts
+ * (never touched: it may be anything), a symbolic link (never followed: it may lead anywhere;
+ * readers say so rather than show less), a lock another writer holds (recording drops and counts
  * until it is free, trying again soon), and everything else (read-only, full, a directory that
  * cannot be created), which recording waits out.
  */
 
-export type StoreProblem = 'corrupt' | 'foreign' | 'locked' | 'unavailable';
+export type StoreProblem = 'corrupt' | 'foreign' | 'link' | 'locked' | 'unavailable';
 
 export class StoreError extends DeadmanError {
   readonly problem: StoreProblem;
@@ -55,6 +56,16 @@ export function storeError(path: string, error: unknown): StoreError {
 
 export function foreignFileError(path: string): StoreError {
   return new StoreError(`${path}: not an SQLite database; move it aside or pass --database with another path (the file was not changed)`, 'foreign');
+}
+
+/**
+ * A symbolic link where the database or one of SQLite's files beside it (-wal, -shm, -journal)
+ * belongs: followed, a link planted there would make deadman (root, in a system unit) write
+ * wherever it points. An operator who keeps the database elsewhere passes that path.
+ */
+export function symlinkError(link: string, target: string, database: string): StoreError {
+  const fix = link === database ? 'pass the real path with --database' : 'remove the link (SQLite makes that file itself)';
+  return new StoreError(`${link}: a symbolic link (to ${target}); deadman opens no database through one, which could make it write elsewhere: ${fix} (nothing was opened)`, 'link');
 }
 
 /** The state directory cannot be made: nothing that must write there can work until someone fixes it. */

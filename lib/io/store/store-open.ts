@@ -1,11 +1,38 @@
 import { DatabaseSync } from 'node:sqlite';
-import { chmodSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensurePrivateDir } from '../paths.ts';
-import { stateDirError, storeError } from './store-errors.ts';
+import { stateDirError, storeError, symlinkError } from './store-errors.ts';
 
 /** How the store opens its file: for writing (directory made private, the file 0600) or only to read. */
+
+/** SQLite's own files beside the database, which it opens (and creates) by name, following links. */
+const SQLITE_SIBLINGS = ['', '-wal', '-shm', '-journal'];
+
+/**
+ * Refuses a database reached through a symbolic link, at its own path or at a file SQLite keeps
+ * beside it, before anything opens, reads or chmods it (store-errors.ts `symlinkError`). Only the
+ * files: a state directory that is a link (systemd's DynamicUser= makes /var/lib/NAME one, a home
+ * may keep ~/.local on another disk) is its owner's choice, and the default places lie in
+ * directories only root or the user can write (docs/secrets.md).
+ */
+export function refuseLinks(path: string): void {
+  if (path === ':memory:') return;
+  for (const file of SQLITE_SIBLINGS.map((suffix) => path + suffix)) {
+    const target = linkTarget(file);
+    if (target !== null) throw symlinkError(file, target, path);
+  }
+}
+
+/** Where a link points; null for anything else (or nothing there, or not ours to look at: opening says why, if it matters). */
+function linkTarget(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
+    return null;
+  }
+}
 
 export function openForWriting(path: string, busyTimeoutMs = 10_000, notes: string[] = []): DatabaseSync {
   if (path === ':memory:') return new DatabaseSync(path);

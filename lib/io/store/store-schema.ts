@@ -148,6 +148,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN pid_start_time INTEGER;
   ALTER TABLE runs ADD COLUMN token TEXT;
   `,
+  /* 6: a run closed for a deadman that died says so here, so its signal can name what systemd saw end it (SIGKILL, oom-kill). Rows closed before said it with signal unknown or watchdog, which no recorded end holds. */ `
+  ALTER TABLE runs ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
+  UPDATE runs SET lost = 1 WHERE ended_at IS NOT NULL AND signal IN ('unknown', 'watchdog');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

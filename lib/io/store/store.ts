@@ -2,7 +2,7 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { createLineRedactor, type LineRedactor, type Redactor } from '../../core/redact/redact.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './store-schema.ts';
 import { foreignFileError, isForeignFile, storeError, StoreError } from './store-errors.ts';
-import { openForWriting, openReadOnly } from './store-open.ts';
+import { openForWriting, openReadOnly, refuseLinks } from './store-open.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**
@@ -51,7 +51,8 @@ export class Store {
     this.observationsPerRun = options.observationsPerRun ?? 500;
     this.redactor = options.redactor;
     this.redact = options.redactor ? (value) => options.redactor!.value(value) : (value) => value;
-    // A file that is not SQLite is refused before SQLite touches it, so it is never overwritten.
+    // A link, or a file that is not SQLite, is refused before SQLite touches it, so nothing is written through or over it.
+    refuseLinks(path);
     if (isForeignFile(path)) throw foreignFileError(path);
     this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs, this.notes);
     try {

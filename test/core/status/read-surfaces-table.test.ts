@@ -31,7 +31,8 @@ const RUNS: RunCase[] = [
   { label: 'live', row: { ended_at: null, outcome: null }, ownerAlive: true, state: 'running', attention: false, running: true },
   { label: 'deadman SIGKILLed', row: { ended_at: null, outcome: null }, ownerAlive: false, state: 'killed', attention: true, running: false },
   { label: 'watchdog abort after a stall', row: { ended_at: null, outcome: 'stalled' }, ownerAlive: false, state: 'killed', attention: true, running: false },
-  { label: 'lost, closed by the next start', row: ended('lost', null, 'unknown'), ownerAlive: false, state: 'killed', attention: true, running: false },
+  { label: 'lost, closed by the next start', row: { ...ended('lost', null, 'unknown'), lost: 1 }, ownerAlive: false, state: 'killed', attention: true, running: false },
+  { label: 'lost, closed by ExecStopPost= (systemd: SIGKILL)', row: { ...ended('lost', null, 'SIGKILL'), lost: 1 }, ownerAlive: false, state: 'killed', attention: true, running: false },
   { label: 'completed', row: ended('completed', 0), ownerAlive: false, state: 'completed', attention: false, running: false },
   { label: 'systemctl stop', row: ended('stopped', null, 'SIGTERM'), ownerAlive: false, state: 'stopped', attention: false, running: false },
   { label: 'exit 3', row: ended('failed', 3), ownerAlive: false, state: 'failed', attention: true, running: false },
@@ -82,7 +83,7 @@ test('status, metrics and health over every run state × incident state', () => 
     for (const incident of INCIDENTS) {
       const cell = `${run.label} × ${incident.state ?? 'no incident'}`;
       const store = recorded(run, incident);
-      const lost = settleLostRuns(store, 3_000, () => run.ownerAlive);
+      const lost = settleLostRuns(store, 3_000, null, () => run.ownerAlive);
       const runs = store.all<StatusRun>('SELECT * FROM runs');
       const incidents = withAbandoned(listIncidents(store), lost);
       const [row] = statusRows([], runs, incidents, (r) => !lost.runIds.has(r.id));

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Store } from '../../../lib/io/store/store.ts';
-import { SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../../lib/io/store/store-schema.ts';
+import { closedAsLost, type RecordedRunEnd } from '../../../lib/core/status/run-presence.ts';
 import { DeadmanError } from '../../../lib/exit-codes.ts';
 import { StoreError } from '../../../lib/io/store/store-errors.ts';
 import { createRedactor, REDACTED } from '../../../lib/core/redact/redact.ts';
@@ -149,4 +150,42 @@ test('commits sync at checkpoints, not one by one, and one SIGKILLed right after
   const reader = new Store(path);
   t.after(() => reader.close());
   assert.deepEqual(reader.all<{ name: string }>('SELECT name FROM runs'), [{ name: 'killed' }]);
+});
+
+test('migration 6 marks the runs closed as lost before it (signal unknown or watchdog); a reader before it reads them lost too', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  const db = new DatabaseSync(path);
+  for (const migration of MIGRATIONS.slice(0, 5)) db.exec(migration);
+  db.exec('PRAGMA user_version = 5');
+  const row = (signal: string | null, outcome: string) =>
+    db.prepare(`INSERT INTO runs (name, argv, cwd, pid, adapter, started_at, ended_at, signal, outcome) VALUES ('job', '[]', '/', 1, 'generic', 1, 2, ?, ?)`).run(signal, outcome);
+  row('unknown', 'lost');
+  row('watchdog', 'stalled');
+  row('SIGTERM', 'stopped');
+  row(null, 'completed');
+  db.close();
+  const before = new Store(path, { readOnly: true });
+  assert.deepEqual(before.all<RecordedRunEnd>('SELECT * FROM runs ORDER BY id').map(closedAsLost), [true, true, false, false]);
+  before.close();
+  const migrated = new Store(path);
+  assert.deepEqual(migrated.all<{ lost: number }>('SELECT lost FROM runs ORDER BY id').map((r) => r.lost), [1, 1, 0, 0]);
+  assert.deepEqual(migrated.all<RecordedRunEnd>('SELECT * FROM runs ORDER BY id').map(closedAsLost), [true, true, false, false]);
+  migrated.close();
+});
+
+test('a symlink at the database or beside it (-wal, -shm, -journal) is refused before anything opens it, writing or reading', (t) => {
+  const dir = tempDir(t);
+  const real = join(dir, 'real.db');
+  new Store(real).close();
+  const link = join(dir, 'link.db');
+  symlinkSync(real, link);
+  for (const readOnly of [false, true]) {
+    assert.throws(() => new Store(link, { readOnly }), (error: unknown) => error instanceof StoreError && error.problem === 'link' && error.message.startsWith(`${link}: a symbolic link (to ${real})`));
+  }
+  for (const suffix of ['-wal', '-shm', '-journal']) {
+    symlinkSync(join(dir, 'victim'), `${real}${suffix}`);
+    assert.throws(() => new Store(real), (error: unknown) => error instanceof StoreError && error.problem === 'link' && /remove the link/.test(error.message), suffix);
+    rmSync(`${real}${suffix}`);
+  }
+  assert.equal(existsSync(join(dir, 'victim')), false);
 });
