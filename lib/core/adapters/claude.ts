@@ -4,6 +4,7 @@ import { outputTail } from './output-tail.ts';
 import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
 import { claudeLimitOfText, claudeThrottle, mayBeClaudeLimitText } from './claude-usage-limit.ts';
 import { isUnreadClaudeLine } from './unread-lines.ts';
+import { withoutKey } from './without-key.ts';
 
 const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
 /**
@@ -21,7 +22,7 @@ const NOTHING: ParsedLine = { recognized: true, events: [] };
  */
 export function createClaudeAdapter(preCheck = true): Adapter {
   /** Tool calls still running: the name, so a Bash success can report exit code 0; the file an edit writes. */
-  const openTools = new Map<string, { name: string; file: string | null }>();
+  let openTools = new Map<string, { name: string; file: string | null }>();
   const limits = turnLimit();
 
   function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
@@ -36,7 +37,7 @@ export function createClaudeAdapter(preCheck = true): Adapter {
     return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).flatMap((block): AgentEvent[] => {
       const toolId = block.tool_use_id!;
       const tool = openTools.get(toolId);
-      openTools.delete(toolId);
+      openTools = withoutKey(openTools, toolId);
       const ok = block.is_error !== true;
       const text = textOf(block.content);
       const stated = EXIT_CODE.exec(text);

@@ -1,6 +1,7 @@
 import { hideKeyBlockLines } from '../../core/redact/line-redactor.ts';
 import type { Adapter, AgentEvent } from '../../core/adapters/agent-events.ts';
 import type { Line } from '../../core/adapters/lines.ts';
+import { withoutKey } from '../../core/adapters/without-key.ts';
 import type { RunRecorder, RunSessionPorts } from '../ports.ts';
 import type { UsageLimitSeen } from '../../core/detect/usage-limit.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
@@ -146,9 +147,9 @@ export class OutputTracker {
         s.openTools.set(event.toolId, now);
         break;
       case 'tool_finished': {
-        s.openTools.delete(event.toolId);
+        s.openTools = withoutKey(s.openTools, event.toolId);
         const command = s.openToolCommands.get(event.toolId);
-        s.openToolCommands.delete(event.toolId);
+        s.openToolCommands = withoutKey(s.openToolCommands, event.toolId);
         // Only shell commands have a signature; other tools neither extend nor break a streak.
         if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
         break;
@@ -162,13 +163,13 @@ export class OutputTracker {
         s.completed = true;
         s.finishedAt = now;
         this.attempted({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
-        s.openTools.clear();
+        s.openTools = new Map(); // not clear(): see withoutKey
         this.agent.onTurnCompleted?.();
         break;
       case 'turn_failed':
         s.failed = event.message;
         s.finishedAt = now;
-        s.openTools.clear();
+        s.openTools = new Map(); // not clear(): see withoutKey
         break;
       case 'usage_limit':
         s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
