@@ -163,13 +163,13 @@ export class OutputTracker {
         s.completed = true;
         s.finishedAt = now;
         this.attempted({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
-        s.openTools = new Map(); // not clear(): see withoutKey
+        this.forgetOpenTools();
         this.agent.onTurnCompleted?.();
         break;
       case 'turn_failed':
         s.failed = event.message;
         s.finishedAt = now;
-        s.openTools = new Map(); // not clear(): see withoutKey
+        this.forgetOpenTools();
         break;
       case 'usage_limit':
         s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
@@ -207,6 +207,16 @@ export class OutputTracker {
    * seen, however fast. git is started now, so it reads the work tree at this moment, as a
    * synchronous run did; only its answer is attached later, before the supervisor takes it.
    */
+  /**
+   * A turn's end ends its tool calls: those that never reported an end (killed with their turn)
+   * are forgotten, their commands with them, or every such turn would leave its commands behind
+   * for the rest of the run. Fresh maps rather than clear(): see withoutKey.
+   */
+  private forgetOpenTools(): void {
+    this.state.openTools = new Map();
+    this.state.openToolCommands = new Map();
+  }
+
   private attempted(attempt: Attempt): void {
     const answer = this.agent.workspace?.();
     if (answer instanceof Promise) {

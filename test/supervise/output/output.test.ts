@@ -81,6 +81,18 @@ test('tool starts that never finish are tracked up to a bound, the oldest kept; 
   assert.equal(output.state.openTools.get('t99999'), 5001);
 });
 
+test('a turn that ends forgets the tool calls it left open, their commands too: none piles up over turns', () => {
+  const adapter = createCodexAdapter();
+  const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
+  for (let turn = 0; turn < 3; turn++) {
+    const started = { type: 'item.started', item: { id: `t${turn}`, type: 'command_execution', command: `make ${turn}` } };
+    output.line('stdout', { text: JSON.stringify(started), truncated: false }, turn);
+    const ended = turn === 2 ? { type: 'turn.failed', error: { message: 'stream error' } } : { type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 1 } };
+    output.line('stdout', { text: JSON.stringify(ended), truncated: false }, turn);
+    assert.deepEqual([output.state.openTools.size, output.state.openToolCommands.size], [0, 0], `after turn ${turn}`);
+  }
+});
+
 test('tool results waiting for the supervisor are bounded: the older half goes, and the loss is counted', () => {
   const adapter = createCodexAdapter();
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
