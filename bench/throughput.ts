@@ -40,14 +40,19 @@ function codexLongOutputCycle(n: number): string {
   ].join('\n') + '\n';
 }
 
+/** A message's uuid as Claude Code writes it, 36 characters: JSON.parse keeps strings of up to 10 in the old generation's string table, so short stand-ins would cost memory the real stream does not. */
+function claudeUuid(n: number, k: number): string {
+  return `00000000-0000-4000-8000-${(n * 3 + k).toString(16).padStart(12, '0')}`;
+}
+
 /** One cycle of Claude `stream-json` events: a Bash tool use, its result, then text. */
 function claudeCycle(n: number): string {
   const session = '6e800c64-22ae-404c-869c-65b8d8ca672c';
   const message = (content: object[]) => ({ id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content, stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } });
   return [
-    JSON.stringify({ type: 'assistant', message: message([{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }]), parent_tool_use_id: null, session_id: session, uuid: `u-${n}-1` }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: `ok ${n} - a test line\n`.repeat(60), is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: `u-${n}-2` }),
-    JSON.stringify({ type: 'assistant', message: message([{ type: 'text', text: `Step ${n} passed; moving on to the next one.` }]), parent_tool_use_id: null, session_id: session, uuid: `u-${n}-3` }),
+    JSON.stringify({ type: 'assistant', message: message([{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }]), parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 1) }),
+    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: `ok ${n} - a test line\n`.repeat(60), is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 2) }),
+    JSON.stringify({ type: 'assistant', message: message([{ type: 'text', text: `Step ${n} passed; moving on to the next one.` }]), parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 3) }),
   ].join('\n') + '\n';
 }
 
@@ -56,8 +61,8 @@ function claudeLongOutputCycle(n: number): string {
   const session = '6e800c64-22ae-404c-869c-65b8d8ca672c';
   const output = `ok ${n} - a test line of the tool's captured output\n`.repeat(2000);
   return [
-    JSON.stringify({ type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } }, parent_tool_use_id: null, session_id: session, uuid: `u-${n}-1` }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: output, is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: `u-${n}-2`, tool_use_result: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } }),
+    JSON.stringify({ type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } }, parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 1) }),
+    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: output, is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 2), tool_use_result: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } }),
   ].join('\n') + '\n';
 }
 
