@@ -6,6 +6,7 @@ import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
 import { repeatEvery } from '../io/clock.ts';
 import { passThrough } from '../io/passthrough.ts';
+import { v8Heap } from '../io/full-collection.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records/records.ts';
@@ -188,7 +189,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock });
   const ports: RunSessionPorts = {
-    ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery,
+    ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery, heap: v8Heap,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
     approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
   };

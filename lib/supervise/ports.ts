@@ -171,6 +171,14 @@ export interface RunSessionPorts {
    * status update: the health file behind `deadman health` and the metrics textfile.
    */
   health?: (healthy: boolean, status: string, quietMs: number) => void;
+  /** V8's heap, collected when a flood of output has grown it (output/flood-collection.ts). */
+  heap?: HeapPort;
+}
+
+/** The size of V8's heap, and a full collection of it. */
+export interface HeapPort {
+  usedBytes(): number;
+  collect(): void;
 }
 
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */

@@ -3,6 +3,7 @@ import { LineSplitter, type Line } from '../../core/adapters/lines.ts';
 import { holdPaused } from '../../io/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
 import { paceLines } from './line-pacer.ts';
+import { floodCollection } from './flood-collection.ts';
 import type { LoopClock, RunSessionPorts, SpawnedChild } from '../ports.ts';
 
 /**
@@ -25,7 +26,7 @@ export interface RunStreams {
 export function feedStreams(
   child: SpawnedChild,
   config: Config,
-  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records'>,
+  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records' | 'heap'>,
   output: OutputTracker,
   onLine: (line: Line, now: number) => void,
 ): RunStreams {
@@ -34,12 +35,10 @@ export function feedStreams(
   const sniffer = ports.sniff ? firstLineSniffer(ports.sniff) : null;
   const linesWanted = Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
   const needsLines = () => sniffer?.undecided === true || linesWanted || ports.adapter().name !== 'generic';
+  const collectIfGrown = floodCollection(() => ports.clock.monotonic(), ports.heap);
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
-    const take = (line: Line, now: number) => {
-      output.line(stream, line, now);
-      onLine(line, now);
-    };
+    const take = (line: Line, now: number) => void (output.line(stream, line, now), onLine(line, now));
     const handle = (line: Line, now: number) => {
       if (stream === 'stdout' && sniffer) sniffer.take(line, now, take, (first) => output.line(stream, first.line, first.now));
       else take(line, now);
@@ -48,7 +47,8 @@ export function feedStreams(
     // Stamped after each parse slice too: a backlog being worked off must not make a flowing pipe look quiet.
     const stamp = () => (lastChunkAt = ports.clock.monotonic());
     const split = (chunk: Uint8Array | null) => (chunk ? splitter.push(chunk) : splitter.flush());
-    const paced = paceLines({ split, handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced: stamp, monotonic: () => ports.clock.monotonic() });
+    const sliced = () => void (stamp(), collectIfGrown());
+    const paced = paceLines({ split, handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced, monotonic: () => ports.clock.monotonic() });
     const pipe = ports.forward(source, fd, (chunk) => {
       output.chunk(chunk, ports.clock.monotonic());
       if (needsLines()) paced.push(chunk);

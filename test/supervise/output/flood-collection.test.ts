@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FLOOD_COLLECTION_SPACING_MS, FLOOD_GROWTH_BYTES, floodCollection } from '../../../lib/supervise/output/flood-collection.ts';
+
+const MB = 1024 * 1024;
+
+/** A heap whose size the test sets; a collection brings it down to `live`. */
+function fakeHeap(live: number) {
+  let used = live;
+  const collections: number[] = [];
+  return {
+    collections,
+    grow: (bytes: number) => (used += bytes),
+    port: { usedBytes: () => used, collect: () => void collections.push((used = live)) },
+  };
+}
+
+test('a heap grown by a flood is collected once, then not again until the spacing has passed', () => {
+  let now = 0;
+  const heap = fakeHeap(12 * MB);
+  const afterSlice = floodCollection(() => now, heap.port);
+  afterSlice(); // the first slice measures where the run starts
+  heap.grow(FLOOD_GROWTH_BYTES - 1);
+  afterSlice();
+  assert.equal(heap.collections.length, 0, 'not grown enough');
+  heap.grow(1);
+  now = 100;
+  afterSlice();
+  assert.equal(heap.collections.length, 1, 'grown by the bound');
+  heap.grow(3 * FLOOD_GROWTH_BYTES);
+  now += FLOOD_COLLECTION_SPACING_MS - 1;
+  afterSlice();
+  assert.equal(heap.collections.length, 1, 'within the spacing, V8 keeps its own schedule');
+  now += 1;
+  afterSlice();
+  assert.equal(heap.collections.length, 2);
+});
+
+test('growth counts from the size the last collection left, and a run without the port never collects', () => {
+  let now = 0;
+  const heap = fakeHeap(12 * MB);
+  const afterSlice = floodCollection(() => now, heap.port);
+  afterSlice();
+  heap.grow(FLOOD_GROWTH_BYTES);
+  afterSlice();
+  now = FLOOD_COLLECTION_SPACING_MS;
+  heap.grow(FLOOD_GROWTH_BYTES - 1);
+  afterSlice();
+  assert.equal(heap.collections.length, 1, 'the second growth is counted from the collected size');
+  assert.doesNotThrow(() => floodCollection(() => now, undefined)());
+});
