@@ -13,6 +13,8 @@ import { RunRecords } from '../../../lib/supervise/records/records.ts';
 import { feedStreams } from '../../../lib/supervise/output/run-streams.ts';
 import { tempDir } from '../../helpers/cli.ts';
 import { testConfig } from '../../supervise/fakes.ts';
+import type { HeapPort } from '../../../lib/supervise/ports.ts';
+import { FLOOD_GROWTH_BYTES } from '../../../lib/supervise/output/flood-collection.ts';
 
 /**
  * The end of the output must survive whatever kept deadman's event loop busy when the child
@@ -31,7 +33,7 @@ function blockLoopFor(ms: number): void {
 }
 
 /** Runs `script` under feedStreams with the codex adapter; returns what reached "deadman's stdout". */
-async function passedThrough(t: { after(fn: () => void): void }, script: string, onLine: (line: Line) => void, onExit: () => void = () => {}): Promise<Buffer> {
+async function passedThrough(t: { after(fn: () => void): void }, script: string, onLine: (line: Line) => void, onExit: () => void = () => {}, heap?: HeapPort): Promise<Buffer> {
   const dir = tempDir(t);
   const file = join(dir, 'stdout');
   const out = openSync(file, 'w');
@@ -45,6 +47,7 @@ async function passedThrough(t: { after(fn: () => void): void }, script: string,
   const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
     clock: systemClock, adapter: () => adapter, logger, records,
     forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd === 1 ? out : err, onChunk, onUndeliverable),
+    ...(heap ? { heap } : {}),
   }, output, (line) => onLine(line));
   await exited;
   onExit();
@@ -103,4 +106,17 @@ test('adapter auto: the lines behind the first wait for the sniffed adapter to l
   closeSync(out);
   assert.equal(output.state.sessionId, '01a23013-27f3-73e2-b3cb-86b68ffb84d0');
   assert.equal(output.state.completed, true, 'turn.completed was read by the codex adapter');
+});
+
+test('a flood that grows the heap gets one full collection, asked for after a slice of parsing, not one per slice', async (t) => {
+  let used = 0;
+  let collections = 0;
+  // Every look finds the heap grown by the bound, as a flood without V8's own collections would.
+  const heap = { usedBytes: () => (used += FLOOD_GROWTH_BYTES), collect: () => void collections++ };
+  const line = JSON.stringify({ type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'x'.repeat(200) } });
+  let lines = 0;
+  await passedThrough(t, `yes '${line}' | head -n 20000`, () => lines++, () => {}, heap);
+  assert.equal(lines, 20_000);
+  assert.ok(used > 2 * FLOOD_GROWTH_BYTES, 'the heap was looked at after each slice');
+  assert.equal(collections, 1, 'spaced: one collection in a short flood');
 });
