@@ -16,14 +16,13 @@ import type { HeapPort } from '../ports.ts';
 export const FLOOD_GROWTH_BYTES = 4 * 1024 * 1024;
 export const FLOOD_COLLECTION_SPACING_MS = 10_000;
 
-/** Returns what to call after each slice of parse work. */
+/** Returns what to call after each slice of parse work; growth counts from the heap as the streams start. */
 export function floodCollection(monotonic: () => number, heap: HeapPort | undefined): () => void {
-  let base: number | null = null;
+  if (!heap) return () => {};
+  let base = heap.usedBytes();
   let last = -Infinity;
   return () => {
-    if (!heap) return;
     const used = heap.usedBytes();
-    base ??= used;
     const now = monotonic();
     if (used - base < FLOOD_GROWTH_BYTES || now - last < FLOOD_COLLECTION_SPACING_MS) return;
     last = now;

@@ -19,7 +19,7 @@ test('a heap grown by a flood is collected once, then not again until the spacin
   let now = 0;
   const heap = fakeHeap(12 * MB);
   const afterSlice = floodCollection(() => now, heap.port);
-  afterSlice(); // the first slice measures where the run starts
+  afterSlice();
   heap.grow(FLOOD_GROWTH_BYTES - 1);
   afterSlice();
   assert.equal(heap.collections.length, 0, 'not grown enough');
