@@ -20,6 +20,16 @@ function start(config: Partial<Config> = {}, onStall: 'withhold' | 'exit' = 'exi
 /** A tool command in its own session below the root, idle from its first poll. */
 const HUNG_TOOL = proc(200, ROOT_PID, { cmdline: ['sleep', 'forever'] });
 
+/** A run whose tool (pid 200) has sat idle past hung_timeout, polled once. */
+async function startWithHungTool(config: Partial<Config>) {
+  const run = start(config);
+  run.tree.processes.push(HUNG_TOOL);
+  await settle();
+  run.advance(10_000);
+  await run.poll();
+  return run;
+}
+
 test('a plain run: starting → waiting-ready → running → finished, READY=1 at once, exit 0 completes', async () => {
   const run = start();
   await settle();
@@ -125,11 +135,7 @@ test('EVIDENCE_STALE: a claim dead beyond its grace stalls the run on the tick i
 });
 
 test('HUNG_PROCESS with auto-recover: running → recovering → running; OPEN → RECOVERING → VERIFYING → RESOLVED once output resumes', async () => {
-  const run = start({ auto_recover: true, inactivity: 0 });
-  run.tree.processes.push(HUNG_TOOL);
-  await settle();
-  run.advance(10_000);
-  await run.poll();
+  const run = await startWithHungTool({ auto_recover: true, inactivity: 0 });
   assert.deepEqual(run.tree.terminated, [200]);
   assert.equal(run.machine.state, 'recovering');
   run.advance(500);
@@ -144,11 +150,7 @@ test('HUNG_PROCESS with auto-recover: running → recovering → running; OPEN �
 });
 
 test('the verification window: no output within verify_window is NOT_RESOLVED; two attempts, then ESCALATED and the stall policy', async () => {
-  const run = start({ auto_recover: true, inactivity: 0, verify_window: 5_000 });
-  run.tree.processes.push(HUNG_TOOL);
-  await settle();
-  run.advance(10_000);
-  await run.poll();
+  const run = await startWithHungTool({ auto_recover: true, inactivity: 0, verify_window: 5_000 });
   run.tree.processes.push(proc(201, ROOT_PID, { cmdline: ['sleep', 'again'] }));
   run.advance(4_999);
   await run.poll();
@@ -167,11 +169,7 @@ test('the verification window: no output within verify_window is NOT_RESOLVED; t
 });
 
 test('without auto-recover a hung subtree waits for approval, clears when it goes away, and another kind of incident can open beside it', async () => {
-  const run = start({ auto_recover: false, inactivity: 30_000 });
-  run.tree.processes.push(HUNG_TOOL);
-  await settle();
-  run.advance(10_000);
-  await run.poll();
+  const run = await startWithHungTool({ auto_recover: false, inactivity: 30_000 });
   assert.deepEqual(run.tree.terminated, []);
   assert.ok(run.notes.some((n) => n.startsWith('STATUS=AWAITING APPROVAL · hung: sleep forever (pid 200)')));
   run.advance(20_000);
