@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cli } from './harness/clis.ts';
-import { actionKinds, incidents, runs } from './harness/records.ts';
+import { actionKinds, incidents, narrate, runs } from './harness/records.ts';
 import { runScenario } from './harness/scenario.ts';
 import { skipUnlessAgent } from './harness/skip.ts';
 
@@ -19,7 +19,7 @@ for (const cli of ['codex', 'claude'] as Cli[]) {
   test(`${cli}: the completion printed and the process still alive → stopped after exit_grace, exit 0`, { skip: skipUnlessAgent(cli) }, async (t) => {
     const { run, server } = await runScenario(t, cli, [{ kind: 'text', text: 'Finished the task.' }], ['--adapter', cli, '--exit-grace', '3s', '--timeout', '60s'], { wrap });
     const finished = await run.finished;
-    t.diagnostic(`wall ${(finished.ms / 1000).toFixed(1)} s`);
+    narrate(t, finished);
     const completion = cli === 'codex' ? /^\{"type":"turn\.completed"/m : /"type":"result"/;
     assert.match(finished.stdout, completion, 'the real CLI printed its completion event');
     assert.equal(finished.code, 0, finished.stderr);

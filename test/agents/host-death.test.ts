@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { waitFor } from '../helpers/cli.ts';
 import type { Cli } from './harness/clis.ts';
 import { runAgent } from './harness/deadman-run.ts';
-import { runs } from './harness/records.ts';
+import { narrate, runs } from './harness/records.ts';
 import { PROMPT, runScenario } from './harness/scenario.ts';
 import { skipUnlessAgent } from './harness/skip.ts';
 
@@ -39,7 +39,8 @@ for (const cli of ['codex', 'claude'] as Cli[]) {
     const revived = runAgent(server, dir, agent, flags);
     t.after(() => revived.child.kill('SIGKILL'));
     const finished = await revived.finished;
-    t.diagnostic(`wall ${((performance.now() - started) / 1000).toFixed(1)} s (the revived run ${(finished.ms / 1000).toFixed(1)} s)`);
+    t.diagnostic(`both runs: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    narrate(t, finished);
     assert.equal(finished.code, 0, finished.stderr);
     const [lost, resumed] = runs(run.database);
     assert.equal(lost?.outcome, 'lost', 'the next start recorded the killed run as lost');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claudeCreditTooLow, codexInsufficientQuota } from './model-server/backend-errors.ts';
 import type { Cli } from './harness/clis.ts';
-import { alertsSent, runs } from './harness/records.ts';
+import { alertsSent, narrate, runs } from './harness/records.ts';
 import { runScenario } from './harness/scenario.ts';
 import { skipUnlessAgent } from './harness/skip.ts';
 import { query } from '../helpers/db.ts';
@@ -19,7 +19,7 @@ for (const cli of ['codex', 'claude'] as Cli[]) {
     const spent = cli === 'codex' ? codexInsufficientQuota : claudeCreditTooLow;
     const { dir, run, server } = await runScenario(t, cli, [spent, { kind: 'text', text: 'A revive that must not happen.' }], ['--timeout', '60s']);
     const finished = await run.finished;
-    t.diagnostic(`wall ${(finished.ms / 1000).toFixed(1)} s`);
+    narrate(t, finished);
     const printed = cli === 'codex' ? /"message":"Quota exceeded\. Check your plan and billing details\."/ : /"error":"billing_error"[^\n]*"Credit balance is too low"|"Credit balance is too low"[^\n]*"error":"billing_error"/;
     assert.match(finished.stdout, printed);
     assert.equal(server.turns().length, 1, 'the session was not resumed into the same wall');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claudeRateLimited, codexRateLimited } from './model-server/backend-errors.ts';
 import type { Cli } from './harness/clis.ts';
-import { runs } from './harness/records.ts';
+import { narrate, runs } from './harness/records.ts';
 import { runScenario } from './harness/scenario.ts';
 import { skipUnlessAgent } from './harness/skip.ts';
 
@@ -16,9 +16,10 @@ import { skipUnlessAgent } from './harness/skip.ts';
 for (const cli of ['codex', 'claude'] as Cli[]) {
   test(`${cli}: a throttle that outlasts the CLI's own retry is backed off and resumed to exit 0`, { skip: skipUnlessAgent(cli) }, async (t) => {
     const throttled = cli === 'codex' ? codexRateLimited : claudeRateLimited;
-    const { run, server } = await runScenario(t, cli, [throttled, throttled, { kind: 'text', text: 'Through the throttle; done.' }], ['--timeout', '120s'], { retries: 1 });
+    const { run, server } = await runScenario(t, cli, [throttled, throttled, { kind: 'text', text: 'Through the throttle; done.' }], ['--timeout', '120s'],
+      { retries: 1, config: '[usage_limit]\nbackoff = "2s"\njitter = "200ms"' });
     const finished = await run.finished;
-    t.diagnostic(`wall ${(finished.ms / 1000).toFixed(1)} s`);
+    narrate(t, finished);
     const printed = cli === 'codex' ? /"Reconnecting\.\.\. 1\/1 \(exceeded retry limit, last status: 429 Too Many Requests\)"/ : /"subtype":"api_retry","attempt":1,"max_retries":1,[^\n]*"error_status":429,"error":"rate_limit"/;
     assert.match(finished.stdout, printed, 'the CLI retried by itself first');
     assert.equal(finished.code, 0, finished.stderr);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claudeUsageLimit, codexUsageLimit } from './model-server/backend-errors.ts';
 import type { Cli } from './harness/clis.ts';
-import { actionKinds, incidents, runs } from './harness/records.ts';
+import { actionKinds, incidents, narrate, runs } from './harness/records.ts';
 import { PROMPT, runScenario } from './harness/scenario.ts';
 import { skipUnlessAgent } from './harness/skip.ts';
 
@@ -21,7 +21,7 @@ for (const cli of ['codex', 'claude'] as Cli[]) {
     const { run, server } = await runScenario(t, cli, [limit, { kind: 'text', text: 'Resumed after the reset; done.' }], ['--timeout', '150s'],
       { subscription: true, config: '[usage_limit]\nmax_wait = "2min"\njitter = "500ms"' });
     const finished = await run.finished;
-    t.diagnostic(`wall ${(finished.ms / 1000).toFixed(1)} s`);
+    narrate(t, finished);
     assert.equal(finished.code, 0, finished.stderr);
     assert.match(finished.stderr, /waiting for usage limit reset/);
     assert.deepEqual(incidents(run.database), [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }]);

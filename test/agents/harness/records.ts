@@ -29,3 +29,9 @@ export function runs(database: string): Array<{ outcome: string | null; exit_cod
 export function actionKinds(database: string): string[] {
   return query<{ kind: string }>(database, 'SELECT kind FROM actions ORDER BY id').map((r) => r.kind);
 }
+
+/** The run's wall time and what deadman said on stderr (its own lines, without the banner and the summary block), as test diagnostics. */
+export function narrate(t: { diagnostic(message: string): void }, finished: { ms: number; stderr: string }): void {
+  t.diagnostic(`wall ${(finished.ms / 1000).toFixed(1)} s`);
+  for (const line of finished.stderr.split('\n')) if (/^deadman: (?!run \S+ ·|summary of run| )/.test(line)) t.diagnostic(line);
+}

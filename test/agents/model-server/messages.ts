@@ -12,7 +12,6 @@ export function answerMessages(response: ServerResponse, turn: Turn, request: { 
   openStream(response, { 'request-id': `req_${serial}` });
   const usage = { input_tokens: 100, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   sendEvent(response, { type: 'message_start', message: { id: `msg_${serial}`, type: 'message', role: 'assistant', model: request.model ?? 'claude', content: [], stop_reason: null, stop_sequence: null, usage } });
-  if (turn.kind === 'hold') return;
   if (turn.kind === 'text') {
     sendEvent(response, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     sendEvent(response, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: turn.text } });

@@ -25,7 +25,6 @@ export function answerResponses(response: ServerResponse, turn: Turn, request: {
   const id = `resp_${serial}`;
   openStream(response);
   sendEvent(response, { type: 'response.created', response: { id, object: 'response', status: 'in_progress', output: [] } });
-  if (turn.kind === 'hold') return;
   const item = turn.kind === 'text'
     ? { type: 'message', id: `msg_${serial}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: turn.text, annotations: [] }] }
     : { type: 'function_call', id: `fc_${serial}`, call_id: `call_${serial}`, status: 'completed', ...shellCall(request.tools ?? [], turn.command) };

@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 export type Turn =
   | { kind: 'text'; text: string }
   | { kind: 'shell'; command: string }
-  | { kind: 'error'; status: number; body: unknown; headers?: Record<string, string>; resetInSeconds?: number }
-  /** Opens the stream and never finishes it: a turn in flight when the host dies. */
-  | { kind: 'hold' };
+  | { kind: 'error'; status: number; body: unknown; headers?: Record<string, string>; resetInSeconds?: number };
 
 export interface Script { turns: Turn[] }
 
