@@ -11,14 +11,13 @@ export function sendEvent(response: ServerResponse, event: { type: string; [key:
 }
 
 /**
- * An error answer as the backend sends it. A reset written `"$RESETS_AT"` (epoch seconds) or
- * `"$RESETS_IN"` in the body or a header is filled in when the answer is sent, `resetInSeconds`
- * ahead, since a script is written before the agent starts.
+ * An error answer as the backend sends it. A value written `"$RESETS_AT"` (epoch seconds) or
+ * `"$RESETS_IN"` in the body or a header becomes that number when the answer is sent,
+ * `resetInSeconds` ahead, since a script is written before the agent starts.
  */
 export function sendError(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, resetInSeconds = 0): void {
-  const fill = (text: string) => text
-    .replaceAll('"$RESETS_AT"', String(Math.floor(Date.now() / 1000) + resetInSeconds)).replaceAll('$RESETS_AT', String(Math.floor(Date.now() / 1000) + resetInSeconds))
-    .replaceAll('"$RESETS_IN"', String(resetInSeconds)).replaceAll('$RESETS_IN', String(resetInSeconds));
-  response.writeHead(status, JSON.parse(fill(JSON.stringify({ 'content-type': 'application/json', ...headers }))) as Record<string, string>);
-  response.end(fill(JSON.stringify(body)));
+  const resetsAt = Math.floor(Date.now() / 1000) + resetInSeconds;
+  const fill = (value: unknown) => JSON.stringify(value).replace(/"\$RESETS_(AT|IN)"/g, (_, which: string) => String(which === 'AT' ? resetsAt : resetInSeconds));
+  response.writeHead(status, JSON.parse(fill({ 'content-type': 'application/json', ...headers })) as Record<string, string | number>);
+  response.end(fill(body));
 }
