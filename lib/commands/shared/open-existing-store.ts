@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
 import { metricsTextfilePath, writeMetricsTextfile } from '../../io/metrics-textfile.ts';
-import { settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
+import { incidentStateAsRead, settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
 import { serviceStopFromEnv } from '../../io/service-stop-env.ts';
 import { Store } from '../../io/store/store.ts';
@@ -90,7 +90,7 @@ export function readRows<T>(database: string, read: () => T): T {
 
 /** Incidents as a reader reports them: those of runs found lost are ABANDONED, written or not. */
 export function withAbandoned<T extends { id: number; state: string }>(incidents: readonly T[], lost: LostRuns): T[] {
-  return incidents.map((incident) => (lost.abandoned.has(incident.id) ? { ...incident, state: 'ABANDONED' } : incident));
+  return incidents.map((incident) => ({ ...incident, state: incidentStateAsRead(incident, lost) }));
 }
 
 function unreadable(database: string, error: unknown): StoreError {

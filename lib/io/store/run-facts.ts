@@ -1,6 +1,7 @@
 import type { RunFacts } from '../../core/metrics/run-metrics.ts';
 import { runPresence, type RecordedRunEnd } from '../../core/status/run-presence.ts';
-import type { LostRuns } from './lost-runs.ts';
+import { isSettled } from '../../core/incident/incident.ts';
+import { incidentStateAsRead, type LostRuns } from './lost-runs.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -20,9 +21,9 @@ export function loadRunFacts(store: Store, nowMs: number, options: { onlyName?: 
   );
   return latest.map((run) => {
     const open = store.all<{ id: number; kind: string; state: string; run_id: number }>(
-      `SELECT i.id, i.kind, i.state, i.run_id FROM incidents i JOIN runs r ON r.id = i.run_id
-        WHERE r.name = ? AND i.state NOT IN ('RESOLVED', 'ABANDONED') ORDER BY i.kind, i.state`, run.name)
-      .filter((incident) => !lost?.abandoned.has(incident.id));
+      `SELECT i.id, i.kind, i.state, i.run_id FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.kind, i.state`, run.name)
+      .map((incident) => ({ ...incident, state: incidentStateAsRead(incident, lost) }))
+      .filter((incident) => !isSettled(incident.state));
     const lastOutput = store.get<{ at: number | null }>('SELECT MAX(at) AS at FROM events WHERE run_id = ?', run.id)?.at ?? null;
     const count = (sql: string) => store.get<{ n: number }>(sql, run.name)?.n ?? 0;
     const running = runPresence(run, !lost?.runIds.has(run.id)) === 'running';

@@ -7,7 +7,8 @@ import { stallFingerprint } from '../../core/incident/fingerprint.ts';
 import type { SignalKind } from '../../core/incident/kinds.ts';
 import type { PolicyDecision } from '../../core/incident/policy.ts';
 import { refusedMarkerRow } from '../../io/revive/refused-record.ts';
-import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../../io/store/run-ends.ts';
+import { abandonIncidents, closeLostRun, openRuns, supersedeEscalated, type OpenRunRow } from '../../io/store/run-ends.ts';
+import { completedCleanly } from '../../core/status/run-status-rows.ts';
 import { detached } from '../../core/adapters/lines.ts';
 import type { IncidentTransition } from '../../core/alerts/alert-planner.ts';
 import { carryIncident, insertIncident, recurIncident } from './incident-rows.ts';
@@ -131,6 +132,7 @@ export class RunRecords implements RunRecorder {
         error_code: result.errorCode !== undefined ? result.errorCode : runErrorCode({ outcome: result.outcome }),
       });
       abandonIncidents(s, id, this.wall(), `the run ended (${result.outcome}) before this incident was settled`);
+      if (completedCleanly({ outcome: result.outcome, exit_code: result.exitCode })) supersedeEscalated(s, id, this.wall());
     }));
   }
 
