@@ -88,6 +88,11 @@ export function completedCleanly(run: { outcome: string | null; exit_code: numbe
   return OUTCOME_STATES[run.outcome ?? ''] === 'completed' && run.exit_code === 0;
 }
 
+/** A run row's state by itself (no revive marker): what `metrics` exports as `deadman_run_state`. */
+export function runRowState(run: StatusRun, ownerAlive: boolean): StatusState {
+  return fromRun(run, ownerAlive).state;
+}
+
 function fromRun(run: StatusRun, ownerAlive: boolean): Verdict {
   const presence = runPresence(run, ownerAlive);
   if (presence === 'running') return { state: 'running', updatedAt: run.started_at, reason: null };

@@ -30,6 +30,12 @@ export function settleLostRuns(store: Store, at: number, stop: ServiceStop | nul
   return { runIds: new Set(lost.map((run) => run.id)), abandoned, written };
 }
 
+/** Run name → the textfile its lost run recorded (null: none recorded, as by a deadman before migration 7). */
+export function lostRunTextfiles(store: Store, runIds: ReadonlySet<number>): Map<string, string | null> {
+  const rows = [...runIds].map((id) => store.get<{ name: string; metrics_textfile?: string | null }>('SELECT * FROM runs WHERE id = ?', id)!);
+  return new Map(rows.map((row) => [row.name, row.metrics_textfile ?? null]));
+}
+
 /**
  * An incident's state as every reader reports it (`status`, `incidents`, `report`, `metrics`,
  * `approve`/`deny`, `ack`): ABANDONED when its run was found lost — recorded or not — else as recorded.

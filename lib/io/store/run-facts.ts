@@ -1,5 +1,6 @@
 import type { RunFacts } from '../../core/metrics/run-metrics.ts';
-import { runPresence, type RecordedRunEnd } from '../../core/status/run-presence.ts';
+import { runPresence } from '../../core/status/run-presence.ts';
+import { runRowState, type StatusRun } from '../../core/status/run-status-rows.ts';
 import { isSettled } from '../../core/incident/incident.ts';
 import { incidentStateAsRead, type LostRuns } from './lost-runs.ts';
 import type { Store } from './store.ts';
@@ -10,11 +11,11 @@ import type { Store } from './store.ts';
  * wait on something (ESCALATED included: a person must look), and totals over the runs the
  * retention kept.
  */
-export function loadRunFacts(store: Store, nowMs: number, options: { onlyName?: string; lost?: LostRuns } = {}): RunFacts[] {
+export function loadRunFacts(store: Store, options: { onlyName?: string; lost?: LostRuns } = {}): RunFacts[] {
   const { onlyName, lost } = options;
   // One name: the running deadman's own textfile, refreshed every few seconds.
   // r.*: a reader of a database before migration 6 finds no `lost` column (core/status/run-presence.ts reads those rows by signal).
-  const latest = store.all<RecordedRunEnd & { id: number; name: string; exit_code: number | null }>(
+  const latest = store.all<StatusRun>(
     `SELECT r.* FROM runs r
       WHERE r.id = (SELECT id FROM runs WHERE name = r.name ORDER BY started_at DESC, id DESC LIMIT 1)${onlyName === undefined ? '' : ' AND r.name = ?'} ORDER BY r.name`,
     ...(onlyName === undefined ? [] : [onlyName]),
@@ -26,12 +27,16 @@ export function loadRunFacts(store: Store, nowMs: number, options: { onlyName?: 
       .filter((incident) => !isSettled(incident.state));
     const lastOutput = store.get<{ at: number | null }>('SELECT MAX(at) AS at FROM events WHERE run_id = ?', run.id)?.at ?? null;
     const count = (sql: string) => store.get<{ n: number }>(sql, run.name)?.n ?? 0;
-    const running = runPresence(run, !lost?.runIds.has(run.id)) === 'running';
+    const ownerAlive = !lost?.runIds.has(run.id);
+    const running = runPresence(run, ownerAlive) === 'running';
     return {
       name: run.name,
       running,
+      state: runRowState(run, ownerAlive),
       healthy: running && !open.some((incident) => incident.run_id === run.id),
-      lastOutputAgeSeconds: lastOutput === null ? null : Math.max(0, (nowMs - lastOutput) / 1000),
+      startedAt: run.started_at,
+      endedAt: running ? null : run.ended_at,
+      lastOutputAt: lastOutput,
       lastExitCode: running || run.ended_at === null ? null : run.exit_code,
       openIncidents: countByKindAndState(open),
       revives: count('SELECT COUNT(*) AS n FROM revives WHERE name = ?'),

@@ -77,7 +77,7 @@ export class RunRecords implements RunRecorder {
         this.generation = this.sink!.generation;
         const { row, startedAt, changes } = run;
         this.runId = s.insert('runs', { name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
-          pid: row.pid, pid_start_time: row.pidStartTime, token: row.token, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes });
+          pid: row.pid, pid_start_time: row.pidStartTime, token: row.token, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, metrics_textfile: row.metricsTextfile ?? null, ...changes });
       }
       write(s, this.runId);
     });
