@@ -4,6 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
+import { Store } from '../../lib/io/store/store.ts';
+import { ownStartTime } from '../../lib/io/process/process-identity.ts';
 
 /**
  * A red that clears: a stall's ESCALATED incident is settled by a later clean run of the same
@@ -88,4 +90,40 @@ test('deadman ack settles an escalated incident by hand, with who, when and the 
   assert.equal(missing.code, 64);
   assert.match(missing.stderr, /^deadman: incident 999 is not in \S+deadman\.db; see deadman incidents\n$/);
   assert.equal((await deadman(['ack', '0'])).code, 64);
+});
+
+test('ack refuses, writing nothing, an incident that waits for an answer, one of a running deadman, and a database it may not record in', async (t) => {
+  const { deadman, database } = setup(t);
+  assert.equal((await deadman(['run', '--name', 'seed', '--', 'true'])).code, 0, 'creates the database');
+  // This test process stands for a live deadman: its pid and start time are checked live.
+  const store = new Store(database);
+  const runId = store.insert('runs', { name: 'live', argv: ['x'], cwd: '/', pid: process.pid, pid_start_time: ownStartTime(), adapter: 'generic', started_at: Date.now() });
+  const incident = (state: string) => store.insert('incidents', { run_id: runId, kind: 'HUNG_PROCESS', state, message: 'm', opened_at: Date.now(), updated_at: Date.now() });
+  const waiting = incident('AWAITING_APPROVAL');
+  const escalated = incident('ESCALATED');
+  store.close();
+  const states = () => {
+    const reader = new Store(database, { readOnly: true }); // read-only: it must not migrate the older schema below
+    try {
+      return reader.all<{ state: string }>('SELECT state FROM incidents WHERE id IN (?, ?) ORDER BY id', waiting, escalated).map((i) => i.state);
+    } finally {
+      reader.close();
+    }
+  };
+
+  const answer = await deadman(['ack', String(waiting)]);
+  assert.deepEqual([answer.code, answer.stderr], [1, `deadman: incident ${waiting} is AWAITING_APPROVAL: answer it with deadman approve ${waiting} or deadman deny ${waiting}\n`]);
+  const live = await deadman(['ack', String(escalated)]);
+  assert.equal(live.code, 1);
+  assert.match(live.stderr, new RegExp(`^deadman: incident ${escalated} belongs to run #${runId}, which is still running and acts on it; `));
+  assert.deepEqual(states(), ['AWAITING_APPROVAL', 'ESCALATED']);
+
+  // A database of an older schema is not this deadman's to write into: exit 74, one line.
+  const old = new Store(database);
+  old.db.exec(`UPDATE runs SET ended_at = ${Date.now()}, exit_code = 75, outcome = 'stalled' WHERE id = ${runId}; PRAGMA user_version = 6`);
+  old.close();
+  const refused = await deadman(['ack', String(escalated)]);
+  assert.equal(refused.code, 74, refused.stderr);
+  assert.match(refused.stderr, /^deadman: cannot record the acknowledgement in \S+deadman\.db: it is not this user's file at this deadman's schema version; run as its owner\n$/);
+  assert.deepEqual(states(), ['AWAITING_APPROVAL', 'ESCALATED']);
 });
