@@ -22,7 +22,7 @@ _deadman() {
         esac
     done
     local commands='' options='--config --help --version' valued=' --config ' choices=''
-    [[ "${_deadman_typed[*]}" == '' ]] && commands='run demo config check unit install incidents report revive status notify metrics health replay watch attach agent approve deny completion'
+    [[ "${_deadman_typed[*]}" == '' ]] && commands='run demo config check unit install incidents report revive status notify metrics health replay watch attach agent approve deny ack completion'
     _deadman_in 'run' && options+=' --name --database --state-dir --inactivity --timeout --on-stall --stop-grace --ready-pattern --ready-port --ready-timeout --stdin --adapter --auto-recover --hung-timeout --kill-grace --poll --verify-window --exit-grace --ignore --summary-json --record'
     _deadman_in 'run' && valued+='--name --database --state-dir --inactivity --timeout --on-stall --stop-grace --ready-pattern --ready-port --ready-timeout --stdin --adapter --hung-timeout --kill-grace --poll --verify-window --exit-grace --ignore --record '
     _deadman_in 'demo' && options+=' --database'
@@ -64,6 +64,8 @@ _deadman() {
     _deadman_in 'approve' && valued+='--database --state-dir '
     _deadman_in 'deny' && options+=' --database --state-dir'
     _deadman_in 'deny' && valued+='--database --state-dir '
+    _deadman_in 'ack' && options+=' --note --database --state-dir'
+    _deadman_in 'ack' && valued+='--note --database --state-dir '
     [[ "${_deadman_typed[*]}" == 'completion' ]] && commands='fish bash zsh'
     if [[ -n $choices ]]; then
         COMPREPLY=($(compgen -W "$choices" -- "$cur"))

@@ -254,6 +254,12 @@ complete -c deadman -f -n '__deadman_at' -a 'deny' -d 'tell the running deadman 
 complete -c deadman -n '__deadman_in deny' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
 complete -c deadman -n '__deadman_in deny' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
 
+# deadman ack
+complete -c deadman -f -n '__deadman_at' -a 'ack' -d 'settle an ESCALATED incident by hand (it was looked at): recorded with who and when; status stops counting it'
+complete -c deadman -n '__deadman_in ack' -l note -r -d 'why, for the incident\'s timeline (deadman report ID)'
+complete -c deadman -n '__deadman_in ack' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
+complete -c deadman -n '__deadman_in ack' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
+
 # deadman completion
 complete -c deadman -f -n '__deadman_at' -a 'completion' -d 'print a shell completion script: deadman completion fish|bash|zsh (default: by $SHELL); install lines at its top'
 complete -c deadman -f -n '__deadman_at completion' -a 'fish bash zsh'

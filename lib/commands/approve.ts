@@ -7,6 +7,7 @@ import { writeApprovalAnswer } from '../io/approval-inbox.ts';
 import { incidentWithRun, type RecordedRun } from '../io/store/run-ends.ts';
 import { stateOptions, type CommonArgs } from './shared/command-context.ts';
 import { openExistingStore, readRows, settleLost } from './shared/open-existing-store.ts';
+import { incidentStateAsRead } from '../io/store/lost-runs.ts';
 
 /**
  * `deadman approve ID` / `deadman deny ID`: a person's answer to an incident AWAITING_APPROVAL
@@ -41,7 +42,7 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
         found = readRows(database, () => {
           const lost = settleLost(store, context, context.clock.wall());
           const incident = incidentWithRun(store, id);
-          return incident && { ...incident, lost: incident.run !== null && lost.runIds.has(incident.run.id) };
+          return incident && { ...incident, state: incidentStateAsRead({ id, state: incident.state }, lost), lost: incident.run !== null && lost.runIds.has(incident.run.id) };
         });
       } finally {
         store.close();
@@ -61,8 +62,10 @@ function waitingRun(id: number, verb: string, found: { state: string; run: Recor
   const { run } = found;
   if (run === null) throw refuse('has no run recorded any more');
   const presence = runPresence(run, !found.lost);
-  if (presence === 'lost') throw refuse(`belongs to run #${run.id} (${run.name}), whose deadman (pid ${run.pid}) is gone; the incident is ABANDONED`);
-  if (found.state !== 'AWAITING_APPROVAL') throw refuse(`is ${found.state}, not AWAITING_APPROVAL`);
+  // The state every reader gives (report, incidents, status): a lost run's waiting incident reads ABANDONED, an escalated one stays ESCALATED.
+  if (found.state !== 'AWAITING_APPROVAL') {
+    throw refuse(`is ${found.state}, not AWAITING_APPROVAL${presence === 'lost' ? `; its run #${run.id} (${run.name}) lost its deadman (pid ${run.pid})` : ''}`);
+  }
   if (presence === 'ended') throw refuse(`belongs to run #${run.id} (${run.name}), which ended (${run.outcome ?? 'no outcome'})`);
   if (!run.token) throw refuse(`belongs to run #${run.id} (${run.name}), recorded by an older deadman that takes no answers bound to its run; restart it`);
   return { ...run, token: run.token };

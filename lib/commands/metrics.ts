@@ -27,16 +27,19 @@ export const metricsCommand: CommandModule<object, MetricsArgs> = {
     const now = context.clock.wall();
     let facts: RunFacts[] = [];
     try {
-      if (store) facts = readRows(database, () => loadRunFacts(store, now, { lost: settleLost(store, context, now) }));
+      if (store) facts = readRows(database, () => loadRunFacts(store, { lost: settleLost(store, context, now) }));
     } finally {
       store?.close();
     }
     if (args.json) {
-      const rows = facts.map((f) => ({ name: f.name, healthy: f.healthy, running: f.running, last_output_age_seconds: f.lastOutputAgeSeconds,
+      const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+      const rows = facts.map((f) => ({ name: f.name, healthy: f.healthy, running: f.running, state: f.state, started_at: iso(f.startedAt), ended_at: iso(f.endedAt),
+        last_output_at: iso(f.lastOutputAt), last_output_age_seconds: f.lastOutputAt === null ? null : Math.max(0, now - f.lastOutputAt) / 1000,
         last_exit_code: f.lastExitCode, open_incidents: f.openIncidents, revives: f.revives, kills: f.kills, stalls: f.stalls }));
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return;
     }
-    process.stdout.write(renderPrometheus(runMetricFamilies(facts)));
+    // Printed live: the output's age is true as it is read (a textfile holds only the timestamp).
+    process.stdout.write(renderPrometheus(runMetricFamilies(facts, now)));
   },
 };

@@ -24,6 +24,7 @@ import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run/
 import { loadContext, openStore, redactorFor, type Context } from './shared/command-context.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { printRunSummary, runReporters } from './run/run-reporters.ts';
+import { metricsTextfileOf } from '../io/metrics-textfile.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
@@ -185,7 +186,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));
-  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf });
+  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf, metricsTextfile: metricsTextfileOf(config.metrics.textfile, name) });
   records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock });
   const ports: RunSessionPorts = {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { renderPrometheus } from '../core/metrics/prometheus.ts';
 import { runMetricFamilies, type RunFacts } from '../core/metrics/run-metrics.ts';
 import { writeFileAtomically } from './atomic-write.ts';
@@ -16,6 +17,8 @@ export interface MetricsTextfile {
   intervalMs: number;
   /** Whether a systemd watchdog is fed: then "unhealthy" means the pings are withheld. */
   watchdog: boolean;
+  /** Wall-clock ms the run started, for a file written while the database cannot be read. */
+  startedAt: number;
   /** This run name's facts from the database; null when it cannot be read now. */
   facts: () => RunFacts | null;
   onError: (message: string) => void;
@@ -26,17 +29,24 @@ export function metricsTextfilePath(template: string, name: string): string {
   return template.replaceAll('{name}', name);
 }
 
+/** The run's own file, absolute, as its run row records it (readers elsewhere find it there); null without `[metrics] textfile`. */
+export function metricsTextfileOf(template: string | undefined, name: string): string | null {
+  return template === undefined ? null : resolve(metricsTextfilePath(template, name));
+}
+
 export function metricsTextfileWriter(options: MetricsTextfile) {
   let lastWrite = -Infinity;
   let failing = false;
-  return ({ healthy, quietMs }: { healthy: boolean; quietMs: number | null }, monotonicMs: number, final = false): void => {
+  let spokeAt: number | null = null;
+  return ({ healthy, lastOutputAt }: { healthy: boolean; lastOutputAt: number | null }, monotonicMs: number, final = false): void => {
     if (!final && monotonicMs - lastWrite < options.intervalMs) return;
     lastWrite = monotonicMs;
-    const recorded = options.facts() ?? unrecorded(options.name);
-    // Plain output is not stored line by line: the run's own clock knows the output age.
+    spokeAt = lastOutputAt ?? spokeAt;
+    const recorded = options.facts() ?? unrecorded(options.name, options.startedAt);
+    // Plain output is not stored line by line: the run's own clock knows when it last spoke.
     const facts: RunFacts = {
       ...recorded, healthy: healthy && !final, running: !final, watchdogWithheld: options.watchdog && !final ? !healthy : null,
-      lastOutputAgeSeconds: quietMs === null ? recorded.lastOutputAgeSeconds : quietMs / 1000,
+      lastOutputAt: spokeAt ?? recorded.lastOutputAt,
     };
     try {
       writeMetricsTextfile(options.path, facts);
@@ -54,6 +64,6 @@ export function writeMetricsTextfile(path: string, facts: RunFacts): void {
 }
 
 /** While the database cannot be read: what the run itself knows, and no totals. */
-function unrecorded(name: string): RunFacts {
-  return { name, healthy: false, running: true, lastOutputAgeSeconds: null, lastExitCode: null, openIncidents: [], revives: 0, kills: 0, stalls: 0 };
+function unrecorded(name: string, startedAt: number): RunFacts {
+  return { name, healthy: false, running: true, state: 'running', startedAt, endedAt: null, lastOutputAt: null, lastExitCode: null, openIncidents: [], revives: 0, kills: 0, stalls: 0 };
 }

@@ -31,4 +31,6 @@ export interface RunRow {
   token: string;
   adapter: string;
   reviveOf: string | null;
+  /** The `[metrics] textfile` this run writes (absolute), for the reader that finds its deadman dead. */
+  metricsTextfile?: string | null;
 }

@@ -116,7 +116,7 @@ test('a deadman killed with SIGKILL: status, health, metrics and its textfile sa
 
   const approve = await deadman(p, ['approve', String(id)]);
   assert.equal(approve.code, 1);
-  assert.match(approve.stderr, new RegExp(`^deadman: incident ${id} belongs to run #1 \\(gone\\), whose deadman \\(pid \\d+\\) is gone; the incident is ABANDONED: there is nothing to approve\\n$`));
+  assert.match(approve.stderr, new RegExp(`^deadman: incident ${id} is ABANDONED, not AWAITING_APPROVAL; its run #1 \\(gone\\) lost its deadman \\(pid \\d+\\): there is nothing to approve\\n$`));
 });
 
 test('two runs with their own databases in one state directory: each printed answer reaches its own run only', async (t) => {

@@ -115,6 +115,16 @@ test('a refused marker shows as refused, and its escalated incident keeps status
   assert.equal((await run(s, 'job', ['true'])).code, 0);
   const again = JSON.parse((await status(s, ['--json'])).stdout) as JsonRow[];
   assert.deepEqual(again.map((r) => [r.state, (r.open_incident as { id: number }).id]), [['refused', (row!.open_incident as { id: number }).id]], 'refused again: the same incident, recurred');
+
+  // A clean run supersedes no refusal (someone wrote that marker); a person's ack settles it.
+  assert.equal((await run(s, 'job', ['true'])).code, 0);
+  assert.equal((await status(s)).code, 1, 'still waits on a person');
+  const id = (row!.open_incident as { id: number }).id;
+  const acked = await runDeadman(['ack', String(id), '--config', s.config, '--note', 'the marker was ours'], { cwd: s.dir, env: s.env });
+  assert.equal(acked.code, 0, acked.stderr);
+  const settled = await status(s, ['--json']);
+  assert.equal(settled.code, 0, settled.stdout);
+  assert.deepEqual((JSON.parse(settled.stdout) as JsonRow[]).map((r) => [r.state, r.open_incident]), [['completed', null]]);
 });
 
 test('a deliberate stop (SIGTERM, as systemctl stop sends) reads as stopped, exit 0', async (t) => {

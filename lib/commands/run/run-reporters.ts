@@ -34,17 +34,17 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
   const refreshHealth = healthRefresher(healthPath, { name: run.name, pid: process.pid, pid_start_time: ownStartTime(), interval_ms: intervalMs }, (line) => reportFault(run.logger, 'health file', healthPath, line));
   const template = run.config.metrics.textfile;
   const writeMetrics = template === undefined ? null : metricsTextfileWriter({
-    path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
-    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, clock.wall(), { onlyName: run.name })[0] ?? null),
+    path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn, startedAt: clock.wall(),
+    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, { onlyName: run.name })[0] ?? null),
   });
   return {
     health(healthy, status, quietMs) {
       run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
       refreshHealth(healthy, status, clock.wall(), clock.monotonic());
-      writeMetrics?.({ healthy, quietMs }, clock.monotonic());
+      writeMetrics?.({ healthy, lastOutputAt: clock.wall() - quietMs }, clock.monotonic());
     },
     finish() {
-      writeMetrics?.({ healthy: false, quietMs: null }, clock.monotonic(), true);
+      writeMetrics?.({ healthy: false, lastOutputAt: null }, clock.monotonic(), true);
     },
   };
 }

@@ -2,8 +2,8 @@ import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { userInfo } from 'node:os';
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
-import { metricsTextfilePath, writeMetricsTextfile } from '../../io/metrics-textfile.ts';
-import { settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
+import { metricsTextfileOf, writeMetricsTextfile } from '../../io/metrics-textfile.ts';
+import { incidentStateAsRead, lostRunTextfiles, settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
 import { serviceStopFromEnv } from '../../io/service-stop-env.ts';
 import { Store } from '../../io/store/store.ts';
@@ -90,7 +90,7 @@ export function readRows<T>(database: string, read: () => T): T {
 
 /** Incidents as a reader reports them: those of runs found lost are ABANDONED, written or not. */
 export function withAbandoned<T extends { id: number; state: string }>(incidents: readonly T[], lost: LostRuns): T[] {
-  return incidents.map((incident) => (lost.abandoned.has(incident.id) ? { ...incident, state: 'ABANDONED' } : incident));
+  return incidents.map((incident) => ({ ...incident, state: incidentStateAsRead(incident, lost) }));
 }
 
 function unreadable(database: string, error: unknown): StoreError {
@@ -103,16 +103,18 @@ function unreadable(database: string, error: unknown): StoreError {
  * What every reader does first: finds the runs whose deadman is gone (io/store/lost-runs.ts),
  * and rewrites the `[metrics] textfile` such a run left saying "running, healthy" (only a file
  * that is there: a reader creates none), so node_exporter stops serving what a dead process
- * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe). Run as
- * ExecStopPost=, it records what systemd says ended the unit's deadman (io/service-stop-env.ts).
+ * last wrote once anything reads (`deadman metrics` on a timer, a `deadman health` probe). The
+ * file is the one the run row names, so a reader without the run's config finds it too; the
+ * config's template only for rows of an older deadman. Run as ExecStopPost=, it records what
+ * systemd says ended the unit's deadman (io/service-stop-env.ts).
  */
 export function settleLost(store: Store, context: Context, now: number): LostRuns {
   const lost = settleLostRuns(store, now, serviceStopFromEnv(process.env));
-  const template = context.config.metrics.textfile;
-  if (template === undefined || lost.runIds.size === 0) return lost;
-  for (const facts of loadRunFacts(store, now, { lost })) {
-    const path = metricsTextfilePath(template, facts.name);
-    if (facts.running || !existsSync(path)) continue;
+  if (lost.runIds.size === 0) return lost;
+  const textfiles = lostRunTextfiles(store, lost.runIds);
+  for (const facts of loadRunFacts(store, { lost })) {
+    const path = textfiles.get(facts.name) ?? metricsTextfileOf(context.config.metrics.textfile, facts.name);
+    if (facts.running || !textfiles.has(facts.name) || path === null || !existsSync(path)) continue;
     try {
       writeMetricsTextfile(path, facts);
     } catch {

@@ -10,9 +10,13 @@
  *
  *   OPEN, AWAITING_APPROVAL, RECOVERING, VERIFYING ──run_ended──▶ ABANDONED: the run that owned it
  *   ended (exit, --timeout, a deadman found dead) before it was settled; nobody acts on it any more.
+ *
+ *   ESCALATED waits on a person until one of two moves settles it, both made after its run ended:
+ *     ├─superseded (a later run of the name completed)─▶ SUPERSEDED
+ *     └─acknowledged (deadman ack ID, with who and when)─▶ ACKNOWLEDGED
  */
 
-export type IncidentState = 'OPEN' | 'AWAITING_APPROVAL' | 'RECOVERING' | 'VERIFYING' | 'RESOLVED' | 'ESCALATED' | 'ABANDONED';
+export type IncidentState = 'OPEN' | 'AWAITING_APPROVAL' | 'RECOVERING' | 'VERIFYING' | 'RESOLVED' | 'ESCALATED' | 'ABANDONED' | 'SUPERSEDED' | 'ACKNOWLEDGED';
 export type IncidentEvent =
   | 'recovery_allowed'
   | 'approval_required'
@@ -24,7 +28,9 @@ export type IncidentEvent =
   | 'escalate'
   | 'approved'
   | 'denied'
-  | 'run_ended';
+  | 'run_ended'
+  | 'superseded'
+  | 'acknowledged';
 
 /** At most this many recovery actions per incident before it escalates. */
 export const MAX_RECOVERY_ATTEMPTS = 2;
@@ -39,12 +45,17 @@ export const INCIDENT_TABLE: Record<IncidentState, Partial<Record<IncidentEvent,
   RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED', run_ended: 'ABANDONED' },
   VERIFYING: { verified: 'RESOLVED', not_verified: retryOrEscalate, escalate: 'ESCALATED', run_ended: 'ABANDONED' },
   RESOLVED: {},
-  ESCALATED: {},
+  ESCALATED: { superseded: 'SUPERSEDED', acknowledged: 'ACKNOWLEDGED' },
   ABANDONED: {},
+  SUPERSEDED: {},
+  ACKNOWLEDGED: {},
 };
 
-export function isTerminal(state: IncidentState): boolean {
-  return state === 'RESOLVED' || state === 'ESCALATED' || state === 'ABANDONED';
+/** States that are over: nothing waits on them, no reader counts them open (ESCALATED waits on a person). */
+export const SETTLED_STATES: readonly IncidentState[] = ['RESOLVED', 'ABANDONED', 'SUPERSEDED', 'ACKNOWLEDGED'];
+
+export function isSettled(state: string): boolean {
+  return (SETTLED_STATES as readonly string[]).includes(state);
 }
 
 /** The states a run's end leaves ABANDONED: every one that has a `run_ended` move. */

@@ -1,16 +1,23 @@
 import type { MetricFamily } from './prometheus.ts';
+import { STATUS_STATES, type StatusState } from '../status/run-status-rows.ts';
 
 /**
  * What a fleet scrapes about each run name: the facts the database (or the running deadman)
- * holds, turned into metric families. One row per run name, its latest run. Pure.
+ * holds, turned into metric families. One row per run name, its latest run. Pure. Times are
+ * `*_timestamp_seconds` (what a file can hold and still be true when its writer is gone); an age
+ * only where it is computed as it is scraped (`deadman metrics` printed live, `scrapedAt`).
  */
 export interface RunFacts {
   name: string;
   /** The latest run is still going and has no open incident. */
   healthy: boolean;
   running: boolean;
-  /** Seconds since the latest run's last recorded output; null when none was recorded. */
-  lastOutputAgeSeconds: number | null;
+  /** The latest run's state in `status`'s words (core/status/run-status-rows.ts), from the database alone. */
+  state: StatusState;
+  /** Wall-clock ms: the latest run's start, its end (null while it runs), its last output (null when none was recorded). */
+  startedAt: number;
+  endedAt: number | null;
+  lastOutputAt: number | null;
   lastExitCode: number | null;
   openIncidents: ReadonlyArray<{ kind: string; state: string; count: number }>;
   revives: number;
@@ -21,7 +28,10 @@ export interface RunFacts {
   watchdogWithheld?: boolean | null;
 }
 
-export function runMetricFamilies(runs: readonly RunFacts[]): MetricFamily[] {
+const seconds = (ms: number | null) => (ms === null ? null : ms / 1000);
+
+/** `scrapedAt` (wall ms): this is printed live, so the output's age is true as it is read; a file gets none. */
+export function runMetricFamilies(runs: readonly RunFacts[], scrapedAt: number | null = null): MetricFamily[] {
   const perRun = (name: string, help: string, type: MetricFamily['type'], value: (run: RunFacts) => number | null): MetricFamily => ({
     name, help, type,
     samples: runs.flatMap((run) => {
@@ -29,14 +39,25 @@ export function runMetricFamilies(runs: readonly RunFacts[]): MetricFamily[] {
       return v === null ? [] : [{ labels: { name: run.name }, value: v }];
     }),
   });
+  const age = scrapedAt === null ? [] : [perRun('deadman_last_output_age_seconds', 'Seconds since the latest run last produced recorded output, as of this scrape.', 'gauge',
+    (r) => (r.lastOutputAt === null ? null : Math.max(0, scrapedAt - r.lastOutputAt) / 1000))];
   return [
     perRun('deadman_run_healthy', 'Whether the latest run of this name is running with no open incident (1) or not (0).', 'gauge', (r) => (r.healthy ? 1 : 0)),
     perRun('deadman_run_running', 'Whether the latest run of this name is still running.', 'gauge', (r) => (r.running ? 1 : 0)),
-    perRun('deadman_last_output_age_seconds', 'Seconds since the latest run last produced recorded output.', 'gauge', (r) => r.lastOutputAgeSeconds),
+    {
+      name: 'deadman_run_state',
+      help: 'The latest run\'s state as deadman status names it (1 for its state, 0 for the others).',
+      type: 'gauge',
+      samples: runs.flatMap((run) => STATUS_STATES.map((state) => ({ labels: { name: run.name, state }, value: run.state === state ? 1 : 0 }))),
+    },
+    perRun('deadman_run_start_timestamp_seconds', 'When the latest run of this name started (Unix seconds).', 'gauge', (r) => seconds(r.startedAt)),
+    perRun('deadman_run_end_timestamp_seconds', 'When the latest run of this name ended (Unix seconds); absent while it runs.', 'gauge', (r) => seconds(r.endedAt)),
+    perRun('deadman_last_output_timestamp_seconds', 'When the latest run last produced output (Unix seconds).', 'gauge', (r) => seconds(r.lastOutputAt)),
+    ...age,
     perRun('deadman_last_exit_code', 'Exit code of the latest finished run of this name.', 'gauge', (r) => r.lastExitCode),
     {
       name: 'deadman_open_incidents',
-      help: 'Incidents of this name not yet resolved or abandoned (escalated ones wait on a person), by kind and state.',
+      help: 'Incidents of this name not yet settled (escalated ones wait on a person), by kind and state.',
       type: 'gauge',
       samples: runs.flatMap((run) => run.openIncidents.map((i) => ({ labels: { name: run.name, kind: i.kind, state: i.state }, value: i.count }))),
     },

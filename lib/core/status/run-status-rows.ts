@@ -1,4 +1,5 @@
 import { formatAge } from '../time/duration.ts';
+import { isSettled } from '../incident/incident.ts';
 import type { Marker } from '../revive/marker.ts';
 import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.ts';
 
@@ -25,8 +26,6 @@ const NEEDS_PERSON: ReadonlySet<string> = new Set(['AWAITING_APPROVAL', 'ESCALAT
 export function incidentNeedsPerson(state: string): boolean {
   return NEEDS_PERSON.has(state);
 }
-/** Incident states that are over: nothing waits on them. */
-const SETTLED: ReadonlySet<string> = new Set(['RESOLVED', 'ABANDONED']);
 
 export interface StatusMarker {
   name: string;
@@ -84,6 +83,16 @@ const OUTCOME_STATES: Record<string, StatusState> = {
   'usage-limit': 'usage_limit', respawn: 'exhausted',
 };
 
+/** A run that came to a clean end: it settles what earlier runs of its name escalated (io/store/run-ends.ts). */
+export function completedCleanly(run: { outcome: string | null; exit_code: number | null }): boolean {
+  return OUTCOME_STATES[run.outcome ?? ''] === 'completed' && run.exit_code === 0;
+}
+
+/** A run row's state by itself (no revive marker): what `metrics` exports as `deadman_run_state`. */
+export function runRowState(run: StatusRun, ownerAlive: boolean): StatusState {
+  return fromRun(run, ownerAlive).state;
+}
+
 function fromRun(run: StatusRun, ownerAlive: boolean): Verdict {
   const presence = runPresence(run, ownerAlive);
   if (presence === 'running') return { state: 'running', updatedAt: run.started_at, reason: null };
@@ -123,7 +132,7 @@ export function statusRows(
   return names.map((name): StatusRow => {
     const marker = markers.find((m) => m.name === name);
     const run = runs.find((r) => r.name === name);
-    const unresolved = incidents.filter((i) => i.run_name === name && !SETTLED.has(i.state));
+    const unresolved = incidents.filter((i) => i.run_name === name && !isSettled(i.state));
     // The run that found a forged marker (opened or reopened the incident as it started) went on
     // fresh: refused is what a person must know of it.
     const refusal = unresolved.find((i) => i.kind === 'REVIVE_REFUSED' && run !== undefined && i.updated_at >= run.started_at);

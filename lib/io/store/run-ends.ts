@@ -1,4 +1,4 @@
-import { ABANDONED_ON_RUN_END } from '../../core/incident/incident.ts';
+import { ABANDONED_ON_RUN_END, transition, type IncidentEvent, type IncidentState } from '../../core/incident/incident.ts';
 import { betweenPasses, lostRunReason } from '../../core/status/run-presence.ts';
 import { lostRunEnd, type ServiceStop } from '../../core/status/lost-run-end.ts';
 import { runErrorCode } from '../../core/incident/error-codes.ts';
@@ -56,11 +56,32 @@ export function unsettledIncidents(store: Store, runId: number): Array<{ id: num
 
 /** Marks them ABANDONED, each with a transition saying why (inside the caller's transaction); returns their ids. */
 export function abandonIncidents(store: Store, runId: number, at: number, reason: string): number[] {
-  return unsettledIncidents(store, runId).map((incident) => {
-    store.insert('incident_transitions', { incident_id: incident.id, at, from_state: incident.state, to_state: 'ABANDONED', reason, evidence: { run: runId } });
-    store.update('incidents', incident.id, { state: 'ABANDONED', updated_at: at });
-    return incident.id;
-  });
+  return unsettledIncidents(store, runId).filter((incident) => moveIncident(store, incident, 'run_ended', at, reason, { run: runId })).map((incident) => incident.id);
+}
+
+/**
+ * A run of the name that completed cleanly settles what earlier runs of the name left ESCALATED:
+ * each SUPERSEDED, with a transition naming the run (inside the caller's transaction). A refused
+ * marker (REVIVE_REFUSED) is not cleared by a success: someone wrote it, so a person acknowledges
+ * it (`deadman ack`). Returns their ids.
+ */
+export function supersedeEscalated(store: Store, runId: number, at: number): number[] {
+  const escalated = store.all<{ id: number; state: string }>(
+    `SELECT i.id, i.state FROM incidents i WHERE i.state = 'ESCALATED' AND i.kind <> 'REVIVE_REFUSED'
+        AND ${owningRun(store)} IN (SELECT e.id FROM runs e WHERE e.name = (SELECT name FROM runs WHERE id = ?) AND e.id < ?) ORDER BY i.id`,
+    runId, runId,
+  );
+  return escalated.filter((incident) => moveIncident(store, incident, 'superseded', at, `superseded: run #${runId} of the same name completed (exit 0)`, { run: runId }))
+    .map((incident) => incident.id);
+}
+
+/** One recorded move of an incident by the state table (core/incident/incident.ts); false when the event does not apply to its state. */
+export function moveIncident(store: Store, incident: { id: number; state: string }, event: IncidentEvent, at: number, reason: string, evidence: object): boolean {
+  const to = transition(incident.state as IncidentState, event, 0);
+  if (to === null) return false;
+  store.insert('incident_transitions', { incident_id: incident.id, at, from_state: incident.state, to_state: to, reason, evidence });
+  store.update('incidents', incident.id, { state: to, updated_at: at });
+  return true;
 }
 
 /**

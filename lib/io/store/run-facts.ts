@@ -1,6 +1,8 @@
 import type { RunFacts } from '../../core/metrics/run-metrics.ts';
-import { runPresence, type RecordedRunEnd } from '../../core/status/run-presence.ts';
-import type { LostRuns } from './lost-runs.ts';
+import { runPresence } from '../../core/status/run-presence.ts';
+import { runRowState, type StatusRun } from '../../core/status/run-status-rows.ts';
+import { isSettled } from '../../core/incident/incident.ts';
+import { incidentStateAsRead, type LostRuns } from './lost-runs.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -9,28 +11,32 @@ import type { Store } from './store.ts';
  * wait on something (ESCALATED included: a person must look), and totals over the runs the
  * retention kept.
  */
-export function loadRunFacts(store: Store, nowMs: number, options: { onlyName?: string; lost?: LostRuns } = {}): RunFacts[] {
+export function loadRunFacts(store: Store, options: { onlyName?: string; lost?: LostRuns } = {}): RunFacts[] {
   const { onlyName, lost } = options;
   // One name: the running deadman's own textfile, refreshed every few seconds.
   // r.*: a reader of a database before migration 6 finds no `lost` column (core/status/run-presence.ts reads those rows by signal).
-  const latest = store.all<RecordedRunEnd & { id: number; name: string; exit_code: number | null }>(
+  const latest = store.all<StatusRun>(
     `SELECT r.* FROM runs r
       WHERE r.id = (SELECT id FROM runs WHERE name = r.name ORDER BY started_at DESC, id DESC LIMIT 1)${onlyName === undefined ? '' : ' AND r.name = ?'} ORDER BY r.name`,
     ...(onlyName === undefined ? [] : [onlyName]),
   );
   return latest.map((run) => {
     const open = store.all<{ id: number; kind: string; state: string; run_id: number }>(
-      `SELECT i.id, i.kind, i.state, i.run_id FROM incidents i JOIN runs r ON r.id = i.run_id
-        WHERE r.name = ? AND i.state NOT IN ('RESOLVED', 'ABANDONED') ORDER BY i.kind, i.state`, run.name)
-      .filter((incident) => !lost?.abandoned.has(incident.id));
+      `SELECT i.id, i.kind, i.state, i.run_id FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.kind, i.state`, run.name)
+      .map((incident) => ({ ...incident, state: incidentStateAsRead(incident, lost) }))
+      .filter((incident) => !isSettled(incident.state));
     const lastOutput = store.get<{ at: number | null }>('SELECT MAX(at) AS at FROM events WHERE run_id = ?', run.id)?.at ?? null;
     const count = (sql: string) => store.get<{ n: number }>(sql, run.name)?.n ?? 0;
-    const running = runPresence(run, !lost?.runIds.has(run.id)) === 'running';
+    const ownerAlive = !lost?.runIds.has(run.id);
+    const running = runPresence(run, ownerAlive) === 'running';
     return {
       name: run.name,
       running,
+      state: runRowState(run, ownerAlive),
       healthy: running && !open.some((incident) => incident.run_id === run.id),
-      lastOutputAgeSeconds: lastOutput === null ? null : Math.max(0, (nowMs - lastOutput) / 1000),
+      startedAt: run.started_at,
+      endedAt: running ? null : run.ended_at,
+      lastOutputAt: lastOutput,
       lastExitCode: running || run.ended_at === null ? null : run.exit_code,
       openIncidents: countByKindAndState(open),
       revives: count('SELECT COUNT(*) AS n FROM revives WHERE name = ?'),

@@ -152,6 +152,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
   UPDATE runs SET lost = 1 WHERE ended_at IS NOT NULL AND signal IN ('unknown', 'watchdog');
   `,
+  /* 7: where the run keeps its [metrics] textfile, so the first reader to find its deadman dead rewrites that file, with or without the run's config. */ `
+  ALTER TABLE runs ADD COLUMN metrics_textfile TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,7 +7,8 @@ import { stallFingerprint } from '../../core/incident/fingerprint.ts';
 import type { SignalKind } from '../../core/incident/kinds.ts';
 import type { PolicyDecision } from '../../core/incident/policy.ts';
 import { refusedMarkerRow } from '../../io/revive/refused-record.ts';
-import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../../io/store/run-ends.ts';
+import { abandonIncidents, closeLostRun, openRuns, supersedeEscalated, type OpenRunRow } from '../../io/store/run-ends.ts';
+import { completedCleanly } from '../../core/status/run-status-rows.ts';
 import { detached } from '../../core/adapters/lines.ts';
 import type { IncidentTransition } from '../../core/alerts/alert-planner.ts';
 import { carryIncident, insertIncident, recurIncident } from './incident-rows.ts';
@@ -76,7 +77,7 @@ export class RunRecords implements RunRecorder {
         this.generation = this.sink!.generation;
         const { row, startedAt, changes } = run;
         this.runId = s.insert('runs', { name: row.name, argv: row.argv, cwd: row.cwd, unit: row.unit, invocation_id: row.invocationId,
-          pid: row.pid, pid_start_time: row.pidStartTime, token: row.token, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, ...changes });
+          pid: row.pid, pid_start_time: row.pidStartTime, token: row.token, adapter: row.adapter, revive_of: row.reviveOf, started_at: startedAt, metrics_textfile: row.metricsTextfile ?? null, ...changes });
       }
       write(s, this.runId);
     });
@@ -131,6 +132,7 @@ export class RunRecords implements RunRecorder {
         error_code: result.errorCode !== undefined ? result.errorCode : runErrorCode({ outcome: result.outcome }),
       });
       abandonIncidents(s, id, this.wall(), `the run ended (${result.outcome}) before this incident was settled`);
+      if (completedCleanly({ outcome: result.outcome, exit_code: result.exitCode })) supersedeEscalated(s, id, this.wall());
     }));
   }
 

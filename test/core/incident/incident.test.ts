@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ABANDONED_ON_RUN_END, isTerminal, MAX_RECOVERY_ATTEMPTS, transition, type IncidentEvent, type IncidentState } from '../../../lib/core/incident/incident.ts';
+import { ABANDONED_ON_RUN_END, isSettled, MAX_RECOVERY_ATTEMPTS, transition, type IncidentEvent, type IncidentState } from '../../../lib/core/incident/incident.ts';
 
 test('every documented path through the incident state machine', () => {
   const cases: Array<[IncidentState, IncidentEvent, number, IncidentState | null]> = [
@@ -16,6 +16,10 @@ test('every documented path through the incident state machine', () => {
     ['VERIFYING', 'not_verified', MAX_RECOVERY_ATTEMPTS, 'ESCALATED'],
     ['RESOLVED', 'escalate', 0, null],
     ['ESCALATED', 'verified', 0, null],
+    ['ESCALATED', 'superseded', 0, 'SUPERSEDED'],
+    ['ESCALATED', 'acknowledged', 0, 'ACKNOWLEDGED'],
+    ['AWAITING_APPROVAL', 'acknowledged', 0, null],
+    ['ABANDONED', 'superseded', 0, null],
     ['OPEN', 'verified', 0, null],
   ];
   for (const [from, event, attempts, expected] of cases) {
@@ -23,9 +27,9 @@ test('every documented path through the incident state machine', () => {
   }
 });
 
-test('only RESOLVED, ESCALATED and ABANDONED are terminal; a run\'s end abandons every other state', () => {
-  const states = ['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING', 'RESOLVED', 'ESCALATED', 'ABANDONED'] as const;
-  assert.deepEqual(states.filter(isTerminal), ['RESOLVED', 'ESCALATED', 'ABANDONED']);
-  assert.deepEqual(ABANDONED_ON_RUN_END, states.filter((state) => !isTerminal(state)));
+test('RESOLVED, ABANDONED, SUPERSEDED and ACKNOWLEDGED are settled; ESCALATED waits on a person; a run\'s end abandons every other state', () => {
+  const states = ['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING', 'RESOLVED', 'ESCALATED', 'ABANDONED', 'SUPERSEDED', 'ACKNOWLEDGED'] as const;
+  assert.deepEqual(states.filter(isSettled), ['RESOLVED', 'ABANDONED', 'SUPERSEDED', 'ACKNOWLEDGED']);
+  assert.deepEqual(ABANDONED_ON_RUN_END, states.filter((state) => !isSettled(state) && state !== 'ESCALATED'));
   for (const state of ABANDONED_ON_RUN_END) assert.equal(transition(state, 'run_ended', 0), 'ABANDONED');
 });

@@ -92,7 +92,8 @@ test('status, metrics and health over every run state × incident state', () => 
       assert.equal(row!.needsAttention, run.attention || stillWaits, `${cell}: status exit ${run.attention || stillWaits ? 1 : 0}`);
       assert.equal(row!.openIncident?.state ?? null, incident.open && !abandonedByLoss(run, incident) ? incident.state : null, `${cell}: open incident`);
 
-      const [facts] = loadRunFacts(store, 3_000, { lost });
+      const [facts] = loadRunFacts(store, { lost });
+      assert.equal(facts!.state, row!.state, `${cell}: deadman_run_state says what status says`);
       const countedOpen = incident.open && !abandonedByLoss(run, incident);
       assert.equal(facts!.running, run.running, `${cell}: deadman_run_running`);
       assert.equal(facts!.healthy, run.running && !countedOpen, `${cell}: deadman_run_healthy`);
