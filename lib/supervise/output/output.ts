@@ -123,9 +123,8 @@ export class OutputTracker {
     const adapter = this.adapter();
     const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
     const counts = adapter.name === 'generic' || parsed.recognized;
-    const before = s.lastOutputAt;
+    for (const event of parsed.events) this.apply(event, now, s.lastOutputAt /* still the output before this line */);
     if (counts) s.lastOutputAt = now;
-    for (const event of parsed.events) this.apply(event, now, before);
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
     const { events } = parsed;
     // Built for every line of a flood, so the usual single event is not mapped and joined.
@@ -134,8 +133,7 @@ export class OutputTracker {
     return counts;
   }
 
-  /** `before`: when the output before this line came. */
-  private apply(event: AgentEvent, now: number, before: number): void {
+  private apply(event: AgentEvent, now: number, previousOutputAt: number): void {
     const s = this.state;
     switch (event.type) {
       case 'session':
@@ -148,7 +146,7 @@ export class OutputTracker {
         s.firstToolAt ??= now;
         if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
         if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
-        if (!s.openTools.has(event.toolId)) s.openToolWindows.set(event.toolId, before);
+        if (!s.openTools.has(event.toolId)) s.openToolWindows.set(event.toolId, previousOutputAt);
         s.openTools.set(event.toolId, now);
         break;
       case 'tool_finished': {
@@ -219,9 +217,7 @@ export class OutputTracker {
    * for the rest of the run. Fresh maps rather than clear(): see withoutKey.
    */
   private forgetOpenTools(): void {
-    this.state.openTools = new Map();
-    this.state.openToolCommands = new Map();
-    this.state.openToolWindows = new Map();
+    Object.assign(this.state, { openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map() });
   }
 
   private attempted(attempt: Attempt): void {
