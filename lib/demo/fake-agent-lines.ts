@@ -1,7 +1,9 @@
+import { codexCommandLine } from '../core/shell/shell-quote.ts';
+
 /**
  * The lines a fake agent prints and records, in the real formats (codex-cli 0.169
  * `exec --json` and its rollout; Claude Code 2.1.197 stream-json and its transcript), cut
- * down to the fields deadman reads. One function per line kind; the fake agent strings
+ * down to the fields deadman reads; a command quoted as codex-cli 0.171 quotes it. One function per line kind; the fake agent strings
  * them together.
  */
 
@@ -14,11 +16,11 @@ export const codexLines = {
   threadStarted: (id: string) => ({ type: 'thread.started', thread_id: id }),
   turnStarted: () => ({ type: 'turn.started' }),
   commandStarted: (item: string, command: string) => ({
-    type: 'item.started', item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: '', exit_code: null, status: 'in_progress' },
+    type: 'item.started', item: { id: item, type: 'command_execution', command: codexCommandLine(command), aggregated_output: '', exit_code: null, status: 'in_progress' },
   }),
   commandCompleted: (item: string, command: string, end: ToolEnd) => ({
     type: 'item.completed',
-    item: { id: item, type: 'command_execution', command: `/bin/bash -lc '${command}'`, aggregated_output: end.output, exit_code: end.exitCode, status: end.exitCode === 0 ? 'completed' : 'failed' },
+    item: { id: item, type: 'command_execution', command: codexCommandLine(command), aggregated_output: end.output, exit_code: end.exitCode, status: end.exitCode === 0 ? 'completed' : 'failed' },
   }),
   fileChange: (phase: 'started' | 'completed', item: string, path: string) => ({
     type: `item.${phase}`, item: { id: item, type: 'file_change', changes: [{ path, kind: 'update' }], status: phase === 'started' ? 'in_progress' : 'completed' },

@@ -29,7 +29,8 @@ import { runTool, startTool } from './fake-agent-tools.ts';
  * agents' session variable in their environment. $FAKE_AGENT_ARGV_LOG gets the argv as one
  * JSON line; $FAKE_AGENT_SESSION_ID fixes the id of a new session; $FAKE_AGENT_SESSION_DIR
  * gets a rollout / transcript file like the real ones; $FAKE_AGENT_TOOL replaces the scenario's
- * shell command (e.g. the python/sleep seed of the hung-descendant issue);
+ * shell command (e.g. the python/sleep seed of the hung-descendant issue), and
+ * $FAKE_AGENT_EVENT_COMMAND the command its events name (a shim or wrapper the real agents hide);
  * $FAKE_AGENT_TOOL_EVENT_DELAY_MS starts the tool that long before printing its event (Codex
  * spawns first); $FAKE_AGENT_HELPER_LEAD_MS starts a helper (`sleep 601`, its own session) that long
  * before the first tool call (an MCP server, a watcher). SIGINT aborts the turn as the real
@@ -207,9 +208,10 @@ async function main(): Promise<void> {
   }
   if (scenario === 'over-budget') speaker.edited(join(run.cwd, 'src', 'parser.ts'));
   const command = process.env.FAKE_AGENT_TOOL || TOOL_COMMAND[scenario];
-  tool = await startTool((started) => speaker.toolStarted(started), command, toolEnv, run.cwd);
+  const named = process.env.FAKE_AGENT_EVENT_COMMAND || command;
+  tool = await startTool(() => speaker.toolStarted(named), command, toolEnv, run.cwd);
   if (scenario === 'crash') process.kill(process.pid, 'SIGKILL');
-  speaker.toolEnded(command, await tool.ended);
+  speaker.toolEnded(named, await tool.ended);
   const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');
   speaker.finish('done', overBudget ? 50_000 : Number(process.env.FAKE_AGENT_TURN_TOKENS ?? 100));
   if (process.env.FAKE_AGENT_LINGER_MS) await new Promise((resolve) => setTimeout(resolve, Number(process.env.FAKE_AGENT_LINGER_MS)));

@@ -34,7 +34,7 @@ test('an idle process whose owner is unproven waits for a person, even with auto
     await run.poll();
   }
   assert.deepEqual(run.records.decisions.map((d) => `${d.action} ${d.verdict}`), ["TERMINATE_DESCENDANT_PROCESS await_approval"], JSON.stringify(run.logs));
-  assert.match(run.records.decisions[0]!.reason, /may be a helper the agent started, not the tool \(born before open tool call item_1, whose command is unknown/);
+  assert.match(run.records.decisions[0]!.reason, /nothing proves the target is an open tool call's — it may be a helper the agent started \(nothing proves whose the idle process is — pid 300 \(node watcher.js\): born before open tool call item_1, outside its window, and their commands are unknown/);
   assert.deepEqual(run.records.moves.map((m) => `${m.kind} ${m.event} ${m.to}`), ['HUNG_PROCESS approval_required AWAITING_APPROVAL']);
   assert.deepEqual(run.tree.terminated, [], 'nothing killed');
   run.child.exit(0);

@@ -1,7 +1,7 @@
 import { formatDuration } from '../time/duration.ts';
 import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 import type { TreeProgress } from './process-progress.ts';
-import { ownerOf, type OpenTool, type Ownership } from './tool-ownership.ts';
+import { ownersOf, type Evidence, type OpenTool, type Ownership } from './tool-ownership.ts';
 
 /**
  * HUNG_PROCESS: a subtree of the owned tree that did not work for `hungTimeoutMs` — its CPU
@@ -25,7 +25,7 @@ export interface HungOptions {
   baseline: ReadonlySet<string>;
   ignore: readonly RegExp[];
   openTools: readonly OpenTool[];
-  /** When the run's first tool call started: a process born before it is the agent's helper unless it runs an open call's command. */
+  /** When the run's first tool call started: a process born before it may be the agent's own helper (said in why it is unproven). */
   firstToolAt: number | null;
   /** With an agent adapter, a target needs an open tool call that it belongs to (tool-ownership.ts). */
   requireOpenTool: boolean;
@@ -38,29 +38,53 @@ export interface HungFinding {
   idleMs: number;
   /** The open tool call the target belongs to, if any. */
   toolId: string | null;
-  /** Why nobody can tell whose the target is, when nobody can: a person decides, deadman does not kill it by itself. */
+  /** What proves the target is that call's. */
+  evidence: Evidence | null;
+  /**
+   * Why nobody can tell whose the idle process is, when nobody can — each idle candidate with
+   * its reason: a person decides, deadman does not kill it by itself.
+   */
   unproven: string | null;
-  /** The target runs its call's command (not only born after the call). */
-  byCommand: boolean;
   reason: string;
 }
 
+/** How many unproven candidates a finding names. */
+const NAMED_CANDIDATES = 5;
+
+/**
+ * Never silent: with an agent adapter, when the agent is quiet past hung_timeout with a tool call
+ * open, an idle subtree proven to be an open call's is the target; failing that, when some open
+ * call has no process proven to be its, the idle subtrees nothing places are reported as
+ * unproven (AWAITING_APPROVAL: a person decides). Only when every open call is explained by a
+ * process of its own — busy, so working, or idle and then found first — is an unplaced idle
+ * subtree (a helper beside a working tool) no finding.
+ */
 export function findHungSubtree(observation: Observation, progress: TreeProgress, options: HungOptions): HungFinding | null {
   const now = observation.at;
   if (now - options.lastOutputAt < options.hungTimeoutMs) return null;
   if (options.requireOpenTool && options.openTools.length === 0) return null;
   const tree = new Tree(observation);
-  const findings = [...new Set(tree.leaves().flatMap((leaf) => tree.commandTop(leaf) ?? []))]
-    .map((top) => judge(top, tree, progress, options, now))
+  const tops = [...new Set(tree.leaves().flatMap((leaf) => tree.commandTop(leaf) ?? []))];
+  const owners = ownersOf(tops.map((top) => ({ subtree: tree.subtree(top), bornAt: progress.processes.get(processKey(top))?.bornAt ?? now, agentChild: tree.agentChild(top) })),
+    options.openTools, options.firstToolAt);
+  const explained = new Set(owners.flatMap((o) => (o.kind === 'tool' ? [o.tool.toolId] : [])));
+  const unexplained = options.openTools.some((t) => !explained.has(t.toolId));
+  const findings = tops.map((top, i) => judge(top, owners[i]!, tree, progress, options, now))
     .filter((f): f is HungFinding => f !== null)
-    .filter((f) => f.toolId !== null || f.unproven !== null || !options.requireOpenTool);
-  // A command match is the strongest evidence, a birth after the call the next; unproven last.
-  const rank = (f: HungFinding) => (f.toolId !== null ? (f.byCommand ? 3 : 2) : f.unproven === null ? 1 : 0);
+    .filter((f) => f.toolId !== null || !options.requireOpenTool || unexplained);
+  const rank = (f: HungFinding) => (f.evidence ? EVIDENCE_RANK[f.evidence] : f.unproven === null ? 1 : 0);
   findings.sort((a, b) => rank(b) - rank(a) || b.idleMs - a.idleMs || a.target.pid - b.target.pid);
-  return findings[0] ?? null;
+  const best = findings[0];
+  if (!best?.unproven) return best ?? null;
+  const named = findings.slice(0, NAMED_CANDIDATES).map((f) => `pid ${f.target.pid} (${shortCommand(f.target)}): ${f.unproven}`);
+  const more = findings.length > NAMED_CANDIDATES ? `; and ${findings.length - NAMED_CANDIDATES} more` : '';
+  return { ...best, unproven: `nothing proves whose the idle process is — ${named.join('; ')}${more}` };
 }
 
-function judge(target: ProcessInfo, tree: Tree, progress: TreeProgress, options: HungOptions, now: number): HungFinding | null {
+/** A command match is the strongest evidence, a birth after the call the next, the window's last; unproven after all. */
+const EVIDENCE_RANK: Record<Evidence, number> = { command: 4, 'spawned after the call': 3, 'born in the window before its event': 2 };
+
+function judge(target: ProcessInfo, owner: Ownership, tree: Tree, progress: TreeProgress, options: HungOptions, now: number): HungFinding | null {
   const subtree = tree.subtree(target);
   if (subtree.some((p) => p.listening || options.baseline.has(processKey(p)))) return null;
   if (subtree.some((p) => options.ignore.some((re) => re.test(p.cmdline.join(' ') || p.comm)))) return null;
@@ -69,23 +93,25 @@ function judge(target: ProcessInfo, tree: Tree, progress: TreeProgress, options:
   // The target's progress covers its whole subtree.
   const idleMs = now - Math.max(options.lastOutputAt, targetProgress.lastProgressAt);
   if (idleMs < options.hungTimeoutMs) return null;
-  const owner = ownerOf({ subtree, bornAt: targetProgress.bornAt, agentChild: tree.agentChild(target) }, options.openTools, options.firstToolAt);
-  const tool = owner.kind === 'tool' ? owner.tool : null;
-  const unproven = owner.kind === 'ambiguous' ? owner.why : null;
-  const byCommand = owner.kind === 'tool' && owner.evidence === 'command';
-  return { target, subtree, idleMs, toolId: tool?.toolId ?? null, unproven, byCommand, reason: explain(target, subtree, idleMs, owner, now) };
+  const tool = owner.kind === 'tool' ? owner : null;
+  // Without an agent adapter there are no tool calls to prove anything against: every idle subtree is a target.
+  const unproven = owner.kind === 'unproven' && options.requireOpenTool ? owner.why : null;
+  return { target, subtree, idleMs, toolId: tool?.tool.toolId ?? null, evidence: tool?.evidence ?? null, unproven, reason: explain(target, subtree, idleMs, tool, unproven, now) };
 }
 
-function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, owner: Ownership, now: number): string {
+function shortCommand(target: ProcessInfo): string {
   const command = target.cmdline.join(' ') || target.comm;
-  const shown = command.length > 80 ? `${command.slice(0, 77)}...` : command;
+  return command.length > 80 ? `${command.slice(0, 77)}...` : command;
+}
+
+function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, tool: { tool: OpenTool; evidence: Evidence } | null, unproven: string | null, now: number): string {
   const leader = target.sid === target.pid ? ', session leader' : target.pgid === target.pid ? ', group leader' : '';
   const others = subtree.length - 1;
   const below = others === 0 ? '' : ` and ${others} descendant${others === 1 ? '' : 's'}`;
-  const call = owner.kind === 'tool'
-    ? `; open tool call ${owner.tool.toolId} since ${formatDuration(now - owner.tool.startedAt)} (by its ${owner.evidence})`
-    : owner.kind === 'ambiguous' ? `; whose it is is unproven: ${owner.why}` : '';
-  return `${shown} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: CPU and I/O under the activity floors, no output from the root${call}`;
+  const call = tool
+    ? `; open tool call ${tool.tool.toolId} since ${formatDuration(now - tool.tool.startedAt)} (by its ${tool.evidence})`
+    : unproven ? `; whose it is is unproven: ${unproven}` : '';
+  return `${shortCommand(target)} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: CPU and I/O under the activity floors, no output from the root${call}`;
 }
 
 /** One observation as a tree, with the climbing rules. */

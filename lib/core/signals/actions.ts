@@ -61,7 +61,7 @@ export const ACTIONS = {
   TERMINATE_DESCENDANT_PROCESS: {
     does: 'kill one proven-owned, hung descendant subtree; the agent carries on',
     policy: ({ targetUnproven, autoRecover }) => {
-      if (targetUnproven) return awaitApproval(`the target may be a helper the agent started, not the tool (${targetUnproven}): deadman does not guess, a person must decide`);
+      if (targetUnproven) return awaitApproval(`nothing proves the target is an open tool call's — it may be a helper the agent started (${targetUnproven}): deadman does not kill on a guess, a person must decide`);
       return autoRecover ? allow('auto_recover is on') : recoveryOff('kill hung descendants');
     },
     neverReused: true,

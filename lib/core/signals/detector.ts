@@ -50,6 +50,7 @@ export interface ObservedOutput {
   lastOutputAt: number;
   openTools: ReadonlyMap<string, number>;
   openToolCommands: ReadonlyMap<string, string>;
+  openToolWindows: ReadonlyMap<string, number>;
   firstToolAt: number | null;
   finishedAt: number | null;
   failed: string | null;

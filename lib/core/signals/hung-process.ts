@@ -12,7 +12,9 @@ const hungProcess: Detector = {
       lastOutputAt: output.lastOutputAt,
       baseline: history.persistent,
       ignore: settings.ignore,
-      openTools: [...output.openTools].map(([toolId, startedAt]) => ({ toolId, startedAt, command: output.openToolCommands.get(toolId) ?? null })),
+      openTools: [...output.openTools].map(([toolId, startedAt]) => ({
+        toolId, startedAt, windowFrom: output.openToolWindows.get(toolId) ?? startedAt, command: output.openToolCommands.get(toolId) ?? null,
+      })),
       firstToolAt: output.firstToolAt,
       requireOpenTool: settings.agent(),
     });

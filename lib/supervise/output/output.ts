@@ -21,6 +21,8 @@ export interface OutputState {
   openTools: Map<string, number>;
   /** The shell command of each open tool call that has one: evidence of which process is the call's. */
   openToolCommands: Map<string, string>;
+  /** Each open tool call's window: when the agent's output before its event came (a process it spawned since may be the call's). */
+  openToolWindows: Map<string, number>;
   firstToolAt: number | null;
   /** When a line last matched `ready_pattern` or `ready_port` accepted (set by the run session), or null. */
   readyAt: number | null;
@@ -83,7 +85,7 @@ export class OutputTracker {
   private readonly fingerprinting = new Map<Attempt, Promise<void>>();
 
   constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -121,8 +123,8 @@ export class OutputTracker {
     const adapter = this.adapter();
     const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
     const counts = adapter.name === 'generic' || parsed.recognized;
+    for (const event of parsed.events) this.apply(event, now, s.lastOutputAt /* still the output before this line */);
     if (counts) s.lastOutputAt = now;
-    for (const event of parsed.events) this.apply(event, now);
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
     const { events } = parsed;
     // Built for every line of a flood, so the usual single event is not mapped and joined.
@@ -131,7 +133,7 @@ export class OutputTracker {
     return counts;
   }
 
-  private apply(event: AgentEvent, now: number): void {
+  private apply(event: AgentEvent, now: number, previousOutputAt: number): void {
     const s = this.state;
     switch (event.type) {
       case 'session':
@@ -144,12 +146,14 @@ export class OutputTracker {
         s.firstToolAt ??= now;
         if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
         if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
+        if (!s.openTools.has(event.toolId)) s.openToolWindows.set(event.toolId, previousOutputAt);
         s.openTools.set(event.toolId, now);
         break;
       case 'tool_finished': {
         s.openTools = withoutKey(s.openTools, event.toolId);
         const command = s.openToolCommands.get(event.toolId);
         s.openToolCommands = withoutKey(s.openToolCommands, event.toolId);
+        s.openToolWindows = withoutKey(s.openToolWindows, event.toolId);
         // Only shell commands have a signature; other tools neither extend nor break a streak.
         if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
         break;
@@ -213,8 +217,7 @@ export class OutputTracker {
    * for the rest of the run. Fresh maps rather than clear(): see withoutKey.
    */
   private forgetOpenTools(): void {
-    this.state.openTools = new Map();
-    this.state.openToolCommands = new Map();
+    Object.assign(this.state, { openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map() });
   }
 
   private attempted(attempt: Attempt): void {

@@ -19,7 +19,7 @@ const agent = proc({ pid: 100, ppid: 1, cmdline: ['node', 'fake-agent.js'] });
 const python = proc({ pid: 200, ppid: 100, cmdline: ['python3', '-c', 'import subprocess…'] });
 const sleep = proc({ pid: 201, ppid: 200, pgid: 200, sid: 200, cmdline: ['sleep', '600'] });
 
-const TOOL = { toolId: 'item_1', startedAt: 0, command: null };
+const TOOL = { toolId: 'item_1', startedAt: 0, windowFrom: 0, command: null };
 const options = (overrides: Partial<HungOptions> = {}): HungOptions => ({
   hungTimeoutMs: 3_000, lastOutputAt: 0, baseline: new Set(), ignore: [], openTools: [TOOL], firstToolAt: 0, requireOpenTool: true, ...overrides,
 });
@@ -101,15 +101,18 @@ test('servers, baseline helpers and ignored commands are never targets', () => {
 
 test('an agent adapter needs an open tool call the target belongs to, by its command or its birth', () => {
   assert.equal(detect(10_000, seed, options({ openTools: [] })), null, 'no open call');
-  const late = (command: string | null) => options({ openTools: [{ toolId: 'item_9', startedAt: 1_500, command }], firstToolAt: 1_500 });
-  assert.equal(detect(10_000, seed, late(null)), null, 'born 1.5 s before the first call, running no known command: a helper');
-  assert.equal(detect(10_000, seed, late('sleep 6000')), null, 'another command: a helper');
+  const late = (command: string | null) => options({ openTools: [{ toolId: 'item_9', startedAt: 1_500, windowFrom: 1_500, command }], firstToolAt: 1_500 });
+  // Issue 32: never silent. What nothing proves is reported for a person, with why, never killed by deadman itself.
+  const helper = detect(10_000, seed, late(null));
+  assert.equal(helper?.toolId, null, 'born 1.5 s before the first call, running no known command: not proven the call\'s');
+  assert.match(helper?.unproven ?? '', /nothing proves whose the idle process is — pid 200 \(python3 -c import subprocess…\): born before the run's first tool call/);
+  assert.equal(detect(10_000, seed, late('sleep 6000'))?.unproven?.includes('runs none of their commands'), true, 'another command: unproven');
   assert.equal(detect(10_000, seed, late('sleep 600'))?.toolId, 'item_9', 'its command, below the agent\'s direct child: the call spawned before its event');
   assert.equal(detect(10_000, seed, late(`/bin/bash -lc 'python3 -c '\\''import subprocess…'\\'''`))?.toolId, 'item_9', 'its command inside Codex\'s shell wrapper');
   const grandchild = () => [agent, proc({ pid: 150, ppid: 100, pgid: 100, sid: 100 }), { ...python, ppid: 150 }, sleep];
   assert.equal(detect(10_000, grandchild, late('sleep 600'))?.toolId, 'item_9', 'below a process of the agent\'s group (codex below its npm shim)');
   const adopted = () => [agent, { ...python, ppid: 1 }, sleep];
-  assert.equal(detect(10_000, adopted, late('sleep 600')), null, 'not the agent\'s child: the command alone is no evidence');
+  assert.match(detect(10_000, adopted, late('sleep 600'))?.unproven ?? '', /not started by the agent itself/, 'not the agent\'s child: the command alone is no evidence');
   const generic = detect(10_000, seed, options({ openTools: [], requireOpenTool: false }));
   assert.equal(generic?.target.pid, 200, 'generic adapter: no call needed');
   assert.equal(generic?.toolId, null);
@@ -118,11 +121,11 @@ test('an agent adapter needs an open tool call the target belongs to, by its com
 test('a process started under the open call is preferred to an older idle one', () => {
   const leftover = proc({ pid: 150, ppid: 100, cmdline: ['sleep', '900'] });
   const at = (t: number) => (t >= 3_000 ? [agent, leftover, python, sleep] : [agent, leftover]);
-  const opts = options({ requireOpenTool: false, openTools: [{ toolId: 'item_2', startedAt: 3_000, command: null }], firstToolAt: 3_000 });
+  const opts = options({ requireOpenTool: false, openTools: [{ toolId: 'item_2', startedAt: 3_000, windowFrom: 3_000, command: null }], firstToolAt: 3_000 });
   const finding = detect(8_000, at, opts);
   assert.equal(finding?.target.pid, 200, 'newer, less idle, but under the call');
   assert.equal(finding?.toolId, 'item_2');
-  assert.equal(detect(8_000, () => [agent, leftover], { ...opts, requireOpenTool: true }), null);
+  assert.match(detect(8_000, () => [agent, leftover], { ...opts, requireOpenTool: true })?.unproven ?? '', /pid 150 \(sleep 900\)/, 'alone, the leftover is reported, unproven');
 });
 
 test('the climb stops at the root and at the agent group, also below a wrapper root', () => {
@@ -166,14 +169,16 @@ test('survives garbage trees: cycles, missing parents, duplicate pids', () => {
 // own) 1.5 s before its first tool call was killed as the hung tool, and the tool never was.
 test('a helper born shortly before the first tool call is never the hung tool; the tool is', () => {
   const watcher = proc({ pid: 150, ppid: 100, cmdline: ['sleep', '601'] });
-  const tool = { toolId: 'item_1', startedAt: 1_500, command: `/bin/bash -lc 'sleep 600'` };
+  const tool = { toolId: 'item_1', startedAt: 1_500, windowFrom: 1_500, command: `/bin/bash -lc 'sleep 600'` };
   // The watcher from 0 s; the tool's process from 1 s (Codex spawns it before printing its event) or from 2 s.
   for (const toolBornAt of [1_000, 2_000]) {
     const at = (t: number) => (t >= toolBornAt ? [agent, watcher, python, sleep] : [agent, watcher]);
     const finding = detect(10_000, at, options({ openTools: [tool], firstToolAt: 1_500 }));
     assert.equal(finding?.target.pid, 200, `the tool, not the older and idler watcher (tool born at ${toolBornAt} ms)`);
     assert.equal(finding?.toolId, 'item_1');
-    assert.equal(detect(10_000, () => [agent, watcher], options({ openTools: [tool], firstToolAt: 1_500 })), null, 'the watcher alone is no target');
+    const alone = detect(10_000, () => [agent, watcher], options({ openTools: [tool], firstToolAt: 1_500 }));
+    assert.equal(alone?.toolId, null, 'the watcher alone is never the tool');
+    assert.match(alone?.unproven ?? '', /born before the run's first tool call/, 'but a person hears of it: the call is open and nothing else explains the wait');
   }
 });
 
@@ -181,13 +186,38 @@ test('a process nobody can place is left to a person: unproven, ranked after any
   // Born at 2 s, after the first call (item_1, done) and before the open one, an MCP call with no command.
   const stray = proc({ pid: 300, ppid: 100, cmdline: ['node', 'watcher.js'] });
   const at = (t: number) => (t >= 2_000 ? [agent, stray] : [agent]);
-  const finding = detect(10_000, at, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, command: null }], firstToolAt: 1_000 }));
+  const finding = detect(10_000, at, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, windowFrom: 4_000, command: null }], firstToolAt: 1_000 }));
   assert.equal(finding?.target.pid, 300);
   assert.equal(finding?.toolId, null);
-  assert.match(finding?.unproven ?? '', /before open tool call item_5, whose command is unknown/);
+  assert.match(finding?.unproven ?? '', /before open tool call item_5, outside its window, and their commands are unknown/);
   assert.match(finding?.reason ?? '', /unproven/);
   const withTool = (t: number) => [...at(t), ...(t >= 5_000 ? [python, sleep] : [])];
-  const both = detect(15_000, withTool, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, command: null }], firstToolAt: 1_000 }));
+  const both = detect(15_000, withTool, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, windowFrom: 4_000, command: null }], firstToolAt: 1_000 }));
   assert.equal(both?.target.pid, 200, 'the process born under the call comes first');
   assert.equal(both?.unproven, null);
+});
+
+// Issue 32: Codex spawns the tool before its item.started, and the event may name another command
+// than the process's (a shim, a wrapper, another quoting): the window before the event proves it.
+test('the only process the agent started in the window before a call\'s event is that call\'s', () => {
+  const call = { toolId: 'item_3', startedAt: 2_500, windowFrom: 500, command: `/bin/bash -lc "make test"` };
+  const at = (t: number) => (t >= 1_000 ? seed() : [agent]);
+  const finding = detect(10_000, at, options({ openTools: [call], firstToolAt: 2_500 }));
+  assert.equal(finding?.toolId, 'item_3');
+  assert.equal(finding?.evidence, 'born in the window before its event');
+  assert.equal(finding?.unproven, null);
+  const before = detect(10_000, at, options({ openTools: [{ ...call, windowFrom: 1_500 }], firstToolAt: 2_500 }));
+  assert.equal(before?.toolId, null, 'born before the window: unproven');
+  assert.ok(before?.unproven);
+  const watcher = proc({ pid: 150, ppid: 100, cmdline: ['node', 'mcp.js'] });
+  const two = detect(10_000, (t) => (t >= 1_000 ? [...seed(), watcher] : [agent]), options({ openTools: [call], firstToolAt: 2_500 }));
+  assert.equal(two?.toolId, null, 'two processes in the window: neither is proven');
+  assert.match(two?.unproven ?? '', /pid 150 .*one of 2 processes.*; pid 200 .*one of 2 processes/);
+});
+
+test('an idle helper beside a tool proven busy is no finding: the call is explained and working', () => {
+  const watcher = proc({ pid: 150, ppid: 100, cmdline: ['node', 'mcp.js'] });
+  const call = { toolId: 'item_1', startedAt: 1_500, windowFrom: 1_500, command: 'python3 -c \'import subprocess…\'' };
+  const busy = (t: number) => [agent, watcher, { ...python, cpuTicks: t / 10 }, sleep];
+  assert.equal(detect(10_000, busy, options({ openTools: [call], firstToolAt: 1_500 })), null);
 });

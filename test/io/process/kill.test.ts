@@ -164,7 +164,7 @@ test('the seed scenario: the hung python/sleep subtree is found and killed, the 
       progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
       return findHungSubtree(observation, progress, {
         hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: toolStartedAt, baseline: new Set(), ignore: [],
-        openTools: [{ toolId: events[2].item.id, startedAt: toolStartedAt, command: events[2].item.command }], firstToolAt: toolStartedAt, requireOpenTool: true,
+        openTools: [{ toolId: events[2].item.id, startedAt: toolStartedAt, windowFrom: toolStartedAt, command: events[2].item.command }], firstToolAt: toolStartedAt, requireOpenTool: true,
       });
     }, 10_000, 'the hung finding', POLL_MS);
     const latency = monotonic() - toolStartedAt - HUNG_TIMEOUT_MS;

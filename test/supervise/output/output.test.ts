@@ -126,3 +126,17 @@ test('an attempt carries the fingerprint asked for when it ended; one still wait
   await settled;
   assert.deepEqual(output.takeAttempts().map((a) => [a.command, a.workspace]), [['make 1', 'w1'], ['make 2', 'w2']]);
 });
+
+// Issue 32: a process the agent spawned between its previous output and a call's event may be that call's.
+test('each open tool call keeps its window: from the output before its event; closed calls forget it', () => {
+  const adapter = createCodexAdapter();
+  const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
+  const started = (id: string) => JSON.stringify({ type: 'item.started', item: { id, type: 'command_execution', command: `/bin/bash -lc 'make'`, status: 'in_progress' } });
+  output.line('stdout', { text: JSON.stringify({ type: 'turn.started' }), truncated: false }, 1_000);
+  output.line('stderr', { text: 'a warning on stderr is no output of an agent', truncated: false }, 1_500);
+  output.line('stdout', { text: started('item_1'), truncated: false }, 2_000);
+  output.line('stdout', { text: started('item_2'), truncated: false }, 2_100);
+  assert.deepEqual([...output.state.openToolWindows], [['item_1', 1_000], ['item_2', 2_000]]);
+  output.line('stdout', { text: JSON.stringify({ type: 'item.completed', item: { id: 'item_1', type: 'command_execution', command: 'make', exit_code: 0, status: 'completed', aggregated_output: '' } }), truncated: false }, 2_200);
+  assert.deepEqual([...output.state.openToolWindows.keys()], ['item_2']);
+});
