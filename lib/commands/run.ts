@@ -1,6 +1,6 @@
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, redactedLogger, withFaultReporter } from '../io/log.ts';
+import { createLogger, logFailure, problemsOnly, redactedLogger, withFaultReporter } from '../io/log.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
@@ -23,7 +23,7 @@ import { configReloader } from './run/reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run/run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './shared/command-context.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
-import { printRunSummary, runReporters } from './run/run-reporters.ts';
+import { printRunSummary, runReporters, summaryForm } from './run/run-reporters.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
@@ -40,7 +40,7 @@ import type { RunResult } from '../supervise/run/outcome.ts';
 import { waitForUsageReset } from './run/usage-limit-wait.ts';
 import { prepareRespawn } from './run/respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
-import { runAlerts, type RunAlerts } from './run/run-alerts.ts';
+import { alertSinkNames, runAlerts, type RunAlerts } from './run/run-alerts.ts';
 import { startWatchdog } from '../supervise/run/watchdog.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/run/pass-loop.ts';
 import { ResumedVerification, type PendingVerification } from '../supervise/tick/resumed-verification.ts';
@@ -69,7 +69,7 @@ function exitCodeForManager(code: number, logger: Logger): number {
 }
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, quiet, summary, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
@@ -77,7 +77,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const watchdogMs = systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000;
   refuseCrossFieldProblems(config, { watchdogMs, chosen: context.chosen });
   const redactor = redactorFor(config, process.env);
-  const logger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
+  const fullLogger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
+  const logger = quiet === true ? problemsOnly(fullLogger) : fullLogger;
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
@@ -110,7 +111,9 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, repeatEvery, () => true);
     await alerts.ended(end);
     stopFeeding();
-    printRunSummary({ passes: run.passes, database: context.paths.database, logger, json: summaryJson === true }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
+    // A summary asked for by name is printed even under --quiet.
+    const form = summaryForm({ json: summaryJson === true, block: summary === true }, process.stderr.isTTY === true);
+    printRunSummary({ passes: run.passes, database: context.paths.database, logger: summary === true ? fullLogger : logger, form }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
     if (end.reraise) reraise(end.reraise, store);
     store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
     return end.exitCode;
@@ -181,7 +184,9 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     `run ${name}`,
     store.recording ? `database ${context.paths.database}` : 'not recording',
     `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
-    `notify ${notifier.path}`,
+    // sd_notify (to systemd) and alerts (to people) are two things: the banner names both.
+    `sd_notify ${notifier.path}`,
+    `alerts ${alertSinkNames(live.current.notify).join(', ') || 'none'}`,
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));

@@ -38,6 +38,8 @@ export const RUN_OPTIONS = {
   'verify-window': { type: 'string', describe: 'how long a recovery has to show new output (default 60s)' },
   'exit-grace': { type: 'string', describe: 'an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)' },
   ignore: { type: 'string', multiple: true, describe: 'regex on a command line that is never a kill target (repeatable)' },
+  quiet: { type: 'boolean', runOnly: true, describe: 'print problems only (warnings, errors, a run that did not end 0): nothing when all is well, for cron' },
+  summary: { type: 'boolean', runOnly: true, describe: 'end with the summary block even when stderr is not a terminal (default there: one summary line)' },
   // Not `--json`: that is the agent's flag, and `deadman run --json -- codex …` must stay a usage error.
   'summary-json': { type: 'boolean', runOnly: true, describe: 'end with the run summary as one JSON object on stderr instead of the text block' },
   record: { type: 'string', runOnly: true, describe: 'write a trace of this run (every agent process: output, tree observations, exit; secrets redacted) to FILE, a new file made 0600 (one already there is refused), for deadman replay FILE' },

@@ -7,7 +7,7 @@ import { ownStartTime } from '../../io/process/process-identity.ts';
 import { metricsTextfilePath, metricsTextfileWriter } from '../../io/metrics-textfile.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
 import { loadRunSummary } from '../../io/store/run-summary-records.ts';
-import { renderRunSummary, runSummaryJson } from '../../core/incident/run-summary.ts';
+import { renderRunSummary, renderRunSummaryLine, runSummaryJson } from '../../core/incident/run-summary.ts';
 import type { RecordingStore } from '../../io/store/recording-store.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
 
@@ -49,14 +49,23 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
   };
 }
 
+/** How the summary is said: one JSON object, the block a person reads, or one line for a journal or a log file. */
+export type SummaryForm = 'json' | 'block' | 'line';
+
+/** `--summary-json` wins; the block on a terminal or with `--summary`; else one line (a journal need not hold nine). */
+export function summaryForm(flags: { json: boolean; block: boolean }, stderrIsTerminal: boolean): SummaryForm {
+  if (flags.json) return 'json';
+  return flags.block || stderrIsTerminal ? 'block' : 'line';
+}
+
 /**
- * The block a run ends with (core/incident/run-summary.ts), from what its passes recorded; one
- * JSON object on stderr with `json`. Nothing when nothing was recorded (no database).
+ * What a run ends with (core/incident/run-summary.ts), from what its passes recorded, in `form`.
+ * Nothing when nothing was recorded (no database).
  */
-export function printRunSummary(run: { passes: ReadonlyArray<Pick<RunRecords, 'id' | 'read'>>; database: string; logger: Logger; json: boolean }, exitCode: number): void {
+export function printRunSummary(run: { passes: ReadonlyArray<Pick<RunRecords, 'id' | 'read'>>; database: string; logger: Logger; form: SummaryForm }, exitCode: number): void {
   const ids = run.passes.map((pass) => pass.id).filter((id): id is number => id !== null);
   const facts = run.passes.at(-1)?.read('the run summary', (store) => loadRunSummary(store, ids, run.database));
   if (!facts) return;
-  if (run.json) process.stderr.write(`${JSON.stringify(runSummaryJson(facts, exitCode))}\n`);
-  else run.logger.log('info', renderRunSummary(facts, exitCode));
+  if (run.form === 'json') process.stderr.write(`${JSON.stringify(runSummaryJson(facts, exitCode))}\n`);
+  else run.logger.log('info', run.form === 'block' ? renderRunSummary(facts, exitCode) : renderRunSummaryLine(facts, exitCode));
 }
