@@ -16,7 +16,7 @@ import { TraceRecorder } from '../supervise/trace/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
-import { shellExitCode } from '../io/process/exit-status.ts';
+import { reraise, shellExitCode } from '../io/process/exit-status.ts';
 import { listenForReload, listenForRunStopSignals } from '../io/stop-signals.ts';
 import { LiveConfig } from '../supervise/run/live-config.ts';
 import { configReloader } from './run/reload-config.ts';
@@ -40,6 +40,7 @@ import type { RunResult } from '../supervise/run/outcome.ts';
 import { waitForUsageReset } from './run/usage-limit-wait.ts';
 import { prepareRespawn } from './run/respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
+import { listenForHealth, type HealthListener } from './run/health-listen.ts';
 import { alertSinkNames, runAlerts, type RunAlerts } from './run/run-alerts.ts';
 import { startWatchdog } from '../supervise/run/watchdog.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/run/pass-loop.ts';
@@ -69,7 +70,7 @@ function exitCodeForManager(code: number, logger: Logger): number {
 }
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, quiet, summary, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, quiet, summary, 'health-listen': healthListen, 'health-public': healthPublic, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
@@ -92,6 +93,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
   // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
   process.title = `deadman run ${name}`;
+  const listener = await listenForHealth({ address: healthListen as string | undefined, public: healthPublic === true }, name, context.clock);
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS }), logger,
@@ -103,7 +105,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
   const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
   alerts.started();
-  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [] };
+  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [], listener };
   try {
     const end = await supervisePassesOf(run);
     // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
@@ -118,6 +120,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
     return end.exitCode;
   } finally {
+    await listener?.close();
     stopReloading();
     store.close();
     trace?.close();
@@ -167,6 +170,8 @@ interface RunPass {
   alerts: RunAlerts;
   /** Each pass's records, for the summary at the end. */
   passes: RunRecords[];
+  /** `--health-listen`: every pass publishes its health to it. */
+  listener: HealthListener | null;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
@@ -187,12 +192,13 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     // sd_notify (to systemd) and alerts (to people) are two things: the banner names both.
     `sd_notify ${notifier.path}`,
     `alerts ${alertSinkNames(live.current.notify).join(', ') || 'none'}`,
+    run.listener && `health on port ${run.listener.port}`,
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));
   const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf });
   records.startRun(row);
-  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock });
+  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery, heap: v8Heap,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
@@ -217,15 +223,6 @@ function refuse(
   recordRefusal(run.records, thisProcessRun({ name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, adapter: 'none', reviveOf: null }), refusal, run.logger);
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
   return refusal.exitCode;
-}
-
-/** Dies of the signal that stopped us, as an unwrapped command would (systemd counts SIGTERM as a clean stop). */
-function reraise(signal: NodeJS.Signals, store: { close(): void }): never {
-  store.close();
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
-  // The default action terminates us; if the signal is somehow blocked, exit the shell way.
-  process.exit(shellExitCode(null, signal));
 }
 
 const yargsOptions = Object.fromEntries(

@@ -38,6 +38,8 @@ export const RUN_OPTIONS = {
   'verify-window': { type: 'string', describe: 'how long a recovery has to show new output (default 60s)' },
   'exit-grace': { type: 'string', describe: 'an agent still running this long after its final result is stopped, and the run exits with the result\'s verdict (default 30s; "off" disables)' },
   ignore: { type: 'string', multiple: true, describe: 'regex on a command line that is never a kill target (repeatable)' },
+  'health-listen': { type: 'string', runOnly: true, describe: 'serve the health answer (deadman health\'s) over HTTP at HOST:PORT for httpGet probes: 200 healthy, 503 not; loopback only unless --health-public' },
+  'health-public': { type: 'boolean', runOnly: true, describe: 'let --health-listen take an address other hosts can reach (a Kubernetes probe comes to the pod\'s IP)' },
   quiet: { type: 'boolean', runOnly: true, describe: 'print problems only (warnings, errors, a run that did not end 0): nothing when all is well, for cron' },
   summary: { type: 'boolean', runOnly: true, describe: 'end with the summary block even when stderr is not a terminal (default there: one summary line)' },
   // Not `--json`: that is the agent's flag, and `deadman run --json -- codex …` must stay a usage error.

@@ -10,10 +10,11 @@ import { loadRunSummary } from '../../io/store/run-summary-records.ts';
 import { renderRunSummary, renderRunSummaryLine, runSummaryJson } from '../../core/incident/run-summary.ts';
 import type { RecordingStore } from '../../io/store/recording-store.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
+import type { HealthListener } from './health-listen.ts';
 
 /**
  * What the running deadman publishes for others to read without asking it: the health file
- * behind `deadman health`, and the `[metrics] textfile` for node_exporter. Both are told the
+ * behind `deadman health` (and the same record to `--health-listen`), and the `[metrics] textfile` for node_exporter. Both are told the
  * run's health at every status update and written at most once per interval.
  */
 
@@ -26,12 +27,13 @@ export interface RunReporters {
   finish(): void;
 }
 
-export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger; clock: Clock }): RunReporters {
+export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger; clock: Clock; listener: HealthListener | null }): RunReporters {
   const { clock } = run;
   const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
   const warn = (message: string) => run.logger.log('warn', message);
   const healthPath = healthFilePath(run.stateDir, run.name);
-  const refreshHealth = healthRefresher(healthPath, { name: run.name, pid: process.pid, pid_start_time: ownStartTime(), interval_ms: intervalMs }, (line) => reportFault(run.logger, 'health file', healthPath, line));
+  const identity = { name: run.name, pid: process.pid, pid_start_time: ownStartTime(), interval_ms: intervalMs };
+  const refreshHealth = healthRefresher(healthPath, identity, (line) => reportFault(run.logger, 'health file', healthPath, line));
   const template = run.config.metrics.textfile;
   const writeMetrics = template === undefined ? null : metricsTextfileWriter({
     path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
@@ -41,6 +43,7 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
     health(healthy, status, quietMs) {
       run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
       refreshHealth(healthy, status, clock.wall(), clock.monotonic());
+      run.listener?.publish({ ...identity, healthy, status, updated_at: clock.wall() });
       writeMetrics?.({ healthy, quietMs }, clock.monotonic());
     },
     finish() {
