@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../../core/config/config.ts';
 import { commandLineProblem } from '../../core/config/command-line.ts';
+import { runArgsLine } from '../../core/config/usage-words.ts';
 import { usageError } from '../../exit-codes.ts';
 import { stateOptions } from '../shared/command-context.ts';
 import { ADAPTER_VALUES, ON_STALL_VALUES, STDIN_VALUES } from '../../core/config/enum-values.ts';
@@ -83,6 +84,6 @@ export function parseRunArgs(argv: string[]): { values: RunValues; command: stri
     const { values } = parseArgs({ args: own, options: LEAN_OPTIONS, strict: true, allowPositionals: false });
     return { values: values as RunValues, command };
   } catch (error) {
-    throw usageError(`${(error as Error).message.split('. ')[0]!} (see deadman run --help)`);
+    throw usageError(runArgsLine((error as Error).message));
   }
 }
