@@ -1,4 +1,4 @@
-import { judgeHealth, type HealthRecord, type HealthVerdict } from '../../core/status/health.ts';
+import type { HealthRecord, HealthVerdict } from '../../core/status/health.ts';
 import { parseListenAddress } from '../../core/status/listen-address.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import { usageError } from '../../exit-codes.ts';
@@ -27,9 +27,10 @@ export async function listenForHealth(flags: { address: string | undefined; publ
   if (!address.loopback && !flags.public) {
     throw usageError(`--health-listen ${flags.address} is not a loopback address: anyone who can reach it reads the run's health; add --health-public to mean it (a Kubernetes httpGet probe needs it)`);
   }
+  // Loaded only here: the judge's module brings zod, which a run without --health-listen never loads.
+  const [{ judgeHealth }, { listenForHealthProbes }] = await Promise.all([import('../../core/status/health.ts'), import('../../io/health-server.ts')]);
   let latest: HealthRecord | null = null;
   const verdict = (): HealthVerdict => (latest === null ? { healthy: false, known: true, line: `${name}: starting` } : judgeHealth(latest, clock.wall(), name, true));
-  const { listenForHealthProbes } = await import('../../io/health-server.ts');
   try {
     const server = await listenForHealthProbes(address.host, address.port, verdict);
     return { port: server.port, publish: (record) => { latest = record; }, close: () => server.close() };
