@@ -2,10 +2,12 @@ import yargs, { type Arguments, type Argv, type CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { usageError } from './exit-codes.ts';
 import { commandLineProblem, unknownCommandMessage } from './core/config/command-line.ts';
+import { usageLine, type FailedCommand } from './core/config/usage-words.ts';
 import { createLogger, exitQuietlyOnEpipe, logFailure } from './io/log.ts';
 import { packageFile } from './io/package-files.ts';
 import { commands } from './commands/index.ts';
 import { referenceCommand } from './commands/reference/reference.ts';
+import { withExamples } from './commands/examples.ts';
 
 /**
  * yargs wiring only: registers the commands, maps outcomes to exit codes. Importable by
@@ -13,24 +15,44 @@ import { referenceCommand } from './commands/reference/reference.ts';
  */
 export async function runCli(argv: string[]): Promise<number> {
   const logger = createLogger();
+  const words = reflexes(argv);
   exitQuietlyOnEpipe(process.stdout);
   let checked = false;
+  // The command yargs reached before it failed (`config check`); none when it failed finding one.
+  let reached: string[] = [];
   // Every usage failure throws, so that no handler runs after one (yargs goes on otherwise).
-  const parser = buildParser(yargs(argv))
+  const parser = buildParser(yargs(words))
     .middleware(((args: Arguments, y: YargsInternals) => {
       // The innermost command is checked first; its parent (`config` of `config check`) then sees the same words.
-      checked ||= rejectUnknownWords(argv, args, y);
+      reached = y.getInternalMethods().getContext().commands;
+      checked ||= rejectUnknownWords(words, args, y);
     }) as never, true)
     .fail((message, error) => {
-      throw error ?? usageError(`${oneLine(message ?? 'invalid command line')} (see deadman --help)`);
+      throw error ?? usageError(usageLine(message ?? 'invalid command line', failedCommand(words, reached)));
     });
   try {
-    rejectUnknownCommand(argv);
+    rejectUnknownCommand(words);
     await parser.parseAsync();
   } catch (error) {
     return logFailure(logger, error);
   }
   return typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
+}
+
+/** What people type by reflex: `deadman -v` for the version, `deadman help run` for `deadman run --help`. */
+function reflexes(argv: string[]): string[] {
+  if (argv.length === 1 && argv[0] === '-v') return ['--version'];
+  if (argv[0] === 'help') return [...argv.slice(1), '--help'];
+  return argv;
+}
+
+/** The command a yargs failure is about: the one it reached (`config check`), else the first word typed (`--config FILE` may come first). */
+function failedCommand(argv: string[], reached: string[]): FailedCommand {
+  const [first, second] = argv.filter((word, i) => !word.startsWith('-') && argv[i - 1] !== '--config');
+  if (reached.length > 1) return { command: reached.join(' '), usage: '', typed: undefined };
+  const module = commands.find((c) => String(c.command).split(' ')[0] === first);
+  if (!module) return { command: '', usage: '', typed: first };
+  return { command: first!, usage: String(module.command).split(' ').slice(1).join(' '), typed: second };
 }
 
 /** Commands whose program comes after `--`. */
@@ -96,12 +118,9 @@ export function buildParser(parser: Argv): Argv {
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(`Manuals: man deadman, man deadman.toml (or man -l ${packageFile('docs/man/deadman.1')}). Docs: ${packageFile('README.md')} and ${packageFile('docs')}/ (exit codes: docs/exit-codes.md).`);
   // `reference` (hidden) renders the man pages and fish completion from `commands`, so it is not one of them.
-  for (const command of [...commands, referenceCommand(packageVersion())]) built = built.command(command as CommandModule);
+  for (const command of commands) built = built.command(withExamples(command as CommandModule, String(command.command).split(' ')[0]!));
+  built = built.command(referenceCommand(packageVersion()) as CommandModule);
   return built.help().alias('help', 'h');
-}
-
-function oneLine(text: string): string {
-  return text.split('\n').map((s) => s.trim()).filter(Boolean).join('; ');
 }
 
 export function packageVersion(): string {

@@ -90,7 +90,7 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   stopForwarding();
   const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
   marker?.finish(agentEnd(exitCode, stopSignal), false);
-  if (agentPid !== null) printRunSummary({ passes: [records], database: context.paths.database, logger, json }, exitCode);
+  if (agentPid !== null) printRunSummary({ passes: [records], database: context.paths.database, logger, form: json ? 'json' : 'block' }, exitCode);
   return exitCode;
 }
 

@@ -22,6 +22,7 @@ interface CheckArgs extends CommonArgs {
   jobs?: string[];
   json?: boolean;
   verbose?: boolean;
+  quiet?: boolean;
   fix?: boolean;
   yes?: boolean;
 }
@@ -33,10 +34,12 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
     .positional('jobs', { type: 'string', array: true, describe: 'names of [jobs.NAME] to check (default: all)' })
     .option('json', { type: 'boolean', describe: 'print the verdicts as one JSON document' })
     .option('verbose', { alias: 'v', type: 'boolean', describe: 'also print one line per healthy job' })
+    .option('quiet', { alias: 'q', type: 'boolean', describe: 'print only the jobs that need attention (nothing when all is well): for cron' })
     .option('fix', { type: 'boolean', describe: 'offer each dead job\'s rerun command, asking for approval on the terminal' })
     .option('yes', { type: 'boolean', implies: 'fix', describe: 'approve every rerun without asking (with --fix)' })
     .options(stateOptions)
-    .conflicts('json', 'fix'),
+    .conflicts('json', 'fix')
+    .conflicts('quiet', ['verbose', 'json']),
   handler: async (args) => {
     process.exitCode = await runCheck(args);
   },
@@ -66,8 +69,9 @@ async function runCheck(args: CheckArgs): Promise<number> {
       const fixed = args.fix && result.verdict === 'dead' ? await fixJob(fixSession, name, job, result, () => evaluateAndRecord(store, [[name, job]], clock)) : null;
       final.push(fixed ?? result);
     }
-    out(summaryLine(summarize(final), refused.length));
-    return exitCodeFor(final, refused);
+    const exitCode = exitCodeFor(final, refused);
+    if (!args.quiet || exitCode !== ExitCode.OK) out(summaryLine(summarize(final), refused.length));
+    return exitCode;
   } finally {
     fixSession.prompt?.close();
     store.close();

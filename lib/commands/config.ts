@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { CommonArgs } from './shared/command-context.ts';
 import { configCheckCommand } from './config-check.ts';
+import { withExamples } from './examples.ts';
 
 const schema: CommandModule<object, CommonArgs> = {
   command: 'schema',
@@ -14,6 +15,6 @@ const schema: CommandModule<object, CommonArgs> = {
 export const configCommand: CommandModule<object, CommonArgs> = {
   command: 'config <action>',
   describe: 'inspect the configuration',
-  builder: (y) => y.command(configCheckCommand).command(schema).demandCommand(1, 'name an action: check or schema'),
+  builder: (y) => y.command(withExamples(configCheckCommand, 'config check')).command(withExamples(schema, 'config schema')).demandCommand(1, 'name an action: check or schema'),
   handler: () => {},
 };

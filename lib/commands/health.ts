@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
-import { judgeHealth, parseHealthRecord, type HealthRecord } from '../core/status/health.ts';
+import { judgeHealth, parseHealthRecord, type HealthRecord, type HealthVerdict } from '../core/status/health.ts';
+import { serviceStopFromEnv } from '../io/service-stop-env.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { healthFilePath } from '../io/health-file.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
@@ -13,14 +14,17 @@ import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } 
  * livenessProbe.exec, HEALTHCHECK and Nomad checks. Reads only the health file and /proc, so it
  * is cheap and works while deadman itself is wedged (then the file goes stale). A dead deadman's
  * run is settled as every reader settles it (its end, its incidents, the `[metrics] textfile`):
- * so generated units run `deadman health --quiet` as ExecStopPost=, which systemd starts after
- * the main process ended for any reason, SIGKILL and the watchdog's abort included.
+ * so generated units run `deadman health --quiet --settle` as ExecStopPost=, which systemd starts
+ * after the main process ended for any reason, SIGKILL and the watchdog's abort included. There
+ * the question is how the service ended, not whether a run that is over is healthy: `--settle`
+ * answers with systemd's word ($SERVICE_RESULT), so a clean exit is no red FAILURE line.
  */
 
 interface HealthArgs extends CommonArgs {
   name?: string;
   quiet?: boolean;
   json?: boolean;
+  settle?: boolean;
 }
 
 export const healthCommand: CommandModule<object, HealthArgs> = {
@@ -29,6 +33,7 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
   builder: (y) => y
     .option('name', { type: 'string', describe: 'the run to judge (default: name from the config)' })
     .option('quiet', { type: 'boolean', describe: 'print nothing; the exit code says it' })
+    .option('settle', { type: 'boolean', describe: 'for ExecStopPost=: settle a run whose deadman is gone, then exit 0 when systemd says the service ended well ($SERVICE_RESULT=success), 1 when not' })
     .option('json', { type: 'boolean', describe: 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)' })
     .options(stateOptions)
     .conflicts('json', 'quiet'),
@@ -40,7 +45,8 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     const ownerAlive = record !== null && isRunOwnerAlive(record);
     // No file at all: a deadman killed before its first refresh may still have left a run open.
     if (!ownerAlive) await settleRecords(args, context);
-    const verdict = judgeHealth(record, context.clock.wall(), name, ownerAlive);
+    const stop = args.settle ? serviceStopFromEnv(process.env) : null;
+    const verdict = stop ? endedVerdict(name, stop.result) : judgeHealth(record, context.clock.wall(), name, ownerAlive);
     if (args.json) {
       const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };
       process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
@@ -50,6 +56,11 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     else if (!verdict.healthy) process.exitCode = ExitCode.ATTENTION;
   },
 };
+
+/** Under ExecStopPost= (`--settle`): the run is over, and systemd says how the service ended. */
+function endedVerdict(name: string, result: string): HealthVerdict {
+  return { healthy: result === 'success', known: true, line: `${name}: ended; systemd says ${result}` };
+}
 
 /** The deadman is gone: its run and incidents are closed as any reader closes them; the probe's answer does not wait on the database. */
 async function settleRecords(args: HealthArgs, context: Context): Promise<void> {

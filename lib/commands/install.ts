@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../exit-codes.ts';
+import { formatArgv } from '../core/process/format-argv.ts';
 import { installFile } from '../io/units/install-file.ts';
 import { ensurePrivateDir } from '../io/paths.ts';
 import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './run/service-definition.ts';
@@ -52,11 +53,13 @@ function targetDirectory(args: InstallArgs, service: ServiceDefinition): string 
 
 function nextSteps(service: ServiceDefinition, path: string): string[] {
   const unit = service.fileName;
+  // This job's records, where this job keeps them: the flags given here, not the shell's defaults.
+  const records = formatArgv(['deadman', 'incidents', '--name', service.run.name, ...service.run.readArgs], { quoting: 'shell' });
   if (service.kind === 'launchd') {
-    return [`start: launchctl bootstrap gui/$(id -u) ${path}`, `stop:  launchctl bootout gui/$(id -u) ${path}`];
+    return [`start: launchctl bootstrap gui/$(id -u) ${path}`, `stop:  launchctl bootout gui/$(id -u) ${path}`, `watch: ${records}`];
   }
   const systemctl = service.scope === 'user' ? 'systemctl --user' : 'systemctl';
-  const steps = [`start: ${systemctl} daemon-reload && ${systemctl} enable --now ${unit}`, `watch: ${systemctl} status ${unit} · deadman incidents`];
+  const steps = [`start: ${systemctl} daemon-reload && ${systemctl} enable --now ${unit}`, `watch: ${systemctl} status ${unit} · ${records}`];
   if (service.scope === 'user') steps.push(`keep it running after you log out: loginctl enable-linger ${userInfo().username}`);
   return steps;
 }

@@ -1,6 +1,6 @@
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, redactedLogger, withFaultReporter } from '../io/log.ts';
+import { createLogger, logFailure, problemsOnly, redactedLogger, withFaultReporter } from '../io/log.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
@@ -16,14 +16,14 @@ import { TraceRecorder } from '../supervise/trace/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
 import { spawnChild } from '../io/process/child.ts';
-import { shellExitCode } from '../io/process/exit-status.ts';
+import { reraise, shellExitCode } from '../io/process/exit-status.ts';
 import { listenForReload, listenForRunStopSignals } from '../io/stop-signals.ts';
 import { LiveConfig } from '../supervise/run/live-config.ts';
 import { configReloader } from './run/reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run/run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './shared/command-context.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
-import { printRunSummary, runReporters } from './run/run-reporters.ts';
+import { printRunSummary, runReporters, summaryForm } from './run/run-reporters.ts';
 import { metricsTextfileOf } from '../io/metrics-textfile.ts';
 import { approvalInbox } from '../io/approval-inbox.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
@@ -41,7 +41,8 @@ import type { RunResult } from '../supervise/run/outcome.ts';
 import { waitForUsageReset } from './run/usage-limit-wait.ts';
 import { prepareRespawn } from './run/respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
-import { runAlerts, type RunAlerts } from './run/run-alerts.ts';
+import { listenForHealth, type HealthListener } from './run/health-listen.ts';
+import { alertSinkNames, runAlerts, type RunAlerts } from './run/run-alerts.ts';
 import { startWatchdog } from '../supervise/run/watchdog.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/run/pass-loop.ts';
 import { ResumedVerification, type PendingVerification } from '../supervise/tick/resumed-verification.ts';
@@ -70,7 +71,7 @@ function exitCodeForManager(code: number, logger: Logger): number {
 }
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
-  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, ...settings } = values;
+  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, quiet, summary, 'health-listen': healthListen, 'health-public': healthPublic, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
   const { config } = context;
@@ -78,7 +79,8 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const watchdogMs = systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000;
   refuseCrossFieldProblems(config, { watchdogMs, chosen: context.chosen });
   const redactor = redactorFor(config, process.env);
-  const logger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
+  const fullLogger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
+  const logger = quiet === true ? problemsOnly(fullLogger) : fullLogger;
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
@@ -92,6 +94,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
   // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
   process.title = `deadman run ${name}`;
+  const listener = await listenForHealth({ address: healthListen as string | undefined, public: healthPublic === true }, name, context.clock);
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
     path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS }), logger,
@@ -103,7 +106,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
   const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
   alerts.started();
-  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [] };
+  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [], listener };
   try {
     const end = await supervisePassesOf(run);
     // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
@@ -111,11 +114,14 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
     const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, repeatEvery, () => true);
     await alerts.ended(end);
     stopFeeding();
-    printRunSummary({ passes: run.passes, database: context.paths.database, logger, json: summaryJson === true }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
+    // A summary asked for by name is printed even under --quiet.
+    const form = summaryForm({ json: summaryJson === true, block: summary === true }, process.stderr.isTTY === true);
+    printRunSummary({ passes: run.passes, database: context.paths.database, logger: summary === true ? fullLogger : logger, form }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
     if (end.reraise) reraise(end.reraise, store);
     store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
     return end.exitCode;
   } finally {
+    await listener?.close();
     stopReloading();
     store.close();
     trace?.close();
@@ -165,6 +171,8 @@ interface RunPass {
   alerts: RunAlerts;
   /** Each pass's records, for the summary at the end. */
   passes: RunRecords[];
+  /** `--health-listen`: every pass publishes its health to it. */
+  listener: HealthListener | null;
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
@@ -182,13 +190,16 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     `run ${name}`,
     store.recording ? `database ${context.paths.database}` : 'not recording',
     `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
-    `notify ${notifier.path}`,
+    // sd_notify (to systemd) and alerts (to people) are two things: the banner names both.
+    `sd_notify ${notifier.path}`,
+    `alerts ${alertSinkNames(live.current.notify).join(', ') || 'none'}`,
+    run.listener && `health on port ${run.listener.port}`,
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));
   const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf, metricsTextfile: metricsTextfileOf(config.metrics.textfile, name) });
   records.startRun(row);
-  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock });
+  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
   const ports: RunSessionPorts = {
     ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery, heap: v8Heap,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: prepared.ports.workspace }),
@@ -213,15 +224,6 @@ function refuse(
   recordRefusal(run.records, thisProcessRun({ name: run.name, argv: run.command, cwd: run.cwd, unit: run.unit, adapter: 'none', reviveOf: null }), refusal, run.logger);
   run.notifier.send(`STATUS=HALTED · ${refusal.reason}`);
   return refusal.exitCode;
-}
-
-/** Dies of the signal that stopped us, as an unwrapped command would (systemd counts SIGTERM as a clean stop). */
-function reraise(signal: NodeJS.Signals, store: { close(): void }): never {
-  store.close();
-  process.removeAllListeners(signal);
-  process.kill(process.pid, signal);
-  // The default action terminates us; if the signal is somehow blocked, exit the shell way.
-  process.exit(shellExitCode(null, signal));
 }
 
 const yargsOptions = Object.fromEntries(

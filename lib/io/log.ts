@@ -46,6 +46,11 @@ export function redactedLogger(logger: Logger, redact: (text: string) => string)
   return { log: (level, message) => logger.log(level, redact(message)), faults: logger.faults };
 }
 
+/** `--quiet`: only warnings and errors pass, so a cron line mails nothing while all is well. */
+export function problemsOnly(logger: Logger): Logger {
+  return { log: (level, message) => { if (level === 'warn' || level === 'error') logger.log(level, message); }, faults: logger.faults };
+}
+
 /** The logger, with one fault reporter for the duties of `stateDir` (see fault-reporter.ts). */
 export function withFaultReporter(logger: Logger, stateDir: string): Logger {
   return { log: logger.log, faults: createFaultReporter((line) => logger.log('warn', line), stateDir) };

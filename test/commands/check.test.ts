@@ -308,3 +308,19 @@ glob = "${out}/private/*.csv"
     '',
   ]);
 });
+
+test('--quiet prints nothing while every job is alive, and the blocks and summary once one is not', async (t) => {
+  const s = setup(t, exportJob);
+  const file = join(s.out, 'export-2026-09-10.csv');
+  writeFileSync(file, 'a,b\n');
+  const alive = await s.check(['--quiet']);
+  assert.equal(alive.code, 0, alive.stderr);
+  assert.equal(alive.stdout + alive.stderr, '');
+  writeFileSync(file, '');
+  const dead = await s.check(['--quiet']);
+  assert.equal(dead.code, 1, dead.stderr);
+  assert.match(dead.stdout, /nightly-export/);
+  assert.match(dead.stdout.trimEnd().split('\n').at(-1)!, /1 green and dead/);
+  const both = await s.check(['--quiet', '--verbose']);
+  assert.equal(both.code, 64, both.stderr);
+});

@@ -65,3 +65,22 @@ test('a system unit needs root; a non-root user is told about sudo and --user', 
   assert.equal(result.code, ExitCode.USAGE, result.stderr);
   assert.match(result.stderr, /needs root: run this with sudo, or pass --user/);
 });
+
+test('the hint shows this job\'s records where this job keeps them (--state-dir kept), and it works as printed', async (t) => {
+  const dir = tempDir(t);
+  const state = join(dir, 'job state');
+  const env = { ...process.env, STATE_DIRECTORY: join(dir, 'elsewhere'), NOTIFY_SOCKET: '' };
+  const installed = await runDeadman(['install', '--unit-dir', dir, '--name', 'hinted', '--state-dir', state, '--', 'true'], { env });
+  assert.equal(installed.code, 0, installed.stderr);
+  const hint = /^watch: systemctl status deadman-hinted\.service · (deadman incidents .*)$/m.exec(installed.stdout)?.[1];
+  assert.equal(hint, `deadman incidents --name hinted --state-dir '${state}'`, installed.stdout);
+  // The job's run leaves an incident in its own state directory; another job's stays in the shell's.
+  for (const [name, args] of [['hinted', ['--state-dir', state]], ['other', []]] as const) {
+    const run = await runDeadman(['run', '--name', name, ...args, '--inactivity', '1s', '--', 'sleep', '30'], { env, cwd: dir });
+    assert.equal(run.code, 75, run.stderr);
+  }
+  const shown = await runProgram('sh', ['-c', hint!.replace(/^deadman /, `"${process.execPath}" "${deadmanBin}" `)], { env, cwd: dir });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /hinted/);
+  assert.doesNotMatch(shown.stdout, /other/);
+});

@@ -7,7 +7,7 @@ import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { fakeAgent } from '../helpers/fake-agent.ts';
 
 /**
- * `deadman run` ends with the summary block (before: one line): status, return code, event
+ * `deadman run` ends with the summary block (on a terminal or with --summary; one line elsewhere, run-quiet.test.ts): status, return code, event
  * counts, session, signal, action, policy, verification, database — or, with --summary-json, the
  * same as one JSON object on stderr.
  */
@@ -25,8 +25,8 @@ async function repeatedFailure(t: { after(fn: () => void): void }, extra: string
   return { result, database };
 }
 
-test('the text block: every line of the summary, over both passes of a resumed run', async (t) => {
-  const { result, database } = await repeatedFailure(t, []);
+test('the text block (--summary): every line of the summary, over both passes of a resumed run', async (t) => {
+  const { result, database } = await repeatedFailure(t, ['--summary']);
   assert.equal(result.code, 0, result.stderr);
   const block = result.stderr.slice(result.stderr.indexOf('deadman: summary of run parser\n'));
   const expected = [

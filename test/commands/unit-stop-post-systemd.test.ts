@@ -12,7 +12,7 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
  * could catch) leaves a textfile saying "running, healthy", and no reader is run by the test;
  * systemd's ExecStopPost= settles the run at once, recording what systemd says ended it
  * ($SERVICE_RESULT, $EXIT_STATUS), and the unit's result stays systemd's. After a clean exit it
- * changes nothing.
+ * changes nothing and is green itself (it answers with systemd's $SERVICE_RESULT).
  */
 
 const node = process.execPath;
@@ -100,11 +100,27 @@ test('ExecStopPost= of a generated unit settles a run whose deadman was SIGKILLe
 
   await t.test('a clean exit: ExecStopPost= finds nothing to settle and the unit succeeds', async () => {
     const unit = await install(manager, dir, 'clean', [node, '-e', 'console.log("done")']);
+    // Enabled, as people run it: default.target keeps it loaded, so systemctl status still shows how ExecStopPost= ended.
+    assert.equal((await manager.systemctl('enable', unit)).code, 0);
     await manager.systemctl('start', unit);
     const props = await manager.waitFor(unit, (p) => p.ActiveState === 'inactive' || p.ActiveState === 'failed', 15_000);
     assert.deepEqual([props.ActiveState, props.Result], ['inactive', 'success'], log());
     assert.deepEqual(query<{ outcome: string; exit_code: number }>(database, 'SELECT outcome, exit_code FROM runs WHERE name = ?', 'clean').map((r) => ({ ...r })),
       [{ outcome: 'completed', exit_code: 0 }]);
     assert.equal(sample(readFileSync(join(collector, 'deadman-clean.prom'), 'utf8'), 'deadman_last_exit_code', 'clean'), 0);
+    // Green: no `ExecStopPost=… (code=exited, status=1/FAILURE)` in systemctl status after a clean exit.
+    const status = await manager.status(unit);
+    assert.match(status, /ExecStopPost=.* health --quiet --settle .*\(code=exited, status=0\/SUCCESS\)/, status);
+    assert.doesNotMatch(status, /FAILURE/, status);
+  });
+
+  await t.test('a failed exit: ExecStopPost= says so (status=1), and the unit\'s result stays systemd\'s', async () => {
+    const unit = await install(manager, dir, 'failed', [node, '-e', 'process.exit(3)']);
+    await manager.systemctl('start', unit);
+    const props = await manager.waitFor(unit, (p) => p.Result === 'exit-code', 15_000);
+    assert.equal(props.ExecMainStatus, '3');
+    const status = await waitFor(async () => { const text = await manager.status(unit); return /ExecStopPost=.*\(code=exited/.test(text) ? text : null; }, 15_000, 'ExecStopPost= to have run');
+    assert.match(status, /ExecStopPost=.* health --quiet --settle .*\(code=exited, status=1\/FAILURE\)/, status);
+    await manager.systemctl('stop', unit);
   });
 });

@@ -40,6 +40,13 @@ const CASES: Array<[line: string, offered: string[]]> = [
   ['deadman run --hung-t', ['--hung-timeout']],
   ['deadman health --qu', ['--quiet']],
   ['deadman completion ', ['fish', 'bash', 'zsh']],
+  // Enum flags offer their values, not file names.
+  ['deadman run --adapter ', ['auto', 'codex', 'claude', 'generic']],
+  ['deadman run --on-stall ', ['withhold', 'exit']],
+  ['deadman run --on-stall wi', ['withhold']],
+  ['deadman install --adapter cl', ['claude']],
+  ['deadman unit --stdin inh', ['inherit']],
+  ['deadman notify ', ['start', 'success', 'fail', 'incident']],
 ];
 
 test('fish completes commands, subcommands, options and the completion shells, without errors', { skip: skipUnlessInstalled('fish') }, () => {

@@ -9,7 +9,7 @@ import { manifest } from '../helpers/kubernetes-manifest.ts';
 /**
  * contrib/container/test.sh: contrib/Dockerfile built with podman and the revive scenario run in
  * it (stall → exit 75 → restart → resume → exit 0, health healthy → unhealthy → healthy). Then
- * the Kubernetes example's probe and paths, in the image it built. Needs root and podman
+ * the Kubernetes example's flags, probe and paths, in the image it built. Needs root and podman
  * (.ci/run installs podman, runc and debootstrap); its timeline goes to the test's output.
  * DEADMAN_CONTAINER_AGENTS (test.sh) builds with other agents, or none when empty.
  */
@@ -30,12 +30,16 @@ test('the image builds, and a stalled run in it is restarted and resumed to exit
     assert.match(run.stdout, /image: claude .*Claude Code/, 'the default image has Claude Code');
   }
 
-  // The Kubernetes example in this image: its probe runs and finds no such run yet (64, quietly: not 127, and no usage complaint) and its paths are there.
+  // The Kubernetes example in this image: the Job's own deadman flags start a run whose --health-listen answers the probe's path with 200.
   const { job } = manifest();
   const agent = job.spec!.template.spec!.containers[0]!;
-  const probe = podman('run', '--rm', '--no-healthcheck', IMAGE, ...agent.livenessProbe!.exec!.command!);
-  assert.equal(probe.status, 64, `the probe in the image: ${probe.stdout}${probe.stderr}`);
-  assert.equal(`${probe.stdout}${probe.stderr}`.trim(), '', 'the probe is quiet, and its words raise no usage complaint');
+  const flags = agent.args!.slice(0, agent.args!.indexOf('--'));
+  const probe = agent.livenessProbe!.httpGet!;
+  const port = agent.ports!.find((p) => p.name === probe.port)!.containerPort;
+  const asks = `setTimeout(async () => { const r = await fetch('http://127.0.0.1:${port}${probe.path}'); process.exit(r.status === 200 ? 0 : 1); }, 3000)`;
+  const probed = podman('run', '--rm', '--no-healthcheck', IMAGE, ...flags, '--quiet', '--', 'node', '-e', asks);
+  assert.equal(probed.status, 0, `the probe in the image: ${probed.stdout}${probed.stderr}`);
+  assert.equal(`${probed.stdout}${probed.stderr}`.trim(), '', 'the run is quiet, and its flags raise no usage complaint');
   const mounts = agent.volumeMounts!.map((m) => m.mountPath);
   const paths = podman('run', '--rm', '--no-healthcheck', '--user', String(job.spec!.template.spec!.securityContext!.runAsUser), IMAGE,
     'sh', '-c', `cd ${agent.workingDir} && for dir in ${mounts.join(' ')}; do test -d "$dir" || echo "missing $dir"; done; deadman --version`);

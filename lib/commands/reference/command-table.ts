@@ -1,5 +1,6 @@
 import yargs, { type CommandModule } from 'yargs';
 import { commands } from '../index.ts';
+import { RUN_OPTIONS, type RunOption } from '../run/run-options.ts';
 
 /**
  * Every command with its options, read from the same yargs builders that parse and print
@@ -52,11 +53,21 @@ function describeCommand(command: CommandModule, parent: string): CommandDoc {
       flag,
       describe: String(descriptions[flag] ?? '').replace(/^__yargsString__:/, ''),
       takesValue: !options.boolean.includes(flag) && !options.count.includes(flag),
-      choices: (options.choices[flag] ?? []).map(String),
+      choices: (options.choices[flag] ?? runOptionChoices(flag)).map(String),
     })),
     values: [...positional].flatMap((name) => (options.choices[name] ?? []).map(String)),
     subcommands: Object.values(handlers).map((handler) => describeCommand({ command: handler.original, describe: handler.description, builder: handler.builder } as CommandModule, `${name} `)),
   };
+}
+
+/**
+ * A flag of `deadman run` (also offered by `unit` and `install`) that names a config key with a
+ * choice: its values, which the config schema checks (yargs' choices would refuse them first, in
+ * its own words and with another exit code than the file's).
+ */
+function runOptionChoices(flag: string): readonly string[] {
+  const option = (RUN_OPTIONS as Record<string, RunOption>)[flag];
+  return option?.choices ?? [];
 }
 
 /** What yargs exposes for introspection (its typings omit these). */

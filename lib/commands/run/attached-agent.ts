@@ -117,7 +117,7 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);
   records.finishRun({ exitCode: null, signal: null, outcome: summary.ended === 'stalled' ? 'stalled' : 'attached', reason: incidents });
   const exitCode = summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
-  if (!options.noSummary) printRunSummary({ passes: [records], database: context.paths.database, logger, json: options.json === true }, exitCode);
+  if (!options.noSummary) printRunSummary({ passes: [records], database: context.paths.database, logger, form: options.json === true ? 'json' : 'block' }, exitCode);
   return exitCode;
 }
 

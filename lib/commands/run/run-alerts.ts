@@ -97,7 +97,16 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
 }
 
 function hasSinks(notify: Config['notify']): boolean {
-  return notify.webhook.length > 0 || notify.healthchecks !== undefined || notify.ntfy !== undefined || (notify.command?.length ?? 0) > 0;
+  return alertSinkNames(notify).length > 0;
+}
+
+/** The kinds of sink `[notify]` sends alerts to, for the run's banner: `webhook ×2, ntfy`. */
+export function alertSinkNames(notify: Config['notify']): string[] {
+  const names = notify.webhook.length === 0 ? [] : [notify.webhook.length > 1 ? `webhook ×${notify.webhook.length}` : 'webhook'];
+  if (notify.healthchecks !== undefined) names.push('healthchecks');
+  if (notify.ntfy !== undefined) names.push('ntfy');
+  if ((notify.command?.length ?? 0) > 0) names.push('command');
+  return names;
 }
 
 async function loadEngine(input: RunAlertsInput): Promise<Engine> {

@@ -52,6 +52,8 @@ export interface ServiceDefinition {
   writablePaths: string[];
   /** Files that go beside it: the OnFailure= unit of `--on-failure` alone. */
   companions: Array<{ fileName: string; text: string }>;
+  /** The run's name and where it keeps its records (`--config`, `--state-dir`, `--database`), for the commands that read them. */
+  run: { name: string; readArgs: string[] };
 }
 
 /** deadman's entry script, the one a unit's ExecStart= starts. */
@@ -106,7 +108,7 @@ export async function defineService(args: ServiceArgs): Promise<ServiceDefinitio
     if (args.sandbox !== undefined) throw usageError('--sandbox is for systemd units: launchd has no sandboxing settings');
     launchdRunArgs(shared.runArgs);
     const logDir = resolve(env.HOME ?? userInfo().homedir, 'Library', 'Logs');
-    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [], companions: [] };
+    return { kind: 'launchd', scope: 'user', fileName: plistFileName(name), text: renderPlist({ ...shared, logDir, timings }), holdsEnvironment, writablePaths: [], companions: [], run: { name, readArgs: recordArgs(loaded, cwd, exported) } };
   }
   return defineSystemdUnit(args, loaded, { ...shared, timings, holdsEnvironment, stateDir: loaded.config.state_dir ?? exported });
 }
@@ -144,7 +146,7 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
   const companions = onFailure === notifyUnitFileName(shared.name)
     ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs, sandbox, writablePaths: writable, home }) }]
     : [];
-  return { kind: 'systemd', scope, fileName: unitFileName(shared.name), text, holdsEnvironment, writablePaths: writable, companions };
+  return { kind: 'systemd', scope, fileName: unitFileName(shared.name), text, holdsEnvironment, writablePaths: writable, companions, run: { name: shared.name, readArgs } };
 }
 
 /**

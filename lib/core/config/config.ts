@@ -6,6 +6,7 @@ import { AGE_MAX, MAX_REVIVES, SHORT_MAX, TIMER_MAX, absolutePath, argv, duratio
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';
 import { SANDBOX_LEVELS } from '../units/hardening.ts';
+import { ADAPTER_VALUES, ON_STALL_VALUES, STDIN_VALUES } from './enum-values.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -83,13 +84,13 @@ export const configSchema = z.strictObject({
   auto_recover: z.boolean().default(D.auto_recover),
   inactivity: duration({ max: TIMER_MAX, off: true }).default(D.inactivity),
   timeout: duration({ max: TIMER_MAX, off: true }).default(D.timeout),
-  on_stall: z.enum(['withhold', 'exit']).optional(),
+  on_stall: z.enum(ON_STALL_VALUES).optional(),
   stop_grace: duration({ max: SHORT_MAX }).default(D.stop_grace),
   ready_pattern: regex.optional(),
   ready_port: z.number().int().min(1).max(65535).optional(),
   ready_timeout: duration({ max: TIMER_MAX }).default(D.ready_timeout),
-  stdin: z.enum(['null', 'inherit']).default(D.stdin),
-  adapter: z.enum(['auto', 'codex', 'claude', 'generic']).default(D.adapter),
+  stdin: z.enum(STDIN_VALUES).default(D.stdin),
+  adapter: z.enum(ADAPTER_VALUES).default(D.adapter),
   hung_timeout: duration({ max: TIMER_MAX }).default(D.hung_timeout),
   kill_grace: duration({ max: SHORT_MAX }).default(D.kill_grace),
   poll: duration({ min: '100ms', max: SHORT_MAX }).default(D.poll),

@@ -26,11 +26,24 @@ export interface RunSummaryFacts {
 
 const SHOWN_KINDS = 6;
 
+/** The block, for a person at a terminal (or `--summary`). */
 export function renderRunSummary(f: RunSummaryFacts, exitCode: number): string {
+  const rows = summaryRows(f, exitCode);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  return [`summary of run ${f.name}`, ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${oneLine(value)}`)].join('\n');
+}
+
+/** The same rows as one journal line, leaving out the ones with nothing to say. */
+export function renderRunSummaryLine(f: RunSummaryFacts, exitCode: number): string {
+  const said = summaryRows(f, exitCode).filter(([, value]) => !/^none( recorded| reported)?$/.test(value));
+  return `summary of run ${f.name}: ${said.map(([label, value]) => `${label} ${oneLine(value)}`).join(' · ')}`;
+}
+
+function summaryRows(f: RunSummaryFacts, exitCode: number): Array<[string, string]> {
   const total = Object.values(f.events).reduce((a, b) => a + b, 0);
   const kinds = Object.entries(f.events).sort((a, b) => b[1] - a[1]).slice(0, SHOWN_KINDS).map(([kind, n]) => `${kind} ${n}`).join(', ');
   const i = f.incident;
-  const rows: Array<[string, string]> = [
+  return [
     ['status', `${f.outcome ?? 'not recorded'}${f.errorCode ? ` (${f.errorCode})` : ''}${f.reason ? `: ${f.reason}` : ''}`],
     ['return code', String(exitCode)],
     ['events', total ? `${total} (${kinds}) over ${f.passes} pass(es)` : 'none recorded'],
@@ -41,8 +54,6 @@ export function renderRunSummary(f: RunSummaryFacts, exitCode: number): string {
     ['verification', i?.verification ? `${i.verification.verdict}: ${i.verification.detail}` : i ? `none (incident ${i.state})` : 'none'],
     ['database', f.database],
   ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  return [`summary of run ${f.name}`, ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${oneLine(value)}`)].join('\n');
 }
 
 export function runSummaryJson(f: RunSummaryFacts, exitCode: number): object {

@@ -109,12 +109,13 @@ export function renderUnit(spec: UnitSpec): string {
  * settles such a run as every reader does. After a clean exit there is nothing to settle.
  */
 function settleLines(spec: UnitSpec): string[] {
-  const argv = [spec.nodePath, spec.deadmanEntry, 'health', '--quiet', '--name', spec.name, ...spec.readArgs];
+  const argv = [spec.nodePath, spec.deadmanEntry, 'health', '--quiet', '--settle', '--name', spec.name, ...spec.readArgs];
   return [
     '# Once the run ended, however it ended: a deadman killed (SIGKILL, OOM, the watchdog\'s abort) could',
     '# not record it, so this reader does (ended: killed, its waiting incidents ABANDONED) and rewrites',
     '# the [metrics] textfile it left saying "running". After a clean exit it finds nothing to do.',
-    '# "-": its answer (exit 1, not healthy) never becomes the unit\'s result.',
+    '# --settle: it exits 0 when systemd says the service ended well, 1 when not; "-": that answer',
+    '# never becomes the unit\'s result.',
     `ExecStopPost=-${quotedOrRefuse(quoteCommandLine(argv), 'ExecStopPost')}`,
   ];
 }

@@ -6,3 +6,12 @@ export function shellExitCode(code: number | null, signal: NodeJS.Signals | null
   if (signal) return exitCodeForSignal(constants.signals[signal] ?? 0);
   return code ?? ExitCode.INTERNAL;
 }
+
+/** Dies of the signal that stopped us, as an unwrapped command would (systemd counts SIGTERM as a clean stop). */
+export function reraise(signal: NodeJS.Signals, store: { close(): void }): never {
+  store.close();
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  // The default action terminates us; if the signal is somehow blocked, exit the shell way.
+  process.exit(shellExitCode(null, signal));
+}

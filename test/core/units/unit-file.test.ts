@@ -179,7 +179,7 @@ test('StartLimitBurst= leaves room for every revive and the start that gives up 
 
 test('after the main process ended, however, a reader settles the run with the same config and records; its exit is ignored', () => {
   assert.deepEqual(directives(renderUnit(spec({ readArgs: ['--config', '/etc/deadman/review.toml', '--state-dir', '/srv/state'] }))).get('ExecStopPost'),
-    ['-/opt/node/bin/node /opt/deadman/bin/deadman.js health --quiet --name review --config /etc/deadman/review.toml --state-dir /srv/state']);
+    ['-/opt/node/bin/node /opt/deadman/bin/deadman.js health --quiet --settle --name review --config /etc/deadman/review.toml --state-dir /srv/state']);
 });
 
 test('systemctl reload reaches deadman as SIGHUP', () => {
