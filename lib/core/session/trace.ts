@@ -87,7 +87,8 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
   /** The wait after a USAGE_LIMIT as planned: the next pass is due at `resume_at` (the trace's clock), or null when deadman did not wait and why. */
   z.strictObject({ type: z.literal('usage_wait'), at, resume_at: at.nullable(), reason: z.string().optional() }),
   /** What the work-tree fingerprint (REPEATED_FAILURE's "no change to the workspace") answered, one entry per time it was asked. */
-  z.strictObject({ type: z.literal('workspace'), at, fingerprint: z.string().nullable() }),
+  /** `resumed` (version 2): asked by the verification of the recovery that ended the pass before, not at a tool call's end. */
+  z.strictObject({ type: z.literal('workspace'), at, fingerprint: z.string().nullable(), resumed: z.literal(true).optional() }),
   /** Version 2: what stopping a hung subtree did, written when it was done (the kill grace is the time between the tick and this entry). */
   z.strictObject({
     type: z.literal('terminate'), at,

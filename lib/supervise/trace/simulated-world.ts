@@ -61,6 +61,8 @@ export class SimulatedWorld {
   readonly child: SimulatedChild;
   readonly stops: NodeJS.Signals[] = [];
   readonly ports: RunSessionPorts;
+  /** What the verification of the pass before sees of the work tree. */
+  readonly resumedWorkspace: RunSessionPorts['workspace'];
   private readonly exact: boolean;
   private readonly observations: Array<TraceEventOf<'observation'>>;
   private readonly polls: Array<() => void> = [];
@@ -77,7 +79,9 @@ export class SimulatedWorld {
     this.exact = version >= 2;
     this.observations = pass.events.filter((e) => e.type === 'observation');
     this.kills = pass.events.filter((e) => e.type === 'terminate').length;
-    const workspace = answers(pass.events.flatMap((e) => (e.type === 'workspace' ? [e.fingerprint] : [])), null);
+    // Version 1 recorded no answer of the resumed verification: it took the pass's answers, as its replays always did.
+    const workspace = answers(pass.events.flatMap((e) => (e.type === 'workspace' && (!this.exact || !e.resumed) ? [e.fingerprint] : [])), null);
+    const resumed = answers(pass.events.flatMap((e) => (e.type === 'workspace' && e.resumed ? [e.fingerprint] : [])), null);
     const port = answers(pass.events.flatMap((e) => (e.type === 'port' ? [e.accepts] : [])), false);
     const onExit = answers(pass.events.flatMap((e) => (e.type === 'evidence' && e.on_exit !== undefined ? [e.on_exit] : [])), null);
     // The pass starts when the live one did (version 1 kept the clock where the last pass left it).
@@ -119,6 +123,7 @@ export class SimulatedWorld {
       // The work tree as the live run saw it, answer by answer; never the replaying machine's.
       workspace: workspace.recorded ? () => workspace.next() : undefined,
     };
+    this.resumedWorkspace = this.exact ? () => resumed.next() : this.ports.workspace;
   }
 
   /** Feeds the pass's events to the running session, one settled step each, and returns its result. */

@@ -26,6 +26,8 @@ export interface TraceSink {
 export class TraceRecorder {
   /** The first spawn, on the monotonic clock; null until then. */
   private origin: number | null = null;
+  /** Entries of the next pass asked before its process started, written after its `pass` entry; null when none wait. */
+  private heldForPass: Array<string | null> | null = null;
   /** The last workspace answer still to be written, once it is; null when none is. */
   private workspaceWritten: Promise<unknown> | null = null;
 
@@ -44,6 +46,25 @@ export class TraceRecorder {
   /** Unbounded: the boot of the start clock lies before the first spawn. */
   private offset(monotonic: number): number {
     return Math.round((monotonic - (this.origin ?? monotonic)) * 1000) / 1000;
+  }
+
+  /**
+   * The work tree as the verification of a resume or respawn sees it (resumed-verification.ts):
+   * its first answer is asked before the pass's process starts, so it is written after that
+   * pass's entry; replay hands these answers to the verification alone.
+   */
+  resumedWorkspace(workspace: RunSessionPorts['workspace']): RunSessionPorts['workspace'] {
+    if (!workspace) return workspace;
+    const held: Array<string | null> = [];
+    this.heldForPass = held;
+    return () => {
+      const answer = workspace();
+      void Promise.resolve(answer).then((fingerprint) => {
+        if (this.heldForPass === held) held.push(fingerprint);
+        else this.sink.write({ type: 'workspace', at: this.since(), fingerprint, resumed: true });
+      });
+      return answer;
+    };
   }
 
   /** The plan of the wait after a USAGE_LIMIT: when the next pass is due on the trace's clock. */
@@ -71,6 +92,9 @@ export class TraceRecorder {
           sink.write({ type: 'header', version: TRACE_VERSION, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
         } else {
           sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
+          // Stamped with the pass's time: a trace is in time order.
+          for (const fingerprint of this.heldForPass?.splice(0) ?? []) sink.write({ type: 'workspace', at: this.since(), fingerprint, resumed: true });
+          this.heldForPass = null;
         }
         spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
         return spawned;
