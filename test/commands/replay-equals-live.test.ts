@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deadmanBin, runProgram, tempDir } from '../helpers/cli.ts';
+import { deadmanBin, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
 import { fakeAgent } from '../helpers/fake-agent.ts';
 import { query } from '../helpers/db.ts';
 import { demoScenarios, type Scenario } from '../../lib/demo/scenarios.ts';
@@ -101,4 +103,23 @@ test('every shipped scenario, run live with --record, replays to the incidents, 
   const chosen = process.env.REPLAY_EQUALS_LIVE_ONLY;
   const scenarios = [...demoScenarios(paths), handoff, spawnedFirst].filter((s) => !chosen || s.title === chosen);
   for (const scenario of scenarios) await liveEqualsReplay(scenario, dir, env);
+});
+
+test('a run stopped by SIGTERM while a tool hangs replays the stop when it came, to the same records and exit', { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const database = join(dir, 'deadman.db');
+  const trace = join(dir, 'stopped.jsonl');
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--record', trace, '--adapter', 'codex', '--poll', '250ms', '--stop-grace', '1s', '--',
+    process.execPath, fakeAgent, 'codex', 'exec', '--json', 'fix the tests'], {
+    cwd: dir, stdio: 'ignore', env: { ...process.env, STATE_DIRECTORY: join(dir, 'state'), DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'hang-tool' },
+  });
+  // deadman re-raises the stop signal on itself: its exit code is the shell's 128 + the signal's number.
+  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? 128 + constants.signals[signal!])));
+  await waitFor(() => existsSync(trace) && readFileSync(trace, 'utf8').includes('item.started'), 30_000, 'the tool call in the trace');
+  child.kill('SIGTERM');
+  const code = await exited;
+  assert.ok(readFileSync(trace, 'utf8').includes('"type":"signal"'), 'the stop is recorded');
+  const replayedDb = join(dir, 'replayed.db');
+  assert.equal(await replayInto(trace, replayedDb), code, 'the replay ends as the stopped run did');
+  assert.deepEqual(story(replayedDb, 0), story(database, 0));
 });

@@ -96,6 +96,8 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
   }),
   /** Version 2: an evidence claim that stayed dead past its grace (`dead`), or what the check on exit answered (`on_exit`: null when every claim held). */
   z.strictObject({ type: z.literal('evidence'), at, dead: z.string().optional(), on_exit: z.string().nullable().optional() }),
+  /** Version 2: a stop signal deadman itself received (SIGTERM from systemd, a Ctrl-C). */
+  z.strictObject({ type: z.literal('signal'), at, signal: z.string().regex(/^SIG[A-Z0-9]+$/) }),
   /** Version 2: whether the `ready_port` accepted, one entry per time the loop asked. */
   z.strictObject({ type: z.literal('port'), at, accepts: z.boolean() }),
 ]);

@@ -74,6 +74,7 @@ export class SimulatedWorld {
   private kills: number;
   private killing: { resolve: (result: TerminateResult) => void; simulated: TerminateResult } | null = null;
   private onDead: ((message: string) => void) | null = null;
+  private onSignal: ((signal: NodeJS.Signals) => void) | null = null;
 
   constructor(private readonly pass: TracePass, version: number, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords, actionsTaken: Set<string>) {
     this.exact = version >= 2;
@@ -97,7 +98,10 @@ export class SimulatedWorld {
       actionsTaken,
       watchdogUsec: null,
       spawn: async () => ({ ok: true, child: this.child }),
-      signals: () => () => {},
+      signals: (onSignal) => {
+        this.onSignal = onSignal;
+        return () => (this.onSignal = null);
+      },
       forward: (source, _fd, onChunk) => {
         source.on('data', (chunk: Buffer) => onChunk(chunk));
         return { drained: async () => {}, backlogged: () => false };
@@ -148,6 +152,7 @@ export class SimulatedWorld {
     if (event.type === 'observation' && ++this.seen > this.consumed) for (const run of [...this.polls]) run();
     if (event.type === 'terminate') this.killDone(event.result);
     if (event.type === 'evidence' && event.dead !== undefined) this.onDead?.(event.dead);
+    if (event.type === 'signal') this.onSignal?.(event.signal as NodeJS.Signals);
     if (event.type !== 'exit') return false;
     this.child.exit(event.code, event.signal as NodeJS.Signals | null);
     return true;

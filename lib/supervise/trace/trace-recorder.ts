@@ -100,6 +100,10 @@ export class TraceRecorder {
         return spawned;
       },
       makeTree: (rootPid, runTag) => this.tree(ports.makeTree(rootPid, runTag)),
+      signals: (onSignal) => ports.signals((signal) => {
+        sink.write({ type: 'signal', at: this.since(), signal });
+        onSignal(signal);
+      }),
       evidence: this.evidence(ports.evidence),
       portAccepts: async (port) => {
         const accepts = await ports.portAccepts(port);
