@@ -51,6 +51,9 @@ test('a recorded repeated failure replays through both passes to the sequence th
   assert.deepEqual(passes[0]!.argv.slice(-6), argv[1], 'the recorded argv is the one the resumed agent got');
   assert.match(passes[0]!.argv.at(-1)!, /^deadman interrupted you: the command `.*parser\.test\.ts.*` failed the same way \d+ times in a row/);
   assert.ok(trace.events.some((e) => e.type === 'workspace' && e.fingerprint !== null), 'the git fingerprint is recorded');
+  // What the resumed session's verification saw of the work tree is recorded too, after the pass it belongs to.
+  const resumedAnswers = trace.events.filter((e) => e.type === 'workspace' && e.resumed === true);
+  assert.ok(resumedAnswers.length > 0 && trace.events.indexOf(resumedAnswers[0]!) > trace.events.indexOf(passes[0]!), JSON.stringify(resumedAnswers));
 
   // The replay asks the trace, not this machine: a work tree that changed at every look breaks the streak.
   let changes = 0;

@@ -1,4 +1,4 @@
-import type { Trace, TraceEventOf, TraceHeader } from './trace.ts';
+import type { Trace, TraceEvent, TraceEventOf, TraceHeader } from './trace.ts';
 
 /**
  * A trace cut into its passes, one agent process each: the first starts with the header, each
@@ -12,8 +12,8 @@ export interface TracePass {
   started: TraceEventOf<'pass'> | null;
   /** The adapter its output is read with: the one its exit names, else the header's. */
   adapter: TraceHeader['adapter'];
-  /** Its output, observations, workspace answers and exit, in order. */
-  events: Array<TraceEventOf<'output' | 'observation' | 'workspace' | 'exit'>>;
+  /** What happened in it (output, observations, workspace answers, kills, evidence, its exit), in order. */
+  events: Array<Exclude<TraceEvent, TraceEventOf<'pass' | 'usage_wait'>>>;
   /** The usage wait planned after it ended, when one was recorded. */
   usageWait: TraceEventOf<'usage_wait'> | null;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseJsonOrUndefined } from '../json/parse-json.ts';
+import { TRACE_VERSION } from './trace-version.ts';
 
 /**
  * A trace: what one run saw, as JSON lines — the settings it ran with, each chunk of output,
@@ -8,9 +9,11 @@ import { parseJsonOrUndefined } from '../json/parse-json.ts';
  * the same supervision loop on a simulated clock. One schema per line; the type is inferred.
  */
 
-export const TRACE_VERSION = 1;
-
 const ms = z.number().int().nonnegative();
+/** A point on the trace's clock: milliseconds since the first spawn, to the microsecond from version 2 on. */
+const at = z.number().nonnegative();
+/** Whatever else the observer reports (a process's run-queue wait, a poll's cgroup CPU): kept as it was, so a replay sees it too. */
+const observed = z.json();
 
 const processSchema = z.object({
   pid: z.number().int().positive(),
@@ -25,7 +28,7 @@ const processSchema = z.object({
   reapedCpuTicks: z.number().nonnegative().optional(),
   ioBytes: z.number().nonnegative().nullable(),
   listening: z.boolean(),
-});
+}).catchall(observed);
 
 /** The settings that change what the loop decides; anything left out takes deadman's default. */
 const settingsSchema = z.strictObject({
@@ -43,6 +46,11 @@ const settingsSchema = z.strictObject({
   ignore: z.array(z.string()),
   activity: z.strictObject({ window: ms.min(1), cpu: ms, io_bytes: ms }),
   budget: z.strictObject({ tokens: z.number().int().nonnegative(), cost_usd: z.number().nonnegative() }),
+  exit_grace: ms,
+  ready_port: z.number().int().min(1).max(65535),
+  max_line_bytes: z.number().int().positive(),
+  generic: z.strictObject({ session_pattern: z.string().optional(), turn_end_pattern: z.string().optional() }),
+  revive: z.strictObject({ max_revives: z.number().int().nonnegative() }),
 }).partial();
 
 const adapterName = z.enum(['codex', 'claude', 'generic']);
@@ -50,7 +58,7 @@ const adapterName = z.enum(['codex', 'claude', 'generic']);
 export const traceEntrySchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('header'),
-    version: z.literal(TRACE_VERSION),
+    version: z.union([z.literal(1), z.literal(TRACE_VERSION)]),
     adapter: adapterName,
     /** Pid of the supervised command (the root of the observed tree). */
     root: z.number().int().positive(),
@@ -61,16 +69,37 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
     /** Wall-clock ms at the first spawn: the trace's clock plus this is the wall clock (a usage limit's reset time is one). */
     wall: ms.optional(),
   }),
-  z.strictObject({ type: z.literal('output'), at: ms, stream: z.enum(['stdout', 'stderr']), text: z.string() }),
-  z.strictObject({ type: z.literal('observation'), at: ms, processes: z.array(processSchema) }),
+  z.strictObject({ type: z.literal('output'), at, stream: z.enum(['stdout', 'stderr']), text: z.string() }),
+  /**
+   * One tick's poll of the owned tree, at the time the tick read. `startClock` (version 2):
+   * where start times sit on the trace's clock (boot at `bootAt`, before the first spawn when
+   * negative), so a birth is placed as the live run placed it; anything else the observer
+   * reports about the poll is kept as it was.
+   */
+  z.object({
+    type: z.literal('observation'), at, processes: z.array(processSchema),
+    startClock: z.strictObject({ bootAt: z.number(), ticksPerSecond: z.number().positive() }).optional(),
+  }).catchall(observed),
   /** `adapter`: the one the run ended with, when the first output line upgraded it (adapter = "auto" behind a wrapper). */
-  z.strictObject({ type: z.literal('exit'), at: ms, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: adapterName.optional() }),
+  z.strictObject({ type: z.literal('exit'), at, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: adapterName.optional() }),
   /** A new agent process of the same run (the pass loop, lib/supervise/run/pass-loop.ts): its root, its command line, and why it started. */
-  z.strictObject({ type: z.literal('pass'), at: ms, root: z.number().int().positive(), argv: z.array(z.string()), why: z.enum(['cancel-resume', 'respawn', 'usage-limit']) }),
+  z.strictObject({ type: z.literal('pass'), at, root: z.number().int().positive(), argv: z.array(z.string()), why: z.enum(['cancel-resume', 'respawn', 'usage-limit']) }),
   /** The wait after a USAGE_LIMIT as planned: the next pass is due at `resume_at` (the trace's clock), or null when deadman did not wait and why. */
-  z.strictObject({ type: z.literal('usage_wait'), at: ms, resume_at: ms.nullable(), reason: z.string().optional() }),
+  z.strictObject({ type: z.literal('usage_wait'), at, resume_at: at.nullable(), reason: z.string().optional() }),
   /** What the work-tree fingerprint (REPEATED_FAILURE's "no change to the workspace") answered, one entry per time it was asked. */
-  z.strictObject({ type: z.literal('workspace'), at: ms, fingerprint: z.string().nullable() }),
+  /** `resumed` (version 2): asked by the verification of the recovery that ended the pass before, not at a tool call's end. */
+  z.strictObject({ type: z.literal('workspace'), at, fingerprint: z.string().nullable(), resumed: z.literal(true).optional() }),
+  /** Version 2: what stopping a hung subtree did, written when it was done (the kill grace is the time between the tick and this entry). */
+  z.strictObject({
+    type: z.literal('terminate'), at,
+    result: z.strictObject({ killed: z.array(z.number().int()), survived: z.array(z.number().int()), refused: z.string().nullable(), skipped: z.array(z.strictObject({ pid: z.number().int(), reason: z.string() })) }),
+  }),
+  /** Version 2: an evidence claim that stayed dead past its grace (`dead`), or what the check on exit answered (`on_exit`: null when every claim held). */
+  z.strictObject({ type: z.literal('evidence'), at, dead: z.string().optional(), on_exit: z.string().nullable().optional() }),
+  /** Version 2: a stop signal deadman itself received (SIGTERM from systemd, a Ctrl-C). */
+  z.strictObject({ type: z.literal('signal'), at, signal: z.string().regex(/^SIG[A-Z0-9]+$/) }),
+  /** Version 2: whether the `ready_port` accepted, one entry per time the loop asked. */
+  z.strictObject({ type: z.literal('port'), at, accepts: z.boolean() }),
 ]);
 
 export type TraceEntry = z.infer<typeof traceEntrySchema>;

@@ -20,14 +20,20 @@ export type RecordedStep = { at: number; incident: number; kind: SignalKind } & 
 );
 
 export class StepRecords extends RunRecords {
-  readonly steps: RecordedStep[] = [];
-  private readonly numbers = new Map<Incident, number>();
+  readonly steps: RecordedStep[];
+  private readonly numbers: Map<Incident, number>;
   private readonly now: () => number;
 
-  /** `now`: the loop's monotonic clock, for the steps; `wall`: the records' clock. */
-  constructor(sink: StoreSink | null, wall: () => number, now: () => number) {
+  /**
+   * `now`: the loop's monotonic clock, for the steps; `wall`: the records' clock. `story`: the
+   * records of the run's pass before, whose story this pass goes on with (a run row of its own,
+   * as `deadman run` writes one per pass).
+   */
+  constructor(sink: StoreSink | null, wall: () => number, now: () => number, story?: StepRecords) {
     super(sink, wall);
     this.now = now;
+    this.steps = story?.steps ?? [];
+    this.numbers = story?.numbers ?? new Map();
   }
 
   override openIncident(kind: SignalKind, message: string, evidence: SignalEvidence): Incident {

@@ -1,12 +1,8 @@
 import type { StoreSink } from '../../io/store/recording-store.ts';
 import { ResumedVerification } from '../tick/resumed-verification.ts';
-import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
 import { createAdapter } from '../../core/adapters/index.ts';
 import { configSchema, type Config } from '../../core/config/config.ts';
-import { processKey, type Observation } from '../../core/process/process-info.ts';
-import type { Adapter } from '../../core/adapters/agent-events.ts';
-import type { Trace, TraceEventOf } from '../../core/session/trace.ts';
+import type { Trace, TraceEventOf, TraceHeader } from '../../core/session/trace.ts';
 import { tracePasses, type TracePass } from '../../core/session/trace-passes.ts';
 import { formatArgv } from '../../core/process/format-argv.ts';
 import { traceClock } from '../../core/session/replay-report.ts';
@@ -15,7 +11,8 @@ import { supervisePasses, type PassReason, type UsageWaitEnd } from '../run/pass
 import type { RunResult } from '../run/outcome.ts';
 import { StepRecords, type RecordedStep } from '../records/step-records.ts';
 import { runSession } from '../run/run-session.ts';
-import type { LoopClock, RunSessionPorts, SpawnedChild, TerminateTarget } from '../ports.ts';
+import type { LoopClock } from '../ports.ts';
+import { ReplayClock, SimulatedWorld } from './simulated-world.ts';
 
 /**
  * Replays a trace through the real run session — the same detectors, diagnosis, policy,
@@ -45,31 +42,10 @@ export interface ReplayNote {
   text: string;
 }
 
-/** How many event-loop turns a tick may take (diagnosis, simulated kill, records); no timer is involved. */
-const SETTLE_TURNS = 20;
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < SETTLE_TURNS; i += 1) await new Promise((resolve) => setImmediate(resolve));
-}
-
-class SimulatedChild extends EventEmitter implements SpawnedChild {
-  readonly stdout = new PassThrough();
-  readonly stderr = new PassThrough();
-  constructor(readonly pid: number) {
-    super();
-  }
-
-  exit(code: number | null, signal: NodeJS.Signals | null): void {
-    this.stdout.end();
-    this.stderr.end();
-    this.emit('exit', code, signal);
-  }
-}
-
 export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold' | 'exit' } {
-  const { on_stall: onStall = 'exit', budget, ...settings } = trace.header.settings;
+  const { on_stall: onStall = 'exit', budget, generic, revive, ...settings } = trace.header.settings;
   const defaults = configSchema.parse({});
-  return { config: { ...defaults, ...settings, budget: budget ?? defaults.budget }, onStall };
+  return { config: { ...defaults, ...settings, budget: budget ?? defaults.budget, generic: generic ?? defaults.generic, revive: { ...defaults.revive, ...revive } }, onStall };
 }
 
 /** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own run session, on one simulated clock. */
@@ -78,8 +54,7 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
   const { config, onStall } = replayConfig(trace);
   const passes = tracePasses(trace);
   const clock = new ReplayClock(trace.header.wall ?? 0);
-  const records = new StepRecords(sink, () => clock.wall(), () => clock.now);
-  records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: trace.header.root, pidStartTime: null, token: `replay:${name}`, adapter: trace.header.adapter, reviveOf: null });
+  const runs = new ReplayRuns(trace.header, sink, clock, name);
   const notes: ReplayNote[] = [];
   const stops: NodeJS.Signals[] = [];
   let last: RunResult | null = null;
@@ -93,10 +68,12 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
       // The recording ends before this pass started (deadman was stopped before it could start one).
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
-      const world = new SimulatedWorld(pass, await createAdapter(pass.adapter), clock, sleep, records, actionsTaken);
-      const resumed = verifying && new ResumedVerification(verifying, world.ports);
+      const records = runs.passStarted(index, pass.root);
+      const world = new SimulatedWorld(pass, trace.header.version, await createAdapter(pass.adapter), clock, sleep, records, actionsTaken);
+      const resumed = verifying && new ResumedVerification(verifying, { ...world.ports, workspace: world.resumedWorkspace });
       last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, { ...world.ports, resumed }));
       stops.push(...world.stops);
+      runs.passEnded(last);
       return last;
     },
     resume: (index, guidance) => {
@@ -107,9 +84,40 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
     waitForUsageReset: async () => waitAsRecorded(passes[current]!.usageWait, clock, notes),
     logger: { log: () => {} },
   });
-  const ended = last as RunResult | null;
-  records.finishRun({ exitCode: end.exitCode, signal: null, outcome: ended?.outcome ?? 'not started', reason: ended?.reason ?? 'the recording ends before the command started', errorCode: ended?.errorCode });
-  return { steps: records.steps, notes, result: last, exitCode: end.exitCode, durationMs: clock.now, stops };
+  runs.ended(end.exitCode, last);
+  return { steps: runs.records.steps, notes, result: last, exitCode: end.exitCode, durationMs: clock.now, stops };
+}
+
+/**
+ * The replay's run rows. From version 2 on one per pass, as `deadman run` writes them (an
+ * incident still being verified when its pass ends is ABANDONED there, and settled by the next
+ * pass); a version 1 trace keeps the one row for the whole trace its replays always wrote.
+ */
+class ReplayRuns {
+  records: StepRecords;
+  private readonly perPass: boolean;
+
+  constructor(private readonly header: TraceHeader, private readonly sink: StoreSink | null, private readonly clock: ReplayClock, private readonly name: string) {
+    this.perPass = header.version >= 2;
+    this.records = new StepRecords(sink, () => clock.wall(), () => clock.now);
+  }
+
+  passStarted(index: number, root: number): StepRecords {
+    if (index > 0 && !this.perPass) return this.records;
+    if (index > 0) this.records = new StepRecords(this.sink, () => this.clock.wall(), () => this.clock.now, this.records);
+    const { name } = this;
+    this.records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: root, pidStartTime: null, token: `replay:${name}`, adapter: this.header.adapter, reviveOf: null });
+    return this.records;
+  }
+
+  passEnded(result: RunResult): void {
+    if (this.perPass) this.records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
+  }
+
+  ended(exitCode: number, last: RunResult | null): void {
+    if (this.perPass) return;
+    this.records.finishRun({ exitCode, signal: null, outcome: last?.outcome ?? 'not started', reason: last?.reason ?? 'the recording ends before the command started', errorCode: last?.errorCode });
+  }
 }
 
 /** The next recorded process is replayed whatever started it live; a header edited to decide otherwise says so here. */
@@ -130,98 +138,4 @@ async function waitAsRecorded(wait: TraceEventOf<'usage_wait'> | null, clock: Re
   notes.push({ at: wait.at, text: `USAGE_LIMIT: waiting for the reset; the session resumes at ${traceClock(wait.resume_at)}` });
   clock.now = Math.max(clock.now, wait.resume_at);
   return { resume: true, backoffMs: null };
-}
-
-/** One clock for every pass: the trace's milliseconds, and the wall clock they started at. */
-class ReplayClock {
-  now = 0;
-  constructor(private readonly wallAtStart: number) {}
-  wall(): number {
-    return this.wallAtStart + this.now;
-  }
-}
-
-/** The edges of one replayed pass: the shared clock, its observations one per tick, its output, workspace answers and exit. */
-class SimulatedWorld {
-  readonly child: SimulatedChild;
-  readonly stops: NodeJS.Signals[] = [];
-  readonly ports: RunSessionPorts;
-  private readonly observations: Array<TraceEventOf<'observation'>>;
-  private readonly workspaces: Array<string | null>;
-  private readonly polls: Array<() => void> = [];
-  private readonly killed = new Set<string>();
-  /** Observations the trace reached so far, and how many ticks took one. */
-  private seen = 0;
-  private consumed = 0;
-  private asked = 0;
-
-  constructor(private readonly pass: TracePass, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords, actionsTaken: Set<string>) {
-    this.observations = pass.events.filter((e) => e.type === 'observation');
-    this.workspaces = pass.events.filter((e) => e.type === 'workspace').map((e) => e.fingerprint);
-    this.child = new SimulatedChild(pass.root);
-    this.ports = {
-      // The trace's clock does not run by itself: the stream waits (the pipes close once the
-      // simulated command exits) keep the real timer's time.
-      clock: { monotonic: () => clock.now, wall: () => clock.wall(), sleep },
-      notifier: { path: 'none', detail: 'replay', send: () => {} },
-      logger: { log: () => {} },
-      records,
-      actionsTaken,
-      watchdogUsec: null,
-      spawn: async () => ({ ok: true, child: this.child }),
-      signals: () => () => {},
-      forward: (source, _fd, onChunk) => {
-        source.on('data', (chunk: Buffer) => onChunk(chunk));
-        return { drained: async () => {}, backlogged: () => false };
-      },
-      every: (_ms, run) => {
-        this.polls.push(run);
-        return () => this.polls.splice(this.polls.indexOf(run), 1);
-      },
-      makeTree: () => ({ observe: () => this.observe(), terminate: async (target) => this.terminate(target), stopAll: async (signal) => void this.stops.push(signal) }),
-      adapter: () => adapter,
-      onSession: () => {},
-      evidence: { start: () => {}, stop: () => {}, summary: () => ({ alive: 0, total: 0, failing: null }), checkOnExit: async () => null },
-      portAccepts: async () => false,
-      // The work tree as the live run saw it, answer by answer; never the replaying machine's (the last answer holds).
-      workspace: this.workspaces.length > 0 ? () => this.workspaces[Math.min(this.asked++, this.workspaces.length - 1)]! : undefined,
-    };
-  }
-
-  /** Feeds the pass's events to the running session, one settled step each, and returns its result. */
-  async replay(running: Promise<RunResult>): Promise<RunResult> {
-    await settle();
-    let exited = false;
-    for (const event of this.pass.events) {
-      exited = this.happen(event);
-      await settle();
-      if (exited) break;
-    }
-    // A recording cut short (deadman itself was killed) ends the way the stop or the kill did.
-    if (!exited) this.child.exit(null, this.stops[0] ?? 'SIGKILL');
-    return running;
-  }
-
-  /** Moves the clock to the event and lets it happen; true once the command exited. */
-  private happen(event: TracePass['events'][number]): boolean {
-    this.clock.now = Math.max(this.clock.now, event.at);
-    if (event.type === 'output') this.child[event.stream].write(event.text);
-    if (event.type === 'observation' && ++this.seen > this.consumed) for (const run of [...this.polls]) run();
-    if (event.type !== 'exit') return false;
-    this.child.exit(event.code, event.signal as NodeJS.Signals | null);
-    return true;
-  }
-
-  /** A tick sees the newest observation recorded by now that no earlier tick saw, without what was "killed". */
-  private observe(): Observation {
-    const index = Math.min(Math.max(this.consumed, this.seen - 1), this.observations.length - 1);
-    this.consumed = index + 1;
-    const processes = (this.observations[index]?.processes ?? []).filter((p) => !this.killed.has(processKey(p)));
-    return { at: this.clock.now, rootPid: this.child.pid, processes };
-  }
-
-  private terminate({ subtree }: TerminateTarget) {
-    for (const p of subtree) this.killed.add(processKey(p));
-    return { killed: subtree.map((p) => p.pid), survived: [], refused: null, skipped: [] };
-  }
 }

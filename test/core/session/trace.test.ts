@@ -30,6 +30,24 @@ test('each bad trace is refused with the line and what is wrong with it', () => 
   assert.match(problem(`${header}\n${JSON.stringify({ type: 'output', at: 1, stream: 'stdin', text: '' })}`), /^line 2: stream: /);
   assert.match(problem(`${header}\n${header}`), /only the first line may be a header/);
   assert.match(problem(header.replace('"poll":1000', '"pol":1000')), /^line 1: settings: /);
+  assert.match(problem(header.replace('"version":1', '"version":3')), /^line 1: version: /);
+  const v2 = header.replace('"version":1', '"version":2');
+  assert.match(problem(`${v2}\n${JSON.stringify({ type: 'terminate', at: 1, result: { killed: [1] } })}`), /^line 2: result\.survived: /);
+  assert.match(problem(`${v2}\n${observation(1).replace('"processes"', '"startClock":{"bootAt":-5,"ticksPerSecond":0},"processes"')}`), /^line 2: startClock\.ticksPerSecond: /);
+});
+
+test('a version 2 trace keeps microsecond times, the start clock, and whatever else the observer reported', () => {
+  const v2 = header.replace('"version":1', '"version":2');
+  const entry = observation(0.125).replace('"listening":false', '"listening":false,"runQueueWaitMs":42').replace('"processes"', '"cgroupCpuMs":null,"startClock":{"bootAt":-5000.5,"ticksPerSecond":100},"processes"');
+  const parsed = parseTrace([v2, entry, JSON.stringify({ type: 'terminate', at: 2.5, result: { killed: [100], survived: [], refused: null, skipped: [] } })].join('\n'));
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  const [observed, killed] = parsed.trace.events;
+  assert.ok(observed?.type === 'observation' && killed?.type === 'terminate');
+  assert.equal(observed.at, 0.125);
+  assert.deepEqual(observed.startClock, { bootAt: -5000.5, ticksPerSecond: 100 });
+  assert.equal(observed.cgroupCpuMs, null);
+  assert.equal(observed.processes[0]!.runQueueWaitMs, 42);
+  assert.deepEqual(killed.result.killed, [100]);
 });
 
 test('the settings a run records are the ones its header schema accepts, and read back to the same config values', () => {
