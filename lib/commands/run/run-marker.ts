@@ -148,7 +148,7 @@ export class RunMarkerKeeper {
     if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
   }
 
-  finish(result: Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
+  finish(result: Pick<RunResult, 'clean' | 'settles' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
     this.ended = true;
     if (!this.marker) return;
     this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));
