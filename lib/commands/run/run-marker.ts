@@ -136,6 +136,11 @@ export class RunMarkerKeeper {
     }
   }
 
+  /** The session the marker names now (the revived one, or the one the agent reported since). */
+  get markedSession(): string | null {
+    return this.marker?.sessionId ?? null;
+  }
+
   sessionStarted(sessionId: string, logger: Logger): void {
     if (!this.marker) return;
     const mismatch = sessionMismatch(this.marker, sessionId);
