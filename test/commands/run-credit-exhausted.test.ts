@@ -50,6 +50,10 @@ for (const [adapter, agent] of Object.entries(AGENTS) as Array<[keyof typeof AGE
     const [row] = JSON.parse(status.stdout) as Array<{ state: string; error_code: string; needs_attention: boolean }>;
     assert.deepEqual([row!.state, row!.error_code, row!.needs_attention], ['credit_exhausted', 'credit_exhausted', true]);
 
+    const report = await runDeadman(['report', 'latest', '--database', database], { env: { ...process.env, STATE_DIRECTORY: dir }, cwd: dir });
+    assert.match(report.stdout, /CREDIT_EXHAUSTED/);
+    assert.match(report.stdout, /add credit or raise the limit/);
+
     // Started again (by hand, a timer, a reboot): the session is not resumed into the same wall.
     const second = await run();
     assert.equal(second.code, 69, second.stderr);
