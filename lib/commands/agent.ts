@@ -13,6 +13,10 @@ import type { RunResult } from '../supervise/run/outcome.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
+import { CONTINUE_PROMPT, watchAutoContinue } from './run/agent-continue.ts';
+import { repeatEvery } from '../io/clock.ts';
+import { isSameProcessAlive, readProcStat } from '../io/process/process-identity.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import {
   attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs, type AttachedRecording,
 } from './run/attached-agent.ts';
@@ -65,12 +69,53 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   // Its adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
   const terminal = supervised && process.stdin.isTTY === true;
   if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
-  const marker = terminal ? await RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true }) : null;
+  const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true });
+  let marker = terminal ? await prepare() : null;
   if (marker?.refusal) {
     recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), marker.refusal, logger);
     return marker.refusal.exitCode;
   }
-  const argv = marker?.argv ?? command;
+  const passes = [recording];
+  let argv = marker?.argv ?? command;
+  for (;;) {
+    const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger });
+    if (tui.continued && marker) {
+      // Left interrupted by the limit, so the revive path resumes it (its budget, its checks).
+      const sessionId = marker.markedSession;
+      marker.finish({ clean: false, outcome: 'usage-limit', reason: tui.continued, reraise: null }, false);
+      const resume = await prepare();
+      // Only the same session is continued: a refusal or a fresh start would not continue it.
+      if (!resume.refusal && resume.sessionId !== null && resume.sessionId === sessionId) {
+        [marker, argv] = [resume, [...resume.argv, CONTINUE_PROMPT]];
+        passes.push(openAttachedRecording(context));
+        continue;
+      }
+      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${resume.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
+      marker = resume.refusal ? null : resume;
+    }
+    marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
+    if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: context.paths.database, logger, form: json ? 'json' : 'block' }, tui.exitCode);
+    for (const pass of passes.slice(1)) pass.close();
+    return tui.exitCode;
+  }
+}
+
+interface TuiPass {
+  name: string;
+  cwd: string;
+  supervised: boolean;
+  marker: RunMarkerKeeper | null;
+  context: Context;
+  recording: AttachedRecording;
+  logger: Logger;
+}
+
+/**
+ * One agent process in its pseudo-terminal, supervised until it exits. `continued`: deadman
+ * stopped it because it did not continue by itself after its usage limit reset (agent-continue.ts).
+ */
+async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPass) {
+  const { marker, context, logger } = pass;
   const pty = ptyCommand(argv, childEnvironment(process.env, marker?.runTag ?? null))!;
   const script = spawn(pty.argv[0]!, pty.argv.slice(1), { stdio: 'inherit', env: pty.env });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => script.on('exit', (code, signal) => resolve({ code, signal })));
@@ -80,18 +125,31 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
     stopSignal ??= signal;
     script.kill(signal);
   });
-  const agentPid = supervised ? await childOf(script.pid!, exited) : null;
+  const agentPid = pass.supervised ? await childOf(script.pid!, exited) : null;
+  const agentStart = agentPid === null ? undefined : readProcStat(agentPid)?.startTime;
+  let continued: string | null = null;
+  let stopWatching = () => {};
+  const onSessionFile = (path: string) => {
+    if (!marker) return; // without a marker there is no session to resume: the person continues it
+    stopWatching = watchAutoContinue(path, {
+      agent, graceMs: context.config.usage_limit.continue_grace, clock: context.clock, every: repeatEvery, pollMs: context.config.poll, logger,
+      onContinue: (reason) => {
+        continued = reason;
+        // The same process still (pid and start time): a pid reused since is never signalled.
+        if (agentPid !== null && agentStart !== undefined && isSameProcessAlive(agentPid, agentStart)) process.kill(agentPid, 'SIGTERM');
+      },
+    });
+  };
   if (agentPid !== null) {
-    await superviseAttachedAgent({ pid: agentPid, agent, cwd, cmdline: argv }, recording, context, {
-      once: false, signals: () => () => {}, quietWhileRunning: true, name, noSummary: true, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger),
+    await superviseAttachedAgent({ pid: agentPid, agent, cwd: pass.cwd, cmdline: argv }, pass.recording, context, {
+      once: false, signals: () => () => {}, quietWhileRunning: true, name: pass.name, noSummary: true, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger), onSessionFile,
     });
   }
   const { code, signal } = await exited;
+  stopWatching();
   stopForwarding();
   const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
-  marker?.finish(agentEnd(exitCode, stopSignal), false);
-  if (agentPid !== null) printRunSummary({ passes: [records], database: context.paths.database, logger, form: json ? 'json' : 'block' }, exitCode);
-  return exitCode;
+  return { exitCode, stopSignal: stopSignal as NodeJS.Signals | null, agentPid, continued: stopSignal ? null : (continued as string | null) };
 }
 
 /** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */

@@ -79,6 +79,8 @@ export interface AttachOptions {
   name?: string;
   /** Told the session's id once its session file names it. */
   onSessionId?: (sessionId: string) => void;
+  /** Told the session file's path once it is found (`deadman agent` watches it for a usage limit). */
+  onSessionFile?: (path: string) => void;
   /** End with the summary as one JSON object on stderr. */
   json?: boolean;
   /** `deadman agent` prints the summary itself, with the agent's own exit code. */
@@ -103,7 +105,10 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   let sessionId: string | null = null;
   const lookAtSessionFile = () => {
     const look = sessionFile.look();
-    if (sessionId === null && sessionFile.sessionId !== null) options.onSessionId?.((sessionId = sessionFile.sessionId));
+    if (sessionId === null && sessionFile.sessionId !== null) {
+      options.onSessionId?.((sessionId = sessionFile.sessionId));
+      if (sessionFile.path !== null) options.onSessionFile?.(sessionFile.path);
+    }
     return look;
   };
   const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {

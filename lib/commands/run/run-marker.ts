@@ -136,6 +136,11 @@ export class RunMarkerKeeper {
     }
   }
 
+  /** The session the marker names now (the revived one, or the one the agent reported since). */
+  get markedSession(): string | null {
+    return this.marker?.sessionId ?? null;
+  }
+
   sessionStarted(sessionId: string, logger: Logger): void {
     if (!this.marker) return;
     const mismatch = sessionMismatch(this.marker, sessionId);
@@ -148,7 +153,7 @@ export class RunMarkerKeeper {
     if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
   }
 
-  finish(result: Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
+  finish(result: Pick<RunResult, 'clean' | 'settles' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
     this.ended = true;
     if (!this.marker) return;
     this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));

@@ -42,7 +42,7 @@ export interface UsageWaitDeps {
 const TICK_MS = 1_000;
 const STATUS_EVERY_MS = 30_000;
 
-export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBackoffs, limits: Config['usage_limit'], deps: UsageWaitDeps): Promise<UsageWaitEnd> {
+export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBackoffs, limits: Omit<Config['usage_limit'], 'continue_grace'>, deps: UsageWaitDeps): Promise<UsageWaitEnd> {
   const { clock, notifier, logger } = deps;
   const startedAt = clock.wall();
   const plan = planUsageWait(limit, earlier, startedAt, { maxWaitMs: limits.max_wait, jitterMs: limits.jitter, backoffMs: limits.backoff }, (deps.random ?? Math.random)());

@@ -43,11 +43,13 @@ export const claudeLineSchema = z.discriminatedUnion('type', [
     max_retries: z.number().optional(),
     error_status: z.number().nullish(),
     error: z.unknown().optional(),
+    /** subtype `status`: `compacting` while the agent compacts its context. */
+    status: z.string().nullish().catch(null),
   }),
   z.object({
     type: z.literal('assistant'),
     message: z.object({ content: blocks.catch([]) }),
-    /** Set on synthetic API-error messages. */
+    /** Set on synthetic API-error messages (`billing_error`: the credit is spent). */
     error: z.unknown().optional(),
   }),
   z.object({
@@ -57,7 +59,13 @@ export const claudeLineSchema = z.discriminatedUnion('type', [
   /** `allowed`/`allowed_warning` are informational; `rejected` (some reports: `denied`) stops the turn. */
   z.object({
     type: z.literal('rate_limit_event'),
-    rate_limit_info: z.object({ status: z.string(), resetsAt: z.number().optional().catch(undefined), rateLimitType: z.string().optional().catch(undefined) }),
+    /** `rateLimitType`: five_hour, seven_day, …; `overageDisabledReason`: why no overage takes over (org_level_disabled, member_zero_credit_limit, …). */
+    rate_limit_info: z.object({
+      status: z.string(),
+      resetsAt: z.number().optional().catch(undefined),
+      rateLimitType: z.string().optional().catch(undefined),
+      overageDisabledReason: z.string().nullish().catch(undefined),
+    }),
   }),
   z.object({
     type: z.literal('result'),

@@ -2,7 +2,7 @@ import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { outputTail } from './output-tail.ts';
 import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
-import { claudeLimitOfText, claudeThrottle, mayBeClaudeLimitText } from './claude-usage-limit.ts';
+import { claudeCreditExhausted, claudeLimitOfText, claudeThrottle, mayBeClaudeLimitText } from './claude-usage-limit.ts';
 import { isUnreadClaudeLine } from './unread-lines.ts';
 import { withoutKey } from './without-key.ts';
 
@@ -52,12 +52,10 @@ export function createClaudeAdapter(preCheck = true): Adapter {
       case 'system':
         // One `-p` run is one user turn, and system/init opens it.
         if (line.subtype === 'init' && line.session_id) return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
-        if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
-        return [];
+        return systemEvents(line);
       case 'assistant': {
         const text = saidText(line);
-        const apiError = line.error === undefined ? [] : [{ type: 'error' as const, message: text || String(line.error) }];
-        return limits.add([...apiError, ...toolsStarted(line.message.content)], text);
+        return limits.add([...apiErrorEvents(line.error, text), ...toolsStarted(line.message.content)], text);
       }
       case 'user':
         return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
@@ -103,9 +101,10 @@ function turnLimit() {
     },
     /** `text`: what the line said, when it may be Claude's limit text. */
     add(events: AgentEvent[], text: string | undefined): AgentEvent[] {
-      const fromText = reported || text === undefined ? null : claudeLimitOfText(text);
+      const said = events.some((e) => e.type === 'credit_exhausted');
+      const fromText = reported || said || text === undefined ? null : claudeLimitOfText(text);
       const all = fromText ? [fromText, ...events] : events;
-      if (all.some((e) => e.type === 'usage_limit')) reported = true;
+      if (all.some((e) => e.type === 'usage_limit' || e.type === 'credit_exhausted')) reported = true;
       return all;
     },
   };
@@ -145,15 +144,34 @@ function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent
   return [ended, { type: 'usage', usage, ...(line.total_cost_usd === undefined ? {} : { totalCostUsd: line.total_cost_usd }) }];
 }
 
-function rateLimitEvents(info: { status: string; resetsAt?: number | undefined; rateLimitType?: string | undefined }): AgentEvent[] {
+/**
+ * A rejected window with its `resetsAt` is the plan's limit, waited for even when no overage
+ * takes over (`overageDisabledReason` only says why not, and is named); rejected with no reset
+ * is a throttle.
+ */
+function rateLimitEvents(info: Extract<ClaudeLine, { type: 'rate_limit_event' }>['rate_limit_info']): AgentEvent[] {
   if (info.status !== 'rejected' && info.status !== 'denied') return [];
   if (info.resetsAt === undefined) return [claudeThrottle()];
-  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached` }];
+  const overage = info.overageDisabledReason ? ` (no overage: ${info.overageDisabledReason})` : '';
+  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached${overage}` }];
 }
 
 function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {
   const errors = (line.errors ?? []).map(String).join('; ');
   return `${line.subtype}: ${errors || line.result || 'turn failed'}`;
+}
+
+/** A synthetic message's API error; `billing_error` names spent credit whatever the words say. */
+function apiErrorEvents(error: unknown, text: string | undefined): AgentEvent[] {
+  if (error === undefined) return [];
+  const apiError: AgentEvent = { type: 'error', message: text || String(error) };
+  return error === 'billing_error' ? [claudeCreditExhausted(), apiError] : [apiError];
+}
+
+/** A retry is a warning; a compaction (its `status` while it runs, its boundary once done) is what the agent is doing. */
+function systemEvents(line: Extract<ClaudeLine, { type: 'system' }>): AgentEvent[] {
+  if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
+  return line.subtype === 'compact_boundary' || (line.subtype === 'status' && line.status === 'compacting') ? [{ type: 'compacting' }] : [];
 }
 
 function retryMessage(line: Extract<ClaudeLine, { type: 'system' }>): string {

@@ -7,6 +7,8 @@ import { isUnreadCodexLine } from './unread-lines.ts';
 
 /** Item types that run something on the agent's behalf: their start and end are tool events. */
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
+/** Codex's item while it compacts the thread's context (named in the 0.171 binary; not yet seen in a recording). */
+const COMPACTION_ITEM = 'context_compaction';
 const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
 /** Only the end of a command's output is kept (outputTail). */
 const LONG_VALUES = ['aggregated_output'];
@@ -67,7 +69,7 @@ export function createCodexAdapter(start: CodexStart = { resumed: false }, preCh
       case 'error':
         return [...usageLimitOf(event.message), { type: 'error', message: event.message }];
       case 'item.started':
-        return TOOL_ITEMS.has(event.item.type) ? [{ type: 'tool_started', toolId: event.item.id, command: toolCommand(event.item) }] : [];
+        return itemStarted(event.item);
       case 'item.completed':
         return itemCompleted(event.item);
       case 'item.updated':
@@ -96,10 +98,16 @@ function eventlessItem(object: JsonObject): boolean {
   if (object.type === 'item.updated') return true;
   if (object.type !== 'item.started' && object.type !== 'item.completed') return false;
   const type = (object.item as JsonObject | null | undefined)?.type;
-  return typeof type === 'string' && !TOOL_ITEMS.has(type) && !(type === 'error' && object.type === 'item.completed');
+  return typeof type === 'string' && !TOOL_ITEMS.has(type) && type !== COMPACTION_ITEM && !(type === 'error' && object.type === 'item.completed');
+}
+
+function itemStarted(item: CodexItem): AgentEvent[] {
+  if (item.type === COMPACTION_ITEM) return [{ type: 'compacting' }];
+  return TOOL_ITEMS.has(item.type) ? [{ type: 'tool_started', toolId: item.id, command: toolCommand(item) }] : [];
 }
 
 function itemCompleted(item: CodexItem): AgentEvent[] {
+  if (item.type === COMPACTION_ITEM) return [{ type: 'compacting' }];
   if (item.type === 'error') return item.message ? [{ type: 'error', message: item.message }] : [];
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;

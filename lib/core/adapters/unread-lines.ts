@@ -18,7 +18,7 @@ const CODEX_READ = new Set(['thread.started', 'turn.started', 'turn.completed', 
 /** An item's own type, when it is written right after its id as Codex does. */
 const CODEX_ITEM_TYPE = /^\s*\{\s*"type"\s*:\s*"item\.(?:started|completed)"\s*,\s*"item"\s*:\s*\{\s*"id"\s*:\s*"[^"\\]{0,100}"\s*,\s*"type"\s*:\s*"([\w.-]{1,64})"/;
 /** Items that become tool events or warnings (codex.ts); every other item is eventless. */
-const CODEX_READ_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change', 'error']);
+const CODEX_READ_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change', 'error', 'context_compaction']);
 
 /** Whether the Codex adapter would make no event of `line` and count it as the agent speaking. */
 export function isUnreadCodexLine(line: string): boolean {

@@ -101,6 +101,7 @@ export const configSchema = z.strictObject({
     max_wait: duration({ max: TIMER_MAX }).default(D.usage_limit.max_wait),
     jitter: duration({ max: SHORT_MAX }).default(D.usage_limit.jitter),
     backoff: duration({ min: '1s', max: SHORT_MAX }).default(D.usage_limit.backoff),
+    continue_grace: duration({ max: SHORT_MAX }).default(D.usage_limit.continue_grace),
   }).default(() => ({ ...D.usage_limit })),
   ignore: z.array(regex).default(() => [...D.ignore]),
   activity: z.strictObject({

@@ -18,7 +18,7 @@ export const DEFAULT_CONFIG = {
   verify_window: 60_000,
   exit_grace: 30_000,
   /** After a USAGE_LIMIT: wait in-process at most this long for the reset, plus up to `jitter`. */
-  usage_limit: { max_wait: 6 * 3_600_000, jitter: 30_000, backoff: 15_000 },
+  usage_limit: { max_wait: 6 * 3_600_000, jitter: 30_000, backoff: 15_000, continue_grace: 120_000 },
   /** SESSION_BUDGET_RISK from the agent's own telemetry; 0 is off. */
   budget: { tokens: 0, cost_usd: 0 },
   ignore: [] as string[],

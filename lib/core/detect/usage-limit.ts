@@ -74,12 +74,23 @@ const UNKNOWN_RESET_WAITS = 4;
  * when no reset is known (the same random spreads it by up to a tenth).
  */
 export function planUsageWait(limit: UsageLimitEnd, earlier: EarlierBackoffs, nowWall: number, limits: UsageWaitLimits, random: number): UsageWait {
+  if (limit.throttle && limit.resetAt !== null) return planStatedThrottle(limit.resetAt, earlier, nowWall, random);
   if (limit.throttle || limit.resetAt === null) return planBackoff(limit.throttle, earlier, nowWall, limits, random);
   const resumeAt = Math.max(nowWall, limit.resetAt) + Math.floor(random * limits.jitterMs);
   if (resumeAt - nowWall > limits.maxWaitMs) {
     return { wait: false, restart: false, reason: `the limit resets at ${utcTime(limit.resetAt)}, beyond usage_limit.max_wait (${formatDuration(limits.maxWaitMs)}) from now` };
   }
   return { wait: true, resumeAt, backoff: false };
+}
+
+/**
+ * A throttle that said how long to wait ("try again in 1.898s", a `retry-after`): that delay, and
+ * up to a tenth more, instead of `backoff`; still one of the THROTTLE_WAITS in a row.
+ */
+function planStatedThrottle(resetAt: number, earlier: EarlierBackoffs, nowWall: number, random: number): UsageWait {
+  if (earlier.count >= THROTTLE_WAITS) return { wait: false, restart: true, reason: `the API throttled the agent (not its usage limit) again after ${THROTTLE_WAITS} backoff waits in a row` };
+  const delay = Math.max(0, resetAt - nowWall);
+  return { wait: true, resumeAt: nowWall + delay + Math.floor(random * delay / 10), backoff: true };
 }
 
 function planBackoff(throttle: boolean, earlier: EarlierBackoffs, nowWall: number, limits: UsageWaitLimits, random: number): UsageWait {

@@ -15,7 +15,8 @@ import { MARKER_VERSION } from './marker-version.ts';
  *                  interrupted ──count reached max_revives──▶ exhausted (do not restart)
  *
  * A turn the agent completes while it keeps running also sets the count back to 0; a person's
- * Ctrl-C at a terminal ends `running` as completed (theirs to continue, never revived).
+ * Ctrl-C at a terminal ends `running` as completed (theirs to continue, never revived), and so
+ * does a run closed for what only a person can lift (spent credit), with its reason: settled.
  *
  * A `running` marker whose owner is dead is an interruption nobody got to record.
  */
@@ -88,6 +89,18 @@ export function markTurnCompleted(marker: Marker, now: number): Marker {
   return { ...marker, reviveCount: 0, updatedAt: now };
 }
 
+const SETTLED = 'settled: ';
+
+/** Closed on purpose, not completed: never revived (the reason says why), the budget starts over. */
+export function markSettled(marker: Marker, reason: string, now: number): Marker {
+  return { ...marker, state: 'completed', reason: `${SETTLED}${reason}`, reviveCount: 0, updatedAt: now };
+}
+
+/** A marker markSettled wrote: the next start says why it does not resume. */
+function isSettled(marker: Marker): boolean {
+  return marker.state === 'completed' && marker.reason !== null && marker.reason.startsWith(SETTLED);
+}
+
 export function markInterrupted(marker: Marker, reason: string, now: number): Marker {
   return { ...marker, state: 'interrupted', reason, updatedAt: now };
 }
@@ -99,6 +112,8 @@ export function markStoppedByPerson(marker: Marker, reason: string, now: number)
 
 export interface RunEnd {
   clean: boolean;
+  /** Closed for a reason only a person can lift (its kind's row: spent credit): never resumed by the next start. */
+  settles?: boolean | undefined;
   outcome: string;
   reason: string;
   /** The stop signal deadman received, or null. */
@@ -113,6 +128,8 @@ export interface RunEnd {
  * reboot as much as SIGTERM is — so that is an interruption to revive.
  */
 export function markRunEnded(marker: Marker, end: RunEnd, now: number): Marker {
+  // Closed on purpose without completing (spent credit): settled, with why, so the next start does not resume it into the same wall.
+  if (end.settles) return markSettled(marker, `${end.outcome}: ${end.reason}`, now);
   if (end.clean) return markCompleted(marker, now);
   if (end.stopSignal === 'SIGINT' && !end.underUnit) return markStoppedByPerson(marker, 'a person stopped the run (SIGINT at a terminal)', now);
   return markInterrupted(marker, `${end.outcome}: ${end.reason}`, now);
@@ -147,7 +164,7 @@ export type ReviveDecision =
 export function decideRevive(marker: Marker | null, settings: ReviveSettings): ReviveDecision {
   const fresh = (reason: string): ReviveDecision => ({ revive: false, outcome: 'fresh', reason });
   if (marker === null) return fresh('no marker: first run');
-  if (marker.state === 'completed') return fresh('the last run completed');
+  if (marker.state === 'completed') return fresh(isSettled(marker) ? `the last run was settled, not resumed (${marker.reason!.slice(SETTLED.length)})` : 'the last run completed');
   if (settings.livePid !== null) {
     return { revive: false, outcome: 'owned', reason: `its session still has a live process (pid ${settings.livePid})` };
   }

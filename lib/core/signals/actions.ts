@@ -84,6 +84,11 @@ export const ACTIONS = {
     policy: () => allow('the agent cannot work until the reset: waiting needs no approval'),
     ends: { doing: 'interrupting the agent to wait for the reset', done: 'the agent is stopped; the run waits for the reset, then resumes the session' },
   },
+  STOP_FOR_CREDIT: {
+    does: 'stop the agent (its credit or spend limit is spent: no reset to wait for), settle its session so nothing revives it, exit 69',
+    policy: () => allow('the agent cannot work until a person adds credit: stopping it needs no approval'),
+    ends: { doing: 'stopping the agent: its credit is spent', done: 'the agent is stopped; deadman exits 69 and does not revive the session: a person must add credit' },
+  },
   CANCEL_AND_RESUME: {
     does: 'interrupt the agent (SIGINT, grace, the kill path) and resume its session with grounded guidance',
     policy: ({ sessionId, autoRecover }) => {

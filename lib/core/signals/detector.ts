@@ -55,6 +55,9 @@ export interface ObservedOutput {
   finishedAt: number | null;
   failed: string | null;
   usageLimit: UsageLimitSeen | null;
+  creditExhausted: { message: string } | null;
+  /** When the agent's last word was that it compacts its context (monotonic ms); else null. */
+  compactingAt: number | null;
   usage: UsageTotals;
 }
 

@@ -1,3 +1,4 @@
+import { CREDIT_EXHAUSTED } from './credit-exhausted.ts';
 import { EVIDENCE_FAILED } from './evidence-failed.ts';
 import { EVIDENCE_STALE } from './evidence-stale.ts';
 import { FINISHED_NOT_EXITED } from './finished-not-exited.ts';
@@ -23,7 +24,7 @@ import type { NextPass, SignalRow, StallAction } from './signal-row.ts';
  */
 export const SIGNALS = {
   OUTPUT_INACTIVITY, HUNG_PROCESS, EVIDENCE_STALE, EVIDENCE_FAILED, TIMEOUT, NOT_READY, HALT_AND_ESCALATE,
-  FINISHED_NOT_EXITED, USAGE_LIMIT, REPEATED_FAILURE, NO_PROGRESS, SESSION_BUDGET_RISK, REVIVE_REFUSED,
+  FINISHED_NOT_EXITED, USAGE_LIMIT, CREDIT_EXHAUSTED, REPEATED_FAILURE, NO_PROGRESS, SESSION_BUDGET_RISK, REVIVE_REFUSED,
 } as const satisfies Record<string, SignalRow>;
 
 export type SignalKind = keyof typeof SIGNALS;
@@ -34,9 +35,9 @@ export type DetectedKind = { [K in SignalKind]: Rows[K]['detector'] extends null
 /** The kinds whose evidence packet may go to a diagnostician (`diagnose.signals` picks among them). */
 export type ConsultableKind = { [K in SignalKind]: Rows[K] extends { consult: object } ? K : never }[SignalKind];
 
-/** The agent's own word first: a usage limit or a finished result explains any silence after it. */
+/** The agent's own word first: spent credit, a usage limit or a finished result explains any silence after it. */
 export const DETECTION_ORDER: readonly DetectedKind[] = [
-  'USAGE_LIMIT', 'SESSION_BUDGET_RISK', 'FINISHED_NOT_EXITED', 'REPEATED_FAILURE', 'NO_PROGRESS', 'HUNG_PROCESS', 'OUTPUT_INACTIVITY', 'TIMEOUT', 'NOT_READY', 'EVIDENCE_STALE',
+  'CREDIT_EXHAUSTED', 'USAGE_LIMIT', 'SESSION_BUDGET_RISK', 'FINISHED_NOT_EXITED', 'REPEATED_FAILURE', 'NO_PROGRESS', 'HUNG_PROCESS', 'OUTPUT_INACTIVITY', 'TIMEOUT', 'NOT_READY', 'EVIDENCE_STALE',
 ];
 
 export const SIGNAL_KINDS = Object.keys(SIGNALS) as SignalKind[];

@@ -14,9 +14,10 @@ import type { Detector } from './detector.ts';
  * `usage-wait`: interrupt the agent, and the run waits for its usage limit's reset.
  * `cancel-resume`: interrupt the agent, and the run resumes its session with guidance. `halt`:
  * stop the tree and exit 69 (do not restart). `respawn`: interrupt the agent, and the run starts
- * a fresh session with a handoff.
+ * a fresh session with a handoff. `settle`: stop the agent, settle its session (never revived)
+ * and exit 69 (do not restart): only a person can lift what stopped it.
  */
-export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn';
+export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn' | 'settle';
 
 /** How the next pass of the run starts after a pass ended this way (pass-loop.ts). */
 export type NextPass =
@@ -29,11 +30,15 @@ export type NextPass =
 
 type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** How a pass ends: the run's outcome and exit code; `clean`: its revive marker completes. */
+/**
+ * How a pass ends: the run's outcome and exit code; `clean`: its revive marker completes;
+ * `settles`: it is settled with the reason, so no start resumes the session (run-marker.ts).
+ */
 export interface PassEnd {
   outcome: string;
   exitCode: ExitCodeValue;
   clean?: true;
+  settles?: true;
 }
 
 export interface SignalRow {

@@ -13,7 +13,7 @@ import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.
 
 export const STATUS_STATES = [
   'running', 'revived', 'completed', 'stopped', 'failed', 'green_but_dead', 'stalled', 'timeout', 'killed', 'interrupted', 'exhausted', 'halted', 'usage_limit',
-  'refused', 'damaged',
+  'credit_exhausted', 'refused', 'damaged',
 ] as const;
 export type StatusState = (typeof STATUS_STATES)[number];
 
@@ -81,6 +81,7 @@ const OUTCOME_STATES: Record<string, StatusState> = {
   timeout: 'timeout', stopped: 'stopped', 'revive-exhausted': 'exhausted', halted: 'halted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
   // A pass outcome on the latest row: the run did not go on (beyond max_wait; fresh sessions over budget too often): exit 69.
   'usage-limit': 'usage_limit', respawn: 'exhausted',
+  'credit-exhausted': 'credit_exhausted',
 };
 
 /** A run that came to a clean end: it settles what earlier runs of its name escalated (io/store/run-ends.ts). */

@@ -6,6 +6,7 @@ import type { RunRecorder, RunSessionPorts } from '../ports.ts';
 import type { UsageLimitSeen } from '../../core/detect/usage-limit.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
 import type { UsageTotals } from '../../core/detect/session-budget.ts';
+import { cutLongLine } from './evidence-line.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -34,6 +35,10 @@ export interface OutputState {
   finishedAt: number | null;
   /** The agent said its plan or usage limit stops the turn; null until it does. */
   usageLimit: UsageLimitSeen | null;
+  /** The agent said its credit or spend limit is spent; null until it does. */
+  creditExhausted: { message: string; at: number } | null;
+  /** When the agent said it compacts its context, while that is the last thing it said; else null. */
+  compactingAt: number | null;
   /** Shell commands and turns completed since the supervisor last took them (at most MAX_PENDING_ATTEMPTS). */
   toolResults: Attempt[];
   /** Older ones dropped from toolResults since the supervisor last took them: it must count afresh. */
@@ -48,8 +53,6 @@ export interface OutputState {
 
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
-/** How much of one line the evidence keeps. */
-const LINE_CHARS = 500;
 const HISTORY = 50;
 const FILES_CHANGED = 100;
 /**
@@ -85,7 +88,7 @@ export class OutputTracker {
   private readonly fingerprinting = new Map<Attempt, Promise<void>>();
 
   constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, creditExhausted: null, compactingAt: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -123,6 +126,8 @@ export class OutputTracker {
     const adapter = this.adapter();
     const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
     const counts = adapter.name === 'generic' || parsed.recognized;
+    // Any other word from the agent ends the compaction as the last thing it said.
+    if (parsed.recognized) s.compactingAt = null;
     for (const event of parsed.events) this.apply(event, now, s.lastOutputAt /* still the output before this line */);
     if (counts) s.lastOutputAt = now;
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
@@ -177,6 +182,12 @@ export class OutputTracker {
         break;
       case 'usage_limit':
         s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
+        break;
+      case 'credit_exhausted':
+        s.creditExhausted ??= { message: event.message, at: now };
+        break;
+      case 'compacting':
+        s.compactingAt = now;
         break;
       case 'usage':
         s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;
@@ -236,15 +247,4 @@ export class OutputTracker {
     this.state.history.push(attempt);
     if (this.state.history.length > HISTORY) this.state.history.shift();
   }
-}
-
-/**
- * A long line cut at LINE_CHARS, and the word the cut falls in dropped with it: these lines are
- * redacted downstream (the store, the alerts, the diagnostician's packet), and a secret split by
- * the cut would keep a head that no shape recognizes there ("sk-proj-AbCd…").
- */
-function cutLongLine(line: string): string {
-  if (line.length <= LINE_CHARS) return line;
-  const kept = line.slice(0, LINE_CHARS);
-  return `${/\s/.test(line[LINE_CHARS]!) ? kept : kept.replace(/\S+$/, '')}…`;
 }

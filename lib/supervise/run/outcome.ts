@@ -9,7 +9,7 @@ import { actionRow } from '../../core/signals/actions.ts';
 import { STALLED_END } from '../../core/signals/signal-row.ts';
 import type { PendingVerification } from '../tick/resumed-verification.ts';
 
-export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn';
+export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn' | 'credit-exhausted';
 
 export interface RunResult {
   exitCode: number;
@@ -21,6 +21,8 @@ export interface RunResult {
   errorCode?: ErrorCode | null;
   /** Exit 0 with the adapter's completion and evidence holding: the marker may be cleared. */
   clean: boolean;
+  /** Ended for what only a person can lift (spent credit): the marker is settled, never resumed. */
+  settles?: boolean;
   sessionId: string | null;
   /** outcome `usage-limit`: when the limit resets (wall ms; null when the agent did not say), for the in-process wait. */
   usageResetAt?: number | null;
@@ -85,7 +87,7 @@ function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null):
   }
   if (seen.stall && end && end !== 'verdict') {
     const { stall } = seen;
-    return { ...base, clean: end.clean === true, exitCode: end.exitCode, outcome: end.outcome as Outcome, reason: stall.message, ...forNextPass(seen, stall) };
+    return { ...base, clean: end.clean === true, ...(end.settles ? { settles: true } : {}), exitCode: end.exitCode, outcome: end.outcome as Outcome, reason: stall.message, ...forNextPass(seen, stall) };
   }
   if (childCode !== 0) {
     // The agent's own word on its failed turn (an API error) beats the bare exit code: the revive prompt repeats it.

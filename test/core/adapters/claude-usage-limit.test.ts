@@ -25,7 +25,8 @@ test('the limit text: 12- and 24-hour resets, a zone or none, the old epoch form
     [`You've hit your limit · resets 2pm ${'and more words '.repeat(30)}`, null],
   ];
   for (const [text, expected] of table) {
-    const event = claudeLimitOfText(text);
+    const said = claudeLimitOfText(text);
+    const event = said?.type === 'usage_limit' ? said : null;
     if (expected === null) {
       assert.equal(event, null, text);
       continue;

@@ -66,7 +66,7 @@ test('a minute-precision reset is the END of the stated minute, in the host zone
 
 test('Claude 2.1.197 session limit: rate_limit_event rejected with resetsAt, then "resets 3:58pm (UTC)": one plan limit, the epoch reset', () => {
   const found = limits(eventsOf(createClaudeAdapter(), fixtureLines('agents', 'claude-session-limit.jsonl')));
-  assert.deepEqual(found, [{ type: 'usage_limit', resetsAtSec: 1796313486, resetsInSec: null, message: 'Claude five_hour limit reached' }]);
+  assert.deepEqual(found, [{ type: 'usage_limit', resetsAtSec: 1796313486, resetsInSec: null, message: 'Claude five_hour limit reached (no overage: org_level_disabled)' }]);
   // The words alone (no rate_limit_event): the end of 15:58 UTC.
   const words = fixtureLines('agents', 'claude-session-limit.jsonl').filter((line) => !line.includes('rate_limit_event'));
   const [limit] = limits(eventsOf(createClaudeAdapter(), words));

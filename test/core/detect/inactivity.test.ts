@@ -17,3 +17,10 @@ test('tree activity postpones it; the message still counts from the last output'
 test('a limit of 0 (off) never fires', () => {
   assert.equal(detectInactivity({ now: 1e12, limitMs: 0, lastOutputAt: 0, lastTreeActivityAt: 0 }), null);
 });
+
+test('an agent whose last word was a compaction: the message says it was compacting its context', () => {
+  const limitMs = 10_000;
+  assert.equal(detectInactivity({ now: 12_000, limitMs, lastOutputAt: 1_000, lastTreeActivityAt: 0, agent: 'claude', compactingAt: 1_000 })?.message,
+    'no claude output for 11s: the agent was compacting its context (its last event, 11s ago, was a compaction)');
+  assert.equal(detectInactivity({ now: 12_000, limitMs, lastOutputAt: 1_000, lastTreeActivityAt: 0, agent: 'claude', compactingAt: null })?.message, 'no claude output for 11s');
+});

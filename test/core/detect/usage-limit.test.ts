@@ -32,6 +32,13 @@ test('planUsageWait: reset plus jitter within max_wait; beyond it, or with no re
   assert.deepEqual(planUsageWait(throttle, { count: 3, waitedMs: 105_000 }, NOW, limits, 0), { wait: true, resumeAt: NOW + 120_000, backoff: true });
   const spent = planUsageWait(throttle, { count: 4, waitedMs: 225_000 }, NOW, limits, 0);
   assert.ok(!spent.wait && spent.restart, 'past the bound a throttle asks for a restart (75), not 69');
+  // A throttle that stated its delay ("try again in 1.898s"): that delay, up to a tenth more, not `backoff`; still bounded.
+  const stated = { resetAt: NOW + 1_898, throttle: true };
+  assert.deepEqual(planUsageWait(stated, none, NOW, limits, 0), { wait: true, resumeAt: NOW + 1_898, backoff: true });
+  assert.deepEqual(planUsageWait(stated, none, NOW, limits, 0.5), { wait: true, resumeAt: NOW + 1_898 + 94, backoff: true });
+  assert.deepEqual(planUsageWait({ resetAt: NOW - 5, throttle: true }, none, NOW, limits, 0.9), { wait: true, resumeAt: NOW, backoff: true }, 'already past: at once');
+  const statedSpent = planUsageWait(stated, { count: 4, waitedMs: 8_000 }, NOW, limits, 0);
+  assert.ok(!statedSpent.wait && statedSpent.restart);
 });
 
 test('the STATUS while waiting names the reset time in UTC and what is left', () => {

@@ -128,3 +128,12 @@ test('how a run\'s end leaves its marker: clean, a person\'s Ctrl-C, a unit\'s s
   assert.deepEqual(markRunEnded(running, { ...end, stopSignal: 'SIGTERM', reason: 'stopped by SIGTERM' }, T0 + 4000).reason, 'stopped: stopped by SIGTERM');
   assert.equal(markRunEnded(running, { ...end, outcome: 'failed', reason: 'child exited 1', stopSignal: null }, T0 + 4000).state, 'interrupted');
 });
+
+test('spent credit settles the marker: completed with the reason, the budget back to 0, and the next start is fresh, saying why', () => {
+  const running = markRevived(interrupted(), { owner, runTag: null }, T0 + 3000);
+  const end = { clean: false, settles: true, outcome: 'credit-exhausted', reason: 'Claude: the credit balance is too low (billing_error)', stopSignal: null, underUnit: true };
+  const settled = markRunEnded(running, end, T0 + 4000);
+  assert.deepEqual([settled.state, settled.reviveCount, settled.reason], ['completed', 0, 'settled: credit-exhausted: Claude: the credit balance is too low (billing_error)']);
+  assert.deepEqual(decideRevive(settled, settings()), { revive: false, outcome: 'fresh', reason: 'the last run was settled, not resumed (credit-exhausted: Claude: the credit balance is too low (billing_error))' });
+  assert.equal(markRunEnded(running, { ...end, settles: false }, T0 + 4000).state, 'interrupted', 'without settles the same end would be revived');
+});

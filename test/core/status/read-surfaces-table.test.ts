@@ -44,6 +44,7 @@ const RUNS: RunCase[] = [
   { label: 'waiting in-process for a usage reset (pass row 75)', row: ended('usage-limit', 75), ownerAlive: true, state: 'running', attention: false, running: true },
   { label: 'killed while waiting for a usage reset', row: ended('usage-limit', 75), ownerAlive: false, state: 'killed', attention: true, running: false },
   { label: 'usage limit beyond max_wait', row: ended('usage-limit', 69), ownerAlive: false, state: 'usage_limit', attention: true, running: false },
+  { label: 'spent credit', row: ended('credit-exhausted', 69), ownerAlive: false, state: 'credit_exhausted', attention: true, running: false },
   { label: 'fresh sessions over budget too often', row: ended('respawn', 69), ownerAlive: false, state: 'exhausted', attention: true, running: false },
   { label: 'refused marker', row: ended('revive-refused', null), ownerAlive: false, state: 'refused', attention: true, running: false },
 ];

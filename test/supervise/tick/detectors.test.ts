@@ -36,6 +36,6 @@ test('the workspace is asked once per fold, for every detector, when an attempt 
   assert.equal(detectors[0]!.detect(input)?.kind, 'REPEATED_FAILURE');
 });
 
-test('only the usage limit looks once more at the root\'s exit', () => {
-  assert.deepEqual(runDetectors().filter((d) => d.atExit).map((d) => d.kind), ['USAGE_LIMIT']);
+test('only spent credit and the usage limit look once more at the root\'s exit (the agent says them and exits)', () => {
+  assert.deepEqual(runDetectors().filter((d) => d.atExit).map((d) => d.kind), ['CREDIT_EXHAUSTED', 'USAGE_LIMIT']);
 });
