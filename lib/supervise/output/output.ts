@@ -3,10 +3,9 @@ import type { Adapter, AgentEvent } from '../../core/adapters/agent-events.ts';
 import type { Line } from '../../core/adapters/lines.ts';
 import { withoutKey } from '../../core/adapters/without-key.ts';
 import type { RunRecorder, RunSessionPorts } from '../ports.ts';
-import type { UsageLimitSeen } from '../../core/detect/usage-limit.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
-import type { UsageTotals } from '../../core/detect/session-budget.ts';
 import { cutLongLine } from './evidence-line.ts';
+import type { OutputState } from './output-state.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -16,41 +15,6 @@ import { cutLongLine } from './evidence-line.ts';
  * lines are split only when something needs them (patterns, readiness) — the passthrough of a
  * chatty build must not pay a database row per line.
  */
-export interface OutputState {
-  lastOutputAt: number;
-  sessionId: string | null;
-  openTools: Map<string, number>;
-  /** The shell command of each open tool call that has one: evidence of which process is the call's. */
-  openToolCommands: Map<string, string>;
-  /** Each open tool call's window: when the agent's output before its event came (a process it spawned since may be the call's). */
-  openToolWindows: Map<string, number>;
-  firstToolAt: number | null;
-  /** When a line last matched `ready_pattern` or `ready_port` accepted (set by the run session), or null. */
-  readyAt: number | null;
-  /** Bytes read from the child's stdout and stderr so far: its writes into them are not tree I/O. */
-  pipeBytes: number;
-  completed: boolean;
-  failed: string | null;
-  /** When the last turn ended (completed or failed), until a new one starts: the agent's final result. */
-  finishedAt: number | null;
-  /** The agent said its plan or usage limit stops the turn; null until it does. */
-  usageLimit: UsageLimitSeen | null;
-  /** The agent said its credit or spend limit is spent; null until it does. */
-  creditExhausted: { message: string; at: number } | null;
-  /** When the agent said it compacts its context, while that is the last thing it said; else null. */
-  compactingAt: number | null;
-  /** Shell commands and turns completed since the supervisor last took them (at most MAX_PENDING_ATTEMPTS). */
-  toolResults: Attempt[];
-  /** Older ones dropped from toolResults since the supervisor last took them: it must count afresh. */
-  toolResultsLost: number;
-  /** The last attempts, for a handoff (bounded). */
-  history: Attempt[];
-  /** Files the agent's tools wrote, most recently written last, for a handoff (bounded). */
-  filesChanged: string[];
-  /** What the agent's own telemetry reported in this process. */
-  usage: UsageTotals;
-}
-
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
 const HISTORY = 50;
@@ -148,21 +112,9 @@ export class OutputTracker {
         }
         break;
       case 'tool_started':
-        s.firstToolAt ??= now;
-        if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) break;
-        if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
-        if (!s.openTools.has(event.toolId)) s.openToolWindows.set(event.toolId, previousOutputAt);
-        s.openTools.set(event.toolId, now);
+      case 'tool_finished':
+        this.applyTool(event, now, previousOutputAt);
         break;
-      case 'tool_finished': {
-        s.openTools = withoutKey(s.openTools, event.toolId);
-        const command = s.openToolCommands.get(event.toolId);
-        s.openToolCommands = withoutKey(s.openToolCommands, event.toolId);
-        s.openToolWindows = withoutKey(s.openToolWindows, event.toolId);
-        // Only shell commands have a signature; other tools neither extend nor break a streak.
-        if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
-        break;
-      }
       case 'turn_started':
         s.completed = false;
         s.failed = null;
@@ -199,6 +151,25 @@ export class OutputTracker {
       case 'error':
         break;
     }
+  }
+
+  /** A tool call opens with the window its process may have been born in (since the output before it), and closes as an attempt. */
+  private applyTool(event: Extract<AgentEvent, { type: 'tool_started' | 'tool_finished' }>, now: number, previousOutputAt: number): void {
+    const s = this.state;
+    if (event.type === 'tool_started') {
+      s.firstToolAt ??= now;
+      if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) return;
+      if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
+      if (!s.openTools.has(event.toolId)) s.openToolWindows.set(event.toolId, previousOutputAt);
+      s.openTools.set(event.toolId, now);
+      return;
+    }
+    s.openTools = withoutKey(s.openTools, event.toolId);
+    const command = s.openToolCommands.get(event.toolId);
+    s.openToolCommands = withoutKey(s.openToolCommands, event.toolId);
+    s.openToolWindows = withoutKey(s.openToolWindows, event.toolId);
+    // Only shell commands have a signature; other tools neither extend nor break a streak.
+    if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
   }
 
   /**
