@@ -23,6 +23,7 @@ const processSchema = z.object({
   cmdline: z.array(z.string()),
   cpuTicks: z.number().nonnegative(),
   reapedCpuTicks: z.number().nonnegative().optional(),
+  waitMs: z.number().nonnegative().optional(),
   ioBytes: z.number().nonnegative().nullable(),
   listening: z.boolean(),
 });
