@@ -2,13 +2,13 @@ import { processKey, type Observation, type ProcessInfo } from '../process/proce
 
 /**
  * "The tree is working": over the last `windowMs`, the owned tree used (or waited in the run
- * queue for) more than `cpuFloorMs` of CPU time, or moved more than `ioFloorBytes` through read()/write() (rchar + wchar) that
- * did not pass through deadman's own pipes. Processes starting and ending count only through
- * the CPU and I/O they cause. Floors, not "any change": an agent's inotify watch on /etc reads
- * a few bytes on every exec anywhere on the host, and a `sleep 1` polling loop or a loop of
- * `systemd-notify` costs a few ms of CPU and ~30 KB of library reads per second — none of that
- * is work (measurements in docs/design.md, "When is the tree working?"). Pure: the caller
- * passes observations and the pipe byte count.
+ * queue for) more than `cpuFloorMs` of CPU time, or moved more than `ioFloorBytes` through
+ * read()/write() (rchar + wchar) that did not pass through deadman's own pipes. Processes
+ * starting and ending count only through the CPU and I/O they cause. Floors, not "any
+ * change": an agent's inotify watch on /etc reads a few bytes on every exec anywhere on the
+ * host, and a `sleep 1` polling loop or a loop of `systemd-notify` costs a few ms of CPU and
+ * ~30 KB of library reads per second — none of that is work (measurements in docs/design.md,
+ * "When is the tree working?"). Pure: the caller passes observations and the pipe byte count.
  */
 
 export interface ActivityFloors {
