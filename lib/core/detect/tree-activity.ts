@@ -89,8 +89,8 @@ export function exceedsFloors(samples: readonly Sample[], floors: ActivityFloors
  * CPU time and I/O bytes used over some span. `cpuMs` is CPU time plus run-queue wait where the
  * observer knows it (Linux): a process runnable but waiting for a CPU is working, only slower
  * on a busy host (starved by busy loops, it may get 1 % of a core, far under the floor). A
- * sleeping process does not wait in the run queue; a `sleep 1` loop waits a few ms a second on
- * a host at load 15 on 2 cores (docs/design.md). macOS `ps` shows no wait: CPU only there.
+ * sleeping process does not wait in the run queue, and the latency of each wake-up is not
+ * counted (ownWaitMs). macOS `ps` shows no wait: CPU only there.
  */
 export interface Growth {
   cpuMs: number;
@@ -156,11 +156,22 @@ function ownGrowth(earlier: ProcessInfo | undefined, p: ProcessInfo): Growth {
 }
 
 /**
- * The wait a process shows beyond what it showed before. Not read yet, it counts from zero (as
- * CPU does for a process first seen). A reaped child's wait does not reach its parent.
+ * A wake-up's ordinary scheduling latency, per time run, that is not work. An idle agent's
+ * inotify watch woken by an exec storm at load 16 on 2 cores waited 1.5 ms a run, 175 ms a
+ * second in all (above the floor); a CPU-bound tool starved beside busy loops, 123 ms a run.
+ */
+const WAKE_LATENCY_MS = 10;
+
+/**
+ * The wait a process shows beyond what it showed before, less WAKE_LATENCY_MS for each time it
+ * was run since: what it waited because it wanted the CPU while others had it. Not read yet,
+ * it counts from zero (as CPU does for a process first seen). A reaped child's wait does not
+ * reach its parent.
  */
 function ownWaitMs(earlier: ProcessInfo | undefined, p: ProcessInfo): number {
-  return p.waitMs === undefined ? 0 : Math.max(0, p.waitMs - (earlier?.waitMs ?? 0));
+  if (p.waitMs === undefined || p.runs === undefined) return 0;
+  const waited = p.waitMs - (earlier?.waitMs ?? 0);
+  return Math.max(0, waited - WAKE_LATENCY_MS * (p.runs - (earlier?.runs ?? 0)));
 }
 
 function totalTicks(p: ProcessInfo): number {

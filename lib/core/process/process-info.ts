@@ -23,6 +23,8 @@ export interface ProcessInfo {
    * /proc/<pid>/schedstat); absent where unknown (macOS `ps` has no such column).
    */
   waitMs?: number;
+  /** How many times its main thread was run so far (schedstat's third field), with `waitMs`. */
+  runs?: number;
   /** rchar + wchar from /proc/<pid>/io (reaped children's included), or null when unreadable (macOS, other users). */
   ioBytes: number | null;
   /** Holds a listening TCP/UDP/unix socket: a server, never "hung". */

@@ -24,6 +24,7 @@ const processSchema = z.object({
   cpuTicks: z.number().nonnegative(),
   reapedCpuTicks: z.number().nonnegative().optional(),
   waitMs: z.number().nonnegative().optional(),
+  runs: z.number().nonnegative().optional(),
   ioBytes: z.number().nonnegative().nullable(),
   listening: z.boolean(),
 });

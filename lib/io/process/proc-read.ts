@@ -124,13 +124,13 @@ export class LinuxProcessReader {
 }
 
 /**
- * The run-queue wait (ms) in schedstat's second field: time the main thread was runnable but
- * waited for a CPU. A starved process works at the pace the host allows: that wait counts
+ * The run-queue wait (ms) in schedstat's second field, time the main thread was runnable but
+ * waited for a CPU, and the third, how many times it was run. A starved process works at the pace the host allows: that wait counts
  * toward the activity floors like CPU time (tree-activity.ts). Absent where unknown.
  */
-function runQueueWait(schedstat: string | null): { waitMs?: number } {
-  const waitNs = schedstat === null ? undefined : Number(schedstat.split(' ')[1]);
-  return waitNs === undefined || !Number.isFinite(waitNs) ? {} : { waitMs: waitNs / 1e6 };
+function runQueueWait(schedstat: string | null): { waitMs?: number; runs?: number } {
+  const [, waitNs, runs] = schedstat === null ? [] : schedstat.split(' ').map(Number);
+  return waitNs === undefined || runs === undefined || !Number.isFinite(waitNs + runs) ? {} : { waitMs: waitNs / 1e6, runs };
 }
 
 /**

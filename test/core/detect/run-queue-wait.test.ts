@@ -13,10 +13,10 @@ const proc = (p: Partial<ProcessInfo> & Pick<ProcessInfo, 'pid' | 'ppid'>): Proc
 });
 
 const agent = proc({ pid: 100, ppid: 1 });
-// A CPU-bound tool niced under busy loops: 1 tick (10 ms) of CPU a second, 990 ms waiting for a CPU.
-const starved = (t: number) => proc({ pid: 200, ppid: 100, state: 'R', cpuTicks: t / 1000, waitMs: (t / 1000) * 990 });
+// A CPU-bound tool niced under busy loops: 1 tick (10 ms) of CPU a second, 990 ms waiting for a CPU over 8 runs.
+const starved = (t: number) => proc({ pid: 200, ppid: 100, state: 'R', cpuTicks: t / 1000, waitMs: (t / 1000) * 990, runs: (t / 1000) * 8 });
 // A sleeping tool: no CPU, and the wait it had at start-up never grows.
-const sleeping = () => proc({ pid: 300, ppid: 100, waitMs: 40 });
+const sleeping = () => proc({ pid: 300, ppid: 100, waitMs: 40, runs: 3 });
 
 function observe(until: number, at: (t: number) => ProcessInfo[], cgroupCpuMs: (t: number) => number | null = () => null) {
   let activity = emptyActivity;
@@ -56,9 +56,12 @@ test('a sleeping tool beside a starved one stays idle: its wait does not grow', 
   assert.equal(idleMs(100), 0, 'the agent above both works through the starved one');
 });
 
-test('a `sleep 1` loop waiting 10 ms a second for a CPU on a busy host is not working', () => {
-  const loop = (t: number) => [agent, proc({ pid: 200, ppid: 100, reapedCpuTicks: t / 2000, waitMs: (t / 1000) * 10 })];
+test('wake-ups are not work however long a busy host makes each wait: a `sleep 1` loop, an inotify watch in an exec storm', () => {
+  const loop = (t: number) => [agent, proc({ pid: 200, ppid: 100, reapedCpuTicks: t / 2000, waitMs: (t / 1000) * 30, runs: (t / 1000) * 3 })];
   assert.deepEqual(observe(10_000, loop).working.filter(Boolean), []);
+  // Measured at load 16 on 2 cores beside `while :; do /bin/true; ls /proc; done`: 117 runs and 175 ms of wait a second.
+  const watch = (t: number) => [agent, proc({ pid: 200, ppid: 100, cpuTicks: t / 1000, waitMs: (t / 1000) * 175, runs: (t / 1000) * 117 })];
+  assert.deepEqual(observe(10_000, watch).working.filter(Boolean), []);
 });
 
 test('with the cgroup\'s CPU, the processes\' wait is added to it (cpu.stat has none)', () => {
@@ -70,7 +73,7 @@ test('with the cgroup\'s CPU, the processes\' wait is added to it (cpu.stat has 
 
 test('a wait first read at a later poll counts from zero, once', () => {
   // First seen without it (the observer read no schedstat yet), then 2 s of wait at once.
-  const { working } = observe(3_000, (t) => [agent, proc({ pid: 200, ppid: 100, ...(t >= 1_000 ? { waitMs: 2_000 } : {}) })]);
+  const { working } = observe(3_000, (t) => [agent, proc({ pid: 200, ppid: 100, ...(t >= 1_000 ? { waitMs: 2_000, runs: 5 } : {}) })]);
   assert.equal(working[1], true);
   assert.equal(working[3], false, 'the start-up wait counted once, at the poll that read it');
 });
