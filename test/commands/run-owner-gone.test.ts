@@ -8,6 +8,7 @@ import { deadmanBin, runDeadman, runProgram, tempDir, waitFor } from '../helpers
 import { query } from '../helpers/db.ts';
 import { fakeAgent, processesWithEnv } from '../helpers/fake-agent.ts';
 import { parsePrometheus } from '../helpers/prometheus.ts';
+import { measureHostDelay } from '../helpers/host-delay.ts';
 
 /**
  * A run whose deadman is gone, and approvals bound to their run: real deadman processes, each
@@ -89,6 +90,7 @@ test('a deadman killed with SIGKILL: status, health, metrics and its textfile sa
   run.child.kill('SIGKILL');
   await run.exited;
   const killedAt = Date.now();
+  const host = measureHostDelay();
   // Each reader's first answer after the kill: no refresh period to wait out.
   const health = await deadman(p, ['health', '--name', 'gone']);
   assert.equal(health.code, 1, health.stdout + health.stderr);
@@ -104,7 +106,7 @@ test('a deadman killed with SIGKILL: status, health, metrics and its textfile sa
   assert.equal(row!.state, 'killed');
   assert.match(row!.reason, /killed.*; pid \d+ of its session runs on unsupervised$/, 'the agent it left is no live run');
   assert.deepEqual([row!.open_incident, row!.needs_attention], [null, true]);
-  assert.ok(Date.now() - killedAt < 5_000, 'the readers answered without waiting');
+  assert.ok(Date.now() - killedAt < host.scaled(5_000), 'the readers answered without waiting');
   const text = await deadman(p, ['status']);
   assert.match(text.stdout, /^gone\s+killed\s/m);
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
 import { isRunning } from '../helpers/process-tree.ts';
+import { measureHostDelay } from '../helpers/host-delay.ts';
 
 function setup(t: { after(fn: () => void): void }) {
   const dir = tempDir(t);
@@ -54,11 +55,14 @@ test('the child gets /dev/null on stdin and no systemd variables', async (t) => 
 
 test('output passes through live, in order, unchanged', async (t) => {
   const { database, env, dir } = setup(t);
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--', 'sh', '-c', 'echo first; printf "no newline"; sleep 2; echo; echo second >&2'], { env, cwd: dir });
+  // The child ends only once the test saw its first output: live, however slow the host.
+  const gate = join(dir, 'gate');
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--', 'sh', '-c', `echo first; printf "no newline"; until [ -e ${gate} ]; do sleep 0.05; done; echo; echo second >&2`], { env, cwd: dir });
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  await waitFor(() => stdout.includes('first\nno newline'), 1500, 'the first line before the child exits');
+  await waitFor(() => stdout.includes('first\nno newline'), 5000, 'the first line before the child exits');
   assert.equal(child.exitCode, null);
+  writeFileSync(gate, '');
   const code = await new Promise((r) => child.on('close', r));
   assert.equal(code, 0);
   assert.equal(stdout, 'first\nno newline\n');
@@ -66,11 +70,12 @@ test('output passes through live, in order, unchanged', async (t) => {
 
 test('a silent, idle child is a stall: OUTPUT_INACTIVITY recorded, tree stopped, exit 75', async (t) => {
   const { run, database } = setup(t);
+  const host = measureHostDelay();
   const started = performance.now();
   const result = await run(['--inactivity', '2s', '--poll', '200ms', '--stop-grace', '1s', '--', 'sh', '-c', 'echo hello; sleep 60']);
   const elapsed = performance.now() - started;
   assert.equal(result.code, 75, result.stderr);
-  assert.ok(elapsed < 2000 + 200 + 3000, `took ${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed < 2000 + host.scaled(200 + 3000), `took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
   const [incident] = query<{ kind: string; state: string; message: string }>(database, 'SELECT kind, state, message FROM incidents');
   assert.equal(incident?.kind, 'OUTPUT_INACTIVITY');
   assert.equal(incident?.state, 'ESCALATED');
@@ -108,12 +113,13 @@ test('SIGTERM stops the whole tree, escaped setsid grandchildren included, withi
     .some((o) => o.processes.some((p) => p.pid === grandchild));
   await waitFor(observed, 3000, 'deadman to observe the grandchild');
   assert.ok(isRunning(grandchild));
+  const host = measureHostDelay();
   const started = performance.now();
   child.kill('SIGTERM');
   const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
   const elapsed = performance.now() - started;
   assert.equal(signal, 'SIGTERM', `deadman re-raises the stop signal (code ${code})`);
-  assert.ok(elapsed < 2000 + 1000, `stop took ${elapsed.toFixed(0)} ms`);
+  assert.ok(elapsed < 2000 + host.scaled(1000), `stop took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
   await waitFor(() => !isRunning(grandchild), 1000, 'the setsid grandchild to be gone');
   assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'stopped');
 });
@@ -126,12 +132,13 @@ test('a second signal during the grace skips straight to SIGKILL', async (t) => 
   await waitFor(() => stdout.includes('ready'), 3000, 'the child');
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const host = measureHostDelay();
   const started = performance.now();
   child.kill('SIGTERM');
   await waitFor(() => stderr.includes('SIGTERM: stopping'), 3000, 'deadman to take the first signal');
   child.kill('SIGINT');
   await new Promise((r) => child.on('exit', r));
-  assert.ok(performance.now() - started < 3000, 'second signal should not wait for the 30s grace');
+  assert.ok(performance.now() - started < host.scaled(3000), 'second signal should not wait for the 30s grace');
 });
 
 test('the command and its working directory may come from the config (the template unit\'s way)', async (t) => {

@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, tempDir } from '../helpers/cli.ts';
+import { measureHostDelay } from '../helpers/host-delay.ts';
 
 /**
  * The README's first run, on a fresh clone: `npm ci && npx deadman demo`. npm ci builds dist/
@@ -33,12 +34,13 @@ test('npm ci && npx deadman demo on a fresh clone: one build, no unexplained war
   }
   const built = statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs;
 
+  const host = measureHostDelay();
   const demo = timed(() => spawnSync('npx', ['deadman', 'demo'], { cwd: clone, env, encoding: 'utf8', timeout: 120_000 }));
   assert.equal(demo.result.status, 0, demo.result.stderr);
   assert.equal(statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs, built, 'npx deadman demo built dist/ again');
   t.diagnostic(`npm ci ${install.seconds.toFixed(1)} s, npx deadman demo ${demo.seconds.toFixed(1)} s (README: about ${promisedSeconds} s)`);
-  // "About": a third more on a loaded machine is still about.
-  assert.ok(demo.seconds <= promisedSeconds * 4 / 3, `the demo took ${demo.seconds.toFixed(1)} s; the README says about ${promisedSeconds} s`);
+  // "About": a third more is still about; a loaded host's time is counted at an idle one's pace.
+  assert.ok(demo.seconds <= host.scaled(promisedSeconds * 4 / 3), `the demo took ${demo.seconds.toFixed(1)} s; the README says about ${promisedSeconds} s (host ${host.stretch().toFixed(1)}× slower than idle)`);
 });
 
 function timed<T>(action: () => T): { result: T; seconds: number } {

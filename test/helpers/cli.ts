@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pollUntil } from '../../lib/io/poll-until.ts';
-import { systemClock } from '../../lib/io/clock.ts';
+import { measureHostDelay } from './host-delay.ts';
 
 /** Repository root, from dist/test/helpers/ (compiled) back up three levels. */
 export const repoRoot = new URL('../../../', import.meta.url).pathname;
@@ -52,9 +52,15 @@ export function tempDir(t?: { after(fn: () => void): void }, prefix = 'deadman-t
   return dir;
 }
 
-/** Polls `check` until it returns a truthy value or the deadline passes (then throws). */
+/**
+ * Polls `check` until it returns a truthy value or the deadline passes (then throws). The
+ * deadline is an idle host's: on a busy one it is kept on a clock slowed by how much slower
+ * the host ran (host-delay.ts), so a host at load 10 gets the time it needs.
+ */
 export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs: number, what = 'condition', everyMs = 50): Promise<NonNullable<T>> {
-  const value = await pollUntil(check, { timeoutMs, everyMs, monotonic: systemClock.monotonic });
-  if (value === null) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  const host = measureHostDelay();
+  const started = performance.now();
+  const value = await pollUntil(check, { timeoutMs, everyMs, monotonic: host.clock });
+  if (value === null) throw new Error(`timed out after ${Math.round(performance.now() - started)} ms (${timeoutMs} ms at this host's pace, ${host.stretch().toFixed(1)}× an idle one's) waiting for ${what}`);
   return value;
 }

@@ -1,16 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { INACTIVITY_MS, LIVENESS_CASES, POLL_MS, runCase, startHostNoise } from '../helpers/liveness-cases.ts';
+import { measureHostDelay } from '../helpers/host-delay.ts';
 
 // Under busy-host noise: another tree exec'ing /bin/true every 0.3 s, and a busy core.
 test('idle loops and watchers stall within inactivity + 2 polls; silent work survives 3 × inactivity', { timeout: 120_000 }, async (t) => {
   t.after(startHostNoise());
+  const host = measureHostDelay();
   const results = await Promise.all(LIVENESS_CASES.map(async (c) => ({ c, result: await runCase(c, t) })));
   for (const { c, result } of results) {
     if (c.expect === 'stall') {
       assert.equal(result.stalled, true, `${c.name}: never stalled (exit ${result.code}) ${result.stderr}`);
       assert.equal(result.code, 75, `${c.name}: ${result.stderr}`);
-      assert.ok(result.latencyBeyondMs! <= 2 * POLL_MS + 500, `${c.name}: stalled ${result.latencyBeyondMs} ms after ${INACTIVITY_MS} ms of inactivity`);
+      assert.ok(result.latencyBeyondMs! <= host.scaled(2 * POLL_MS + 500), `${c.name}: stalled ${result.latencyBeyondMs} ms after ${INACTIVITY_MS} ms of inactivity (host ${host.stretch().toFixed(1)}× slower than idle)`);
     } else {
       assert.equal(result.stalled, false, `${c.name}: taken for a stall: ${result.stderr}`);
       assert.notEqual(result.code, 75, c.name);

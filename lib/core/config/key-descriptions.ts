@@ -29,7 +29,7 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   ignore: 'Regular expressions on a process\'s command line: such processes are never kill targets.',
   activity: 'When a silent process tree counts as working (postponing the inactivity stall).',
   'activity.window': 'The window over which CPU time and I/O are summed.',
-  'activity.cpu': 'CPU time within the window above which the tree is working.',
+  'activity.cpu': 'CPU time (with time waiting for a CPU, on Linux) within the window above which the tree is working.',
   'activity.io_bytes': 'Bytes read + written within the window (outside deadman\'s pipes) above which the tree is working.',
   max_line_bytes: 'Lines longer than this are cut (and flagged) for the detectors; the passthrough is unaffected.',
   generic: 'For adapter = "generic": how to find a session id and a finished turn in plain lines.',

@@ -1,14 +1,14 @@
 import { processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
 
 /**
- * "The tree is working": over the last `windowMs`, the owned tree used more than `cpuFloorMs`
- * of CPU time, or moved more than `ioFloorBytes` through read()/write() (rchar + wchar) that
- * did not pass through deadman's own pipes. Processes starting and ending count only through
- * the CPU and I/O they cause. Floors, not "any change": an agent's inotify watch on /etc reads
- * a few bytes on every exec anywhere on the host, and a `sleep 1` polling loop or a loop of
- * `systemd-notify` costs a few ms of CPU and ~30 KB of library reads per second — none of that
- * is work (measurements in docs/design.md, "When is the tree working?"). Pure: the caller
- * passes observations and the pipe byte count.
+ * "The tree is working": over the last `windowMs`, the owned tree used (or waited in the run
+ * queue for) more than `cpuFloorMs` of CPU time, or moved more than `ioFloorBytes` through
+ * read()/write() (rchar + wchar) that did not pass through deadman's own pipes. Processes
+ * starting and ending count only through the CPU and I/O they cause. Floors, not "any
+ * change": an agent's inotify watch on /etc reads a few bytes on every exec anywhere on the
+ * host, and a `sleep 1` polling loop or a loop of `systemd-notify` costs a few ms of CPU and
+ * ~30 KB of library reads per second — none of that is work (measurements in docs/design.md,
+ * "When is the tree working?"). Pure: the caller passes observations and the pipe byte count.
  */
 
 export interface ActivityFloors {
@@ -85,7 +85,13 @@ export function exceedsFloors(samples: readonly Sample[], floors: ActivityFloors
   return (['cpuMs', 'ioBytes'] as const).some((key) => aboveFloor(key, overWindow, spanMs, floors) && aboveFloor(key, overStep, stepMs, floors));
 }
 
-/** CPU time and I/O bytes used over some span. */
+/**
+ * CPU time and I/O bytes used over some span. `cpuMs` is CPU time plus run-queue wait where the
+ * observer knows it (Linux): a process runnable but waiting for a CPU is working, only slower
+ * on a busy host (starved by busy loops, it may get 1 % of a core, far under the floor). A
+ * sleeping process does not wait in the run queue, and the latency of each wake-up is not
+ * counted (ownWaitMs). macOS `ps` shows no wait: CPU only there.
+ */
 export interface Growth {
   cpuMs: number;
   ioBytes: number;
@@ -111,7 +117,13 @@ export function growth(previous: Observation, next: Observation): Growth {
     ioBytes += own.ioBytes;
   }
   const fromCgroup = previous.cgroupCpuMs != null && next.cgroupCpuMs != null ? Math.max(0, next.cgroupCpuMs - previous.cgroupCpuMs) : null;
-  return { cpuMs: fromCgroup ?? cpuMs, ioBytes };
+  return { cpuMs: fromCgroup === null ? cpuMs : fromCgroup + waitGrowthMs(previous.processes, next.processes), ioBytes };
+}
+
+/** Run-queue wait of the processes of `next` since `previous` (cpu.stat has none: the cgroup path adds it). */
+function waitGrowthMs(previous: readonly ProcessInfo[], next: readonly ProcessInfo[]): number {
+  const before = new Map(previous.map((p) => [processKey(p), p]));
+  return next.reduce((sum, p) => sum + ownWaitMs(before.get(processKey(p)), p), 0);
 }
 
 /**
@@ -138,9 +150,28 @@ export function growthByProcess(previous: readonly ProcessInfo[], next: readonly
 
 function ownGrowth(earlier: ProcessInfo | undefined, p: ProcessInfo): Growth {
   return {
-    cpuMs: Math.max(0, totalTicks(p) - (earlier ? totalTicks(earlier) : 0)) * MS_PER_TICK,
+    cpuMs: Math.max(0, totalTicks(p) - (earlier ? totalTicks(earlier) : 0)) * MS_PER_TICK + ownWaitMs(earlier, p),
     ioBytes: Math.max(0, (p.ioBytes ?? 0) - (earlier?.ioBytes ?? 0)),
   };
+}
+
+/**
+ * A wake-up's ordinary scheduling latency, per time run, that is not work. An idle agent's
+ * inotify watch woken by an exec storm at load 16 on 2 cores waited 1.5 ms a run, 175 ms a
+ * second in all (above the floor); a CPU-bound tool starved beside busy loops, 123 ms a run.
+ */
+const WAKE_LATENCY_MS = 10;
+
+/**
+ * The wait a process shows beyond what it showed before, less WAKE_LATENCY_MS for each time it
+ * was run since: what it waited because it wanted the CPU while others had it. Not read yet,
+ * it counts from zero (as CPU does for a process first seen). A reaped child's wait does not
+ * reach its parent.
+ */
+function ownWaitMs(earlier: ProcessInfo | undefined, p: ProcessInfo): number {
+  if (p.waitMs === undefined || p.runs === undefined) return 0;
+  const waited = p.waitMs - (earlier?.waitMs ?? 0);
+  return Math.max(0, waited - WAKE_LATENCY_MS * (p.runs - (earlier?.runs ?? 0)));
 }
 
 function totalTicks(p: ProcessInfo): number {

@@ -18,6 +18,13 @@ export interface ProcessInfo {
   cpuTicks: number;
   /** cutime + cstime: CPU of children it reaped (Linux), so their work is not lost when they exit. */
   reapedCpuTicks?: number;
+  /**
+   * Time (ms) its main thread waited in the run queue for a CPU, so far (Linux's
+   * /proc/<pid>/schedstat); absent where unknown (macOS `ps` has no such column).
+   */
+  waitMs?: number;
+  /** How many times its main thread was run so far (schedstat's third field), with `waitMs`. */
+  runs?: number;
   /** rchar + wchar from /proc/<pid>/io (reaped children's included), or null when unreadable (macOS, other users). */
   ioBytes: number | null;
   /** Holds a listening TCP/UDP/unix socket: a server, never "hung". */

@@ -26,6 +26,8 @@ const processSchema = z.object({
   cmdline: z.array(z.string()),
   cpuTicks: z.number().nonnegative(),
   reapedCpuTicks: z.number().nonnegative().optional(),
+  waitMs: z.number().nonnegative().optional(),
+  runs: z.number().nonnegative().optional(),
   ioBytes: z.number().nonnegative().nullable(),
   listening: z.boolean(),
 }).catchall(observed);

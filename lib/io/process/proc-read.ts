@@ -92,11 +92,12 @@ export class LinuxProcessReader {
 
   /**
    * stat and what changed with it. schedstat is read before stat, so a run after it shows at
-   * the next poll (a process first seen has it read from its second poll on, once stat said it
-   * has one thread).
+   * the next poll. It is read for every process, first seen or multi-threaded too, for its
+   * run-queue wait; only a single-threaded one's says whether the process ran since (another
+   * thread may have run while the main one did not).
    */
   #readWhole(pid: number, known: LastRead | undefined, schedstatFirst: string | null | undefined): LastRead | null {
-    const schedstat = schedstatFirst !== undefined ? schedstatFirst : known?.singleThreaded ? schedulerStats(pid) : null;
+    const schedstat = schedstatFirst !== undefined ? schedstatFirst : schedulerStats(pid);
     const stat = readProcStat(pid);
     if (!stat) return null;
     const { cpuTicks, reapedCpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
@@ -105,7 +106,7 @@ export class LinuxProcessReader {
     const idle = same && singleThreaded && state !== 'R' && schedstat !== null && known.schedstat === schedstat && known.info.cpuTicks === cpuTicks;
     const details = idle ? known.details : this.#detailsOf(pid, same ? known.details : undefined, comm, cpuTicks);
     return {
-      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ioBytes: idle ? known.info.ioBytes : readIoBytes(pid), listening: false },
+      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ...runQueueWait(schedstat), ioBytes: idle ? known.info.ioBytes : readIoBytes(pid), listening: false },
       details,
       schedstat: singleThreaded ? schedstat : null,
       children: idle ? known.children : null,
@@ -120,6 +121,16 @@ export class LinuxProcessReader {
     if (known && known.comm === comm && fdCount > 0 && known.fdCount === fdCount && known.cpuTicks === cpuTicks && now - known.readAt < DETAILS_REFRESH_MS) return known;
     return { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now, cpuTicks };
   }
+}
+
+/**
+ * The run-queue wait (ms) in schedstat's second field, time the main thread was runnable but
+ * waited for a CPU, and the third, how many times it was run. A starved process works at the pace the host allows: that wait counts
+ * toward the activity floors like CPU time (tree-activity.ts). Absent where unknown.
+ */
+function runQueueWait(schedstat: string | null): { waitMs?: number; runs?: number } {
+  const [, waitNs, runs] = schedstat === null ? [] : schedstat.split(' ').map(Number);
+  return waitNs === undefined || runs === undefined || !Number.isFinite(waitNs + runs) ? {} : { waitMs: waitNs / 1e6, runs };
 }
 
 /**

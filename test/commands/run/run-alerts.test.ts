@@ -9,6 +9,7 @@ import { fixturePath } from '../../helpers/fixtures.ts';
 import { fakeAgent } from '../../helpers/fake-agent.ts';
 import { loopbackSink, silentSink, type Received } from '../../helpers/loopback-sink.ts';
 import { PLANTED, PLANTED_TEXT } from '../../helpers/planted-secrets.ts';
+import { measureHostDelay } from '../../helpers/host-delay.ts';
 
 /**
  * `deadman run` alerts by itself — no `deadman notify` anywhere here: a stall, an approval wait
@@ -158,6 +159,7 @@ test('a dead sink (accepts the connection, never answers) delays no watchdog pin
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `[notify]\nwebhook = ["${dead.url}/hook"]\nhealthchecks = "${dead.url}/ping"\ntimeout = "4s"\nevents = ["start", "success", "fail", "incident"]\n`);
   const env = { ...process.env, STATE_DIRECTORY: dir, DEADMAN_CONFIG: '', NOTIFY_SOCKET: socket, WATCHDOG_USEC: '1000000', WATCHDOG_PID: '', JOURNAL_STREAM: '' };
+  const host = measureHostDelay();
   const started = performance.now();
   const lines: number[] = [];
   const run = await runProgram(process.execPath, [deadmanBin, 'run', '--config', config, '--name', 'ticker', '--poll', '100ms', '--',
@@ -178,9 +180,9 @@ test('a dead sink (accepts the connection, never answers) delays no watchdog pin
   assert.ok(pingTimes.length >= 10, `${pingTimes.length} pings`);
   // An alert on the loop's path would add up to the 4 s timeout. 1 s is WatchdogSec here: a longer gap, the end's wait for the
   // alerts included, would get deadman killed. (At WatchdogSec 400 ms a host at load 7 alone made a 468 ms gap, with or without sinks.)
-  assert.ok(worstPing < 1_000, `a watchdog ping came ${worstPing.toFixed(0)} ms after the one before (every 500 ms, WatchdogSec 1 s)`);
+  assert.ok(worstPing < host.scaled(1_000), `a watchdog ping came ${worstPing.toFixed(0)} ms after the one before (every 500 ms, WatchdogSec 1 s) (host ${host.stretch().toFixed(1)}× slower than idle)`);
   // An alert on the output path would hold a line up to the 4 s timeout; a busy host (load 10) alone was seen to hold one 359 ms.
-  assert.ok(worstLine < 1_000, `an output line came ${worstLine.toFixed(0)} ms after the one before (every 100 ms)`);
+  assert.ok(worstLine < host.scaled(1_000), `an output line came ${worstLine.toFixed(0)} ms after the one before (every 100 ms) (host ${host.stretch().toFixed(1)}× slower than idle)`);
   // The run's end waits for the alerts still on their way (the success went out at ~3 s), at most notify.timeout.
-  assert.ok(took < 3_000 + 4_000 + 2_000, `took ${took.toFixed(0)} ms`);
+  assert.ok(took < 3_000 + 4_000 + host.scaled(2_000), `took ${took.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
 });

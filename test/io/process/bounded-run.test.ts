@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runBounded } from '../../../lib/io/process/bounded-run.ts';
 import { tempDir, waitFor } from '../../helpers/cli.ts';
 import { isRunning } from '../../helpers/process-tree.ts';
+import { measureHostDelay } from '../../helpers/host-delay.ts';
 
 test('captures output and the exit code of an argv run without a shell', async () => {
   const outcome = await runBounded({ argv: ['sh', '-c', 'echo out; echo err >&2; exit 3'], timeoutMs: 5000 });
@@ -16,12 +17,13 @@ test('captures output and the exit code of an argv run without a shell', async (
 test('a timeout stops the whole process group, grandchildren included', async (t) => {
   const dir = tempDir(t);
   const pidFile = join(dir, 'grandchild');
+  const host = measureHostDelay();
   const started = performance.now();
   const outcome = await runBounded({
     argv: ['sh', '-c', `sleep 30 & echo $! > ${pidFile}; trap '' TERM; sleep 30`], timeoutMs: 300, killGraceMs: 200,
   });
   assert.equal(outcome.kind, 'timed-out');
-  assert.ok(performance.now() - started < 3000, 'returned soon after the timeout');
+  assert.ok(performance.now() - started < host.scaled(3000), 'returned soon after the timeout');
   const grandchild = Number(readFileSync(pidFile, 'utf8'));
   await waitFor(() => !isRunning(grandchild), 3000, 'the grandchild to be killed');
 });
@@ -30,10 +32,11 @@ test('a background process holding the pipes does not hold the result', async (t
   const dir = tempDir(t);
   const pidFile = join(dir, 'bg');
   t.after(() => { try { process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ } });
+  const host = measureHostDelay();
   const started = performance.now();
   const outcome = await runBounded({ argv: ['sh', '-c', `sleep 30 & echo $! > ${pidFile}; echo ok`], timeoutMs: 10_000 });
   assert.deepEqual(outcome, { kind: 'exited', code: 0, stdout: 'ok\n', stderr: '' });
-  assert.ok(performance.now() - started < 3000);
+  assert.ok(performance.now() - started < host.scaled(3000));
 });
 
 test('huge output keeps its first and last part only', async () => {

@@ -10,6 +10,7 @@ import { systemClock } from '../../../lib/io/clock.ts';
 import { createLinuxObserver } from '../../../lib/io/process/proc-linux.ts';
 import { startTree } from '../../helpers/process-tree.ts';
 import { startHostNoise } from '../../helpers/liveness-cases.ts';
+import { measureHostDelay } from '../../helpers/host-delay.ts';
 
 /**
  * The hung detector on real trees, with the default activity floors (500 ms of CPU or
@@ -36,7 +37,7 @@ while True:
 };
 const HUNG = new Set(['ticker', 'sipper']);
 
-test('the hung detector judges real tool commands by the activity floors, not by any tick', { timeout: 30_000 }, async (t) => {
+test('the hung detector judges real tool commands by the activity floors, not by any tick', { timeout: 120_000 }, async (t) => {
   t.after(startHostNoise());
   const names = Object.keys(TOOLS) as Array<keyof typeof TOOLS>;
   // Each tool in its own session, as an agent starts its tool commands.
@@ -53,7 +54,12 @@ test('the hung detector judges real tool commands by the activity floors, not by
   const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: systemClock.monotonic(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
   let progress = emptyProgress;
   const found = new Set<string>();
-  for (const deadline = options.lastOutputAt + 3 * HUNG_TIMEOUT_MS; systemClock.monotonic() < deadline; await delay(POLL_MS)) {
+  // Judged for 3 × hung_timeout at least, and until the ticking tools were found: how soon
+  // depends on how long a loaded host takes to start them (a python start-up is work), so
+  // the deadline is an idle host's 3 × hung_timeout at the pace this one ran.
+  const host = measureHostDelay();
+  const judgedFor = () => systemClock.monotonic() - options.lastOutputAt;
+  for (; judgedFor() < 3 * HUNG_TIMEOUT_MS || (found.size < HUNG.size && judgedFor() < host.scaled(3 * HUNG_TIMEOUT_MS)); await delay(POLL_MS)) {
     const observation = observer.observe();
     progress = updateProgress(progress, observation, floors);
     // Each finding is set aside (as a baseline helper) to see the next one.

@@ -12,7 +12,7 @@ const epochSeconds = (...parts: [number, number, number, number, number, number]
 const observerOf = (rootPid: number) => createDarwinObserver({ rootPid, monotonic: systemClock.monotonic });
 
 test('walks the tree from one ps listing and remembers a reparented descendant', async (t) => {
-  const tree = startTree(t, shellFixture('double-fork.sh'), ['1']);
+  const tree = startTree(t, shellFixture('double-fork.sh'), ['stdin'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const escaped = Number(await tree.nextLine());
   tree.adopt(escaped);
   const observer = observerOf(tree.pid);
@@ -22,6 +22,8 @@ test('walks the tree from one ps listing and remembers a reparented descendant',
   const seen = listed();
   assert.deepEqual(seen?.cmdline, ['sleep', '600']);
   assert.equal(seen?.ioBytes, null);
+  // Its parent subshell lingers until told: a loaded host cannot make the two looks miss it.
+  tree.child.stdin!.end('go\n');
   await waitFor(() => observer.readProcess(escaped)?.ppid !== seen?.ppid, 5_000, 'the reparenting');
   assert.ok(observer.observe().processes.some((p) => p.pid === escaped), 'still owned');
   assert.ok(observer.isOwned(seen!));

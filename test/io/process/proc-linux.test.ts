@@ -34,12 +34,13 @@ test('finds a grandchild in its own session, by children files and by the /proc 
 });
 
 test('remembers a descendant that was reparented away by a double fork', async (t) => {
-  const tree = startTree(t, shellFixture('double-fork.sh'), ['1']);
+  const tree = startTree(t, shellFixture('double-fork.sh'), ['stdin'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const escaped = Number(await tree.nextLine());
   tree.adopt(escaped);
   const observer = observerOf(tree.pid);
   const seen = observer.observe().processes.find((p) => p.pid === escaped);
   assert.ok(seen, 'seen while its parent subshell still lingers');
+  tree.child.stdin!.end('go\n');
   await waitFor(() => observer.observe().processes.find((p) => p.pid === escaped && p.ppid !== seen.ppid), 5_000, 'the reparenting');
   assert.ok(pidsOf(observer).includes(escaped), 'still owned after losing its parent');
   assert.ok(observer.isOwned(seen));
