@@ -10,11 +10,13 @@ import { loadRunSummary } from '../../io/store/run-summary-records.ts';
 import { renderRunSummary, runSummaryJson } from '../../core/incident/run-summary.ts';
 import type { RecordingStore } from '../../io/store/recording-store.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
+import { runRetention } from './run-retention.ts';
 
 /**
  * What the running deadman publishes for others to read without asking it: the health file
  * behind `deadman health`, and the `[metrics] textfile` for node_exporter. Both are told the
- * run's health at every status update and written at most once per interval.
+ * run's health at every status update and written at most once per interval. The same once-a-poll
+ * call keeps the database bounded (run-retention.ts).
  */
 
 /** At most this often (and at most once a poll): a write costs two fsyncs. */
@@ -37,13 +39,16 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
     path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn,
     facts: () => run.store.write('metrics', (store) => loadRunFacts(store, clock.wall(), { onlyName: run.name })[0] ?? null),
   });
+  const retention = runRetention(run.store, run.config.retention, clock);
   return {
     health(healthy, status, quietMs) {
       run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
+      retention.poll();
       refreshHealth(healthy, status, clock.wall(), clock.monotonic());
       writeMetrics?.({ healthy, quietMs }, clock.monotonic());
     },
     finish() {
+      retention.finish();
       writeMetrics?.({ healthy: false, quietMs: null }, clock.monotonic(), true);
     },
   };
