@@ -26,6 +26,7 @@ const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
+const SQLITE_FULL = 13;
 
 /** A non-empty file that does not start like SQLite (a truncated header still counts as SQLite). */
 export function isForeignFile(path: string): boolean {
@@ -52,6 +53,7 @@ export function storeError(path: string, error: unknown): StoreError {
   if (errcode !== undefined && ((errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED)) {
     return new StoreError(`${path}: database is locked by another writer (${why})`, 'locked');
   }
+  if (errcode !== undefined && (errcode & 0xff) === SQLITE_FULL) return new StoreError(`${path}: the file system is full (${why})`, 'unavailable');
   return new StoreError(`${path}: database cannot be used (${why})`, 'unavailable');
 }
 

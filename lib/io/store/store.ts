@@ -102,7 +102,7 @@ export class Store {
         }
         this.db.exec('COMMIT');
       } catch (error) {
-        this.db.exec('ROLLBACK');
+        this.rollback();
         throw error;
       }
     }
@@ -217,8 +217,21 @@ export class Store {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      this.rollback();
       throw error;
+    }
+  }
+
+  /**
+   * After a failed COMMIT SQLite may have rolled back already (a full disk does), and ROLLBACK
+   * then fails with "cannot rollback - no transaction is active", which used to replace the
+   * error that says what went wrong.
+   */
+  private rollback(): void {
+    try {
+      this.db.exec('ROLLBACK');
+    } catch {
+      // no transaction left: the caller throws the error that ended it
     }
   }
 }
