@@ -88,7 +88,7 @@ export const REDACT_PATTERN_MAX = 4_096;
  * A pattern may be the very secret it hides, so its problem is told without its text
  * (`hideValue`: config-problems.ts shows its length instead).
  */
-export const redactPattern = z.string().meta({ format: 'regex', maxLength: REDACT_PATTERN_MAX }).superRefine((value, ctx) => {
+export const redactPattern = z.string().meta({ format: 'regex' }).superRefine((value, ctx) => {
   const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { hideValue: true } });
   if (value.length > REDACT_PATTERN_MAX) return fail(`is longer than ${REDACT_PATTERN_MAX} characters; hide a list of literal secrets by passing them in the work's environment instead`);
   const problem = regexProblem(value);
