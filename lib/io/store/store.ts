@@ -192,21 +192,15 @@ export class Store {
   }
 
   /**
-   * Retention: drops finished runs (and everything hanging off them) beyond age or count, the
-   * oldest first and at most `limit` of them, so a caller can spread a long backlog over many
-   * calls; rows of pruned runs kept apart (a closed incident's actions) go by age, as many.
-   * Returns the runs dropped: fewer than `limit` means none are left to drop now.
+   * Retention: drops finished runs (and all hanging off them) beyond age or count, oldest first,
+   * at most `limit` (a backlog spread over many calls; ORPHANS by age, as many). Fewer dropped
+   * than `limit`: none left to drop now.
    */
   prune(now: number, maxAgeMs: number, maxRuns: number, limit = Number.MAX_SAFE_INTEGER): number {
     const cutoff = now - maxAgeMs;
-    const stale = this.all<{ id: number }>(
-      `SELECT id FROM runs WHERE ended_at IS NOT NULL AND (ended_at < ? OR id <= (SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?)) ORDER BY id LIMIT ?`,
-      cutoff, maxRuns, limit,
-    );
+    const stale = this.all<{ id: number }>(`SELECT id FROM runs WHERE ended_at IS NOT NULL AND (ended_at < ? OR id <= (SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?)) ORDER BY id LIMIT ?`, cutoff, maxRuns, limit);
     for (const { id } of stale) this.statement('DELETE FROM runs WHERE id = ?').run(id);
-    for (const [table, owner, at] of ORPHANS) {
-      this.statement(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${owner} IS NULL AND ${at} < ? LIMIT ?)`).run(cutoff, limit);
-    }
+    for (const [table, owner, at] of ORPHANS) this.statement(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${owner} IS NULL AND ${at} < ? LIMIT ?)`).run(cutoff, limit);
     return stale.length;
   }
 
@@ -222,17 +216,11 @@ export class Store {
     }
   }
 
-  /**
-   * After a failed COMMIT SQLite may have rolled back already (a full disk does), and ROLLBACK
-   * then fails with "cannot rollback - no transaction is active", which used to replace the
-   * error that says what went wrong.
-   */
+  /** After a failed COMMIT SQLite may have rolled back already (a full disk does): "cannot rollback" must not replace the error that says why. */
   private rollback(): void {
     try {
       this.db.exec('ROLLBACK');
-    } catch {
-      // no transaction left: the caller throws the error that ended it
-    }
+    } catch { /* no transaction left: the caller throws the error that ended it */ }
   }
 }
 
