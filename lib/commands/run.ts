@@ -97,7 +97,7 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const listener = await listenForHealth({ address: healthListen as string | undefined, public: healthPublic === true }, name, context.clock);
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
-    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS }), logger,
+    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS, retain: false }), logger,
     wall: () => context.clock.wall(), monotonic: () => context.clock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, context.clock);

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
 import type { Duty, FaultReporter } from '../core/ports/logger.ts';
 
@@ -44,7 +44,7 @@ export function stateDirProblem(dir: string): string | null {
   if (!statSync(existing).isDirectory()) return `state directory ${dir} cannot be created (ENOTDIR: ${existing} is not a directory): ${CONSEQUENCES}`;
   try {
     accessSync(existing, constants.W_OK | constants.X_OK);
-    return null;
+    return fullFileSystem(dir, existing);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     const stat = statSync(existing);
@@ -53,4 +53,17 @@ export function stateDirProblem(dir: string): string | null {
     const why = code === 'EROFS' ? 'read-only file system' : `${code} for uid ${process.geteuid?.() ?? '?'}: ${whose}`;
     return `state directory ${dir} ${what} (${why}): ${CONSEQUENCES}`;
   }
+}
+
+/**
+ * Below this much free space a write of the records fails (SQLite writes pages and its WAL in
+ * 4 kB and more): the directory is writable by its mode, yet nothing fits. Said as a full file
+ * system, once for every duty, not as whatever SQLite or a rename reported on the way.
+ */
+const FULL_BELOW_BYTES = 64 * 1024;
+
+function fullFileSystem(dir: string, existing: string): string | null {
+  const { bavail, bsize } = statfsSync(existing);
+  const free = bavail * bsize;
+  return free < FULL_BELOW_BYTES ? `state directory ${dir} cannot be written (file system full: ${Math.floor(free / 1024)} kB free): ${CONSEQUENCES}` : null;
 }

@@ -73,3 +73,24 @@ test('no sinks: nothing is sent and that is said; a bad sink URL is a config err
   assert.equal(bad.code, 78, bad.stderr);
   assert.match(bad.stderr, /notify\.webhook.*http/);
 });
+
+test('a webhook redirect is followed only to the same origin with the body kept; the line names the answer', async (t) => {
+  const dir = tempDir(t);
+  const other = await loopback(t);
+  const server = await loopback(t, {
+    '/away': [307, `${other.url}/stolen`], '/moved': [308, `${other.url}/stolen`], '/see': [303, '/hook'],
+    '/here': [307, '/hook'], '/loop': [307, '/loop'],
+  });
+  const config = join(dir, 'deadman.toml');
+  writeFileSync(config, `[notify]\nwebhook = ${JSON.stringify(['/away', '/moved', '/see', '/here', '/loop'].map((path) => server.url + path))}\ntimeout = "5s"\n`);
+  const run = await runDeadman(['notify', 'start', '--name', 'review', '--config', config], { env: { ...process.env, STATE_DIRECTORY: dir } });
+  assert.deepEqual(other.received, [], 'nothing reached the other origin');
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(run.stdout, new RegExp(`^FAILED webhook: .*/away answered 307, not followed \\(to another origin, ${other.url}/stolen\\)$`, 'm'));
+  assert.match(run.stdout, /^FAILED webhook: .*\/moved answered 308, not followed \(to another origin, /m);
+  assert.match(run.stdout, /^FAILED webhook: .*\/see answered 303, not followed \(it would drop the body\)$/m);
+  assert.match(run.stdout, /^sent webhook: .*\/here answered 200 at .*\/hook \(after 1 same-origin redirect\)$/m);
+  assert.match(run.stdout, /^FAILED webhook: .*\/loop answered 307 at .*\/loop \(after 3 same-origin redirects\), not followed \(more than 3 redirects\)$/m);
+  const hook = server.received.find((r) => r.path === '/hook' && r.headers['content-type'] === 'application/json');
+  assert.equal((JSON.parse(hook!.body) as { event: string }).event, 'start', 'the same-origin 307 kept the POST and its body');
+});

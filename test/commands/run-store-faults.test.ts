@@ -72,7 +72,7 @@ test('on a read-only file system the work runs and its code is kept; status and 
   assert.deepEqual(readFileSync(s.database), before);
 });
 
-test('on a full file system the work runs and its code is kept, with one line about the database', async (t) => {
+test('on a full file system the work runs and its code is kept, with one line naming the full file system', async (t) => {
   const mountPoint = tmpfs(t, 'size=256k,mode=0700');
   const s = setup(t, join(mountPoint, 'state'));
   mkdirSync(s.state);
@@ -84,8 +84,27 @@ test('on a full file system the work runs and its code is kept, with one line ab
   const result = await s.deadman(['run', '--', ...CHILD]);
   assert.equal(result.code, 7, result.stderr);
   assert.equal(result.stdout, 'working\n');
-  assert.equal(lines(result.stderr, /^deadman: not recording /).length, 1, result.stderr);
+  assert.equal(lines(result.stderr, /^deadman: state directory .* cannot be written \(file system full: \d+ kB free\): not recording, /).length, 1, result.stderr);
+  assert.ok(result.stderr.trim().split('\n').length <= 3, result.stderr);
   assert.doesNotMatch(result.stderr, /internal error|\n\s+at /);
+});
+
+test('a file system that fills up under a database already there: at most 3 lines, naming a full file system, never "cannot rollback"', async (t) => {
+  const mountPoint = tmpfs(t, 'size=512k,mode=0700');
+  const s = setup(t, join(mountPoint, 'state'));
+  assert.equal((await s.deadman(['run', '--', 'sh', '-c', 'exit 0'])).code, 0);
+  try {
+    execFileSync('dd', ['if=/dev/zero', `of=${join(mountPoint, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+  } catch {
+    // dd stops with ENOSPC: the file system is now full, which is the point.
+  }
+  const result = await s.deadman(['run', '--', ...CHILD]);
+  assert.equal(result.code, 7, result.stderr);
+  assert.equal(result.stdout, 'working\n');
+  // The cause, the start line and the end line: the records, the marker and the health file all go with the full disk.
+  assert.ok(result.stderr.trim().split('\n').length <= 3, result.stderr);
+  assert.equal(lines(result.stderr, /^deadman: state directory .* cannot be written \(file system full: \d+ kB free\): not recording, no revive marker, health reports unhealthy; the work goes on$/).length, 1, result.stderr);
+  assert.doesNotMatch(result.stderr, /cannot rollback|internal error|\n\s+at /);
 });
 
 test('a state directory that cannot be created does not stop the work', async (t) => {

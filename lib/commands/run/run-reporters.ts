@@ -11,11 +11,13 @@ import { renderRunSummary, renderRunSummaryLine, runSummaryJson } from '../../co
 import type { RecordingStore } from '../../io/store/recording-store.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
 import type { HealthListener } from './health-listen.ts';
+import { runRetention } from './run-retention.ts';
 
 /**
  * What the running deadman publishes for others to read without asking it: the health file
  * behind `deadman health` (and the same record to `--health-listen`), and the `[metrics] textfile` for node_exporter. Both are told the
- * run's health at every status update and written at most once per interval.
+ * run's health at every status update and written at most once per interval. The same once-a-poll
+ * call keeps the database bounded (run-retention.ts).
  */
 
 /** At most this often (and at most once a poll): a write costs two fsyncs. */
@@ -39,14 +41,17 @@ export function runReporters(run: { name: string; stateDir: string; config: Conf
     path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn, startedAt: clock.wall(),
     facts: () => run.store.write('metrics', (store) => loadRunFacts(store, { onlyName: run.name })[0] ?? null),
   });
+  const retention = runRetention(run.store, run.config.retention, clock);
   return {
     health(healthy, status, quietMs) {
       run.store.notice(); // once a poll, like this: a deleted state directory is noticed within one
+      retention.poll();
       refreshHealth(healthy, status, clock.wall(), clock.monotonic());
       run.listener?.publish({ ...identity, healthy, status, updated_at: clock.wall() });
       writeMetrics?.({ healthy, lastOutputAt: clock.wall() - quietMs }, clock.monotonic());
     },
     finish() {
+      retention.finish();
       writeMetrics?.({ healthy: false, lastOutputAt: null }, clock.monotonic(), true);
     },
   };

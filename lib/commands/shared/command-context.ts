@@ -59,7 +59,8 @@ export function redactorFor(config: Config, env: NodeJS.ProcessEnv = process.env
 /**
  * Opens the database with the configured bounds, redacting every row written, and applies
  * retention: every command that records (run, check, revive) keeps the file from growing
- * without bound, whichever of them a host happens to use.
+ * without bound, whichever of them a host happens to use. `deadman run` opens with `retain:
+ * false` and prunes once its command runs, a bounded batch a poll (run/run-retention.ts).
  */
 export function openStore(context: Context, options: { retain?: boolean; busyTimeoutMs?: number } = {}): Store {
   const { retention } = context.config;

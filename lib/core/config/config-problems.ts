@@ -11,6 +11,8 @@ export interface SchemaIssue {
   path: PropertyKey[];
   message: string;
   keys?: string[];
+  /** Set by a field whose value may be a secret (schema-fields.ts `redactPattern`): the line gives its length, not its text. */
+  params?: { hideValue?: boolean };
 }
 
 export interface ProblemSource {
@@ -40,7 +42,8 @@ export function formatProblems(
         .join('\n');
     }
     const value = valueAt(raw, issue.path);
-    const shown = value === undefined ? `${dotted(issue.path)} is missing` : `${dotted(issue.path)} = ${render(value)}`;
+    const shown = value === undefined ? `${dotted(issue.path)} is missing`
+      : issue.params?.hideValue ? `${dotted(issue.path)} (${String(value).length} characters, not shown: it may be a secret)` : `${dotted(issue.path)} = ${render(value)}`;
     return `${where}: ${shown}: ${issue.message}`;
   }).flatMap((line) => line.split('\n'));
 }

@@ -2,7 +2,7 @@ import { CONSULTABLE_SIGNALS } from '../signals/registry.ts';
 import { z } from 'zod';
 import { DEFAULT_CONFIG as D } from './defaults.ts';
 import { checkLexicalScope } from './path-scope.ts';
-import { AGE_MAX, MAX_REVIVES, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, regex } from './schema-fields.ts';
+import { AGE_MAX, MAX_REVIVES, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, redactPattern, regex } from './schema-fields.ts';
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';
 import { SANDBOX_LEVELS } from '../units/hardening.ts';
@@ -158,7 +158,7 @@ export const configSchema = z.strictObject({
     observations_per_run: z.number().int().min(10).default(D.retention.observations_per_run),
   }).default(() => structuredClone(D.retention)),
   redact: z.strictObject({
-    patterns: z.array(regex).default(() => [...D.redact.patterns]),
+    patterns: z.array(redactPattern).default(() => [...D.redact.patterns]),
   }).default(() => ({ patterns: [...D.redact.patterns] })),
   evidence: z.array(claimSchema).default(() => []),
   jobs: z.record(name, jobSchema).default(() => ({})),

@@ -58,11 +58,42 @@ function spanMs(text: string): number {
 }
 
 export const regex = z.string().meta({ format: 'regex' }).superRefine((value, ctx) => {
+  const problem = regexProblem(value);
+  if (problem !== null) ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${problem})` });
+});
+
+/**
+ * Why `source` cannot serve as a regular expression, or null. Constructing a RegExp checks only
+ * its syntax: V8 compiles it at its first match, where a pattern of 60 kB failed "Regular
+ * expression too large" in the middle of a run (issue 38), so it is matched once here. The
+ * reason is V8's without the pattern it quotes (which may be a secret, `redactPattern`).
+ */
+function regexProblem(source: string): string | null {
   try {
-    new RegExp(value);
+    new RegExp(source).test('');
+    return null;
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `is not a valid regular expression (${(error as Error).message})` });
+    const message = (error as Error).message;
+    return message.slice(message.lastIndexOf(': ') + 2);
   }
+}
+
+/** `[redact] patterns`: longer than this is a list of secrets, which belong in the environment the work gets (docs/secrets.md). */
+export const REDACT_PATTERN_MAX = 4_096;
+
+/**
+ * A `[redact] patterns` entry: it compiles and matches (regexProblem), it is at most
+ * REDACT_PATTERN_MAX characters (compiling and running a pattern costs with its size, on every
+ * line), and it never matches nothing (every position of every line would become [REDACTED]).
+ * A pattern may be the very secret it hides, so its problem is told without its text
+ * (`hideValue`: config-problems.ts shows its length instead).
+ */
+export const redactPattern = z.string().meta({ format: 'regex' }).superRefine((value, ctx) => {
+  const fail = (message: string) => ctx.addIssue({ code: 'custom', message, params: { hideValue: true } });
+  if (value.length > REDACT_PATTERN_MAX) return fail(`is longer than ${REDACT_PATTERN_MAX} characters; hide a list of literal secrets by passing them in the work's environment instead`);
+  const problem = regexProblem(value);
+  if (problem !== null) return fail(`is not a valid regular expression (${problem})`);
+  if (new RegExp(value).test('')) return fail('matches the empty string, which would put [REDACTED] between every character; make it match at least one character');
 });
 
 export const absolutePath = z.string().refine((p) => p.startsWith('/'), { message: 'must be an absolute path (start with /)' }).meta({ pattern: '^/' });

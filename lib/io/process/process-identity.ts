@@ -17,12 +17,31 @@ export function readProcStat(pid: number): ProcStat | null {
 /** True when the process exists (with this start time, when given) and is not a zombie (`kill -0` says yes to zombies). */
 export function isSameProcessAlive(pid: number, startTime?: number): boolean {
   const stat = readProcStat(pid);
-  return stat !== null && (startTime === undefined || stat.startTime === startTime) && !isZombie(stat);
+  return stat !== null && (startTime === undefined || stat.startTime - ownBoottimeOffsetTicks() === startTime) && !isZombie(stat);
 }
 
-/** This process's own start time, recorded as the owner of revive markers. */
+/**
+ * This process's own start time, recorded as the owner of runs and revive markers (and compared
+ * by isSameProcessAlive): on the boot clock of the host, not of this process's time namespace.
+ * /proc shows start times shifted by the reader's boottime offset (`unshare --time --boottime`,
+ * some container runtimes), so a deadman in such a namespace recorded a start time no reader
+ * outside ever saw again, and every reader marked its live run lost (issue 38).
+ */
 export function ownStartTime(): number | null {
-  return readProcStat(process.pid)?.startTime ?? null;
+  const stat = readProcStat(process.pid);
+  return stat === null ? null : stat.startTime - ownBoottimeOffsetTicks();
+}
+
+/** How far this process's time namespace shifts the boot clock, in /proc start-time ticks; 0 outside one (or without /proc). */
+function ownBoottimeOffsetTicks(): number {
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/timens_offsets', 'utf8');
+  } catch {
+    return 0;
+  }
+  const [seconds, nanoseconds] = /^boottime\s+(-?\d+)\s+(\d+)/m.exec(text)?.slice(1).map(Number) ?? [0, 0];
+  return Math.round((seconds! + nanoseconds! / 1e9) * USER_HZ);
 }
 
 /** /proc start times are in USER_HZ ticks since boot; USER_HZ is 100 on every Linux ABI. */

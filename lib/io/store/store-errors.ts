@@ -5,12 +5,13 @@ import { DeadmanError, ExitCode } from '../../exit-codes.ts';
  * Why a database cannot be used, in the cases that call for different answers: a damaged
  * SQLite file (moved aside by a writer and started afresh), a file that is not SQLite at all
  * (never touched: it may be anything), a symbolic link (never followed: it may lead anywhere;
- * readers say so rather than show less), a lock another writer holds (recording drops and counts
+ * readers say so rather than show less) or a file another user owns (never written: the records
+ * would reach that user), a lock another writer holds (recording drops and counts
  * until it is free, trying again soon), and everything else (read-only, full, a directory that
  * cannot be created), which recording waits out.
  */
 
-export type StoreProblem = 'corrupt' | 'foreign' | 'link' | 'locked' | 'unavailable';
+export type StoreProblem = 'corrupt' | 'foreign' | 'link' | 'owner' | 'locked' | 'unavailable';
 
 export class StoreError extends DeadmanError {
   readonly problem: StoreProblem;
@@ -25,6 +26,7 @@ const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
+const SQLITE_FULL = 13;
 
 /** A non-empty file that does not start like SQLite (a truncated header still counts as SQLite). */
 export function isForeignFile(path: string): boolean {
@@ -51,6 +53,7 @@ export function storeError(path: string, error: unknown): StoreError {
   if (errcode !== undefined && ((errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED)) {
     return new StoreError(`${path}: database is locked by another writer (${why})`, 'locked');
   }
+  if (errcode !== undefined && (errcode & 0xff) === SQLITE_FULL) return new StoreError(`${path}: the file system is full (${why})`, 'unavailable');
   return new StoreError(`${path}: database cannot be used (${why})`, 'unavailable');
 }
 
@@ -66,6 +69,12 @@ export function foreignFileError(path: string): StoreError {
 export function symlinkError(link: string, target: string, database: string): StoreError {
   const fix = link === database ? 'pass the real path with --database' : 'remove the link (SQLite makes that file itself)';
   return new StoreError(`${link}: a symbolic link (to ${target}); deadman opens no database through one, which could make it write elsewhere: ${fix} (nothing was opened)`, 'link');
+}
+
+/** A file of the database owned by another user (store-open.ts `refuseOthersFiles`): never written, never chmodded. */
+export function ownerError(file: string, owner: number, uid: number, database: string): StoreError {
+  const fix = file === database ? 'move it aside or pass --database with a path of your own' : 'remove it (SQLite makes that file itself)';
+  return new StoreError(`${file}: owned by uid ${owner}, not by this user (uid ${uid}), who could read every record written to it; deadman writes no database another user owns: ${fix} (nothing was written)`, 'owner');
 }
 
 /** The state directory cannot be made: nothing that must write there can work until someone fixes it. */

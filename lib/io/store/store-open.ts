@@ -3,7 +3,7 @@ import { chmodSync, closeSync, constants, existsSync, lstatSync, openSync, readl
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensurePrivateDir } from '../paths.ts';
-import { stateDirError, storeError, symlinkError } from './store-errors.ts';
+import { ownerError, stateDirError, storeError, symlinkError } from './store-errors.ts';
 
 /** How the store opens its file: for writing (directory made private, the file 0600) or only to read. */
 
@@ -63,11 +63,27 @@ function createPrivately(path: string, notes: string[]): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
+  refuseOthersFiles(path);
   for (const file of [path, `${path}-wal`, `${path}-shm`]) {
     const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
     if ((mode & 0o077) === 0) continue;
     chmodSync(file, mode & 0o700);
     notes.push(`${file} was readable by others (mode ${mode.toString(8).padStart(4, '0')}): made it ${(mode & 0o700).toString(8).padStart(4, '0')}, as deadman creates its files`);
+  }
+}
+
+/**
+ * A database (or a file SQLite keeps beside it) that another user owns is not written: that
+ * user could read every record, however tight the mode — made in a shared state directory
+ * before deadman's first start, it would be adopted and chmodded but stay theirs. Only for
+ * writing: a reader (root reading a user's runs) leaves nothing in it.
+ */
+function refuseOthersFiles(path: string): void {
+  const uid = process.geteuid?.();
+  if (uid === undefined) return;
+  for (const file of SQLITE_SIBLINGS.map((suffix) => path + suffix)) {
+    const owner: number = existsSync(file) ? statSync(file).uid : uid;
+    if (owner !== uid) throw ownerError(file, owner, uid, path);
   }
 }
 

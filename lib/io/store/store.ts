@@ -29,6 +29,9 @@ export interface StoreOptions {
   redactor?: Redactor;
 }
 
+/** Rows that outlive the run or incident they hung off (or never had one), by the column that says when. */
+const ORPHANS = [['incidents', 'run_id', 'updated_at'], ['decisions', 'incident_id', 'at'], ['actions', 'incident_id', 'at'], ['evidence_results', 'run_id', 'at'], ['revives', 'NULL', 'at']] as const;
+
 export class Store {
   readonly path: string;
   readonly db: DatabaseSync;
@@ -99,7 +102,7 @@ export class Store {
         }
         this.db.exec('COMMIT');
       } catch (error) {
-        this.db.exec('ROLLBACK');
+        this.rollback();
         throw error;
       }
     }
@@ -188,19 +191,16 @@ export class Store {
       .run(runId, runId, limit);
   }
 
-  /** Retention: drops finished runs (and everything hanging off them) beyond age or count. */
-  prune(now: number, maxAgeMs: number, maxRuns: number): number {
+  /**
+   * Retention: drops finished runs (and all hanging off them) beyond age or count, oldest first,
+   * at most `limit` (a backlog spread over many calls; ORPHANS by age, as many). Fewer dropped
+   * than `limit`: none left to drop now.
+   */
+  prune(now: number, maxAgeMs: number, maxRuns: number, limit = Number.MAX_SAFE_INTEGER): number {
     const cutoff = now - maxAgeMs;
-    const stale = this.all<{ id: number }>(
-      `SELECT id FROM runs WHERE ended_at IS NOT NULL AND (ended_at < ? OR id NOT IN (SELECT id FROM runs ORDER BY id DESC LIMIT ?))`,
-      cutoff, maxRuns,
-    );
+    const stale = this.all<{ id: number }>(`SELECT id FROM runs WHERE ended_at IS NOT NULL AND (ended_at < ? OR id <= (SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?)) ORDER BY id LIMIT ?`, cutoff, maxRuns, limit);
     for (const { id } of stale) this.statement('DELETE FROM runs WHERE id = ?').run(id);
-    this.statement('DELETE FROM incidents WHERE run_id IS NULL AND updated_at < ?').run(cutoff);
-    this.statement('DELETE FROM decisions WHERE incident_id IS NULL AND at < ?').run(cutoff);
-    this.statement('DELETE FROM actions WHERE incident_id IS NULL AND at < ?').run(cutoff);
-    this.statement('DELETE FROM evidence_results WHERE run_id IS NULL AND at < ?').run(cutoff);
-    this.statement('DELETE FROM revives WHERE at < ?').run(cutoff);
+    for (const [table, owner, at] of ORPHANS) this.statement(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${owner} IS NULL AND ${at} < ? LIMIT ?)`).run(cutoff, limit);
     return stale.length;
   }
 
@@ -211,9 +211,16 @@ export class Store {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.db.exec('ROLLBACK');
+      this.rollback();
       throw error;
     }
+  }
+
+  /** After a failed COMMIT SQLite may have rolled back already (a full disk does): "cannot rollback" must not replace the error that says why. */
+  private rollback(): void {
+    try {
+      this.db.exec('ROLLBACK');
+    } catch { /* no transaction left: the caller throws the error that ended it */ }
   }
 }
 

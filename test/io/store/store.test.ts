@@ -11,6 +11,7 @@ import { StoreError } from '../../../lib/io/store/store-errors.ts';
 import { createRedactor, REDACTED } from '../../../lib/core/redact/redact.ts';
 import { spawn } from 'node:child_process';
 import { tempDir } from '../../helpers/cli.ts';
+import { fillFinishedRuns } from '../../helpers/crowded-database.ts';
 
 const run = (store: Store, name = 'job') =>
   store.insert('runs', { name, argv: ['a', 'b c'], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
@@ -97,6 +98,25 @@ test('events are bounded per run and retention drops old finished runs with thei
   assert.equal(store.prune(10_000_000, 5_000_000, 100), 1);
   assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM events')?.n, 0);
   assert.deepEqual(store.all<{ name: string }>('SELECT name FROM runs').map((r) => r.name), ['fresh']);
+  store.close();
+});
+
+test('retention drops at most `limit` runs a call, the oldest first, using an index for every table it cascades through', (t) => {
+  const path = join(tempDir(t), 'deadman.db');
+  fillFinishedRuns(path, 250, { endedAt: 5_000 });
+  const store = new Store(path);
+  assert.equal(store.prune(10_000, 1_000_000, 20, 100), 100);
+  assert.equal(store.get<{ n: number }>('SELECT min(id) AS n FROM runs')?.n, 101, 'the oldest went first');
+  assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM incidents')?.n, 150, 'their incidents with them');
+  assert.equal(store.prune(10_000, 1_000_000, 20, 100), 100);
+  assert.equal(store.prune(10_000, 1_000_000, 20, 100), 30, 'fewer than the limit: nothing left to drop');
+  assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM runs')?.n, 20);
+  // Without an index on a child table's key, every deleted run scanned that table whole (issue 38: 640 s for 9,000 runs).
+  for (const [table, key] of [['events', 'run_id'], ['observations', 'run_id'], ['signals', 'run_id'], ['incidents', 'run_id'], ['incidents', 'signal_id'], ['evidence_results', 'run_id'], ['incident_recurrences', 'run_id'],
+    ['incident_transitions', 'incident_id'], ['diagnoses', 'incident_id'], ['decisions', 'incident_id'], ['actions', 'incident_id'], ['verifications', 'incident_id'], ['incident_recurrences', 'incident_id']] as const) {
+    const plan = store.all<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT 1 FROM ${table} WHERE ${key} = 1`).map((row) => row.detail).join(' ');
+    assert.match(plan, /USING (COVERING )?INDEX/, `${table}.${key}: ${plan}`);
+  }
   store.close();
 });
 
