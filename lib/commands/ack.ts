@@ -1,12 +1,12 @@
 import type { CommandModule } from 'yargs';
 import { transition, type IncidentState } from '../core/incident/incident.ts';
 import { runPresence } from '../core/status/run-presence.ts';
-import { DeadmanError, ExitCode, usageError } from '../exit-codes.ts';
+import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { currentOperator } from '../io/approval.ts';
-import { incidentStateAsRead, mayWrite, recordInto } from '../io/store/lost-runs.ts';
-import { incidentWithRun, moveIncident, type RecordedRun } from '../io/store/run-ends.ts';
+import { mayWrite, recordInto } from '../io/store/lost-runs.ts';
+import { moveIncident } from '../io/store/run-ends.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';
-import { openExistingStore, readRows, settleLost } from './shared/open-existing-store.ts';
+import { incidentAsRead, openForIncident, type IncidentAsRead } from './shared/incident-argument.ts';
 
 /**
  * `deadman ack ID [--note TEXT]`: a person settles an ESCALATED incident by hand — it has been
@@ -28,20 +28,10 @@ export const ackCommand: CommandModule<object, AckArgs> = {
     .option('note', { type: 'string', describe: 'why, for the incident\'s timeline (deadman report ID)' })
     .options(stateOptions),
   handler: async (args) => {
-    const id = args.incident;
-    if (!Number.isSafeInteger(id) || id <= 0) throw usageError(`"${String(id)}" is not an incident id; see deadman incidents`);
-    const { store, database, context } = await openExistingStore(args);
-    if (!store) throw usageError(`no database at ${database}: nothing was recorded there (give --state-dir or --database of the run)`);
+    const { id, store, database, context } = await openForIncident(args);
     const now = context.clock.wall();
-    let found;
     try {
-      found = readRows(database, () => {
-        const lost = settleLost(store, context, now);
-        const incident = incidentWithRun(store, id);
-        return incident && { ...incident, state: incidentStateAsRead({ id, state: incident.state }, lost), lost: incident.run !== null && lost.runIds.has(incident.run.id) };
-      });
-      if (found === null) throw usageError(`incident ${id} is not in ${database}; see deadman incidents`);
-      refuseUnlessAcknowledgeable(id, found);
+      refuseUnlessAcknowledgeable(id, incidentAsRead(store, database, context, id, now));
       if (!mayWrite(store)) throw cannotRecord(database, 'it is not this user\'s file at this deadman\'s schema version');
     } finally {
       store.close();
@@ -61,7 +51,7 @@ export const ackCommand: CommandModule<object, AckArgs> = {
 };
 
 /** Only an ESCALATED incident of a run that is over; any other case is one line, exit 1, and nothing is written. */
-function refuseUnlessAcknowledgeable(id: number, found: { state: string; run: RecordedRun | null; lost: boolean }): void {
+function refuseUnlessAcknowledgeable(id: number, found: IncidentAsRead): void {
   const refuse = (why: string) => new DeadmanError(`incident ${id} ${why}`, ExitCode.ATTENTION);
   if (found.state === 'AWAITING_APPROVAL') throw refuse(`is AWAITING_APPROVAL: answer it with deadman approve ${id} or deadman deny ${id}`);
   if (transition(found.state as IncidentState, 'acknowledged', 0) === null) throw refuse(`is ${found.state}, not ESCALATED: there is nothing to acknowledge`);

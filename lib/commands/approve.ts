@@ -1,13 +1,12 @@
 import type { CommandModule } from 'yargs';
-import { ExitCode, usageError, DeadmanError } from '../exit-codes.ts';
+import { ExitCode, DeadmanError } from '../exit-codes.ts';
 import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 import { runPresence } from '../core/status/run-presence.ts';
 import { currentOperator } from '../io/approval.ts';
 import { writeApprovalAnswer } from '../io/approval-inbox.ts';
-import { incidentWithRun, type RecordedRun } from '../io/store/run-ends.ts';
+import type { RecordedRun } from '../io/store/run-ends.ts';
 import { stateOptions, type CommonArgs } from './shared/command-context.ts';
-import { openExistingStore, readRows, settleLost } from './shared/open-existing-store.ts';
-import { incidentStateAsRead } from '../io/store/lost-runs.ts';
+import { incidentAsRead, openForIncident, type IncidentAsRead } from './shared/incident-argument.ts';
 
 /**
  * `deadman approve ID` / `deadman deny ID`: a person's answer to an incident AWAITING_APPROVAL
@@ -33,21 +32,13 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
       .positional('incident', { type: 'number', demandOption: true, describe: 'the incident id (deadman incidents, STATUS=, the journal line)' })
       .options(stateOptions),
     handler: async (args) => {
-      const id = args.incident;
-      if (!Number.isSafeInteger(id) || id <= 0) throw usageError(`"${String(id)}" is not an incident id; see deadman incidents`);
-      const { store, database, context } = await openExistingStore(args);
-      if (!store) throw usageError(`no database at ${database}: nothing was recorded there (give --state-dir or --database of the run)`);
+      const { id, store, database, context } = await openForIncident(args);
       let found;
       try {
-        found = readRows(database, () => {
-          const lost = settleLost(store, context, context.clock.wall());
-          const incident = incidentWithRun(store, id);
-          return incident && { ...incident, state: incidentStateAsRead({ id, state: incident.state }, lost), lost: incident.run !== null && lost.runIds.has(incident.run.id) };
-        });
+        found = incidentAsRead(store, database, context, id, context.clock.wall());
       } finally {
         store.close();
       }
-      if (found === null) throw usageError(`incident ${id} is not in ${database}; see deadman incidents`);
       const run = waitingRun(id, verb, found);
       const request: ApprovalAnswer = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(context.clock.wall()).toISOString() };
       const path = writeApprovalAnswer(context.paths.stateDir, request);
@@ -57,7 +48,7 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
 }
 
 /** The live run that waits for this answer, with its token; any other case is one line, exit 1. */
-function waitingRun(id: number, verb: string, found: { state: string; run: RecordedRun | null; lost: boolean }): RecordedRun & { token: string } {
+function waitingRun(id: number, verb: string, found: IncidentAsRead): RecordedRun & { token: string } {
   const refuse = (why: string) => new DeadmanError(`incident ${id} ${why}: there is nothing to ${verb}`, ExitCode.ATTENTION);
   const { run } = found;
   if (run === null) throw refuse('has no run recorded any more');

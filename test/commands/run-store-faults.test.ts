@@ -76,11 +76,7 @@ test('on a full file system the work runs and its code is kept, with one line na
   const mountPoint = tmpfs(t, 'size=256k,mode=0700');
   const s = setup(t, join(mountPoint, 'state'));
   mkdirSync(s.state);
-  try {
-    execFileSync('dd', ['if=/dev/zero', `of=${join(mountPoint, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
-  } catch {
-    // dd stops with ENOSPC: the file system is now full, which is the point.
-  }
+  fillUp(mountPoint);
   const result = await s.deadman(['run', '--', ...CHILD]);
   assert.equal(result.code, 7, result.stderr);
   assert.equal(result.stdout, 'working\n');
@@ -93,11 +89,7 @@ test('a file system that fills up under a database already there: at most 3 line
   const mountPoint = tmpfs(t, 'size=512k,mode=0700');
   const s = setup(t, join(mountPoint, 'state'));
   assert.equal((await s.deadman(['run', '--', 'sh', '-c', 'exit 0'])).code, 0);
-  try {
-    execFileSync('dd', ['if=/dev/zero', `of=${join(mountPoint, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
-  } catch {
-    // dd stops with ENOSPC: the file system is now full, which is the point.
-  }
+  fillUp(mountPoint);
   const result = await s.deadman(['run', '--', ...CHILD]);
   assert.equal(result.code, 7, result.stderr);
   assert.equal(result.stdout, 'working\n');
@@ -134,3 +126,12 @@ test('readers of a damaged database: status shows the markers with one line, rep
     assert.match(result.stderr, /damaged .*the next deadman run moves it aside/);
   }
 });
+
+/** Writes until the file system is full: dd stops with ENOSPC, which is the point. */
+function fillUp(mountPoint: string): void {
+  try {
+    execFileSync('dd', ['if=/dev/zero', `of=${join(mountPoint, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+  } catch {
+    // ENOSPC: full.
+  }
+}
