@@ -29,6 +29,7 @@ const EXAMPLES: Record<string, Array<[command: string, what: string]>> = {
   agent: [['$0 agent -- codex', 'an interactive Codex, its hung tools found and its session revived']],
   approve: [['$0 approve 7', 'let the running deadman kill the hung subtree of incident 7']],
   deny: [['$0 deny 7', 'leave the hung subtree of incident 7 alone']],
+  ack: [['$0 ack 7 --note "disk filled; cleaned up"', 'settle escalated incident 7 by hand, so status stops asking for it']],
   completion: [['$0 completion bash > ~/.local/share/bash-completion/completions/deadman', 'install the bash completion']],
 };
 
