@@ -203,13 +203,16 @@ test('a reader that does not own the database says the same of a dead deadman, a
   await run.exited;
   const database = join(p.state, 'deadman.db');
   // Another user's database: root reads it, and must not leave files of its own beside it.
-  for (const path of [database, `${database}-wal`, `${database}-shm`]) {
-    try {
-      chownSync(path, 65534, 65534);
-    } catch {
-      // no WAL left
+  const handTo = (uid: number) => {
+    for (const path of [database, `${database}-wal`, `${database}-shm`]) {
+      try {
+        chownSync(path, uid, uid);
+      } catch {
+        // no WAL left
+      }
     }
-  }
+  };
+  handTo(65534);
   const status = await deadman(p, ['status', '--json']);
   assert.equal(status.code, 1, status.stderr);
   const [row] = JSON.parse(status.stdout) as Array<{ state: string; open_incident: unknown }>;
@@ -218,7 +221,7 @@ test('a reader that does not own the database says the same of a dead deadman, a
   assert.deepEqual((JSON.parse(listed.stdout) as Array<{ id: number; state: string }>).map((i) => [i.id, i.state]), [[id, 'ABANDONED']]);
   const report = await deadman(p, ['report', String(id), '--json']);
   assert.equal((JSON.parse(report.stdout) as { state: string }).state, 'ABANDONED');
-  chownSync(database, 0, 0);
+  handTo(0); // the test's own reads write no database another user owns (its -wal included)
   assert.deepEqual(incidentStates(database), [{ id, state: 'AWAITING_APPROVAL' }], 'nothing was written');
   assert.equal(query<{ ended_at: number | null }>(database, 'SELECT ended_at FROM runs')[0]!.ended_at, null);
 });
