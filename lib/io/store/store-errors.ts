@@ -72,6 +72,11 @@ export function symlinkError(link: string, target: string, database: string): St
 }
 
 /** A file of the database owned by another user (store-open.ts `refuseOthersFiles`): never written, never chmodded. */
+export function notAFileError(file: string, database: string): StoreError {
+  const fix = file === database ? 'pass --database with the path of a file' : 'remove it (SQLite makes that file itself)';
+  return new StoreError(`${file}: not a regular file (a device, a pipe or a directory); deadman keeps its records only in a file of its own: ${fix} (nothing was written, its mode unchanged)`, 'foreign');
+}
+
 export function ownerError(file: string, owner: number, uid: number, database: string): StoreError {
   const fix = file === database ? 'move it aside or pass --database with a path of your own' : 'remove it (SQLite makes that file itself)';
   return new StoreError(`${file}: owned by uid ${owner}, not by this user (uid ${uid}), who could read every record written to it; deadman writes no database another user owns: ${fix} (nothing was written)`, 'owner');

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, constants, existsSync, lstatSync, openSync, readl
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensurePrivateDir } from '../paths.ts';
-import { ownerError, stateDirError, storeError, symlinkError } from './store-errors.ts';
+import { notAFileError, ownerError, stateDirError, storeError, symlinkError } from './store-errors.ts';
 
 /** How the store opens its file: for writing (directory made private, the file 0600) or only to read. */
 
@@ -75,15 +75,18 @@ function createPrivately(path: string, notes: string[]): void {
 /**
  * A database (or a file SQLite keeps beside it) that another user owns is not written: that
  * user could read every record, however tight the mode — made in a shared state directory
- * before deadman's first start, it would be adopted and chmodded but stay theirs. Only for
- * writing: a reader (root reading a user's runs) leaves nothing in it.
+ * before deadman's first start, it would be adopted and chmodded but stay theirs. Nor is
+ * anything but a regular file. Only for writing: a reader (root reading a user's runs) leaves
+ * nothing in it.
  */
 function refuseOthersFiles(path: string): void {
   const uid = process.geteuid?.();
-  if (uid === undefined) return;
   for (const file of SQLITE_SIBLINGS.map((suffix) => path + suffix)) {
-    const owner: number = existsSync(file) ? statSync(file).uid : uid;
-    if (owner !== uid) throw ownerError(file, owner, uid, path);
+    if (!existsSync(file)) continue;
+    const stat = statSync(file);
+    // A device or a pipe given as --database (/dev/null) is no database: root would chmod the device itself.
+    if (!stat.isFile()) throw notAFileError(file, path);
+    if (uid !== undefined && stat.uid !== uid) throw ownerError(file, stat.uid, uid, path);
   }
 }
 
