@@ -29,19 +29,29 @@ const GIT_TIMEOUT_MS = 2_000;
 const MAX_STATUS_BYTES = 4 * 1024 * 1024;
 const MAX_STATTED = 500;
 export const MAX_PER_SECOND = 20;
+/**
+ * Gits asked for and not yet answered: the one running and one waiting behind it. On a loaded
+ * host a git takes longer than 1/MAX_PER_SECOND, and an unbounded queue grew by the second
+ * under a flood of tool ends (750 behind after 50 s at a load of 12); every tick and the pass's
+ * end wait for the fingerprints asked for, so a tick outlasted its budget and the watchdog
+ * was withheld for 95 s after the flood (issue 38). Bounded, the wait is at most two gits.
+ */
+const MAX_ASKED = 2;
 
 /** Each answer is a fingerprint, or the promise of one while git runs (the loop's WorkspaceAnswer). */
 export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null | Promise<string | null> {
   let windowStart = -Infinity;
   let taken = 0;
   let unmeasured = 0;
+  let asked = 0;
   const git = gitShellOf(cwd);
   return () => {
     const now = monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
     // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
-    if (++taken > MAX_PER_SECOND) return `unmeasured-${++unmeasured}`;
-    return git.status().then((status) => status && fingerprint(cwd, status));
+    if (++taken > MAX_PER_SECOND || asked >= MAX_ASKED) return `unmeasured-${++unmeasured}`;
+    asked++;
+    return git.status().then((status) => status && fingerprint(cwd, status)).finally(() => asked--);
   };
 }
 

@@ -45,11 +45,24 @@ test('past MAX_PER_SECOND in a second, each answer is one never seen (a change),
   git(dir, 'init', '-q');
   let now = 0;
   const take = workspaceFingerprinter(dir, () => now);
-  const answers = await Promise.all(Array.from({ length: MAX_PER_SECOND + 3 }, () => take()));
+  const answers: Array<string | null> = [];
+  for (let i = 0; i < MAX_PER_SECOND + 3; i++) answers.push(await take());
   assert.equal(new Set(answers.slice(0, MAX_PER_SECOND)).size, 1, 'measured: the same');
   assert.equal(new Set(answers.slice(MAX_PER_SECOND)).size, 3, 'unmeasured: each its own');
   now += 1_000;
   assert.equal(await take(), answers[0], 'a new second measures again');
+});
+
+test('asked faster than git answers, one question waits behind the running git and the rest are unmeasured: no queue for a tick to wait out', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  const take = workspaceFingerprinter(dir, () => 0);
+  // Issue 38: a queue of every git asked for grew under a flood; the tick waited for all of it.
+  const answers = await Promise.all(Array.from({ length: 5 }, () => take()));
+  assert.equal(new Set(answers.slice(0, 2)).size, 1, `the running git and the one behind it: measured alike (${answers.join(', ')})`);
+  assert.equal(new Set(answers.slice(2)).size, 3, 'the rest: each its own (unmeasured)');
+  assert.ok(answers.slice(2).every((answer) => answer?.startsWith('unmeasured-')), answers.join(', '));
+  assert.equal(await take(), answers[0], 'once answered, git is asked again');
 });
 
 test('every pass of a run asks the same git shell: one per work tree for the process, however many fingerprinters', async (t) => {

@@ -86,3 +86,18 @@ test('no ping before READY=1, however healthy the run: before it systemd runs no
   run.child.exit(0);
   await result;
 });
+
+test('the pass\'s end (an evidence check, a git still running for the last tool end) is fed like the work: the pings stop only once the pass is over', async () => {
+  const { run, pingsDuring, start: begin } = start({ inactivity: 60_000 });
+  let release = () => {};
+  // Issue 38: the pings stopped with the pass's cleanups, before the end's own waits.
+  run.ports.evidence.checkOnExit = () => new Promise((resolve) => (release = () => resolve(null)));
+  const { result } = await begin();
+  assert.equal(await pingsDuring(4_000), 2);
+  run.child.exit(0);
+  await run.elapse(3_000);
+  assert.equal(await pingsDuring(10_000), 5, 'the end waits on: pinged every 2 s');
+  release();
+  assert.equal((await result).outcome, 'completed');
+  assert.equal(await pingsDuring(10_000), 0, 'the pass is over: its pings too');
+});

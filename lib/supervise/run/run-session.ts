@@ -68,6 +68,8 @@ class SupervisedPass {
   /** A tick may wait on a recovery (kill grace) or the diagnostician; longer than all of that means the supervision itself is stuck. */
   private readonly tickBudget: number;
   private readonly cleanups: Array<() => void> = [];
+  /** Kept till the pass's end, past the cleanups: the end's own waits (git, the evidence check) must not starve systemd's watchdog. */
+  private stopWatchdog = () => {};
   /** What the detectors know of the run: readiness is the machine's, read through (never a copy). */
   private readonly facts: RunFacts;
   /** Stops the tree with the signal the machine says (`treeStop`); a later stop (a signal, the run's end) joins the first. */
@@ -117,10 +119,14 @@ class SupervisedPass {
       filesChanged: this.output.state.filesChanged,
       recovered: this.ports.resumed?.verdict === 'RESOLVED',
     };
-    const concluded = await conclude(exited, seen, this.ports, () => this.publishStatus());
-    // A git still running for the last tool end answers into this pass (its trace), not after it.
-    await this.output.fingerprinted();
-    return { ...concluded, outputTail: this.output.lastLines() };
+    try {
+      const concluded = await conclude(exited, seen, this.ports, () => this.publishStatus());
+      // A git still running for the last tool end answers into this pass (its trace), not after it.
+      await this.output.fingerprinted();
+      return { ...concluded, outputTail: this.output.lastLines() };
+    } finally {
+      this.stopWatchdog();
+    }
   }
 
   /** Feeds one event to the run machine and carries out the action its table names; resolves when that action's effect did (`conclude`). */
@@ -169,7 +175,7 @@ class SupervisedPass {
     if (!config.ready_pattern && !config.ready_port) void this.send('ready');
     this.cleanups.push(ports.every(config.poll, () => void this.send('tick')));
     void this.send('tick');
-    this.cleanups.push(startWatchdog(ports.notifier, ports.watchdogUsec, ports.every, () => this.machine.ready && isHealthy(this.snapshot())));
+    this.stopWatchdog = startWatchdog(ports.notifier, ports.watchdogUsec, ports.every, () => this.machine.ready && isHealthy(this.snapshot()));
     ports.evidence.start((message) => {
       this.facts.evidenceDead = message;
       void this.send('tick');
