@@ -65,7 +65,7 @@ async function install({ manager, loopback, name, work, options, uid, gid, env =
 }
 
 function completedRuns(database: string, name: string): string[] {
-  const store = new Store(database);
+  const store = new Store(database, { readOnly: true }); // a reader: the database may be the unit user's, which deadman never writes
   try {
     return store.all<{ outcome: string }>('SELECT outcome FROM runs WHERE name = ?', name).map((row) => row.outcome);
   } finally {
