@@ -19,9 +19,11 @@ const podman = (...args: string[]) => spawnSync('podman', ['--runtime', 'runc', 
   encoding: 'utf8', env: { ...process.env, CONTAINERS_CONF: join(process.env.TMPDIR ?? '/tmp', 'deadman-container', 'containers.conf') },
 });
 
-test('the image builds, and a stalled run in it is restarted and resumed to exit 0 (contrib/container/test.sh)', { skip, timeout: 420_000 }, (t) => {
+// A fresh base is a debootstrap from Debian's archive: 1-3 min on a quiet host, 400 s was seen on a busy one. The
+// bound only keeps a wedged build from holding CI; CI has 90 minutes.
+test('the image builds, and a stalled run in it is restarted and resumed to exit 0 (contrib/container/test.sh)', { skip, timeout: 1_220_000 }, (t) => {
   const started = performance.now();
-  const run = spawnSync('bash', [join(repoRoot, 'contrib', 'container', 'test.sh')], { encoding: 'utf8', timeout: 400_000 });
+  const run = spawnSync('bash', [join(repoRoot, 'contrib', 'container', 'test.sh')], { encoding: 'utf8', timeout: 1_200_000 });
   t.diagnostic(`contrib/container/test.sh, ${Math.round((performance.now() - started) / 1000)} s:\n${run.stdout}${run.stderr}`);
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
   assert.match(run.stdout, /PASS: stall → exit 75 → restart → session \S+ resumed → exit 0; health: healthy unhealthy healthy/);
