@@ -62,7 +62,15 @@ export function startTui(t: { after(fn: () => void): void }, server: ModelServer
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const started = tmux('new-session', '-d', '-x', '120', '-y', '40', 'sh', run);
   if (started.status !== 0) throw new Error(`tmux did not start: ${started.stderr}`);
-  t.after(() => void tmux('kill-server'));
+  // By its pid: the test's directory, the socket in it, may be gone before this runs.
+  const tmuxPid = Number(tmux('display-message', '-p', '#{pid}').stdout);
+  t.after(() => {
+    try {
+      process.kill(tmuxPid, 'SIGTERM');
+    } catch {
+      // ended already
+    }
+  });
   return {
     screen: () => tmux('capture-pane', '-p').stdout,
     submit: (text) => {
