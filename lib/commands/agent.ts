@@ -77,8 +77,10 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   }
   const passes = [recording];
   let argv = marker?.argv ?? command;
+  let answeredLimitAt: number | null = null;
   for (;;) {
-    const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger });
+    const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger, answeredLimitAt });
+    answeredLimitAt = tui.limitAt;
     if (tui.continued && marker) {
       // Left interrupted by the limit, so the revive path resumes it (its budget, its checks).
       const sessionId = marker.markedSession;
@@ -108,6 +110,7 @@ interface TuiPass {
   context: Context;
   recording: AttachedRecording;
   logger: Logger;
+  answeredLimitAt: number | null;
 }
 
 /**
@@ -128,13 +131,14 @@ async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPass) {
   const agentPid = pass.supervised ? await childOf(script.pid!, exited) : null;
   const agentStart = agentPid === null ? undefined : readProcStat(agentPid)?.startTime;
   let continued: string | null = null;
+  let limitAt: number | null = null;
   let stopWatching = () => {};
   const onSessionFile = (path: string) => {
     if (!marker) return; // without a marker there is no session to resume: the person continues it
     stopWatching = watchAutoContinue(path, {
-      agent, graceMs: context.config.usage_limit.continue_grace, clock: context.clock, every: repeatEvery, pollMs: context.config.poll, logger,
-      onContinue: (reason) => {
-        continued = reason;
+      agent, graceMs: context.config.usage_limit.continue_grace, clock: context.clock, every: repeatEvery, pollMs: context.config.poll, logger, answeredLimitAt: pass.answeredLimitAt,
+      onContinue: (reason, saidAt) => {
+        [continued, limitAt] = [reason, saidAt];
         // The same process still (pid and start time): a pid reused since is never signalled.
         if (agentPid !== null && agentStart !== undefined && isSameProcessAlive(agentPid, agentStart)) process.kill(agentPid, 'SIGTERM');
       },
@@ -149,7 +153,7 @@ async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPass) {
   stopWatching();
   stopForwarding();
   const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
-  return { exitCode, stopSignal: stopSignal as NodeJS.Signals | null, agentPid, continued: stopSignal ? null : (continued as string | null) };
+  return { exitCode, stopSignal: stopSignal as NodeJS.Signals | null, agentPid, continued: stopSignal ? null : (continued as string | null), limitAt: limitAt as number | null };
 }
 
 /** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */

@@ -25,13 +25,15 @@ export interface ContinueWatch {
   every: Repeater;
   pollMs: number;
   logger: Logger;
-  onContinue(reason: string): void;
+  /** The `saidAt` of a limit already answered by resuming with the prompt: the resumed agent's transcript still holds it, and it is not answered twice. */
+  answeredLimitAt: number | null;
+  onContinue(reason: string, limitAt: number): void;
 }
 
 /** Starts watching `path`; returns the stop. */
 export function watchAutoContinue(path: string, watch: ContinueWatch): () => void {
-  let saidAt: number | null = null;
-  let told = false;
+  let saidAt = watch.answeredLimitAt;
+  let told = saidAt !== null;
   const stop = watch.every(watch.pollMs, () => {
     let lines: string[];
     try {
@@ -51,7 +53,7 @@ export function watchAutoContinue(path: string, watch: ContinueWatch): () => voi
     }
     const reason = `${watch.agent} did not continue within usage_limit.continue_grace after its usage limit reset`;
     watch.logger.log('notice', `${reason}: resuming the session with a prompt to continue`);
-    watch.onContinue(reason);
+    watch.onContinue(reason, saidAt!);
   });
   return stop;
 }
