@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { waitFor } from '../helpers/cli.ts';
 import type { Cli } from './harness/clis.ts';
 import { runAgent } from './harness/deadman-run.ts';
@@ -26,11 +27,29 @@ function commandLine(pid: number): string {
   }
 }
 
+/**
+ * Whether the agent's own session file (under the test's homes) holds the tool call yet. The CLI
+ * writes it a moment after it starts the tool; a host that dies before that loses the call with
+ * the agent, and the resumed session cannot carry what was never written. That is the agent's
+ * persistence, not deadman's, so the host dies once the call is on disk.
+ */
+function sessionRecordsTool(dir: string): boolean {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.jsonl') && /^(home|codex-home)\//.test(path));
+  return files.some((path) => {
+    try {
+      return readFileSync(join(dir, path), 'utf8').includes(TOOL);
+    } catch {
+      return false;
+    }
+  });
+}
+
 for (const cli of ['codex', 'claude'] as Cli[]) {
   test(`${cli}: deadman and the agent killed mid-turn, the next start revives the session to exit 0`, { skip: skipUnlessAgent(cli) }, async (t) => {
     const { dir, server, agent, flags, run } = await runScenario(t, cli, [{ kind: 'shell', command: TOOL }, { kind: 'text', text: 'Revived; the task is done.' }], ['--timeout', '90s']);
     const started = performance.now();
     await waitFor(() => server.processes().some((pid) => commandLine(pid).startsWith('tail -f')), 60_000, 'the tool to run');
+    await waitFor(() => sessionRecordsTool(dir), 30_000, 'the session file to hold the tool call');
     server.killHost();
     const died = await run.finished;
     assert.equal(died.signal, 'SIGKILL');

@@ -57,6 +57,16 @@ function killAll(pids: number[]): void {
   }
 }
 
+/**
+ * A host that loses power stops every process at once; one pass of kills does not: a process
+ * the agent forks between the listing and its own SIGKILL (Claude starts helpers all the time)
+ * would outlive the "dead" host. Kill what the namespace holds until it holds nothing.
+ */
+function killHost(processes: () => number[]): void {
+  const deadline = Date.now() + 5_000;
+  for (let left = processes(); left.length > 0 && Date.now() < deadline; left = processes()) killAll(left);
+}
+
 const serverMain = join(repoRoot, 'dist', 'test', 'agents', 'model-server', 'main.js');
 
 export async function startModelServer(t: { after(fn: () => void): void }, dir: string, turns: Turn[]): Promise<ModelServer> {
@@ -82,6 +92,6 @@ export async function startModelServer(t: { after(fn: () => void): void }, dir: 
     turns: () => requests().filter((r) => r.kind !== 'other'),
     inside: (file, args) => ['nsenter', [`--net=/proc/${server.pid}/ns/net`, '--', file, ...args]],
     processes,
-    killHost: () => killAll(processes()),
+    killHost: () => killHost(processes),
   };
 }
