@@ -108,7 +108,8 @@ export class LinuxProcessReader {
     return {
       info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ...runQueueWait(schedstat), ioBytes: idle ? known.info.ioBytes : readIoBytes(pid), listening: false },
       details,
-      schedstat: singleThreaded ? schedstat : null,
+      // An exec caught midway shows the new comm with no arguments yet: never kept, so the next poll reads it whole.
+      schedstat: singleThreaded && details.cmdline.length > 0 ? schedstat : null,
       children: idle ? known.children : null,
       ran: !idle,
       singleThreaded,
@@ -118,7 +119,7 @@ export class LinuxProcessReader {
   #detailsOf(pid: number, known: Details | undefined, comm: string, cpuTicks: number): Details {
     const now = this.monotonic();
     const fdCount = countFds(pid);
-    if (known && known.comm === comm && fdCount > 0 && known.fdCount === fdCount && known.cpuTicks === cpuTicks && now - known.readAt < DETAILS_REFRESH_MS) return known;
+    if (known && known.comm === comm && known.cmdline.length > 0 && fdCount > 0 && known.fdCount === fdCount && known.cpuTicks === cpuTicks && now - known.readAt < DETAILS_REFRESH_MS) return known;
     return { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now, cpuTicks };
   }
 }
