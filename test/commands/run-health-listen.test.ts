@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 
 /**
@@ -23,12 +25,15 @@ function get(port: number, method = 'GET'): Promise<{ status: number; body: stri
   });
 }
 
-test('200 while the run is healthy (as deadman health says), 503 once it stalled, nothing after it ended', { timeout: 90_000 }, async (t) => {
+test('200 while the run is healthy (as deadman health says), 503 once it stalled, nothing after it ended', { timeout: 180_000 }, async (t) => {
   const state = tempDir(t);
   const env = { ...process.env, STATE_DIRECTORY: state, NOTIFY_SOCKET: '', JOURNAL_STREAM: '' };
-  // The tree ignores SIGTERM: after the stall deadman waits out --stop-grace, still answering probes.
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--name', 'probed', '--health-listen', '127.0.0.1:0', '--inactivity', '4s', '--poll', '200ms', '--stop-grace', '30s',
-    '--', 'sh', '-c', 'trap "" TERM; echo working; exec sleep 120'], { env, cwd: state, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The work prints until the test has seen it healthy (however long a busy host takes to start
+  // `deadman health`), then falls silent. The tree ignores SIGTERM: after the stall deadman waits
+  // out --stop-grace, still answering probes.
+  const work = 'trap "" TERM; while [ ! -e quiet ]; do echo working; sleep 0.5; done; exec sleep 120';
+  const child = spawn(process.execPath, [deadmanBin, 'run', '--name', 'probed', '--health-listen', '127.0.0.1:0', '--inactivity', '4s', '--poll', '200ms', '--stop-grace', '60s',
+    '--', 'sh', '-c', work], { env, cwd: state, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -42,8 +47,9 @@ test('200 while the run is healthy (as deadman health says), 503 once it stalled
   assert.match(cli.stdout, /^probed: healthy · /);
   const head = await get(port, 'HEAD');
   assert.deepEqual(head, { status: 200, body: '' });
+  writeFileSync(join(state, 'quiet'), '');
 
-  const stalled = await waitFor(async () => { const r = await get(port); return 'status' in r && r.status === 503 ? r : null; }, 30_000, 'a 503 after the stall');
+  const stalled = await waitFor(async () => { const r = await get(port); return 'status' in r && r.status === 503 ? r : null; }, 60_000, 'a 503 after the stall');
   assert.match(stalled.body, /^probed: unhealthy: /);
   assert.match(stderr, /OUTPUT_INACTIVITY/);
   const cliStalled = await runDeadman(['health', '--name', 'probed'], { env, cwd: state });
