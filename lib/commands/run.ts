@@ -201,7 +201,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
   const ports: RunSessionPorts = {
-    ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery, heap: v8Heap,
+    ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd, (chunk) => onChunk(chunk, context.clock.monotonic()), onUndeliverable), every: repeatEvery, heap: v8Heap,
     health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: recorder ? recorder.resumedWorkspace(prepared.ports.workspace) : prepared.ports.workspace }),
     approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
   };

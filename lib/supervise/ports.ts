@@ -65,7 +65,11 @@ export interface Passthrough {
 }
 
 /** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk and must not keep it; `onUndeliverable` hears once when the fd stopped taking output. */
-export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
+/**
+ * Forwards a child's stream; `onChunk` hears each chunk with the monotonic time it arrived, read
+ * once, so the trace and the run's judgement place it at the same time.
+ */
+export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer, arrivedAt: number) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
 
 /** Repeats `run` every `ms` until the returned function is called. */
 export type Repeater = (ms: number, run: () => void) => () => void;

@@ -134,7 +134,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
       return () => (onSignal = null);
     },
     forward: (source, _fd, onChunk) => {
-      source.on('data', (chunk: Buffer) => onChunk(chunk));
+      source.on('data', (chunk: Buffer) => onChunk(chunk, time.clock.monotonic()));
       return { drained: async () => {}, backlogged: () => false };
     },
     every: (ms, run) => {

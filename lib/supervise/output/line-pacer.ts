@@ -19,8 +19,8 @@ import { release } from '../../io/passthrough.ts';
  */
 
 export interface LinePacer {
-  /** Queues a chunk of output (copied, in pieces: the caller may free it at once). */
-  push(chunk: Uint8Array): void;
+  /** Queues a chunk of output (copied, in pieces: the caller may free it at once) that arrived at monotonic `arrivedAt`. */
+  push(chunk: Uint8Array, arrivedAt: number): void;
   /** Queues the end of the stream, after which `split(null)` gives its unterminated last line. */
   end(): void;
   /** Resolves once every chunk pushed so far has been split and its lines handled. */
@@ -30,7 +30,13 @@ export interface LinePacer {
 export interface PacerHooks {
   /** The lines a chunk completes, in order; `null`: the stream ended. */
   split(chunk: Uint8Array | null): readonly Line[];
-  /** `now`: the monotonic time the line is handled at (the pacer reads the clock anyway). */
+  /**
+   * `now`: a line handled as its chunk arrives carries the chunk's arrival time, the time the
+   * trace records for it, so a replay places the line's events where the live run did (a live
+   * run that read the clock again after the trace's write, or after an earlier line's database
+   * row, put a tool's birth outside its window on a busy host, and its replay inside). A line
+   * of a backlog carries the time it is handled at.
+   */
   handle(line: Line, now: number): void;
   /** Hold the pipe paused (true) or let it go (false). */
   hold(held: boolean): void;
@@ -94,13 +100,13 @@ export function paceLines(hooks: PacerHooks): LinePacer {
   let held = false;
   let waiters: Array<() => void> = [];
 
-  const slice = () => {
+  const slice = (arrivedAt?: number) => {
     scheduled = false;
     running = true;
     let now = hooks.monotonic();
     const until = now + SLICE_MS;
     for (let line = queue.take(); line; line = now < until ? queue.take() : null) {
-      hooks.handle(line, now);
+      hooks.handle(line, arrivedAt ?? now);
       now = hooks.monotonic();
     }
     running = false;
@@ -117,21 +123,21 @@ export function paceLines(hooks: PacerHooks): LinePacer {
     for (const resolve of waiters.splice(0)) resolve();
   };
 
-  const enqueue = (pieces: Array<Uint8Array | null>) => {
+  const enqueue = (pieces: Array<Uint8Array | null>, arrivedAt?: number) => {
     for (const piece of pieces) queue.add(piece);
     if (!held && queue.bytes > BACKLOG_HIGH_BYTES) {
       held = true;
       hooks.hold(true);
     }
     // A quiet stream's lines are handled at once; a backlog waits for its turn.
-    if (!running && !scheduled) slice();
+    if (!running && !scheduled) slice(arrivedAt);
   };
 
   return {
-    push: (chunk) => {
+    push: (chunk, arrivedAt) => {
       const pieces: Uint8Array[] = [];
       for (let at = 0; at < chunk.length; at += PIECE_BYTES) pieces.push(new Uint8Array(chunk.subarray(at, at + PIECE_BYTES)));
-      if (pieces.length > 0) enqueue(pieces);
+      if (pieces.length > 0) enqueue(pieces, arrivedAt);
     },
     end: () => enqueue([null]),
     idle: () => new Promise<void>((resolve) => {

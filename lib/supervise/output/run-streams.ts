@@ -49,9 +49,9 @@ export function feedStreams(
     const split = (chunk: Uint8Array | null) => (chunk ? splitter.push(chunk) : splitter.flush());
     const sliced = () => void (stamp(), collectIfGrown());
     const paced = paceLines({ split, handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced, monotonic: () => ports.clock.monotonic() });
-    const pipe = ports.forward(source, fd, (chunk) => {
-      output.chunk(chunk, ports.clock.monotonic());
-      if (needsLines()) paced.push(chunk);
+    const pipe = ports.forward(source, fd, (chunk, arrivedAt) => {
+      output.chunk(chunk, arrivedAt);
+      if (needsLines()) paced.push(chunk, arrivedAt);
       stamp();
     }, (error) => {
       const problem = `could not deliver the child's ${stream} to deadman's ${stream} (${error.code ?? error.message}): the rest of it is dropped, the work goes on`;

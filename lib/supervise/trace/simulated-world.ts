@@ -103,7 +103,7 @@ export class SimulatedWorld {
         return () => (this.onSignal = null);
       },
       forward: (source, _fd, onChunk) => {
-        source.on('data', (chunk: Buffer) => onChunk(chunk));
+        source.on('data', (chunk: Buffer) => onChunk(chunk, clock.now));
         return { drained: async () => {}, backlogged: () => false };
       },
       every: (_ms, run) => {

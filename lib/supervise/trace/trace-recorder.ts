@@ -116,13 +116,13 @@ export class TraceRecorder {
         const decoder = new StringDecoder('utf8');
         const lines = new RedactedLineStream(redact);
         const stream = fd === 2 ? 'stderr' : 'stdout';
-        const record = (text: string) => {
-          if (text) sink.write({ type: 'output', at: this.since(), stream, text });
+        const record = (text: string, at: number) => {
+          if (text) sink.write({ type: 'output', at: this.since(at), stream, text });
         };
-        source.once('end', () => record(lines.write(decoder.end()) + lines.end()));
-        return ports.forward(source, fd, (chunk) => {
-          record(lines.write(decoder.write(chunk)));
-          onChunk(chunk);
+        source.once('end', () => record(lines.write(decoder.end()) + lines.end(), this.clock.monotonic()));
+        return ports.forward(source, fd, (chunk, arrivedAt) => {
+          record(lines.write(decoder.write(chunk)), arrivedAt);
+          onChunk(chunk, arrivedAt);
         }, onUndeliverable);
       },
       workspace: workspace && (() => this.workspaceAnswer(workspace())),

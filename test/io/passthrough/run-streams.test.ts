@@ -46,7 +46,7 @@ async function passedThrough(t: { after(fn: () => void): void }, script: string,
   const logger = { log: () => {} };
   const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
     clock: systemClock, adapter: () => adapter, logger, records,
-    forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd === 1 ? out : err, onChunk, onUndeliverable),
+    forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd === 1 ? out : err, (chunk) => onChunk(chunk, systemClock.monotonic()), onUndeliverable),
     ...(heap ? { heap } : {}),
   }, output, (line) => onLine(line));
   await exited;
@@ -93,7 +93,7 @@ test('adapter auto: the lines behind the first wait for the sniffed adapter to l
   const child = spawn('printf', ['%s\n', events], { stdio: ['ignore', 'pipe', 'pipe'] });
   const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
     clock: systemClock, adapter: () => adapter, logger: { log: () => {} }, records,
-    forward: (source, _fd, onChunk, onUndeliverable) => passThrough(source, out, onChunk, onUndeliverable),
+    forward: (source, _fd, onChunk, onUndeliverable) => passThrough(source, out, (chunk) => onChunk(chunk, systemClock.monotonic()), onUndeliverable),
     sniff: async () => {
       const codex = await createAdapter('codex');
       await new Promise((resolve) => setImmediate(resolve));

@@ -7,6 +7,7 @@ import { LineSplitter } from '../../../lib/core/adapters/lines.ts';
 function pacer() {
   let now = 0;
   const handled: string[] = [];
+  const times: number[] = [];
   const holds: boolean[] = [];
   let slices = 0;
   const splitter = new LineSplitter(64 * 1024);
@@ -16,7 +17,8 @@ function pacer() {
       if (chunk) split.push(chunk);
       return chunk ? splitter.push(chunk) : splitter.flush();
     },
-    handle: (line) => {
+    handle: (line, at) => {
+      times.push(at);
       now += 1;
       handled.push(line.text);
     },
@@ -24,7 +26,7 @@ function pacer() {
     sliced: () => (slices += 1),
     monotonic: () => now,
   });
-  return { paced, handled, holds, slices: () => slices, split };
+  return { paced, handled, times, holds, slices: () => slices, split, clock: { set: (ms: number) => (now = ms) } };
 }
 
 const texts = (n: number, chars = 10): string[] => Array.from({ length: n }, (_, i) => String(i).padStart(chars, '0'));
@@ -32,14 +34,25 @@ const chunkOf = (lines: string[]): Uint8Array => new TextEncoder().encode(lines.
 
 test('a few lines are handled at once, in the push', () => {
   const p = pacer();
-  p.paced.push(chunkOf(texts(5)));
+  p.paced.push(chunkOf(texts(5)), 0);
   assert.equal(p.handled.length, 5);
   assert.equal(p.slices(), 1);
 });
 
+test('lines handled as their chunk arrives carry its arrival time (what the trace records); those of a backlog, the time they are handled', async () => {
+  const p = pacer();
+  p.clock.set(500);
+  p.paced.push(chunkOf(texts(3)), 400);
+  assert.deepEqual(p.times, [400, 400, 400], 'not 500, 501, 502: the clock read after the arrival');
+  p.paced.push(chunkOf(texts(SLICE_MS + 5)), 503);
+  await p.paced.idle();
+  assert.deepEqual(p.times.slice(3, 3 + SLICE_MS), Array(SLICE_MS).fill(503));
+  assert.deepEqual(p.times.slice(3 + SLICE_MS), [523, 524, 525, 526, 527], 'the next slice handles them when it runs');
+});
+
 test('a burst is handled in slices of SLICE_MS, in order, letting the event loop through between them', async () => {
   const p = pacer();
-  p.paced.push(chunkOf(texts(200)));
+  p.paced.push(chunkOf(texts(200)), 0);
   assert.equal(p.handled.length, SLICE_MS, 'the first slice stops after SLICE_MS of work');
   let handledWhenOthersRan = -1;
   setImmediate(() => (handledWhenOthersRan = p.handled.length));
@@ -52,7 +65,7 @@ test('a burst is handled in slices of SLICE_MS, in order, letting the event loop
 
 test('a long backlog holds the pipe paused, and lets it go once worked off', async () => {
   const p = pacer();
-  for (let i = 0; i < 7; i++) p.paced.push(chunkOf(texts(50, 1023))); // 350 KiB: the first is split at once, 300 KiB wait
+  for (let i = 0; i < 7; i++) p.paced.push(chunkOf(texts(50, 1023)), 0); // 350 KiB: the first is split at once, 300 KiB wait
   assert.ok(6 * 50 * 1024 > BACKLOG_HIGH_BYTES);
   assert.deepEqual(p.holds, [true]);
   await p.paced.idle();
@@ -62,7 +75,7 @@ test('a long backlog holds the pipe paused, and lets it go once worked off', asy
 test('chunks wait as bytes and are split one at a time, each only when its turn comes; the end gives the last line', async () => {
   const p = pacer();
   const chunks = [chunkOf(texts(30)), chunkOf(texts(30)), new TextEncoder().encode('tail')];
-  for (const chunk of chunks) p.paced.push(chunk);
+  for (const chunk of chunks) p.paced.push(chunk, 0);
   p.paced.end();
   assert.equal(p.split.length, 1, 'the first slice (SLICE_MS lines) needed only the first chunk');
   chunks[1]!.fill(0); // the caller frees its chunk once pushed: the pacer kept a copy
