@@ -9,10 +9,12 @@ import {
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
 import { expandGlob, GlobTooLargeError } from './glob.ts';
+import { judgeSql } from '../../core/evidence/sql.ts';
+import { querySql } from './sql.ts';
 
 /**
  * Evaluates evidence claims for real: files (stat, realpath, bounded reads), commands (argv with
- * a timeout) and HTTP GETs. Every failure of the check itself becomes an `unknown` verdict with
+ * a timeout), HTTP GETs and SQL queries (sql.ts). Every failure of the check itself becomes an `unknown` verdict with
  * the reason; nothing here throws for a claim. Nothing is cached: each call looks afresh.
  */
 
@@ -29,6 +31,7 @@ export async function evaluateClaim(claim: Claim, index: number, now: () => numb
       case 'file': return await evaluateFile(claim, name, now);
       case 'command': return judgeCommand(claim, name, await runCommandClaim(claim));
       case 'http': return judgeHttp(claim, name, await getUrl(claim));
+      case 'sql': return judgeSql(claim, name, await querySql(claim, now()));
     }
   } catch (error) {
     return { claim: name, kind: claim.kind, verdict: 'unknown', reason: `check failed: ${describeError(error)}` };
