@@ -26,20 +26,24 @@ export const sqlClaimFields = {
   /** A SQLite database file, opened read-only. */
   sqlite: absolutePath.optional(),
   /** A Postgres connection URI for psql; a password in it is never printed or stored. */
-  postgres: z.string().regex(/^postgres(ql)?:\/\//, { message: 'must be a URI such as "postgresql://user@host/db"' }).optional(),
+  postgres: z.string().superRefine((uri, ctx) => {
+    // A bad value may still hold a password (`host=db password=…`): its problem is told without its text.
+    if (!/^postgres(ql)?:\/\//.test(uri)) ctx.addIssue({ code: 'custom', message: 'must be a URI such as "postgresql://user@host/db"', params: { hideValue: true } });
+  }).optional(),
   query: z.string().min(1).superRefine((query, ctx) => {
     const problem = statementProblem(query);
     if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
   }),
   expect: sqlExpectSchema,
-  timeout: duration({ max: TIMER_MAX }).default(30_000),
+  timeout: duration({ min: '1s', max: TIMER_MAX }).default(30_000),
 };
 
 /** The rule between the keys: exactly one database. */
 export function sqlClaimRules(claim: { sqlite?: string | undefined; postgres?: string | undefined }, ctx: z.RefinementCtx): void {
-  if ((claim.sqlite === undefined) === (claim.postgres === undefined)) {
-    ctx.addIssue({ code: 'custom', message: 'needs exactly one of "sqlite" (a database file) or "postgres" (a URI)' });
-  }
+  const message = 'needs exactly one of "sqlite" (a database file) or "postgres" (a URI)';
+  if (claim.sqlite === undefined && claim.postgres === undefined) ctx.addIssue({ code: 'custom', message });
+  // Told at the URI, without its text: the whole claim shown would show its password.
+  if (claim.sqlite !== undefined && claim.postgres !== undefined) ctx.addIssue({ code: 'custom', message, path: ['postgres'], params: { hideValue: true } });
 }
 
 /**

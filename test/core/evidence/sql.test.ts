@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { claimSchema, type SqlClaim } from '../../../lib/core/config/config.ts';
 import { statementProblem } from '../../../lib/core/config/sql-claim.ts';
+import { formatProblems } from '../../../lib/core/config/config-problems.ts';
 import { calendarDay, judgeSql, localDay, splitPostgresUri, type SqlOutcome } from '../../../lib/core/evidence/sql.ts';
 
 const sqlClaim = (raw: Record<string, unknown>): SqlClaim => claimSchema.parse({ kind: 'sql', sqlite: '/srv/app.db', query: 'SELECT * FROM exports', ...raw }) as SqlClaim;
@@ -75,4 +76,17 @@ test('the schema: exactly one database, one statement, an expect that can hold',
   assert.match(problems({ sqlite: '/a.db', query: 'SELECT 1; DELETE FROM t' })[0]!, /one statement/);
   assert.equal(statementProblem("SELECT ';' AS x, \"a;b\" FROM t -- done; really\n;  "), null);
   assert.equal(statementProblem(' ; '), 'is empty');
+});
+
+test('a problem with the postgres key never shows its text: it may hold a password', () => {
+  const lines = (raw: Record<string, unknown>) => {
+    const parsed = claimSchema.safeParse({ kind: 'sql', query: 'SELECT 1', expect: { min_rows: 1 }, ...raw });
+    assert.ok(!parsed.success);
+    return formatProblems(parsed.error.issues as never, { kind: 'sql', query: 'SELECT 1', expect: { min_rows: 1 }, ...raw }, { file: 'deadman.toml', flagKeys: new Set() }, () => []).join('\n');
+  };
+  const notAUri = lines({ postgres: 'host=db password=hunter2-pw' });
+  assert.match(notAUri, /postgres \(27 characters, not shown: it may be a secret\): must be a URI/);
+  const both = lines({ postgres: 'postgresql://u:hunter2-pw@db/app', sqlite: '/srv/app.db' });
+  assert.match(both, /needs exactly one/);
+  for (const text of [notAUri, both]) assert.ok(!text.includes('hunter2-pw'), text);
 });
