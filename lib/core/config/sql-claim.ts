@@ -26,7 +26,7 @@ export const sqlClaimFields = {
   /** A SQLite database file, opened read-only. */
   sqlite: absolutePath.optional(),
   /** A Postgres connection URI for psql; a password in it is never printed or stored. */
-  postgres: z.string().superRefine((uri, ctx) => {
+  postgres: z.string().meta({ pattern: '^postgres(ql)?://' }).superRefine((uri, ctx) => {
     // A bad value may still hold a password (`host=db password=…`): its problem is told without its text.
     if (!/^postgres(ql)?:\/\//.test(uri)) ctx.addIssue({ code: 'custom', message: 'must be a URI such as "postgresql://user@host/db"', params: { hideValue: true } });
   }).optional(),

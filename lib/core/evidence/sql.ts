@@ -105,6 +105,15 @@ export function localDay(ms: number): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
 }
 
+/**
+ * The column of the counted subquery (`deadman_query`), quoted as SQL quotes a name. Qualified,
+ * so a name that is not a column is an error ("no such column") and never SQLite's fallback to
+ * a string literal.
+ */
+export function qualifiedColumn(name: string): string {
+  return `deadman_query."${name.replaceAll('"', '""')}"`;
+}
+
 /** A value as a reason quotes it: text in quotes and cut short, anything else as written. */
 export function quoteValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value);

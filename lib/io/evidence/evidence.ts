@@ -32,7 +32,7 @@ export async function evaluateClaim(claim: Claim, index: number, now: () => numb
       case 'file': return await evaluateFile(claim, name, now);
       case 'command': return judgeCommand(claim, name, await runCommandClaim(claim));
       case 'http': return judgeHttp(claim, name, await getUrl(claim));
-      case 'sql': return judgeSql(claim, name, await querySql(claim, now()));
+      case 'sql': return judgeSql(claim, name, await querySql(claim, now));
     }
   } catch (error) {
     return { claim: name, kind: claim.kind, verdict: 'unknown', reason: `check failed: ${describeError(error)}` };

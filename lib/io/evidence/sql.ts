@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { SqlClaim } from '../../core/config/config.ts';
 import { sqlStatement } from '../../core/config/sql-claim.ts';
 import type { CommandOutcome } from '../../core/evidence/evidence.ts';
-import { splitPostgresUri, type SqlOutcome } from '../../core/evidence/sql.ts';
+import { qualifiedColumn, splitPostgresUri, type SqlOutcome } from '../../core/evidence/sql.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 import { REDACTED } from '../../core/redact/redact.ts';
 import { packageFile } from '../package-files.ts';
 import { runBounded } from '../process/bounded-run.ts';
-import { qualifiedColumn, type SqliteRequest } from './sqlite-query.ts';
+import type { SqliteRequest } from './sqlite-query.ts';
 
 /**
  * Asks a database for a `kind = "sql"` claim's counts, read-only and bounded in time: SQLite in
@@ -19,8 +19,20 @@ import { qualifiedColumn, type SqliteRequest } from './sqlite-query.ts';
 /** How long past the claim's timeout the process may run: the database's own timeout speaks first. */
 const PROCESS_GRACE_MS = 2_000;
 
-export function querySql(claim: SqlClaim, now: number): Promise<SqlOutcome> {
-  return claim.sqlite !== undefined ? querySqliteFile(claim, claim.sqlite, now) : queryPostgres(claim, claim.postgres!);
+/** Database processes (a Node for SQLite, a psql) at once: `check`'s pool runs 32 claims in parallel, and 32 Nodes are a lot of memory. */
+const MAX_DATABASE_PROCESSES = 4;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+export async function querySql(claim: SqlClaim, now: () => number): Promise<SqlOutcome> {
+  if (running >= MAX_DATABASE_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await (claim.sqlite !== undefined ? querySqliteFile(claim, claim.sqlite, now()) : queryPostgres(claim, claim.postgres!));
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
 }
 
 const sqliteAnswerSchema = z.union([

@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { readFileSync } from 'node:fs';
-import { calendarDay, localDay, quoteValue } from '../../core/evidence/sql.ts';
+import { calendarDay, localDay, qualifiedColumn, quoteValue } from '../../core/evidence/sql.ts';
 
 /**
  * Runs one `kind = "sql"` query against a SQLite file, as a child process of its own
@@ -52,14 +52,6 @@ export function querySqlite(request: SqliteRequest): SqliteAnswer {
   } finally {
     db?.close();
   }
-}
-
-/**
- * The column of the counted subquery, quoted as SQL quotes a name. Qualified, so a name that is
- * not a column is an error ("no such column") and never SQLite's fallback to a string literal.
- */
-export function qualifiedColumn(name: string): string {
-  return `deadman_query."${name.replaceAll('"', '""')}"`;
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) {

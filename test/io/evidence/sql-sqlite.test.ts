@@ -4,7 +4,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { claimSchema, type Claim } from '../../../lib/core/config/config.ts';
-import { evaluateClaim } from '../../../lib/io/evidence/evidence.ts';
+import { evaluateClaim, evaluateClaims } from '../../../lib/io/evidence/evidence.ts';
 import { tempDir } from '../../helpers/cli.ts';
 
 /** `kind = "sql"` against real SQLite files, through the same evaluation `deadman check` runs. */
@@ -83,4 +83,11 @@ test('the database is opened read-only: the file is not changed and no journal i
   assert.deepEqual(readFileSync(sqlite), before.bytes);
   assert.equal(statSync(sqlite).mtimeMs, before.mtime);
   assert.throws(() => statSync(`${sqlite}-journal`));
+});
+
+test('many SQLite claims at once all come back, in order, through the bounded pool of database processes', async (t) => {
+  const sqlite = database(t);
+  const claims = Array.from({ length: 10 }, (_, i) => claimSchema.parse({ kind: 'sql', sqlite, query: `SELECT * FROM exports WHERE id <= ${i % 3}`, expect: { min_rows: 1 } }) as Claim);
+  const verdicts = await evaluateClaims(claims, Date.now);
+  assert.deepEqual(verdicts.map((v) => v.verdict), claims.map((_, i) => (i % 3 === 0 ? 'dead' : 'alive')));
 });
