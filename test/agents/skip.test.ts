@@ -2,25 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/cli.ts';
 import { skipUnlessAgent } from './harness/skip.ts';
+import { withEnv } from '../helpers/with-env.ts';
 
 /**
  * Where the pinned CLIs are missing the real-agent tests skip and say why; under
  * DEADMAN_REQUIRE_AGENTS=1 (what .ci/run sets) the same absence fails instead.
  */
-
-function withEnv<T>(env: Record<string, string | undefined>, body: () => T): T {
-  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, env);
-  for (const [key, value] of Object.entries(env)) if (value === undefined) delete process.env[key];
-  try {
-    return body();
-  } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
-}
 
 test('a CLI missing from the cache: a skip that names it and the install command', (t) => {
   const reason = withEnv({ DEADMAN_AGENTS_CACHE: tempDir(t), DEADMAN_REQUIRE_AGENTS: undefined }, () => skipUnlessAgent('codex'));

@@ -7,6 +7,7 @@ import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';
 import { SANDBOX_LEVELS } from '../units/hardening.ts';
 import { ADAPTER_VALUES, ON_STALL_VALUES, STDIN_VALUES } from './enum-values.ts';
+import { sqlClaimFields, sqlClaimRules } from './sql-claim.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
@@ -62,8 +63,11 @@ export const httpClaimSchema = z.strictObject({
   timeout: duration({ max: TIMER_MAX, off: true }).default(5_000),
 });
 
-export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema], {
-  error: 'a claim needs kind = "file", "command" or "http"',
+export const sqlClaimSchema = z.strictObject({ ...claimCommon, ...sqlClaimFields }).superRefine(sqlClaimRules)
+  .meta({ oneOf: [{ required: ['sqlite'] }, { required: ['postgres'] }] });
+
+export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema, sqlClaimSchema], {
+  error: 'a claim needs kind = "file", "command", "http" or "sql"',
 });
 
 export const jobSchema = z.strictObject({
@@ -169,6 +173,7 @@ export type Claim = z.output<typeof claimSchema>;
 export type FileClaim = z.output<typeof fileClaimSchema>;
 export type CommandClaim = z.output<typeof commandClaimSchema>;
 export type HttpClaim = z.output<typeof httpClaimSchema>;
+export type SqlClaim = z.output<typeof sqlClaimSchema>;
 export type Job = z.output<typeof jobSchema>;
 
 /** Keys the schema accepts at `path` (for "did you mean"); empty where the path is not an object. */

@@ -9,17 +9,20 @@ import {
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
 import { expandGlob, GlobTooLargeError } from './glob.ts';
+import { judgeSql } from '../../core/evidence/sql.ts';
+import { querySql } from './sql.ts';
 
 /**
  * Evaluates evidence claims for real: files (stat, realpath, bounded reads), commands (argv with
- * a timeout) and HTTP GETs. Every failure of the check itself becomes an `unknown` verdict with
+ * a timeout), HTTP GETs and SQL queries (sql.ts). Every failure of the check itself becomes an `unknown` verdict with
  * the reason; nothing here throws for a claim. Nothing is cached: each call looks afresh.
  */
 
 /** Bytes read from each end of a large file for `min_lines` / `contains`; smaller files are read whole. */
 export const SAMPLE_BYTES = 1024 * 1024;
 const MAX_BODY_BYTES = 256 * 1024;
-const DEFAULT_CONCURRENCY = 32;
+/** Checks in flight at once in `deadman check` and the evidence gate: a fleet of jobs is looked at in parallel, never all at once. */
+export const CHECK_CONCURRENCY = 32;
 
 /** `now` returns wall-clock milliseconds (file ages are measured against it). */
 export async function evaluateClaim(claim: Claim, index: number, now: () => number): Promise<Verdict> {
@@ -29,6 +32,7 @@ export async function evaluateClaim(claim: Claim, index: number, now: () => numb
       case 'file': return await evaluateFile(claim, name, now);
       case 'command': return judgeCommand(claim, name, await runCommandClaim(claim));
       case 'http': return judgeHttp(claim, name, await getUrl(claim));
+      case 'sql': return judgeSql(claim, name, await querySql(claim, now));
     }
   } catch (error) {
     return { claim: name, kind: claim.kind, verdict: 'unknown', reason: `check failed: ${describeError(error)}` };
@@ -36,12 +40,12 @@ export async function evaluateClaim(claim: Claim, index: number, now: () => numb
 }
 
 /** Evaluates claims with at most `concurrency` checks in flight; verdicts keep the claims' order. */
-export async function evaluateClaims(claims: readonly Claim[], now: () => number, concurrency = DEFAULT_CONCURRENCY): Promise<Verdict[]> {
+export async function evaluateClaims(claims: readonly Claim[], now: () => number, concurrency = CHECK_CONCURRENCY): Promise<Verdict[]> {
   return mapBounded(claims, concurrency, (claim, index) => evaluateClaim(claim, index, now));
 }
 
 /** Evaluates every claim of the given jobs through one bounded pool; results keep the jobs' order. */
-export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>, now: () => number, concurrency = DEFAULT_CONCURRENCY): Promise<JobVerdict[]> {
+export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>, now: () => number, concurrency = CHECK_CONCURRENCY): Promise<JobVerdict[]> {
   const work = jobs.flatMap(([, job]) => job.evidence.map((claim, index) => ({ claim, index })));
   const verdicts = await mapBounded(work, concurrency, (item) => evaluateClaim(item.claim, item.index, now));
   let offset = 0;
