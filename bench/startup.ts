@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deadmanBench, deadmanBin } from './helpers/deadman-env.ts';
 import { median, table, type Figure } from './helpers/figures.ts';
+import { fleetRow, type FleetRow } from './helpers/fleet-row.ts';
 import { clockTicksPerSecond, cpuTicks } from './helpers/proc-sample.ts';
 import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
@@ -18,15 +19,15 @@ import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 const WARMUPS = 2;
 const RUNS = 15;
-/** Issue 27: against the floor (Node opening a WAL database, writing one row, spawning `true`), measured in the same run. */
-const TARGET_RATIO = 1.3;
+/** Issue 36 (27's 1.3× restated): against the floor (Node opening a WAL database, writing one row, spawning `true`), measured in the same run. */
+const TARGET_RATIO = 1.5;
 
-interface Start {
+export interface Start {
   argv: string[];
   before?: () => void;
 }
 
-interface Timing {
+export interface Timing {
   wallMs: number;
   cpuMs: number;
 }
@@ -72,6 +73,20 @@ export async function main(): Promise<number> {
   }
 }
 
+/** Issue 36's row (bench/fleet.ts): a start of `run -- true` beside its floor, measured in the same run. */
+export async function fleetRows(): Promise<FleetRow[]> {
+  const bench = deadmanBench('startup-fleet');
+  try {
+    const t = timeStarts({
+      run: { argv: bench.run('--', 'true') },
+      floor: { argv: ['--input-type=module', '-e', floorScript(join(bench.dir, 'floor.db'))] },
+    }, bench.opts);
+    return [fleetRow('`deadman run -- true` (median wall)', t.run, t.floor, 'node + WAL database + one row + spawn `true`', TARGET_RATIO)];
+  } finally {
+    rmSync(bench.dir, { recursive: true, force: true });
+  }
+}
+
 /** The SQLite floor spawning `true` with pipes, one row written, waiting for it. */
 function floorScript(database: string): string {
   return sqliteFloorScript(database, "insertRow();\n    spawn('true', { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', () => db.close());");
@@ -82,7 +97,7 @@ function floorScript(database: string): string {
  * cstime (children waited for), which spawnSync's wait adds the child's to; at 10 ms a tick it
  * is summed over all runs, then divided.
  */
-function timeStarts<K extends string>(cases: Record<K, Start>, opts: { cwd: string; env: NodeJS.ProcessEnv }): Record<K, Timing> {
+export function timeStarts<K extends string>(cases: Record<K, Start>, opts: { cwd: string; env: NodeJS.ProcessEnv }): Record<K, Timing> {
   const entries = Object.entries(cases) as Array<[K, Start]>;
   const walls = new Map<K, number[]>(entries.map(([key]) => [key, []]));
   const ticks = new Map<K, number>(entries.map(([key]) => [key, 0]));

@@ -45,11 +45,21 @@ const builtinsThroughRequire = {
         : undefined
     ));
     onBuild.onLoad({ filter: /.*/, namespace: 'builtin-through-require' }, ({ pluginData: { builtin: path, names } }) => ({
-      contents: `const builtin = require(${JSON.stringify(path)});\nexport default builtin;\n${names.length > 0 ? `export const { ${names.join(', ')} } = builtin;\n` : ''}`,
+      contents: LOADED_AT_FIRST_CALL.has(path)
+        ? names.map((name) => `export const ${name} = (...args) => require(${JSON.stringify(path)}).${name}(...args);\n`).join('')
+        : `const builtin = require(${JSON.stringify(path)});\nexport default builtin;\n${names.length > 0 ? `export const { ${names.join(', ')} } = builtin;\n` : ''}`,
       loader: 'js',
     }));
   },
 };
+
+/**
+ * Built-ins whose every name deadman imports is a function, loaded at its first call: node:crypto
+ * costs ~17 M instructions (+20 % of a Node start) and node:v8 30 of Node's modules, which a
+ * probe (`deadman health` reads a file and /proc) never needs, though modules it loads sign or
+ * hash on other paths, and main.ts sets a V8 flag for the other commands.
+ */
+const LOADED_AT_FIRST_CALL = new Set(['node:crypto', 'node:v8']);
 
 /**
  * The names `importer` imports from `specifier` (`import { a, b as c } from 'node:x'`); every
@@ -70,12 +80,36 @@ function importedNames(importer, specifier) {
   return [...names];
 }
 
+/**
+ * The probes (`health`, `status`, `metrics`: lib/commands/lean-readers.ts) are a bundle of
+ * their own in dist/bundle/probe/, which main.mjs imports as a file. Within one build a module
+ * shared by several chunks goes in whole with all that any chunk uses of it: zod's core as the
+ * config schema uses it is ~160 KB, where the probes' zod/mini schemas need ~16 KB of it. Nothing
+ * passes between the two bundles but the command line and the exit code.
+ */
+const probeApart = {
+  name: 'probe-apart',
+  setup(onBuild) {
+    onBuild.onResolve({ filter: /\/lean-readers\.ts$/ }, (args) => (args.importer.endsWith('lib/main.ts') ? { path: './probe/lean-readers.mjs', external: true } : undefined));
+  },
+};
+
+/**
+ * In the probes' bundle, zod's chained API (a config file to validate, an agent's output to read
+ * for `status`) is main's own chunk, dist/bundle/zod.mjs, loaded only when one is needed: the
+ * probes' zod/mini schemas keep a small core of their own.
+ */
+const zodFromMain = {
+  name: 'zod-from-main',
+  setup(onBuild) {
+    onBuild.onResolve({ filter: /^zod$/ }, () => ({ path: '../zod.mjs', external: true }));
+  },
+};
+
 // Chunk names carry a content hash: without this, chunks of earlier builds would pile up.
 rmSync(`${root}/dist/bundle`, { recursive: true, force: true });
-const result = await build({
+const options = {
   absWorkingDir: root,
-  entryPoints: { main: 'lib/main.ts' },
-  outdir: 'dist/bundle',
   // .mjs, not .js: Node takes an .mjs file for a module without looking for the package.json
   // that says so, a lookup every chunk a start loads would pay (~4 M instructions of a
   // `run -- true`'s 280 M, callgrind; issue 27.1).
@@ -92,10 +126,12 @@ const result = await build({
   external: ['sd-notify'],
   // CommonJS dependencies (the TOML parser) call require() for Node built-ins.
   banner: { js: "import { createRequire as deadmanRequire } from 'node:module'; const require = deadmanRequire(import.meta.url);" },
-  plugins: [englishOnlyZod, builtinsThroughRequire],
   logLevel: 'warning',
   metafile: true,
-});
+};
+const result = await build({ ...options, entryPoints: { main: 'lib/main.ts', zod: 'node_modules/zod/index.js' }, outdir: 'dist/bundle', plugins: [englishOnlyZod, builtinsThroughRequire, probeApart] });
+const probe = await build({ ...options, entryPoints: { 'lean-readers': 'lib/commands/lean-readers.ts' }, outdir: 'dist/bundle/probe', plugins: [englishOnlyZod, builtinsThroughRequire, zodFromMain] });
+result.warnings.push(...probe.warnings);
 // A warning here is a bundle that breaks at run time (an import() esbuild cannot follow, a
 // require of a missing file): fail the build instead.
 if (result.warnings.length > 0) {
@@ -104,3 +140,4 @@ if (result.warnings.length > 0) {
 }
 // Which sources went into which chunk: test/bin/bundle.test.ts checks the run path's chunks with it.
 writeFileSync(`${root}/dist/bundle.meta.json`, JSON.stringify(result.metafile));
+writeFileSync(`${root}/dist/bundle-probe.meta.json`, JSON.stringify(probe.metafile));

@@ -2,9 +2,10 @@ import { exitQuietlyOnEpipe } from './io/log.ts';
 import { keepYoungGenerationSmall } from './io/young-generation.ts';
 
 /**
- * Dispatch between the two argument parsers. `deadman run …` (the hot path under systemd) is
- * parsed by node:util's parseArgs from the same option table yargs uses, so a supervised
- * start does not pay for loading yargs; everything else, and `run --help`, goes through yargs.
+ * Dispatch between the argument parsers. `deadman run …` (the hot path under systemd) and the
+ * probes (`health`, `status`, `metrics`: lean-readers.ts) are parsed by node:util's
+ * parseArgs from the same option tables yargs uses, so neither pays for loading yargs and every
+ * other command; everything else, and `--help`, goes through yargs.
  */
 export async function main(argv: string[]): Promise<void> {
   exitQuietlyOnEpipe(process.stderr);
@@ -13,6 +14,16 @@ export async function main(argv: string[]): Promise<void> {
     keepYoungGenerationSmall();
     process.exitCode = await runFromArgv(argv.slice(1));
     return;
+  }
+  if (!wantsHelp(argv)) {
+    // A bundle of its own (bin/bundle.js): a probe loads none of the code the other commands share.
+    const { readLean } = await import('./commands/lean-readers.ts');
+    const code = await readLean(argv[0], argv.slice(1));
+    // null: not a probe, or a command line only yargs reads as it always has (and says what is wrong with it).
+    if (code !== null) {
+      process.exitCode = code;
+      return;
+    }
   }
   const { runCli } = await import('./cli.ts');
   keepYoungGenerationSmall();

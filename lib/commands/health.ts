@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { CommandModule, Options } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { judgeHealth, parseHealthRecord, type HealthRecord, type HealthVerdict } from '../core/status/health.ts';
 import { serviceStopFromEnv } from '../io/service-stop-env.ts';
@@ -27,16 +27,22 @@ interface HealthArgs extends CommonArgs {
   settle?: boolean;
 }
 
+/** Defined once: yargs shows them in --help, the lean reader (lean-readers.ts) parses with them. */
+export const HEALTH_OPTIONS = {
+  name: { type: 'string', describe: 'the run to judge (default: name from the config)' },
+  quiet: { type: 'boolean', describe: 'print nothing; the exit code says it' },
+  settle: { type: 'boolean', describe: 'for ExecStopPost=: settle a run whose deadman is gone, then exit 0 when systemd says the service ended well ($SERVICE_RESULT=success), 1 when not' },
+  json: { type: 'boolean', describe: 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)' },
+  ...stateOptions,
+} as const satisfies Record<string, Options>;
+
+/** Options that may not be given together. */
+export const HEALTH_CONFLICT = ['json', 'quiet'] as const;
+
 export const healthCommand: CommandModule<object, HealthArgs> = {
   command: 'health',
   describe: 'exit 0 while the run is healthy, 1 when not (stalled, its deadman gone), 64 for no such run (for liveness probes and HEALTHCHECK)',
-  builder: (y) => y
-    .option('name', { type: 'string', describe: 'the run to judge (default: name from the config)' })
-    .option('quiet', { type: 'boolean', describe: 'print nothing; the exit code says it' })
-    .option('settle', { type: 'boolean', describe: 'for ExecStopPost=: settle a run whose deadman is gone, then exit 0 when systemd says the service ended well ($SERVICE_RESULT=success), 1 when not' })
-    .option('json', { type: 'boolean', describe: 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)' })
-    .options(stateOptions)
-    .conflicts('json', 'quiet'),
+  builder: (y) => y.options(HEALTH_OPTIONS).conflicts(...HEALTH_CONFLICT),
   handler: async (args) => {
     const context = await loadContext(args);
     const name = args.name ?? context.config.name;

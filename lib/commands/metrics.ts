@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { CommandModule, Options } from 'yargs';
 import { renderPrometheus } from '../core/metrics/prometheus.ts';
 import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
@@ -18,10 +18,16 @@ interface MetricsArgs extends CommonArgs {
   json?: boolean;
 }
 
+/** Defined once: yargs shows them in --help, the lean reader (lean-readers.ts) parses with them. */
+export const METRICS_OPTIONS = {
+  json: { type: 'boolean', describe: 'the same facts as JSON (snake_case)' },
+  ...stateOptions,
+} as const satisfies Record<string, Options>;
+
 export const metricsCommand: CommandModule<object, MetricsArgs> = {
   command: 'metrics',
   describe: 'print every run\'s health, incidents, revives and kills as Prometheus text (or --json)',
-  builder: (y) => y.option('json', { type: 'boolean', describe: 'the same facts as JSON (snake_case)' }).options(stateOptions),
+  builder: (y) => y.options(METRICS_OPTIONS),
   handler: async (args) => {
     const { store, database, context } = await openExistingStore(args);
     const now = context.clock.wall();

@@ -1,4 +1,4 @@
-import type { CommandModule } from 'yargs';
+import type { CommandModule, Options } from 'yargs';
 import { adapterOptions } from '../core/adapters/index.ts';
 import {
   renderStatus, statusJson, statusRows, type StatusIncident, type StatusMarker, type StatusRun,
@@ -24,12 +24,16 @@ interface StatusArgs extends CommonArgs {
   json?: boolean;
 }
 
+/** Defined once: yargs shows them in --help, the lean reader (lean-readers.ts) parses with them. */
+export const STATUS_OPTIONS = {
+  json: { type: 'boolean', describe: 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)' },
+  ...stateOptions,
+} as const satisfies Record<string, Options>;
+
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
   describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention or a person (docs/status.md)',
-  builder: (y) => y
-    .option('json', { type: 'boolean', describe: 'print a JSON array (snake_case keys, ISO-8601 UTC times; docs/status.md)' })
-    .options(stateOptions),
+  builder: (y) => y.options(STATUS_OPTIONS),
   handler: async (args) => {
     const context = await loadContext(args);
     const now = context.clock.wall();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
@@ -7,19 +7,20 @@ import { parseJsonOrUndefined } from '../json/parse-json.ts';
  * at once when the run turns unhealthy (a stall) and every interval while it is healthy, so a
  * wedged deadman leaves it to go stale; the deadman's death is found live, from its pid and
  * start time in the file (core/status/run-presence.ts does the same for the database). Pure:
- * parsing and the verdict.
+ * parsing and the verdict. The schema is zod/mini's: a probe's start loads its ~16 KB of zod,
+ * not the ~200 KB of zod's chained API (issue 36.1).
  */
 const healthRecordSchema = z.object({
   name: z.string(),
-  pid: z.number().int(),
+  pid: z.int(),
   /** With the pid, the deadman's identity; missing from files of an older deadman. */
-  pid_start_time: z.number().int().nullable().optional(),
+  pid_start_time: z.optional(z.nullable(z.int())),
   /** Missing from files of an older deadman, which wrote only while healthy. */
-  healthy: z.boolean().optional(),
+  healthy: z.optional(z.boolean()),
   /** Wall-clock ms of the last refresh. */
-  updated_at: z.number().finite(),
+  updated_at: z.number(),
   /** How often the running deadman refreshes it, in ms. */
-  interval_ms: z.number().finite().positive(),
+  interval_ms: z.number().check(z.positive()),
   status: z.string(),
 });
 

@@ -1,0 +1,28 @@
+import type { Timing } from '../startup.ts';
+
+/**
+ * One row of issue 36's table, as bench/fleet.ts prints every bench module's `fleetRows()`: a
+ * figure beside its floor, measured in the same run, and its target. The same shape as the
+ * stream branch's `FleetRow` in figures.ts; once both are merged, this one goes.
+ */
+export interface FleetRow {
+  figure: string;
+  floor: string;
+  now: string;
+  ratio: string;
+  target: string;
+  met: boolean;
+}
+
+/** A timed figure against its timed floor: wall medians, the ratio of walls against `≤ target×`, CPU beside. */
+export function fleetRow(figure: string, now: Timing, floor: Timing, floorWhat: string, target: number): FleetRow {
+  const ratio = now.wallMs / floor.wallMs;
+  return {
+    figure,
+    floor: `${floorWhat}: ${floor.wallMs.toFixed(1)} ms (CPU ${floor.cpuMs.toFixed(0)})`,
+    now: `${now.wallMs.toFixed(1)} ms (CPU ${now.cpuMs.toFixed(0)})`,
+    ratio: `${ratio.toFixed(2)}× (CPU ${(now.cpuMs / floor.cpuMs).toFixed(2)}×)`,
+    target: `≤ ${target}×`,
+    met: ratio <= target,
+  };
+}
