@@ -60,8 +60,8 @@ test('a container job is judged inside its container, with its user, paths and c
   mkdirSync(hostOut);
   writeFileSync(join(hostOut, 'host-only.csv'), 'id\n1\n');
   const fileClaim = (root: string, where: string, extra = '') => `[[jobs.JOB.evidence]]\nkind = "file"\nroot = "${root}"\n${where}\n${extra}\n`;
-  const job = (name: string, container: string | null, claims: string[]) =>
-    `[jobs.${name}]\nrerun = ["/bin/true"]\n${container === null ? '' : `container = "${container}"\n`}${claims.join('').replaceAll('JOB', name)}`;
+  const job = (name: string, container: string | null, claims: string[], keys = '') =>
+    `[jobs.${name}]\nrerun = ["/bin/true"]\n${container === null ? '' : `container = "${container}"\n`}${keys}${claims.join('').replaceAll('JOB', name)}`;
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, [
     job('inside', running, [
@@ -75,12 +75,14 @@ test('a container job is judged inside its container, with its user, paths and c
     job('locked', running, [fileClaim('/data/locked', 'path = "/data/locked/f.csv"')]),
     job('stopped', created, [fileClaim('/data/out', 'path = "/data/out/inside.csv"'), fileClaim('/data/out', 'glob = "/data/out/*.csv"')]),
     job('gone', `deadman-evidence-none-${suffix}`, [fileClaim('/data/out', 'path = "/data/out/inside.csv"')]),
+    // The configured engine only: docker is not on PATH in CI, and has no daemon here; podman is not asked.
+    job('docker', running, [fileClaim('/data/out', 'path = "/data/out/inside.csv"')], 'engine = "docker"\n'),
   ].join('\n'));
 
   const started = performance.now();
   const result = await runDeadman(['check', '--json', '--config', config, '--database', join(dir, 'state', 'deadman.db')], { cwd: dir, env });
   assert.notEqual(result.stdout, "", result.stderr);
-  t.diagnostic(`deadman check of 8 jobs (6 containers jobs, 9 claims): ${Math.round(performance.now() - started)} ms`);
+  t.diagnostic(`deadman check of 9 jobs (7 container jobs, 10 claims): ${Math.round(performance.now() - started)} ms`);
   const document = JSON.parse(result.stdout) as { jobs: Array<{ job: string; verdict: string; claims: Array<{ reason: string }> }> };
   const verdicts = Object.fromEntries(document.jobs.map((j) => [j.job, { verdict: j.verdict, reasons: j.claims.map((c) => c.reason) }]));
   const expect = (name: string, verdict: string, reason: RegExp) => {
@@ -95,6 +97,7 @@ test('a container job is judged inside its container, with its user, paths and c
   expect('locked', 'unknown', /permission denied/);
   expect('stopped', 'unknown', new RegExp(`^container ${created} is created \\(podman\\), not running`));
   expect('gone', 'unknown', /^container deadman-evidence-none-\S+ cannot be reached: podman: .*no such container/i);
+  expect('docker', 'unknown', new RegExp(`^container ${running} cannot be reached: docker: [^;]+$`));
   assert.equal(result.code, 1, result.stderr);
 
   // The text report gives an unreachable container's reason once, not once per claim.
