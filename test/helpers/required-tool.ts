@@ -7,8 +7,11 @@ import { spawnSync } from 'node:child_process';
  */
 export function skipUnlessInstalled(tool: string, probe: string[] = ['--version']): false | string {
   const ran = spawnSync(tool, probe, { stdio: 'ignore' });
-  if (ran.status === 0) return false;
-  const reason = `${tool} is not installed here`;
+  return ran.status === 0 ? false : skipReason(`${tool} is not installed here`);
+}
+
+/** The reason to skip, or the same throw under DEADMAN_REQUIRE_SYSTEMD=1: CI (root, every tool installed) must not skip. */
+export function skipReason(reason: string): string {
   if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1') throw new Error(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
   return reason;
 }

@@ -85,6 +85,8 @@ export const KEY_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'job.user': 'Run the rerun as this user (when deadman is root).',
   'job.cwd': 'Working directory of the rerun.',
   'job.timeout': 'How long the rerun may take.',
+  'job.container': 'Observe the job\'s evidence inside this container (podman or docker exec, read-only commands, its paths and clock); file claims only.',
+  'job.engine': 'The engine of `container`: "podman" or "docker". Default: whichever on PATH knows the container, podman first.',
   'job.evidence': 'The claims that say the job did its work.',
   claim: 'A claim about what the work left: kind = "file", "command", "http" or "sql".',
   'claim.name': 'Names the claim in reports. Default: kind-N.',

@@ -19,7 +19,9 @@ const LABEL = { dead: 'DEAD   ', unknown: 'UNKNOWN ', alive: 'alive  ' } as cons
  */
 export function jobBlock(result: JobVerdict, rerun: readonly string[] | null): string[] {
   const lines = [`${LABEL[result.verdict]}${result.job}`];
-  for (const claim of result.claims) if (needsAttention(claim)) lines.push(`${INDENT}${claim.reason}`);
+  // One line per distinct reason: a container that cannot be reached makes every claim unknown for the same one.
+  const reasons = new Set(result.claims.filter(needsAttention).map((claim) => claim.reason));
+  for (const reason of reasons) lines.push(`${INDENT}${reason}`);
   if (result.verdict === 'dead' && rerun !== null) lines.push(`${INDENT}fix: ${displayArgv(rerun)}   (needs approval)`);
   return lines;
 }

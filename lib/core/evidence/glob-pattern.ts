@@ -43,3 +43,32 @@ function compileSegment(name: string): GlobSegment {
 function escapeRegex(char: string): string {
   return /[\\^$.|+()[\]{}]/.test(char) ? `\\${char}` : char;
 }
+
+/**
+ * Whether an absolute path matches a compiled glob, by the same rules as the directory walk
+ * (lib/io/evidence/glob.ts): for a listing made elsewhere, such as `find` inside a container.
+ */
+export function matchesGlob(glob: CompiledGlob, path: string): boolean {
+  const base = glob.base.split('/').filter((s) => s !== '');
+  const names = path.split('/').filter((s) => s !== '' && s !== '.');
+  if (names.length < base.length || !base.every((name, i) => names[i] === name)) return false;
+  return matchNames(glob.segments, names.slice(base.length));
+}
+
+/** How many directory levels below the base a match can lie; null when `**` makes it unbounded. */
+export function globDepth(glob: CompiledGlob): number | null {
+  return glob.segments.some((s) => s.kind === 'globstar') ? null : glob.segments.length;
+}
+
+function matchNames(segments: readonly GlobSegment[], names: readonly string[]): boolean {
+  const [segment, ...rest] = segments;
+  if (segment === undefined) return names.length === 0;
+  const [name, ...below] = names;
+  if (segment.kind === 'globstar') {
+    // Zero directories, or one more that is not hidden (the walk never enters a dot directory).
+    return matchNames(rest, names) || (name !== undefined && !name.startsWith('.') && matchNames(segments, below));
+  }
+  if (name === undefined) return false;
+  const matches = segment.kind === 'literal' ? segment.name === name : segment.matches(name);
+  return matches && matchNames(rest, below);
+}

@@ -1,20 +1,22 @@
-import { open, realpath, stat } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../../core/config/config.ts';
 import {
   chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp,
-  type Candidate, type FileSample, type HttpOutcome, type JobVerdict, type Verdict,
+  type HttpOutcome, type JobVerdict, type Verdict,
 } from '../../core/evidence/evidence.ts';
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
-import { expandGlob, GlobTooLargeError } from './glob.ts';
+import { GlobTooLargeError } from './glob.ts';
+import { ERRNO_WORDS, hostFiles } from './host-files.ts';
+import { evidencePlace, type EvidencePlace } from './evidence-place.ts';
 import { judgeSql } from '../../core/evidence/sql.ts';
 import { querySql } from './sql.ts';
 
 /**
- * Evaluates evidence claims for real: files (stat, realpath, bounded reads), commands (argv with
- * a timeout), HTTP GETs and SQL queries (sql.ts). Every failure of the check itself becomes an `unknown` verdict with
+ * Evaluates evidence claims for real: files (stat, realpath, bounded reads — on this host, or in a
+ * job's container: evidence-place.ts), commands (argv with a timeout), HTTP GETs and SQL queries
+ * (sql.ts). Every failure of the check itself becomes an `unknown` verdict with
  * the reason; nothing here throws for a claim. Nothing is cached: each call looks afresh.
  */
 
@@ -24,12 +26,12 @@ const MAX_BODY_BYTES = 256 * 1024;
 /** Checks in flight at once in `deadman check` and the evidence gate: a fleet of jobs is looked at in parallel, never all at once. */
 export const CHECK_CONCURRENCY = 32;
 
-/** `now` returns wall-clock milliseconds (file ages are measured against it). */
-export async function evaluateClaim(claim: Claim, index: number, now: () => number): Promise<Verdict> {
+/** `now` returns wall-clock milliseconds (file ages are measured against it); file facts come from `place` (default: this host). */
+export async function evaluateClaim(claim: Claim, index: number, now: () => number, place: EvidencePlace = { files: hostFiles, now }): Promise<Verdict> {
   const name = claimName(claim, index);
   try {
     switch (claim.kind) {
-      case 'file': return await evaluateFile(claim, name, now);
+      case 'file': return await evaluateFile(claim, name, place);
       case 'command': return judgeCommand(claim, name, await runCommandClaim(claim));
       case 'http': return judgeHttp(claim, name, await getUrl(claim));
       case 'sql': return judgeSql(claim, name, await querySql(claim, now));
@@ -44,10 +46,16 @@ export async function evaluateClaims(claims: readonly Claim[], now: () => number
   return mapBounded(claims, concurrency, (claim, index) => evaluateClaim(claim, index, now));
 }
 
-/** Evaluates every claim of the given jobs through one bounded pool; results keep the jobs' order. */
+/**
+ * Evaluates every claim of the given jobs through one bounded pool; results keep the jobs' order.
+ * A job whose container cannot be reached has every claim unknown, with the one line that says why.
+ */
 export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>, now: () => number, concurrency = CHECK_CONCURRENCY): Promise<JobVerdict[]> {
-  const work = jobs.flatMap(([, job]) => job.evidence.map((claim, index) => ({ claim, index })));
-  const verdicts = await mapBounded(work, concurrency, (item) => evaluateClaim(item.claim, item.index, now));
+  const places = await mapBounded(jobs, concurrency, ([, job]) => evidencePlace(job, now));
+  const work = jobs.flatMap(([, job], at) => job.evidence.map((claim, index) => ({ claim, index, place: places[at]! })));
+  const verdicts = await mapBounded(work, concurrency, async ({ claim, index, place }): Promise<Verdict> => 'unreachable' in place
+    ? { claim: claimName(claim, index), kind: claim.kind, verdict: 'unknown', reason: place.unreachable }
+    : evaluateClaim(claim, index, now, place));
   let offset = 0;
   return jobs.map(([name, job]) => {
     const claims = verdicts.slice(offset, (offset += job.evidence.length));
@@ -55,46 +63,16 @@ export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>
   });
 }
 
-async function evaluateFile(claim: FileClaim, name: string, now: () => number): Promise<Verdict> {
+async function evaluateFile(claim: FileClaim, name: string, { files, now }: EvidencePlace): Promise<Verdict> {
   const written = claim.path ?? claim.glob!;
   const lexical = checkLexicalScope(claim.root, written);
   if (!lexical.inside) return { claim: name, kind: 'file', verdict: 'dead', reason: lexical.reason };
-  const resolvedRoot = await realpath(claim.root).catch(() => claim.root);
-  const paths = claim.path !== undefined ? [claim.path] : await expandGlob(written);
-  const candidates = await Promise.all(paths.map(inspect));
+  const paths = claim.path !== undefined ? [claim.path] : await files.expandGlob(written);
+  const { resolvedRoot, candidates } = await files.inspect(claim.root, paths);
   const choice = chooseEvidence(claim, candidates, resolvedRoot);
   const wantsSample = claim.min_lines !== undefined || claim.contains !== undefined;
-  const sample = choice.file && wantsSample ? await readSample(choice.file.resolved) : null;
+  const sample = choice.file && wantsSample ? await files.readSample(choice.file, SAMPLE_BYTES) : null;
   return judgeFile(claim, name, choice, sample, now());
-}
-
-async function inspect(path: string): Promise<Candidate> {
-  try {
-    const resolved = await realpath(path);
-    const info = await stat(resolved);
-    return { path, state: 'present', resolved, isFile: info.isFile(), size: info.size, mtimeMs: info.mtimeMs };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { path, state: 'missing' };
-    return { path, state: 'error', error: ERRNO_WORDS[code ?? ''] ?? code ?? describeError(error) };
-  }
-}
-
-/** The whole file when it is at most two samples long, else its first and last SAMPLE_BYTES. */
-async function readSample(path: string): Promise<FileSample> {
-  const handle = await open(path, 'r');
-  try {
-    const read = async (position: number, length: number) => {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, position);
-      return buffer.toString('utf8', 0, bytesRead);
-    };
-    const { size } = await handle.stat();
-    if (size <= 2 * SAMPLE_BYTES) return { head: await read(0, size), tail: null };
-    return { head: await read(0, SAMPLE_BYTES), tail: await read(size - SAMPLE_BYTES, SAMPLE_BYTES) };
-  } finally {
-    await handle.close();
-  }
 }
 
 function runCommandClaim(claim: CommandClaim) {
@@ -136,16 +114,6 @@ function getUrl(claim: HttpClaim): Promise<HttpOutcome> {
     request.end();
   });
 }
-
-const ERRNO_WORDS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ELOOP: 'too many levels of symbolic links',
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'host not found',
-  EHOSTUNREACH: 'host unreachable',
-};
 
 /** A one-line cause, in errno words where known. */
 function describeError(error: unknown): string {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expandGlob, GlobTooLargeError } from '../../../lib/io/evidence/glob.ts';
+import { compileGlob, matchesGlob } from '../../../lib/core/evidence/glob-pattern.ts';
 import { tempDir } from '../../helpers/cli.ts';
 
 function tree(root: string, files: string[]): void {
@@ -43,4 +44,15 @@ test('a walk over too many entries is refused', async (t) => {
   tree(root, Array.from({ length: 30 }, (_, i) => `f${i}.csv`));
   await assert.rejects(expandGlob(`${root}/*.csv`, 10), GlobTooLargeError);
   assert.equal((await expandGlob(`${root}/*.csv`, 30)).length, 30);
+});
+
+test('matchesGlob over a full listing agrees with the walk (the container path lists with find)', async (t) => {
+  const root = tempDir(t);
+  tree(root, ['a.csv', 'b.csv', 'c.txt', '.tmp.csv', 'x/d.csv', 'x/y/e.csv', 'x/.hidden/f.csv', 'day-1/g.csv', 'day-22/h.csv']);
+  const everything = [...new Set([root, ...(await expandGlob(`${root}/**`))]), join(root, '.tmp.csv'), join(root, 'x/.hidden'), join(root, 'x/.hidden/f.csv')];
+  for (const pattern of ['*.csv', '.*.csv', '**/*.csv', 'day-?/*.csv', 'x/**', '*/y/e.csv', 'a.csv', 'none.csv', '**', '*/.hidden/*.csv']) {
+    const glob = compileGlob(`${root}/${pattern}`);
+    const listed = everything.filter((path) => matchesGlob(glob, path)).sort();
+    assert.deepEqual(listed, (await expandGlob(`${root}/${pattern}`)).sort(), pattern);
+  }
 });
