@@ -6,7 +6,9 @@ import type { RefusedJob } from '../core/config/job-refusals.ts';
 import { needsAttention, summarize, type JobVerdict } from '../core/evidence/evidence.ts';
 import { configError, ExitCode, usageError } from '../exit-codes.ts';
 import { evaluateJobs } from '../io/evidence/evidence.ts';
+import { addDurationVerdicts } from '../io/evidence/last-run.ts';
 import type { Store } from '../io/store/store.ts';
+import { alertJobChanges } from './shared/check-alerts.ts';
 import { fixJob, type FixSession } from './shared/check-fix.ts';
 import { loadContext, openStore, stateOptions, type CommonArgs } from './shared/command-context.ts';
 
@@ -50,26 +52,30 @@ async function runCheck(args: CheckArgs): Promise<number> {
   const { selected, refused } = selectJobs(context.config, context.refusedJobs, args.jobs ?? [], context.file);
   const store = openStore(context);
   const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`deadman: ${line}\n`);
   const { clock } = context;
   const fixSession: FixSession = { store, clock, out, assumeYes: args.yes === true, prompt: undefined };
   try {
     recordRefusals(store, refused, clock.wall());
     const results = await evaluateAndRecord(store, selected, clock);
     if (args.json) {
-      const reruns = Object.fromEntries(selected.map(([name, job]) => [name, job.rerun]));
+      const reruns = Object.fromEntries(selected.map(([name, job]) => [name, job.rerun ?? null]));
       out(JSON.stringify(checkDocument(results, summarize(results), reruns, refused), null, 2));
-      return exitCodeFor(results, refused);
+      const exitCode = exitCodeFor(results, refused);
+      await alertJobChanges(context, results, exitCode, err);
+      return exitCode;
     }
     for (const job of refused) for (const line of refusedBlock(job)) out(line);
     const final: JobVerdict[] = [];
     for (const [i, [name, job]] of selected.entries()) {
       const result = results[i]!;
-      if (needsAttention(result)) for (const line of jobBlock(result, job.rerun)) out(line);
+      if (needsAttention(result)) for (const line of jobBlock(result, job.rerun ?? null)) out(line);
       else if (args.verbose) out(jobBlock(result, null)[0]!);
       const fixed = args.fix && result.verdict === 'dead' ? await fixJob(fixSession, name, job, result, () => evaluateAndRecord(store, [[name, job]], clock)) : null;
       final.push(fixed ?? result);
     }
     const exitCode = exitCodeFor(final, refused);
+    await alertJobChanges(context, final, exitCode, err);
     if (!args.quiet || exitCode !== ExitCode.OK) out(summaryLine(summarize(final), refused.length));
     return exitCode;
   } finally {
@@ -83,7 +89,7 @@ function selectJobs(config: Config, refusedJobs: readonly RefusedJob[], names: r
   const configured = Object.entries(config.jobs);
   const known = [...configured.map(([name]) => name), ...refusedJobs.map((r) => r.job)];
   if (known.length === 0) {
-    throw configError(`${file ?? 'no config file'}: no jobs to check; add a [jobs.NAME] table with rerun and [[jobs.NAME.evidence]] claims`);
+    throw configError(`${file ?? 'no config file'}: no jobs to check; add a [jobs.NAME] table with [[jobs.NAME.evidence]] claims (and a rerun to offer with --fix)`);
   }
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
@@ -102,7 +108,7 @@ function recordRefusals(store: Store, refused: readonly RefusedJob[], at: number
 
 /** Evaluates from scratch (nothing is cached) and records every claim's verdict. */
 async function evaluateAndRecord(store: Store, jobs: Array<[string, Job]>, clock: Clock): Promise<JobVerdict[]> {
-  const results = await evaluateJobs(jobs, () => clock.wall());
+  const results = await addDurationVerdicts(await evaluateJobs(jobs, () => clock.wall()), jobs, store, () => clock.wall());
   const at = clock.wall();
   store.transaction(() => {
     for (const result of results) {

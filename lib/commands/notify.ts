@@ -7,7 +7,7 @@ import { ExitCode, usageError } from '../exit-codes.ts';
 import { alertLogPath, readAlertLog, writeAlertLog } from '../io/alerts/alert-log.ts';
 import { sendAlerts } from '../io/alerts/send-alerts.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { loadContext, redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { loadContext, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import { openExistingStore } from './shared/open-existing-store.ts';
 
 /**
@@ -36,12 +36,13 @@ export const notifyCommand: CommandModule<object, NotifyArgs> = {
     .options(stateOptions),
   handler: async (args) => {
     if (!args.name) throw usageError('name the run: deadman notify fail --name NAME');
-    const context = await loadContext(args);
+    // A job's own problem (deadman check refuses it) must not silence the alert about it.
+    const context = await loadContext(args, {}, { jobsApart: true });
     const settings = context.config.notify;
     const alert: Alert = redactorFor(context.config).value({
       ...blankAlert({ event: args.event, name: args.name, host: hostname(), at: new Date(context.clock.wall()).toISOString(), source: 'notify' }),
       exit_code: args['exit-code'] ?? exitStatusFromMonitor(process.env.MONITOR_EXIT_STATUS),
-      incident: args.event === 'fail' || args.event === 'incident' ? await latestIncident(args, args.name) : null,
+      incident: args.event === 'fail' || args.event === 'incident' ? await latestIncident(args, args.name, context) : null,
     });
     const requests = buildAlertRequests(alert, settings);
     if (requests.length === 0) {
@@ -67,8 +68,8 @@ function exitStatusFromMonitor(value: string | undefined): number | null {
   return value !== undefined && /^\d{1,3}$/.test(value) ? Number(value) : null;
 }
 
-async function latestIncident(args: CommonArgs, name: string): Promise<Alert['incident']> {
-  const { store } = await openExistingStore(args);
+async function latestIncident(args: CommonArgs, name: string, context: Context): Promise<Alert['incident']> {
+  const { store } = await openExistingStore(args, context);
   if (!store) return null;
   try {
     const id = latestIncidentId(store, name);

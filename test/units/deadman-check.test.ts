@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, runProgram, tempDir } from '../helpers/cli.ts';
 
-const units = ['deadman-check.service', 'deadman-check.timer'];
+const units = ['deadman-check.service', 'deadman-check.timer', 'deadman-check-notify.service'];
 const analyze = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((p) => existsSync(p));
 const read = (name: string) => readFileSync(join(repoRoot, 'units', name), 'utf8');
 
@@ -21,6 +21,8 @@ test('the service runs deadman check once; the timer is hourly and catches up af
   const service = read('deadman-check.service');
   assert.match(service, /^Type=oneshot$/m);
   assert.match(service, /^ExecStart=\/usr\/bin\/deadman check$/m);
+  assert.match(service, /^OnFailure=deadman-check-notify\.service$/m);
+  assert.match(read('deadman-check-notify.service'), /^ExecStart=\/usr\/bin\/deadman notify fail --config \/etc\/deadman\/deadman\.toml --name deadman-check$/m);
   const timer = read('deadman-check.timer');
   assert.match(timer, /^OnCalendar=hourly$/m);
   assert.match(timer, /^Persistent=true$/m);

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Alert } from '../../core/alerts/alert.ts';
+import { alertSinkNames, type Alert } from '../../core/alerts/alert.ts';
 import type { AlertPlanner, IncidentTransition, PlannerSettings } from '../../core/alerts/alert-planner.ts';
 import type { Config } from '../../core/config/config.ts';
 import { formatArgv } from '../../core/process/format-argv.ts';
@@ -98,15 +98,6 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
 
 function hasSinks(notify: Config['notify']): boolean {
   return alertSinkNames(notify).length > 0;
-}
-
-/** The kinds of sink `[notify]` sends alerts to, for the run's banner: `webhook ×2, ntfy`. */
-export function alertSinkNames(notify: Config['notify']): string[] {
-  const names = notify.webhook.length === 0 ? [] : [notify.webhook.length > 1 ? `webhook ×${notify.webhook.length}` : 'webhook'];
-  if (notify.healthchecks !== undefined) names.push('healthchecks');
-  if (notify.ntfy !== undefined) names.push('ntfy');
-  if ((notify.command?.length ?? 0) > 0) names.push('command');
-  return names;
 }
 
 async function loadEngine(input: RunAlertsInput): Promise<Engine> {

@@ -27,6 +27,10 @@ const RERUN_OUTPUT_BYTES = 64 * 1024;
 
 /** Returns the fresh verdict after an approved rerun, or null when nothing was done. */
 export async function fixJob(session: FixSession, name: string, job: Job, dead: JobVerdict, recheck: () => Promise<JobVerdict[]>): Promise<JobVerdict | null> {
+  if (job.rerun === undefined) {
+    session.out(indented(`not fixed: ${name} has no rerun; it is checked, never fixed (add rerun = [...] to [jobs.${name}])`));
+    return null;
+  }
   const decision = await decide(session);
   const problems = dead.claims.filter(needsAttention).map((c) => c.reason).join('; ');
   session.store.insert('decisions', {
@@ -37,7 +41,7 @@ export async function fixJob(session: FixSession, name: string, job: Job, dead: 
     session.out(indented(decision.note));
     return null;
   }
-  const argv = rerunArgv(job);
+  const argv = rerunArgv(job, job.rerun);
   const started = session.clock.monotonic();
   const outcome: CommandOutcome = typeof argv === 'string'
     ? { kind: 'not-started', error: argv }
@@ -72,11 +76,11 @@ async function decide(session: FixSession): Promise<{ approved: boolean; how: st
  * The argv to run: as is, or through runuser(1) when the job names another `user` and deadman
  * runs as root (runuser sets the user's groups, HOME and USER). Linux only, like `user` itself.
  */
-function rerunArgv(job: Job): string[] | string {
+function rerunArgv(job: Job, rerun: string[]): string[] | string {
   const me = userInfo();
-  if (job.user === undefined || job.user === me.username) return job.rerun;
+  if (job.user === undefined || job.user === me.username) return rerun;
   if (me.uid !== 0) return `the job runs as user ${job.user}; run deadman check --fix as root (not ${me.username})`;
-  return ['runuser', '-u', job.user, '--', ...job.rerun];
+  return ['runuser', '-u', job.user, '--', ...rerun];
 }
 
 function capturedOutput(outcome: CommandOutcome): string | undefined {

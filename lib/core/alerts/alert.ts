@@ -20,10 +20,10 @@ export interface Alert {
   host: string;
   /** ISO-8601 UTC. */
   at: string;
-  /** Who sent it: `run` (deadman run itself) or `notify` (deadman notify, e.g. from OnFailure=: deadman could not send). */
-  source: 'run' | 'notify';
+  /** Who sent it: `run` (deadman run itself), `notify` (deadman notify, e.g. from OnFailure=: deadman could not send) or `check` (a job's state changed). */
+  source: 'run' | 'notify' | 'check';
   exit_code: number | null;
-  /** The run's outcome (completed, stalled, halted, …) for a success or fail the run sent; else null. */
+  /** The run's outcome (completed, stalled, halted, …) for a success or fail the run sent; the job's state (dead, unknown, alive) for one `check` sent; else null. */
   outcome: string | null;
   /** The stable error code (core/incident/error-codes.ts) of the run's end or the incident's signal; null for a success or a start. */
   code: string | null;
@@ -59,7 +59,7 @@ export function blankAlert(base: Pick<Alert, 'event' | 'name' | 'host' | 'at' | 
 }
 
 export function alertSummary(alert: Alert): string {
-  const what = alert.incident
+  const what = alert.source === 'check' ? `job ${alert.outcome}` : alert.incident
     ? `incident #${alert.incident.id} ${alert.incident.kind} ${alert.incident.state}: ${alert.incident.message}`
     : alert.event === 'start' ? 'started' : alert.exit_code === null ? alert.event : `exit ${alert.exit_code}`;
   const reminder = alert.reminder > 0 ? ` (reminder ${alert.reminder}: still waiting)` : '';
@@ -75,6 +75,15 @@ export function buildAlertRequests(alert: Alert, sinks: AlertSinks): AlertReques
   if (sinks.ntfy) requests.push({ sink: 'ntfy', url: sinks.ntfy, headers: ntfyHeaders(alert), body: alertSummary(alert) });
   if (sinks.command?.length) requests.push({ sink: 'command', argv: sinks.command, stdin: json });
   return requests;
+}
+
+/** The kinds of sink `[notify]` sends alerts to, for the run's banner: `webhook ×2, ntfy`; empty when none is set. */
+export function alertSinkNames(sinks: AlertSinks): string[] {
+  const names = sinks.webhook.length === 0 ? [] : [sinks.webhook.length > 1 ? `webhook ×${sinks.webhook.length}` : 'webhook'];
+  if (sinks.healthchecks !== undefined) names.push('healthchecks');
+  if (sinks.ntfy !== undefined) names.push('ntfy');
+  if ((sinks.command?.length ?? 0) > 0) names.push('command');
+  return names;
 }
 
 /** The summary, then the output's tail as runitor sends it: its end kept when it is too long. */

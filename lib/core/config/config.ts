@@ -5,6 +5,7 @@ import { checkLexicalScope } from './path-scope.ts';
 import { AGE_MAX, MAX_REVIVES, SHORT_MAX, TIMER_MAX, absolutePath, argv, duration, httpUrl, name, redactPattern, regex } from './schema-fields.ts';
 import { diagnosticianNeeds } from './diagnostician-needs.ts';
 import { containerFields, containerProblems } from './container-job.ts';
+import { rerun, runDurationFields, runDurationProblems } from './job-fields.ts';
 import { ALERT_EVENTS } from '../alerts/alert.ts';
 import { SANDBOX_LEVELS } from '../units/hardening.ts';
 import { ADAPTER_VALUES, ON_STALL_VALUES, STDIN_VALUES } from './enum-values.ts';
@@ -72,13 +73,17 @@ export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, comman
 });
 
 export const jobSchema = z.strictObject({
-  rerun: argv,
+  rerun,
   user: z.string().optional(),
   cwd: absolutePath.optional(),
   timeout: duration({ max: TIMER_MAX, off: true }).default(10 * 60_000),
   ...containerFields,
+  ...runDurationFields,
   evidence: z.array(claimSchema).min(1, { message: 'a job needs at least one [[jobs.NAME.evidence]] claim' }),
-}).superRefine((job, ctx) => containerProblems(job).forEach(([path, message]) => ctx.addIssue({ code: 'custom', path, message })));
+}).superRefine((job, ctx) => {
+  containerProblems(job).forEach(([path, message]) => ctx.addIssue({ code: 'custom', path, message }));
+  runDurationProblems(job).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
+});
 
 export const configSchema = z.strictObject({
   name: name.optional(),

@@ -57,7 +57,7 @@ export function indented(text: string): string {
 }
 
 /** The `--json` document: the summary and every job with its claims and rerun argv; a refused job with its problems. */
-export function checkDocument(results: readonly JobVerdict[], summary: Summary, reruns: Readonly<Record<string, readonly string[]>>, refused: readonly RefusedJob[] = []) {
+export function checkDocument(results: readonly JobVerdict[], summary: Summary, reruns: Readonly<Record<string, readonly string[] | null>>, refused: readonly RefusedJob[] = []) {
   return {
     summary: {
       checked: summary.checked, dead: summary.dead, unknown: summary.unknown, alive: summary.alive, refused: refused.length,

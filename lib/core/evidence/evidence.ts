@@ -13,7 +13,8 @@ export type VerdictState = 'alive' | 'dead' | 'unknown';
 
 export interface Verdict {
   claim: string;
-  kind: Claim['kind'];
+  /** `duration`: the job's last run judged by min_duration/max_duration (run-duration.ts). */
+  kind: Claim['kind'] | 'duration';
   verdict: VerdictState;
   reason: string;
 }

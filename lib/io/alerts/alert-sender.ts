@@ -64,7 +64,8 @@ export function createAlertSender(edges: AlertSenderEdges): AlertSender {
   };
 }
 
-function deliveryLine(alert: Alert, results: readonly AlertResult[]): string {
+/** `alert "<summary>": sent to webhook; FAILED ntfy …`: one line for the journal. */
+export function deliveryLine(alert: Alert, results: readonly AlertResult[]): string {
   const sent = results.filter((r) => r.ok).map((r) => r.sink);
   const failed = results.filter((r) => !r.ok).map((r) => `${r.sink} ${r.detail}`);
   return `alert "${alertSummary(alert).slice(0, 200)}": ${[sent.length > 0 ? `sent to ${sent.join(', ')}` : '', failed.length > 0 ? `FAILED ${failed.join('; ')}` : ''].filter(Boolean).join('; ')}`;

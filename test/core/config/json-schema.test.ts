@@ -66,6 +66,8 @@ const GOOD = [
   '[[evidence]]\nkind = "file"\nroot = "/out"\nglob = "/out/*.csv"\nmax_age = "6h"\nwhen = "always"\ninterval = "1min"',
   '[[evidence]]\nkind = "command"\ncommand = ["true"]\ntimeout = "off"\n[[evidence]]\nkind = "http"\nurl = "http://127.0.0.1:8080/"\nstatus = "200"',
   '[jobs.nightly]\nrerun = ["/bin/export"]\ntimeout = "10min"\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/today.csv"',
+  '[jobs.n]\nevidence = [{ kind = "command", command = ["true"] }]',
+  '[jobs.n]\nunit = "backup.service"\nmanager = "user"\nmin_duration = "1min"\nmax_duration = "2h"\nevidence = [{ kind = "command", command = ["true"] }]',
   '[retention]\nmax_age = "30d"\nmax_runs = 1\n[redact]\npatterns = ["ACME-[0-9]{6}"]\n[diagnose]\ncommand = ["/bin/d"]\ntimeout = "30s"',
 ];
 
@@ -83,13 +85,15 @@ const BAD = [
   '[[evidence]]\nkind = "file"\nroot = "out"\npath = "/out/a"', '[[evidence]]\nkind = "command"', '[[evidence]]\nkind = "http"\nurl = "http://x/"\nstatus = "ok"',
   '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nwhen = "sometimes"', '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nmin_bytes = -1',
   '[jobs.nightly]\nrerun = ["/bin/x"]', '[jobs."bad name"]\nrerun = ["/bin/x"]\n[[jobs."bad name".evidence]]\nkind = "command"\ncommand = ["true"]',
-  '[jobs.n]\nevidence = [{ kind = "command", command = ["true"] }]',
 ];
 
 /** Refused by deadman, accepted by the schema: what a regex cannot check. Each key's description says what deadman checks. */
 const PARSER_ONLY = [
   'inactivity = "25d"', 'poll = "50ms"', '[activity]\nwindow = "2h"', 'ready_pattern = "("', 'ignore = ["[a-"]',
   '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/etc/passwd"', 'inactivity = "99999999999999999999s"',
+  '[jobs.n]\nrerun = ["Run the backup script again by hand"]\nevidence = [{ kind = "command", command = ["true"] }]',
+  '[jobs.n]\nrerun = ["/path/to/backup"]\nevidence = [{ kind = "command", command = ["true"] }]',
+  '[jobs.n]\nmin_duration = "1min"\nevidence = [{ kind = "command", command = ["true"] }]',
 ];
 
 function verdicts(text: string): { parser: boolean; schema: string | null } {
