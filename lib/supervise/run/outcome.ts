@@ -6,10 +6,10 @@ import { TURN_FAILED } from '../../core/revive/revive-opening.ts';
 import { runErrorCode, type ErrorCode } from '../../core/incident/error-codes.ts';
 import { signalRow, SIGNALS } from '../../core/signals/registry.ts';
 import { actionRow } from '../../core/signals/actions.ts';
-import { STALLED_END } from '../../core/signals/signal-row.ts';
+import { STALLED_END, type Outcome } from '../../core/signals/signal-row.ts';
 import type { PendingVerification } from '../tick/resumed-verification.ts';
 
-export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn' | 'credit-exhausted';
+export type { Outcome };
 
 export interface RunResult {
   exitCode: number;
@@ -37,7 +37,7 @@ export interface RunResult {
   outputTail?: readonly string[];
   /** The diagnostician's guidance for the fresh session, when it gave some. */
   handoffGuidance?: string;
-  /** outcome `cancel-resume` / `respawn`: the incident the next pass must settle (resumed-verification.ts). */
+  /** The incident the next pass must settle, when the stall's action is judged by it (its row's `judgedByNextPass`; resumed-verification.ts). */
   verifying?: PendingVerification;
 }
 
@@ -87,7 +87,7 @@ function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null):
   }
   if (seen.stall && end && end !== 'verdict') {
     const { stall } = seen;
-    return { ...base, clean: end.clean === true, ...(end.settles ? { settles: true } : {}), exitCode: end.exitCode, outcome: end.outcome as Outcome, reason: stall.message, ...forNextPass(seen, stall) };
+    return { ...base, clean: end.clean === true, ...(end.settles ? { settles: true } : {}), exitCode: end.exitCode, outcome: end.outcome, reason: stall.message, ...forNextPass(seen, stall) };
   }
   if (childCode !== 0) {
     // The agent's own word on its failed turn (an API error) beats the bare exit code: the revive prompt repeats it.
