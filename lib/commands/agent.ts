@@ -71,12 +71,13 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
   const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true });
   let marker = terminal ? await prepare() : null;
-  if (marker?.refusal) {
-    recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), marker.refusal, logger);
-    return marker.refusal.exitCode;
+  const start = marker?.start ?? null;
+  if (start?.refusal) {
+    recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), start.refusal, logger);
+    return start.refusal.exitCode;
   }
   const passes = [recording];
-  let argv = marker?.argv ?? command;
+  let argv = start?.argv ?? command;
   let answeredLimitAt: number | null = null;
   for (;;) {
     const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger, answeredLimitAt });
@@ -86,14 +87,15 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
       const sessionId = marker.markedSession;
       marker.finish({ clean: false, outcome: 'usage-limit', reason: tui.continued, reraise: null }, false);
       const resume = await prepare();
+      const { start: again } = resume;
       // Only the same session is continued: a refusal or a fresh start would not continue it.
-      if (!resume.refusal && resume.sessionId !== null && resume.sessionId === sessionId) {
-        [marker, argv] = [resume, [...resume.argv, CONTINUE_PROMPT]];
+      if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) {
+        [marker, argv] = [resume, [...again.argv, CONTINUE_PROMPT]];
         passes.push(openAttachedRecording(context));
         continue;
       }
-      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${resume.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
-      marker = resume.refusal ? null : resume;
+      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
+      marker = again.refusal ? null : resume;
     }
     marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
     if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: context.paths.database, logger, form: json ? 'json' : 'block' }, tui.exitCode);

@@ -127,7 +127,6 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
     notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
     logger,
     records,
-    watchdogUsec: options.watchdogUsec ?? null,
     spawn: async () => (options.spawnFails ? { ok: false, exitCode: 127, message: 'nope: command not found' } : { ok: true, child }),
     signals: (handler) => {
       onSignal = handler;

@@ -19,9 +19,8 @@ const line = (object: object) => `${JSON.stringify(object)}\n`;
 async function failingPass(actionsTaken: Set<string>) {
   const run = fakeRun({ adapter: createCodexAdapter() });
   run.ports.workspace = () => 'unchanged';
-  run.ports.actionsTaken = actionsTaken;
   const machine = tracedMachine();
-  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit' }, run.ports, machine);
+  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit', actionsTaken }, run.ports, machine);
   await settle();
   run.child.print(line(codexLines.threadStarted(SESSION)) + line(codexLines.turnStarted()));
   for (let i = 0; i < 3; i += 1) {

@@ -18,7 +18,7 @@ const WATCHDOG_USEC = 4_000_000;
 function start(config: Partial<Config>, onStall: 'withhold' | 'exit' = 'withhold') {
   const run = fakeRun({ watchdogUsec: WATCHDOG_USEC });
   const machine = tracedMachine();
-  const plan = { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall };
+  const plan = { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall, watchdogUsec: WATCHDOG_USEC };
   const pings = () => run.notes.filter((note) => note === 'WATCHDOG=1').length;
   /** Pings sent while the clock moves on by `ms`. */
   const pingsDuring = async (ms: number) => {

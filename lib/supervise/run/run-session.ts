@@ -1,5 +1,6 @@
 import { stalledOutcome } from '../../core/signals/registry.ts';
 import type { Config } from '../../core/config/config.ts';
+import type { RunPlan } from './run-plan.ts';
 import { isHealthy, statusLine, type RunSnapshot } from '../../core/status/service-status-line.ts';
 import { OutputTracker } from '../output/output.ts';
 import { Supervisor, type Stall } from '../tick/supervisor.ts';
@@ -21,17 +22,7 @@ import type { ProcessTree, RunSessionPorts, SpawnedChild } from '../ports.ts';
  * fakes in a unit test.
  */
 
-export interface RunPlan {
-  argv: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  config: Config;
-  onStall: 'withhold' | 'exit';
-  /** The run tag put into the child's environment; the revive marker keeps the same one. */
-  runTag: string;
-  /** What SIGHUP may change while the work runs (thresholds, stop_grace); else `config` throughout. */
-  live?: LiveConfig;
-}
+export type { RunPlan };
 
 export async function runSession(plan: RunPlan, ports: RunSessionPorts, machine = new RunMachine()): Promise<RunResult> {
   const spawned = await ports.spawn(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: plan.config.stdin, runTag: plan.runTag });
@@ -51,8 +42,8 @@ function reportSpawnFailure(failure: { exitCode: number; message: string }, port
 /**
  * One deadman pass: one spawned command supervised from its start to its exit (a resume or a
  * respawn is the next pass, pass-loop.ts). Not an agent session: a pass may start one, resume
- * one, or run a command that has none. Its state is the run machine's; what it holds itself is
- * only the handles of effects in flight (the tick, the tree stop).
+ * one, or run a command that has none. Where the run stands is the run machine's; the pass holds
+ * what it is made of (tree, output, supervisor, streams) and the handles of effects in flight.
  */
 class SupervisedPass {
   private readonly config: Config;
@@ -98,7 +89,7 @@ class SupervisedPass {
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       this.child.once('exit', (code, signal) => resolve({ code, signal }));
     });
-    void this.send('spawned');
+    this.send('spawned');
     const exited = await exit;
     // A recovery may be in flight (the agent often exits right after its tool was killed).
     await this.ticks.settled();
@@ -106,7 +97,7 @@ class SupervisedPass {
     await this.streams.readWritten();
     await this.supervisor.detectAtExit();
     this.supervisor.rootExited(exited.code);
-    await this.send('child_exited');
+    await this.carryOut('child_exited');
     const { clock } = this.ports;
     const limit = this.output.state.usageLimit;
     const seen = {
@@ -129,8 +120,13 @@ class SupervisedPass {
     }
   }
 
-  /** Feeds one event to the run machine and carries out the action its table names; resolves when that action's effect did (`conclude`). */
-  private send(event: RunEvent, detail: RunEventDetail = {}): Promise<void> | void {
+  /** Feeds one event to the run machine and starts the action its table names; what that action started goes on by itself. */
+  private send(event: RunEvent, detail: RunEventDetail = {}): void {
+    void this.carryOut(event, detail);
+  }
+
+  /** As send, and resolves when the action's effect did (`conclude`). */
+  private carryOut(event: RunEvent, detail: RunEventDetail = {}): Promise<void> | void {
     const action = this.machine.dispatch(event, detail);
     if (action && action !== 'report_spawn_failure') return this.actions[action]();
   }
@@ -165,30 +161,32 @@ class SupervisedPass {
     const readyPattern = this.config.ready_pattern ? new RegExp(this.config.ready_pattern) : null;
     return feedStreams(this.child, this.config, this.ports, this.output, (line, now) => {
       if (!readyPattern?.test(line.text)) return;
-      this.output.state.readyAt = now;
-      if (!this.machine.ready) void this.send('ready');
+      this.output.ready(now);
+      if (!this.machine.ready) this.send('ready');
     });
   }
 
   private startSupervising(): void {
     const { ports, config } = this;
-    if (!config.ready_pattern && !config.ready_port) void this.send('ready');
-    this.cleanups.push(ports.every(config.poll, () => void this.send('tick')));
-    void this.send('tick');
-    this.stopWatchdog = startWatchdog(ports.notifier, ports.watchdogUsec, ports.every, () => this.machine.ready && isHealthy(this.snapshot()));
+    if (!config.ready_pattern && !config.ready_port) this.send('ready');
+    this.cleanups.push(ports.every(config.poll, () => this.send('tick')));
+    this.send('tick');
+    this.stopWatchdog = startWatchdog(ports.notifier, this.plan.watchdogUsec ?? null, ports.every, () => this.machine.ready && isHealthy(this.snapshot()));
     ports.evidence.start((message) => {
       this.facts.evidenceDead = message;
-      void this.send('tick');
+      this.send('tick');
     });
-    this.cleanups.push(() => ports.evidence.stop(), ports.signals((signal) => void this.send('signal', { signal })));
+    this.cleanups.push(() => ports.evidence.stop(), ports.signals((signal) => this.send('signal', { signal })));
   }
 
   private createSupervisor(): Supervisor {
     const { ports } = this;
     const agentName = () => (ports.adapter().name === 'generic' ? null : ports.adapter().name);
-    return new Supervisor({ monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, actionsTaken: ports.actionsTaken, resumed: ports.resumed },
-      () => this.live.supervisorSettings(agentName), this.output, this.startedAt,
-      (stall) => void this.send('stall', { stallAction: stallPolicy(stall, this.plan.onStall, this.machine.ready) }), undefined, this.facts);
+    return new Supervisor({
+      ports: { monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, resumed: ports.resumed },
+      settings: () => this.live.supervisorSettings(agentName), output: this.output, startedAt: this.startedAt, facts: this.facts, actionsTaken: this.plan.actionsTaken,
+      onStall: (stall) => this.send('stall', { stallAction: stallPolicy(stall, this.plan.onStall, this.machine.ready) }),
+    });
   }
 
   private async tickOnce(): Promise<void> {
@@ -196,11 +194,11 @@ class SupervisedPass {
     try {
       if (!this.machine.ready && config.ready_port && (await ports.portAccepts(config.ready_port))) {
         // What runs once the port accepts is the server: persistent, never a hung tool.
-        this.output.state.readyAt = ports.clock.monotonic();
-        void this.send('ready');
+        this.output.ready(ports.clock.monotonic());
+        this.send('ready');
       }
       await this.supervisor.tick();
-      void this.send(this.supervisor.recovering ? 'recovery_started' : 'recovery_ended');
+      this.send(this.supervisor.recovering ? 'recovery_started' : 'recovery_ended');
       this.publishStatus();
     } catch (error) {
       ports.logger.log('error', `supervision tick failed: ${(error as Error).message}`);

@@ -69,9 +69,9 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
       const records = runs.passStarted(index, pass.root);
-      const world = new SimulatedWorld(pass, trace.header.version, await createAdapter(pass.adapter), clock, sleep, records, actionsTaken);
+      const world = new SimulatedWorld(pass, trace.header.version, await createAdapter(pass.adapter), clock, sleep, records);
       const resumed = verifying && new ResumedVerification(verifying, { ...world.ports, workspace: world.resumedWorkspace });
-      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, { ...world.ports, resumed }));
+      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall, actionsTaken }, { ...world.ports, resumed }));
       stops.push(...world.stops);
       runs.passEnded(last);
       return last;

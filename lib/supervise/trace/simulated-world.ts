@@ -76,7 +76,7 @@ export class SimulatedWorld {
   private onDead: ((message: string) => void) | null = null;
   private onSignal: ((signal: NodeJS.Signals) => void) | null = null;
 
-  constructor(private readonly pass: TracePass, version: number, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords, actionsTaken: Set<string>) {
+  constructor(private readonly pass: TracePass, version: number, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords) {
     this.exact = version >= 2;
     this.observations = pass.events.filter((e) => e.type === 'observation');
     this.kills = pass.events.filter((e) => e.type === 'terminate').length;
@@ -95,8 +95,6 @@ export class SimulatedWorld {
       notifier: { path: 'none', detail: 'replay', send: () => {} },
       logger: { log: () => {} },
       records,
-      actionsTaken,
-      watchdogUsec: null,
       spawn: async () => ({ ok: true, child: this.child }),
       signals: (onSignal) => {
         this.onSignal = onSignal;

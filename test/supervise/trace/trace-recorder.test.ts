@@ -49,7 +49,7 @@ test('a poll is recorded with every field the observer gave, its start clock on 
 
   const clock = new ReplayClock(0);
   const [pass] = tracePasses(parsed.trace);
-  const world = new SimulatedWorld(pass!, 2, { name: 'generic' } as Adapter, clock, async () => {}, new StepRecords(null, () => 0, () => 0), new Set());
+  const world = new SimulatedWorld(pass!, 2, { name: 'generic' } as Adapter, clock, async () => {}, new StepRecords(null, () => 0, () => 0));
   const replayed = world.ports.makeTree(7, 'x').observe();
   assert.equal(clock.now, 500.25, 'the first tick reads the clock at its observation');
   assert.deepEqual(replayed, { at: 500.25, rootPid: 7, cgroupCpuMs: 12, startClock: { bootAt: -10000.5, ticksPerSecond: 100 }, processes: [{ ...process, cmdline: ['sleep', '[redacted]'] }] });
