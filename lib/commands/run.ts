@@ -8,7 +8,7 @@ import { repeatEvery } from '../io/clock.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records/records.ts';
-import { runSession } from '../supervise/run/run-session.ts';
+import { runSession } from '../supervise/run/supervised-pass.ts';
 import { TraceRecorder } from '../supervise/trace/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';

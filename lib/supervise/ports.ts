@@ -11,7 +11,7 @@ import type { TerminateResult } from '../core/process/terminate-result.ts';
 import type { Incident, SignalEvidence } from './record-types.ts';
 import type { IncidentEvent } from '../core/incident/incident.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
-import type { PolicyDecision } from '../core/incident/policy.ts';
+import type { PolicyDecision } from '../core/incident/policy-decision.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
 import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
 import { configSchema, type Config } from '../../lib/core/config/config.ts';
 import { transition, type IncidentEvent } from '../../lib/core/incident/incident.ts';
-import type { PolicyDecision } from '../../lib/core/incident/policy.ts';
+import type { PolicyDecision } from '../../lib/core/incident/policy-decision.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/core/ports/logger.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClaudeAdapter } from '../../lib/core/adapters/claude.ts';
 import { claudeLines } from '../../lib/demo/fake-agent-lines.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runSession } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**

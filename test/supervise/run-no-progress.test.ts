@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
 import { MAX_PENDING_ATTEMPTS } from '../../lib/supervise/output/output.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runSession } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /** NO_PROGRESS under fakes: four Codex turns with an unchanged workspace open an incident for a person; the run goes on. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runSession } from '../../lib/supervise/run/supervised-pass.ts';
 import type { Config } from '../../lib/core/config/config.ts';
 import type { TerminateTarget } from '../../lib/supervise/ports.ts';
 import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from './fakes.ts';

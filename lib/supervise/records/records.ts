@@ -5,7 +5,7 @@ import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { transition, type IncidentEvent } from '../../core/incident/incident.ts';
 import { stallFingerprint } from '../../core/incident/fingerprint.ts';
 import type { SignalKind } from '../../core/incident/kinds.ts';
-import type { PolicyDecision } from '../../core/incident/policy.ts';
+import type { PolicyDecision } from '../../core/incident/policy-decision.ts';
 import { refusedMarkerRow } from '../../io/revive/refused-record.ts';
 import { abandonIncidents, closeLostRun, openRuns, supersedeEscalated, type OpenRunRow } from '../../io/store/run-ends.ts';
 import { completedCleanly } from '../../core/status/run-status-rows.ts';

@@ -1,4 +1,4 @@
-import { decide, type PolicyDecision } from '../../core/incident/policy.ts';
+import { decide, type PolicyDecision } from '../../core/incident/policy-decision.ts';
 import { actionFingerprint } from '../../core/incident/fingerprint.ts';
 import type { RecoveryAction } from '../../core/incident/kinds.ts';
 import type { SupervisorPorts } from '../ports.ts';

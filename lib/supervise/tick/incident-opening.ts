@@ -1,4 +1,4 @@
-import type { PolicyDecision } from '../../core/incident/policy.ts';
+import type { PolicyDecision } from '../../core/incident/policy-decision.ts';
 import type { RecoveryAction } from '../../core/incident/kinds.ts';
 import { ENDS_RUN } from './ending-actions.ts';
 

@@ -1,6 +1,6 @@
 import type { RecoveryAction, SignalKind } from '../../core/incident/kinds.ts';
-import type { PolicyDecision } from '../../core/incident/policy.ts';
-import type { Diagnosis } from '../../core/incident/diagnose-rules.ts';
+import type { PolicyDecision } from '../../core/incident/policy-decision.ts';
+import type { Diagnosis } from '../../core/incident/default-diagnosis.ts';
 import type { DetectedKind } from '../../core/signals/registry.ts';
 import type { OutputTracker } from '../output/output.ts';
 import type { Incident } from '../records/records.ts';

@@ -10,7 +10,7 @@ import { ExitCode } from '../../exit-codes.ts';
 import { supervisePasses, type PassReason, type UsageWaitEnd } from '../run/pass-loop.ts';
 import type { RunResult } from '../run/outcome.ts';
 import { StepRecords, type RecordedStep } from '../records/step-records.ts';
-import { runSession } from '../run/run-session.ts';
+import { runSession } from '../run/supervised-pass.ts';
 import type { LoopClock } from '../ports.ts';
 import { ReplayClock, SimulatedWorld } from './simulated-world.ts';
 

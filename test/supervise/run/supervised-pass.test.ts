@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExitCode } from '../../../lib/exit-codes.ts';
-import { runSession } from '../../../lib/supervise/run/run-session.ts';
+import { runSession } from '../../../lib/supervise/run/supervised-pass.ts';
 import type { Config } from '../../../lib/core/config/config.ts';
 import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from '../fakes.ts';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decide } from '../../../lib/core/incident/policy.ts';
-import { diagnose } from '../../../lib/core/incident/diagnose-rules.ts';
+import { decide } from '../../../lib/core/incident/policy-decision.ts';
+import { diagnose } from '../../../lib/core/incident/default-diagnosis.ts';
 
 test('a hung descendant is killed only with auto-recover', () => {
   const diagnosis = diagnose('HUNG_PROCESS');
