@@ -9,7 +9,7 @@ import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-
 import { runName } from '../io/revive/run-name.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
 import { listenForStopSignals } from '../io/stop-signals.ts';
-import type { RunResult } from '../supervise/run/outcome.ts';
+import type { PassResult } from '../supervise/run/outcome.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
@@ -159,7 +159,7 @@ async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPass) {
 }
 
 /** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */
-function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
+function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<PassResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
   if (stopSignal) return { clean: false, outcome: 'stopped', reason: `deadman received ${stopSignal}`, reraise: stopSignal };
   if (exitCode === 0) return { clean: true, outcome: 'completed', reason: 'the agent exited 0', reraise: null };
   return { clean: false, outcome: 'failed', reason: `the agent exited ${exitCode}`, reraise: null };

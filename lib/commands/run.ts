@@ -8,7 +8,7 @@ import { repeatEvery } from '../io/clock.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records/records.ts';
-import { runSession } from '../supervise/run/supervised-pass.ts';
+import { runPass } from '../supervise/run/supervised-pass.ts';
 import { TraceRecorder } from '../supervise/trace/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
@@ -30,7 +30,7 @@ import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run/run-marker.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import type { SdNotifier } from '../core/ports/sd-notifier.ts';
-import type { RunResult } from '../supervise/run/outcome.ts';
+import type { PassResult } from '../supervise/run/outcome.ts';
 import { waitForUsageReset } from './run/usage-limit-wait.ts';
 import { prepareRespawn } from './run/respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
@@ -42,8 +42,8 @@ import type { PendingVerification } from '../supervise/tick/resumed-verification
 import { passPorts, type RunPass } from './run/pass-ports.ts';
 
 /**
- * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
- * process tree, adapter, markers, evidence) and hands them to the run session.
+ * `deadman run [options] -- <command…>`: reads the config, opens the store, notifier and trace,
+ * and runs the passes; each pass's ports are built by one root (run/pass-ports.ts).
  */
 
 export async function runFromArgv(argv: string[], logger: Logger = createLogger()): Promise<number> {
@@ -144,7 +144,7 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
 }
 
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
-async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number> {
+async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<PassResult | number> {
   const { name, command, cwd, config, live, context, logger, notifier, unit, store, watchdogUsec, onStall } = run;
   const records = new RunRecords(store, () => context.clock.wall(), undefined, run.alerts.incidentMoved);
   run.passes.push(records);
@@ -169,7 +169,7 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
   records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
   const ports = passPorts(run, { records, prepared, reporters, token: row.token, why, verifying });
-  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall, watchdogUsec, actionsTaken: run.actionsTaken }, ports);
+  const result = await runPass({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall, watchdogUsec, actionsTaken: run.actionsTaken }, ports);
   ports.approvals?.discard();
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
   run.alerts.passEnded(result);

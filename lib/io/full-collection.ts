@@ -1,7 +1,7 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /**
- * V8's heap as the run session's HeapPort: its size, and a full collection now. Node offers the
+ * V8's heap as a pass's HeapPort: its size, and a full collection now. Node offers the
  * collection only behind `--expose-gc`, which cannot be on the command line (bin/deadman.js is
  * itself the script Node runs), so the flag is set at the first collection and `gc` taken from
  * a fresh context: only contexts made after the flag have it. Not at start-up: a code cache is

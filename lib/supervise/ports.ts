@@ -136,8 +136,8 @@ export interface ResumedCheck {
   ended(code: number | null, turnCompleted: boolean, openKinds: readonly string[]): void;
 }
 
-/** Everything one run session needs from outside. */
-export interface RunSessionPorts {
+/** Every edge one pass talks to (built by lib/commands/run/pass-ports.ts). */
+export interface PassPorts {
   clock: LoopClock;
   notifier: SdNotifier;
   logger: Logger;

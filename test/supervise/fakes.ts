@@ -9,7 +9,7 @@ import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
 import { RunMachine } from '../../lib/supervise/run/run-machine.ts';
-import type { LoopClock, RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
+import type { LoopClock, RunRecorder, PassPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
  * Fakes of every port a run uses: a clock the test moves, a poll the test fires, a child whose
@@ -122,7 +122,7 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   const logger = { log: (level: Level, message: string) => void logs.push({ level, message }) };
   const records = keptRecords();
   const adapter = options.adapter ?? createGenericAdapter();
-  const ports: RunSessionPorts = {
+  const ports: PassPorts = {
     clock: time.clock,
     notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
     logger,

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
-import { runSession } from '../../lib/supervise/run/supervised-pass.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
@@ -20,7 +20,7 @@ async function failingPass(actionsTaken: Set<string>) {
   const run = fakeRun({ adapter: createCodexAdapter() });
   run.ports.workspace = () => 'unchanged';
   const machine = tracedMachine();
-  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit', actionsTaken }, run.ports, machine);
+  const result = runPass({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit', actionsTaken }, run.ports, machine);
   await settle();
   run.child.print(line(codexLines.threadStarted(SESSION)) + line(codexLines.turnStarted()));
   for (let i = 0; i < 3; i += 1) {

@@ -19,7 +19,7 @@ import type { LiveConfig } from '../../supervise/run/live-config.ts';
 import type { PassReason } from '../../supervise/run/pass-loop.ts';
 import { createEvidenceGate } from '../../supervise/run/evidence-gate.ts';
 import { ResumedVerification, type PendingVerification } from '../../supervise/tick/resumed-verification.ts';
-import type { ProcessTree, RunSessionPorts } from '../../supervise/ports.ts';
+import type { ProcessTree, PassPorts } from '../../supervise/ports.ts';
 import type { Context } from '../shared/command-context.ts';
 import type { HealthListener } from './health-listen.ts';
 import type { RunAlerts } from './run-alerts.ts';
@@ -71,12 +71,12 @@ export interface PassPieces {
   verifying: PendingVerification | null;
 }
 
-export function passPorts(run: RunPass, pass: PassPieces): RunSessionPorts {
+export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
   const { context, logger, live, recorder } = run;
   const { records, prepared } = pass;
   const { clock } = context;
   const workspace = workspaceFingerprinter(run.cwd, () => clock.monotonic());
-  const ports: RunSessionPorts = {
+  const ports: PassPorts = {
     clock, notifier: run.notifier, logger, records,
     spawn: spawnChild, signals: listenForRunStopSignals, forward: passThrough, every: repeatEvery, heap: v8Heap,
     makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, live, run.unit !== null, () => clock.monotonic()),

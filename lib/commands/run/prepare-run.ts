@@ -4,7 +4,7 @@ import type { CodexStart } from '../../core/adapters/codex.ts';
 import { readCodexCommand } from '../../core/adapters/codex-command.ts';
 import { lastCodexTotal } from '../../io/store/codex-usage.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
-import type { RunResult } from '../../supervise/run/outcome.ts';
+import type { PassResult } from '../../supervise/run/outcome.ts';
 import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
 import { LAUNCHD_LABEL_ENV } from '../../core/units/launchd-exit.ts';
 
@@ -27,7 +27,7 @@ export type PreparedRun =
     adapter(): Adapter;
     sniff: ((firstLine: string) => Promise<boolean>) | undefined;
     marker: Pick<RunMarkerKeeper, 'sessionStarted' | 'turnCompleted'>;
-    finish(result: RunResult, underUnit: boolean): void;
+    finish(result: PassResult, underUnit: boolean): void;
   };
 
 export async function prepareRun(input: ReviveInput): Promise<PreparedRun> {

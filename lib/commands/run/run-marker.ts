@@ -14,7 +14,7 @@ import { liveSessionPid } from '../../io/revive/live-session.ts';
 import { newRunTag } from '../../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../../core/revive/command-identity.ts';
 import { lockMarkers } from '../../io/revive/marker-lock.ts';
-import type { RunResult } from '../../supervise/run/outcome.ts';
+import type { PassResult } from '../../supervise/run/outcome.ts';
 import type { Config } from '../../core/config/config.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
@@ -156,7 +156,7 @@ export class RunMarkerKeeper {
     if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
   }
 
-  finish(result: Pick<RunResult, 'clean' | 'settles' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
+  finish(result: Pick<PassResult, 'clean' | 'settles' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
     this.ended = true;
     if (!this.marker) return;
     this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));

@@ -12,7 +12,7 @@ export interface OutputState {
   /** Each open tool call's window: when the agent's output before its event came (a process it spawned since may be the call's). */
   openToolWindows: Map<string, number>;
   firstToolAt: number | null;
-  /** When a line last matched `ready_pattern` or `ready_port` accepted (set by the run session), or null. */
+  /** When a line last matched `ready_pattern` or `ready_port` accepted (told by the pass: ready()), or null. */
   readyAt: number | null;
   /** Bytes read from the child's stdout and stderr so far: its writes into them are not tree I/O. */
   pipeBytes: number;

@@ -2,7 +2,7 @@ import { hideKeyBlockLines } from '../../core/redact/line-redactor.ts';
 import type { Adapter, AgentEvent } from '../../core/adapters/agent-events.ts';
 import type { Line } from '../../core/adapters/lines.ts';
 import { withoutKey } from '../../core/adapters/without-key.ts';
-import type { RunRecorder, RunSessionPorts } from '../ports.ts';
+import type { RunRecorder, PassPorts } from '../ports.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
 import { cutLongLine } from './evidence-line.ts';
 import type { OutputState, OutputView } from './output-state.ts';
@@ -44,7 +44,7 @@ export class OutputTracker {
   private readonly s: OutputState;
   private readonly adapter: () => Adapter;
   private readonly records: Pick<RunRecorder, 'event'>;
-  private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
+  private readonly agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
@@ -52,7 +52,7 @@ export class OutputTracker {
   /** Attempts whose workspace fingerprint is still being taken, and its answer. */
   private readonly fingerprinting = new Map<Attempt, Promise<void>>();
 
-  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
+  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
     this.s = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, creditExhausted: null, compactingAt: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;

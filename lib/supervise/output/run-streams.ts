@@ -4,7 +4,7 @@ import { holdPaused } from '../../io/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
 import { paceLines } from './line-pacer.ts';
 import { floodCollection } from './flood-collection.ts';
-import type { LoopClock, RunSessionPorts, SpawnedChild } from '../ports.ts';
+import type { LoopClock, PassPorts, SpawnedChild } from '../ports.ts';
 
 /**
  * The child's two output streams: each chunk is forwarded to deadman's own fd and shown to the
@@ -26,7 +26,7 @@ export interface RunStreams {
 export function feedStreams(
   child: SpawnedChild,
   config: Config,
-  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records' | 'heap'>,
+  ports: Pick<PassPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records' | 'heap'>,
   output: OutputTracker,
   onLine: (line: Line, now: number) => void,
 ): RunStreams {

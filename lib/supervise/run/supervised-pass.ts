@@ -6,14 +6,14 @@ import { OutputTracker } from '../output/output.ts';
 import { Supervisor, type Stall } from '../tick/supervisor.ts';
 import { LiveConfig } from './live-config.ts';
 import { startWatchdog, statusSender } from './watchdog.ts';
-import { conclude, type RunResult } from './outcome.ts';
+import { conclude, type PassResult } from './outcome.ts';
 import { usageResetAt } from '../../core/detect/usage-limit.ts';
 import { signalErrorCode } from '../../core/incident/error-codes.ts';
 import { RunMachine, stallPolicy, type RunAction, type RunEvent, type RunEventDetail } from './run-machine.ts';
 import type { RunFacts } from '../tick/detectors.ts';
 import { joinFirst, SerialTick } from './serial-tick.ts';
 import { feedStreams, type RunStreams } from '../output/run-streams.ts';
-import type { ProcessTree, RunSessionPorts, SpawnedChild } from '../ports.ts';
+import type { ProcessTree, PassPorts, SpawnedChild } from '../ports.ts';
 
 /**
  * The life of one supervised command, as the run machine's actions: spawn, pass output
@@ -24,7 +24,7 @@ import type { ProcessTree, RunSessionPorts, SpawnedChild } from '../ports.ts';
 
 export type { RunPlan };
 
-export async function runSession(plan: RunPlan, ports: RunSessionPorts, machine = new RunMachine()): Promise<RunResult> {
+export async function runPass(plan: RunPlan, ports: PassPorts, machine = new RunMachine()): Promise<PassResult> {
   const spawned = await ports.spawn(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: plan.config.stdin, runTag: plan.runTag });
   if (!spawned.ok) {
     machine.dispatch('spawn_failed');
@@ -34,7 +34,7 @@ export async function runSession(plan: RunPlan, ports: RunSessionPorts, machine 
 }
 
 /** The `report_spawn_failure` action: the command never started, so there is nothing else to stop or record. */
-function reportSpawnFailure(failure: { exitCode: number; message: string }, ports: Pick<RunSessionPorts, 'logger'>): RunResult {
+function reportSpawnFailure(failure: { exitCode: number; message: string }, ports: Pick<PassPorts, 'logger'>): PassResult {
   ports.logger.log('error', failure.message);
   return { exitCode: failure.exitCode, reraise: null, outcome: 'spawn-failed', reason: failure.message, clean: false, sessionId: null };
 }
@@ -68,7 +68,7 @@ class SupervisedPass {
 
   constructor(
     private readonly plan: RunPlan,
-    private readonly ports: RunSessionPorts,
+    private readonly ports: PassPorts,
     private readonly child: SpawnedChild,
     private readonly machine: RunMachine,
   ) {
@@ -85,7 +85,7 @@ class SupervisedPass {
     this.streams = this.passOutputThrough();
   }
 
-  async run(): Promise<RunResult> {
+  async run(): Promise<PassResult> {
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       this.child.once('exit', (code, signal) => resolve({ code, signal }));
     });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ExitCode } from '../../../lib/exit-codes.ts';
-import { runSession } from '../../../lib/supervise/run/supervised-pass.ts';
+import { runPass } from '../../../lib/supervise/run/supervised-pass.ts';
 import type { Config } from '../../../lib/core/config/config.ts';
 import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from '../fakes.ts';
 
@@ -13,7 +13,7 @@ import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from '../f
 function start(config: Partial<Config> = {}, onStall: 'withhold' | 'exit' = 'exit', options: Parameters<typeof fakeRun>[0] = {}) {
   const run = fakeRun(options);
   const machine = tracedMachine();
-  const result = runSession({ argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall }, run.ports, machine);
+  const result = runPass({ argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall }, run.ports, machine);
   return { ...run, machine, result };
 }
 
