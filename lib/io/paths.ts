@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { untrustedAsParentReason } from './revive/marker-trust.ts';
+import { untrustedAsParentReason } from './trusted-dir.ts';
 
 /** Where deadman keeps its database and revive markers. */
 export interface StatePaths {

@@ -1,9 +1,10 @@
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../core/time/clock.ts';
-import { currentOwner, isOwnerAlive } from './markers.ts';
+import { currentOwner } from './markers.ts';
+import { isOwnerAlive } from '../process/process-identity.ts';
 import { ensurePrivateDir } from '../paths.ts';
-import { untrustedDirReason } from './marker-trust.ts';
+import { untrustedDirReason } from '../trusted-dir.ts';
 import { readJsonFile } from '../quiet-reads.ts';
 import { pollUntil } from '../poll-until.ts';
 
