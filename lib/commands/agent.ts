@@ -8,13 +8,13 @@ import { childEnvironment } from '../io/process/child-environment.ts';
 import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-read.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
-import { listenForStopSignals } from '../io/stop-signals.ts';
+import { listenForStopSignals } from '../io/service/stop-signals.ts';
 import type { PassResult } from '../supervise/run/outcome.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
 import { CONTINUE_PROMPT, watchAutoContinue } from './run/agent-continue.ts';
-import { repeatEvery } from '../io/clock.ts';
+import { repeatEvery } from '../io/time/clock.ts';
 import { isSameProcessAlive, readProcStat } from '../io/process/process-identity.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import {

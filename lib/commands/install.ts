@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../exit-codes.ts';
 import { formatArgv } from '../core/process/format-argv.ts';
 import { installFile } from '../io/units/install-file.ts';
-import { ensurePrivateDir } from '../io/paths.ts';
+import { ensurePrivateDir } from '../io/files/paths.ts';
 import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './run/service-definition.ts';
 
 /**

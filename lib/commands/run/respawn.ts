@@ -4,7 +4,7 @@ import { taskOf, withTask } from '../../core/adapters/replace-task.ts';
 import { detectAdapter } from '../../core/adapters/index.ts';
 import { renderHandoff, respawnPrompt } from '../../core/incident/handoff.ts';
 import type { Logger } from '../../core/ports/logger.ts';
-import { writeFileAtomically } from '../../io/atomic-write.ts';
+import { writeFileAtomically } from '../../io/files/atomic-write.ts';
 import type { PassResult } from '../../supervise/run/outcome.ts';
 
 /**

@@ -4,7 +4,7 @@ import { reviveUnitName, systemdRunArgv } from '../../core/units/transient-unit.
 import type { Marker } from '../../core/revive/marker.ts';
 import type { PlannedRevive } from '../../core/revive/revive-plan.ts';
 import type { Logger } from '../../core/ports/logger.ts';
-import { unitNotifyPath } from '../../io/sd-notify.ts';
+import { unitNotifyPath } from '../../io/service/sd-notify.ts';
 import { launchDetached } from '../../io/process/detached.ts';
 import { writeMarker } from '../../io/revive/markers.ts';
 import { newRunTag } from '../../io/revive/new-run-tag.ts';

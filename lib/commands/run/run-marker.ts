@@ -6,7 +6,7 @@ import { reviveOpening } from '../../core/revive/revive-opening.ts';
 import type { AdapterName } from '../../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../../core/adapters/index.ts';
 import { ExitCode } from '../../exit-codes.ts';
-import { reportFault } from '../../io/log.ts';
+import { reportFault } from '../../io/log/log.ts';
 import type { Logger } from '../../core/ports/logger.ts';
 import { currentOwner, writeMarker } from '../../io/revive/markers.ts';
 import { readPreviousMarker } from '../../io/revive/previous-marker.ts';

@@ -13,9 +13,9 @@ import { usageError } from '../../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
 import { findExecutable } from '../../io/units/executable.ts';
 import { homeOf } from '../../io/units/user-home.ts';
-import { unitNotifyPath } from '../../io/sd-notify.ts';
-import { packageFile } from '../../io/package-files.ts';
-import { currentPathContext, resolveStateDir } from '../../io/paths.ts';
+import { unitNotifyPath } from '../../io/service/sd-notify.ts';
+import { packageFile } from '../../io/files/package-files.ts';
+import { currentPathContext, resolveStateDir } from '../../io/files/paths.ts';
 import type { CommonArgs } from '../shared/command-context.ts';
 import { flagsToConfig, RUN_OPTIONS, type RunOption } from './run-options.ts';
 

@@ -1,5 +1,5 @@
 import { renameSync } from 'node:fs';
-import { directoryMac, directoryMacProblem } from '../directory-key.ts';
+import { directoryMac, directoryMacProblem } from '../files/directory-key.ts';
 
 /**
  * Why deadman may act on a marker: it lies in a directory only deadman's uid can write (its

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import type { Marker, MarkerOwner } from '../../core/revive/marker.ts';
 import { MARKER_VERSION } from '../../core/revive/marker-version.ts';
 import { canonicalJson } from '../../core/revive/canonical-json.ts';
-import { ensurePrivateDir } from '../paths.ts';
-import { writeFileAtomically } from '../atomic-write.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
 import { isPidAlive, ownStartTime } from '../process/process-identity.ts';
 import { macProblem, markerMac, moveAside } from './marker-trust.ts';
-import { untrustedDirReason } from '../trusted-dir.ts';
-import { openOwnFile } from '../directory-key.ts';
+import { untrustedDirReason } from '../files/trusted-dir.ts';
+import { openOwnFile } from '../files/directory-key.ts';
 import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
-import { namesIn, readJsonFile } from '../quiet-reads.ts';
+import { namesIn, readJsonFile } from '../files/quiet-reads.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**

@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapter, type AdapterOptions } from '../../core/adapters/index.ts';
 import { markCompleted, markInterrupted, type Marker } from '../../core/revive/marker.ts';
-import { ensurePrivateDir } from '../paths.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
 import { isOwnerAlive } from '../process/process-identity.ts';
 
 /**

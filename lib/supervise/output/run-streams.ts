@@ -1,6 +1,6 @@
 import type { Config } from '../../core/config/config.ts';
 import { LineSplitter, type Line } from '../../core/adapters/lines.ts';
-import { holdPaused } from '../../io/pause-holds.ts';
+import { holdPaused } from '../../io/output/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
 import { paceLines } from './line-pacer.ts';
 import { floodCollection } from './flood-collection.ts';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { parseJsonOrUndefined } from '../core/json/parse-json.ts';
+import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**
  * Reads where a missing or unreadable file or directory is an answer, not an error: no marker

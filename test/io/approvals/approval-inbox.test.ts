@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvalInbox, approvalAnswerPath, writeApprovalAnswer } from '../../lib/io/approval-inbox.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { approvalInbox, approvalAnswerPath, writeApprovalAnswer } from '../../../lib/io/approvals/approval-inbox.ts';
+import { tempDir } from '../../helpers/cli.ts';
 
 const TOKEN = '0f8b5d2e-6c1a-4e7b-9a3d-2b4c6d8e0f12';
 const OTHER = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';

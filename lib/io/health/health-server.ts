@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { HealthVerdict } from '../core/status/health.ts';
+import type { HealthVerdict } from '../../core/status/health.ts';
 
 /**
  * The health answer over HTTP, for Kubernetes `httpGet` probes: 200 and the verdict's line while

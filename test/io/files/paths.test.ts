@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../../lib/io/paths.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { ensurePrivateDir } from '../../../lib/io/files/paths.ts';
+import { tempDir } from '../../helpers/cli.ts';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -24,7 +24,7 @@ test('ensurePrivateDir makes each missing directory 0700 whatever the umask, and
 // mkdirSync's own `recursive` retries forever under /proc (ENOENT for every mkdir there): a
 // synchronous hang at full CPU, so it is tried in a child that is killed if it takes too long.
 test('a directory that cannot be made (under /proc) fails at once with its errno', () => {
-  const paths = new URL('../../lib/io/paths.js', import.meta.url).href;
+  const paths = new URL('../../../lib/io/files/paths.js', import.meta.url).href;
   const script = `const { ensurePrivateDir } = await import(${JSON.stringify(paths)});
 try { ensurePrivateDir('/proc/deadman-none/state'); } catch (error) { process.stdout.write(error.code); }`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });

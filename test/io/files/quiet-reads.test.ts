@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { namesIn, readJsonFile, readOrNull } from '../../lib/io/quiet-reads.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { namesIn, readJsonFile, readOrNull } from '../../../lib/io/files/quiet-reads.ts';
+import { tempDir } from '../../helpers/cli.ts';
 
 test('a missing or unreadable file or directory reads as null, undefined or no names', (t) => {
   const dir = tempDir(t);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createFaultReporter } from '../../lib/io/fault-reporter.ts';
+import { createFaultReporter } from '../../../lib/io/log/fault-reporter.ts';
 
 /** The fault reporter with a hand-set state of the state directory and the lines it says. */
 function reporter() {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitStatusShell } from '../../lib/io/git-status-shell.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { GitStatusShell } from '../../../lib/io/workspace/git-status-shell.ts';
+import { tempDir } from '../../helpers/cli.ts';
 
 const STATUS = ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'];
 

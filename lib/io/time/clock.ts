@@ -1,4 +1,4 @@
-import type { Clock } from '../core/time/clock.ts';
+import type { Clock } from '../../core/time/clock.ts';
 
 /** The real clock (core/time/clock.ts), named in lib/ only where commands build their edges (commands/shared/command-clock.ts). */
 export const systemClock: Clock & { sleep(ms: number): Promise<void> } = {

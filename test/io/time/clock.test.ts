@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { systemClock } from '../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 
 /** Our clock read between two reads of performance.now(): a busy host may pause us anywhere in it. */
 const bracketed = () => {

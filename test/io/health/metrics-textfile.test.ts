@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { metricsTextfilePath, metricsTextfileWriter } from '../../lib/io/metrics-textfile.ts';
-import type { RunFacts } from '../../lib/core/metrics/run-metrics.ts';
-import { tempDir } from '../helpers/cli.ts';
-import { parsePrometheus } from '../helpers/prometheus.ts';
+import { metricsTextfilePath, metricsTextfileWriter } from '../../../lib/io/health/metrics-textfile.ts';
+import type { RunFacts } from '../../../lib/core/metrics/run-metrics.ts';
+import { tempDir } from '../../helpers/cli.ts';
+import { parsePrometheus } from '../../helpers/prometheus.ts';
 
 const facts: RunFacts = { name: 'job', healthy: true, running: true, state: 'running', startedAt: 1_000_000, endedAt: null, lastOutputAt: 1_000_500, lastExitCode: null,
   openIncidents: [{ kind: 'OUTPUT_INACTIVITY', state: 'OPEN', count: 1 }], revives: 2, kills: 1, stalls: 0 };

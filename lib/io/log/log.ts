@@ -1,5 +1,5 @@
-import { DeadmanError, ExitCode } from '../exit-codes.ts';
-import type { Duty, Level, Logger } from '../core/ports/logger.ts';
+import { DeadmanError, ExitCode } from '../../exit-codes.ts';
+import type { Duty, Level, Logger } from '../../core/ports/logger.ts';
 import { createFaultReporter } from './fault-reporter.ts';
 
 /**

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_PER_SECOND, workspaceFingerprinter } from '../../lib/io/workspace-fingerprint.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { MAX_PER_SECOND, workspaceFingerprinter } from '../../../lib/io/workspace/workspace-fingerprint.ts';
+import { tempDir } from '../../helpers/cli.ts';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ServiceStop } from '../core/status/lost-run-end.ts';
+import type { ServiceStop } from '../../core/status/lost-run-end.ts';
 
 /**
  * What systemd tells ExecStopPost= (and ExecStop=) about how the unit's main process ended

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLogger } from '../../lib/io/log.ts';
-import { runDeadman, tempDir } from '../helpers/cli.ts';
+import { createLogger } from '../../../lib/io/log/log.ts';
+import { runDeadman, tempDir } from '../../helpers/cli.ts';
 
 test('journal lines carry sd-daemon priority prefixes; terminal lines are plain', () => {
   let written = '';

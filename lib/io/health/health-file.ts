@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { HealthRecord } from '../core/status/health.ts';
-import { writeFileAtomically } from './atomic-write.ts';
-import { ensurePrivateDir } from './paths.ts';
+import type { HealthRecord } from '../../core/status/health.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
 
 /**
  * `<state dir>/health/<name>.json`, written atomically; see core/status/health.ts. Only types

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseHealthRecord } from '../../lib/core/status/health.ts';
-import { healthRefresher } from '../../lib/io/health-file.ts';
-import { tempDir } from '../helpers/cli.ts';
+import { parseHealthRecord } from '../../../lib/core/status/health.ts';
+import { healthRefresher } from '../../../lib/io/health/health-file.ts';
+import { tempDir } from '../../helpers/cli.ts';
 
 /**
  * The health file is refreshed at most once per interval while healthy, but a change of health

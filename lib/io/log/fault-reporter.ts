@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import type { Duty, FaultReporter } from '../core/ports/logger.ts';
+import type { Duty, FaultReporter } from '../../core/ports/logger.ts';
 
 /**
  * One cause, one line. The state directory serves several duties — the records, the revive

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { renderPrometheus } from '../core/metrics/prometheus.ts';
-import { runMetricFamilies, type RunFacts } from '../core/metrics/run-metrics.ts';
-import { writeFileAtomically } from './atomic-write.ts';
+import { renderPrometheus } from '../../core/metrics/prometheus.ts';
+import { runMetricFamilies, type RunFacts } from '../../core/metrics/run-metrics.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
 
 /**
  * `[metrics] textfile`: the running deadman's own metrics as a .prom file for node_exporter's

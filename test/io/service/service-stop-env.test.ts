@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serviceStopFromEnv } from '../../lib/io/service-stop-env.ts';
+import { serviceStopFromEnv } from '../../../lib/io/service/service-stop-env.ts';
 
 const INVOCATION_ID = '0123456789abcdef0123456789abcdef';
 

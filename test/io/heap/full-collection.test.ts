@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { v8Heap } from '../../lib/io/full-collection.ts';
+import { v8Heap } from '../../../lib/io/heap/full-collection.ts';
 
 test('collect() runs a full collection without --expose-gc on the command line', async () => {
   assert.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined', 'this test must run without --expose-gc');

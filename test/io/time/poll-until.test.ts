@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pollUntil } from '../../lib/io/poll-until.ts';
-import { systemClock } from '../../lib/io/clock.ts';
+import { pollUntil } from '../../../lib/io/time/poll-until.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 
 const { monotonic } = systemClock;
 

@@ -1,9 +1,9 @@
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { answerCommands, parseApprovalAnswer, RUN_TOKEN, type ApprovalAnswer } from '../core/incident/approval-answer.ts';
-import { writeFileAtomically } from './atomic-write.ts';
-import { namesIn } from './quiet-reads.ts';
-import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from './paths.ts';
+import { answerCommands, parseApprovalAnswer, RUN_TOKEN, type ApprovalAnswer } from '../../core/incident/approval-answer.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
+import { namesIn } from '../files/quiet-reads.ts';
+import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from '../files/paths.ts';
 
 /**
  * `<state dir>/approvals/<run token>.<incident id>.json`: where `deadman approve`/`deny` leave

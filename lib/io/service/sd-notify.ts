@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import type { SdNotifier } from '../core/ports/sd-notifier.ts';
+import type { SdNotifier } from '../../core/ports/sd-notifier.ts';
 
 /**
  * sd_notify(3) from deadman. Two paths: the sd-notify addon sends from deadman's own PID
