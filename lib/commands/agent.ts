@@ -13,13 +13,13 @@ import type { PassResult } from '../supervise/run/outcome.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
-import { CONTINUE_PROMPT, watchAutoContinue } from './run/agent-continue.ts';
+import { CONTINUE_PROMPT, watchAutoContinue } from './agent/agent-continue.ts';
 import { repeatEvery } from '../io/time/clock.ts';
 import { isSameProcessAlive, readProcStat } from '../io/process/process-identity.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import {
   attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs, type AttachedRecording,
-} from './run/attached-agent.ts';
+} from './agent/attached-agent.ts';
 
 /**
  * `deadman agent -- codex …`: the interactive agent in a pseudo-terminal made by `script` (no

@@ -5,7 +5,7 @@ import { usageError } from '../exit-codes.ts';
 import { formatArgv } from '../core/process/format-argv.ts';
 import { installFile } from '../io/units/install-file.ts';
 import { ensurePrivateDir } from '../io/files/paths.ts';
-import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './run/service-definition.ts';
+import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './unit/service-definition.ts';
 
 /**
  * `deadman install [same options as unit] [--force] [--unit-dir DIR] -- <command…>`: writes

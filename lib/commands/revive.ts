@@ -22,7 +22,7 @@ import { runAlerts } from './run/run-alerts.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
-import { superviseResume } from './run/revive-supervised.ts';
+import { superviseResume } from './revive/revive-supervised.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted

@@ -11,7 +11,7 @@ import { newRunTag } from '../../io/revive/new-run-tag.ts';
 import { reviveLogPath } from '../../io/revive/revive-log.ts';
 import { resumeEnvironment, serviceManagerOf, startTransientUnit } from '../../io/revive/supervised-launch.ts';
 import type { Context } from '../shared/command-context.ts';
-import { DEADMAN_ENTRY } from './service-definition.ts';
+import { DEADMAN_ENTRY } from '../unit/service-definition.ts';
 
 /**
  * A session revived by the hook: `deadman revive` does not resume it itself but starts

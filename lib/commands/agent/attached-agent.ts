@@ -1,4 +1,4 @@
-import { printRunSummary } from './run-reporters.ts';
+import { printRunSummary } from '../run/run-reporters.ts';
 import type { Argv } from 'yargs';
 import { formatDuration } from '../../core/time/duration.ts';
 import type { Config } from '../../core/config/config.ts';
@@ -17,7 +17,7 @@ import { RecordingStore } from '../../io/store/recording-store.ts';
 import { attachSession, type AttachSummary } from '../../supervise/run/attach-session.ts';
 import type { SignalSource } from '../../supervise/ports.ts';
 import { StepRecords } from '../../supervise/records/step-records.ts';
-import { thisProcessRun } from './refused-run.ts';
+import { thisProcessRun } from '../run/refused-run.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from '../shared/command-context.ts';
 
 /**

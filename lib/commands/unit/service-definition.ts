@@ -17,7 +17,7 @@ import { unitNotifyPath } from '../../io/service/sd-notify.ts';
 import { packageFile } from '../../io/files/package-files.ts';
 import { currentPathContext, resolveStateDir } from '../../io/files/paths.ts';
 import type { CommonArgs } from '../shared/command-context.ts';
-import { flagsToConfig, RUN_OPTIONS, type RunOption } from './run-options.ts';
+import { flagsToConfig, RUN_OPTIONS, type RunOption } from '../run/run-options.ts';
 
 /**
  * What `deadman unit` prints and `deadman install` writes: one systemd unit or launchd plist
