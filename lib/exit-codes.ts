@@ -34,8 +34,6 @@ export const ExitCode = {
   NOT_FOUND: 127,
 } as const;
 
-export type ExitCodeName = keyof typeof ExitCode;
-
 /** Exit codes that must not trigger `Restart=on-failure`: retrying cannot help. */
 export const NO_RESTART_CODES = [ExitCode.USAGE, ExitCode.GREEN_BUT_DEAD, ExitCode.DO_NOT_RESTART, ExitCode.CONFIG] as const;
 

@@ -1,5 +1,5 @@
-import { exitQuietlyOnEpipe } from './io/log.ts';
-import { keepYoungGenerationSmall } from './io/young-generation.ts';
+import { exitQuietlyOnEpipe } from './io/log/log.ts';
+import { keepYoungGenerationSmall } from './io/heap/young-generation.ts';
 
 /**
  * Dispatch between the argument parsers. `deadman run …` (the hot path under systemd) and the

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { INCIDENT_TABLE, MAX_RECOVERY_ATTEMPTS } from '../lib/core/incident/incident.ts';
 import { RUN_TABLE } from '../lib/supervise/run/run-machine.ts';
 import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY } from '../lib/supervise/tick/incident-follow-up.ts';
+import { OPENING_TABLE } from '../lib/supervise/tick/incident-opening.ts';
 import { repoRoot } from './helpers/cli.ts';
 
 /**
@@ -56,5 +57,10 @@ export function followUpTableMarkdown(): string {
 
 test('docs/design.md shows the incident follow-up table as the code has it', () => {
   const table = followUpTableMarkdown();
+  assert.ok(design.includes(table), `docs/design.md should contain:\n${table}`);
+});
+
+test('docs/design.md shows the incident opening table as the code has it', () => {
+  const table = markdownTable(OPENING_TABLE, String);
   assert.ok(design.includes(table), `docs/design.md should contain:\n${table}`);
 });

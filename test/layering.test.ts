@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { repoRoot } from './helpers/cli.ts';
 import { typescriptSources } from './helpers/lib-sources.ts';
@@ -11,7 +11,8 @@ import { typescriptSources } from './helpers/lib-sources.ts';
  * are read whole (multi-line ones, `export … from`, dynamic `import()`) and resolved to files,
  * so a layer is judged by the file an import lands on, not by how its path is spelled. Inside
  * the core, the folders too point one way: a folder that reaches itself through its siblings
- * (config → evidence → config) is one concern split in two, or a shared piece in the wrong one.
+ * (config → evidence → config) is one concern split in two, or a shared piece in the wrong one;
+ * so do io's, supervise's and commands'.
  */
 
 /** Which layers each layer may import (its own always included); the top-level cli.ts and main.ts may import anything. */
@@ -134,7 +135,16 @@ test('lib/ has no import cycle', () => {
   assert.equal(cycle && cycle.map((file) => relative(repoRoot, file)).join(' → '), null);
 });
 
-for (const [layer, least] of [['core', 8], ['supervise', 4], ['commands', 2]] as const) {
+/** Every lib/ folder that has folders of its own, with how many at least: each is checked below. */
+const FOLDERED_LAYERS = [['core', 8], ['supervise', 4], ['commands', 2], ['io', 10]] as const;
+
+test('the folder check covers every lib/ folder that has folders, and io/ has no loose files', () => {
+  const withFolders = readdirSync(lib).filter((name) => statSync(join(lib, name)).isDirectory() && readdirSync(join(lib, name)).some((child) => statSync(join(lib, name, child)).isDirectory()));
+  assert.deepEqual(withFolders.sort(), FOLDERED_LAYERS.map(([layer]) => layer).sort());
+  assert.deepEqual(readdirSync(join(lib, 'io')).filter((name) => name.endsWith('.ts')), [], 'lib/io/ files outside a folder');
+});
+
+for (const [layer, least] of FOLDERED_LAYERS) {
   test(`lib/${layer}/ folders import each other one way: no folder reaches itself through another`, () => {
     const folders = folderGraph(importGraph(), layer);
     assert.ok(folders.size > least, `read ${folders.size} ${layer} folders`);

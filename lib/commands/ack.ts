@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import { transition, type IncidentState } from '../core/incident/incident.ts';
 import { runPresence } from '../core/status/run-presence.ts';
 import { DeadmanError, ExitCode } from '../exit-codes.ts';
-import { currentOperator } from '../io/approval.ts';
+import { currentOperator } from '../io/approvals/approval.ts';
 import { mayWrite, recordInto } from '../io/store/lost-runs.ts';
 import { moveIncident } from '../io/store/run-ends.ts';
 import { redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';

@@ -8,18 +8,18 @@ import { childEnvironment } from '../io/process/child-environment.ts';
 import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-read.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
-import { listenForStopSignals } from '../io/stop-signals.ts';
-import type { RunResult } from '../supervise/run/outcome.ts';
+import { listenForStopSignals } from '../io/service/stop-signals.ts';
+import type { PassResult } from '../supervise/run/outcome.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
-import { CONTINUE_PROMPT, watchAutoContinue } from './run/agent-continue.ts';
-import { repeatEvery } from '../io/clock.ts';
+import { CONTINUE_PROMPT, watchAutoContinue } from './agent/agent-continue.ts';
+import { repeatEvery } from '../io/time/clock.ts';
 import { isSameProcessAlive, readProcStat } from '../io/process/process-identity.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import {
   attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs, type AttachedRecording,
-} from './run/attached-agent.ts';
+} from './agent/attached-agent.ts';
 
 /**
  * `deadman agent -- codex …`: the interactive agent in a pseudo-terminal made by `script` (no
@@ -71,12 +71,13 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
   const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true });
   let marker = terminal ? await prepare() : null;
-  if (marker?.refusal) {
-    recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), marker.refusal, logger);
-    return marker.refusal.exitCode;
+  const start = marker?.start ?? null;
+  if (start?.refusal) {
+    recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), start.refusal, logger);
+    return start.refusal.exitCode;
   }
   const passes = [recording];
-  let argv = marker?.argv ?? command;
+  let argv = start?.argv ?? command;
   let answeredLimitAt: number | null = null;
   for (;;) {
     const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger, answeredLimitAt });
@@ -86,14 +87,15 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
       const sessionId = marker.markedSession;
       marker.finish({ clean: false, outcome: 'usage-limit', reason: tui.continued, reraise: null }, false);
       const resume = await prepare();
+      const { start: again } = resume;
       // Only the same session is continued: a refusal or a fresh start would not continue it.
-      if (!resume.refusal && resume.sessionId !== null && resume.sessionId === sessionId) {
-        [marker, argv] = [resume, [...resume.argv, CONTINUE_PROMPT]];
+      if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) {
+        [marker, argv] = [resume, [...again.argv, CONTINUE_PROMPT]];
         passes.push(openAttachedRecording(context));
         continue;
       }
-      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${resume.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
-      marker = resume.refusal ? null : resume;
+      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
+      marker = again.refusal ? null : resume;
     }
     marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
     if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: context.paths.database, logger, form: json ? 'json' : 'block' }, tui.exitCode);
@@ -157,7 +159,7 @@ async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPass) {
 }
 
 /** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */
-function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<RunResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
+function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<PassResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
   if (stopSignal) return { clean: false, outcome: 'stopped', reason: `deadman received ${stopSignal}`, reraise: stopSignal };
   if (exitCode === 0) return { clean: true, outcome: 'completed', reason: 'the agent exited 0', reraise: null };
   return { clean: false, outcome: 'failed', reason: `the agent exited ${exitCode}`, reraise: null };

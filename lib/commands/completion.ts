@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { packageFile } from '../io/package-files.ts';
+import { packageFile } from '../io/files/package-files.ts';
 
 /**
  * `deadman completion [fish|bash|zsh]`: prints the completion script the package ships in

@@ -5,7 +5,7 @@ import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { crossFieldProblems } from '../core/config/config-rules.ts';
 import { chooseDiagnostician, describeDiagnostician } from '../core/config/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
-import { createSdNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/sd-notify.ts';
+import { createSdNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/service/sd-notify.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 
 /**

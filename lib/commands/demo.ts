@@ -8,7 +8,7 @@ import { demoScenarios, judgeScenario, type Scenario } from '../demo/scenarios.t
 import { runBounded } from '../io/process/bounded-run.ts';
 import { childEnvironment } from '../io/process/child-environment.ts';
 import { commandClock } from './shared/command-clock.ts';
-import { packageFile } from '../io/package-files.ts';
+import { packageFile } from '../io/files/package-files.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { Store } from '../io/store/store.ts';
 import { stateOptions, type CommonArgs } from './shared/command-context.ts';

@@ -1,9 +1,9 @@
 import type { CommandModule, Options } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { judgeHealth, parseHealthRecord, type HealthRecord, type HealthVerdict } from '../core/status/health.ts';
-import { serviceStopFromEnv } from '../io/service-stop-env.ts';
+import { serviceStopFromEnv } from '../io/service/service-stop-env.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
-import { healthFilePath } from '../io/health-file.ts';
+import { healthFilePath } from '../io/health/health-file.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './shared/open-existing-store.ts';

@@ -4,8 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { usageError } from '../exit-codes.ts';
 import { formatArgv } from '../core/process/format-argv.ts';
 import { installFile } from '../io/units/install-file.ts';
-import { ensurePrivateDir } from '../io/paths.ts';
-import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './run/service-definition.ts';
+import { ensurePrivateDir } from '../io/files/paths.ts';
+import { defineService, serviceOptions, type ServiceArgs, type ServiceDefinition } from './unit/service-definition.ts';
 
 /**
  * `deadman install [same options as unit] [--force] [--unit-dir DIR] -- <command…>`: writes

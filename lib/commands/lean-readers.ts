@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CommandModule, Options } from 'yargs';
-import { createLogger, exitQuietlyOnEpipe, logFailure } from '../io/log.ts';
+import { createLogger, exitQuietlyOnEpipe, logFailure } from '../io/log/log.ts';
 
 /**
  * The probes (`deadman health --name N` every few seconds on every pod, `status`, `metrics` from

@@ -7,7 +7,7 @@ import { renderReviveRows, reviveRow, type ReviveRow } from '../core/revive/revi
 import { markerForSession, selectInterrupted, startsWithReviveMessage } from '../core/revive/session-files.ts';
 import { reconcileWithSession } from '../core/revive/session-truth.ts';
 import { ExitCode } from '../exit-codes.ts';
-import { createLogger, redactedLogger } from '../io/log.ts';
+import { createLogger, redactedLogger } from '../io/log/log.ts';
 import type { Logger } from '../core/ports/logger.ts';
 import { listMarkers, readMarker, removeStaleTempFiles, writeMarker } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
@@ -22,7 +22,7 @@ import { runAlerts } from './run/run-alerts.ts';
 import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import type { Redactor } from '../core/redact/redact.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
-import { superviseResume } from './run/revive-supervised.ts';
+import { superviseResume } from './revive/revive-supervised.ts';
 
 /**
  * `deadman revive`: the post-restart hook. After `revive.delay`, it finds interrupted

@@ -1,31 +1,26 @@
 import type { CommandModule, Options } from 'yargs';
 import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, problemsOnly, redactedLogger, withFaultReporter } from '../io/log.ts';
+import { createLogger, logFailure, problemsOnly, redactedLogger, withFaultReporter } from '../io/log/log.ts';
 import type { Logger } from '../core/ports/logger.ts';
-import { createSdNotifier, readSystemdEnvironment } from '../io/sd-notify.ts';
+import { createSdNotifier, readSystemdEnvironment } from '../io/service/sd-notify.ts';
 import { currentUnitName } from '../io/units/unit-name.ts';
-import { repeatEvery } from '../io/clock.ts';
-import { passThrough } from '../io/passthrough.ts';
-import { v8Heap } from '../io/full-collection.ts';
+import { repeatEvery } from '../io/time/clock.ts';
 import { formatDuration } from '../core/time/duration.ts';
 import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { RunRecords } from '../supervise/records/records.ts';
-import { runSession } from '../supervise/run/run-session.ts';
-import type { RunSessionPorts } from '../supervise/ports.ts';
+import { runPass } from '../supervise/run/supervised-pass.ts';
 import { TraceRecorder } from '../supervise/trace/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
-import { spawnChild } from '../io/process/child.ts';
 import { reraise, shellExitCode } from '../io/process/exit-status.ts';
-import { listenForReload, listenForRunStopSignals } from '../io/stop-signals.ts';
+import { listenForReload, listenForRunStopSignals } from '../io/service/stop-signals.ts';
 import { LiveConfig } from '../supervise/run/live-config.ts';
 import { configReloader } from './run/reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run/run-options.ts';
 import { loadContext, openStore, redactorFor, type Context } from './shared/command-context.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { printRunSummary, runReporters, summaryForm } from './run/run-reporters.ts';
-import { metricsTextfileOf } from '../io/metrics-textfile.ts';
-import { approvalInbox } from '../io/approval-inbox.ts';
+import { metricsTextfileOf } from '../io/health/metrics-textfile.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
 import { recordProcessExit } from '../io/store/run-ends.ts';
@@ -35,22 +30,21 @@ import { detectAdapter } from '../core/adapters/index.ts';
 import type { Refusal } from './run/run-marker.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import type { SdNotifier } from '../core/ports/sd-notifier.ts';
-import type { Config } from '../core/config/config.ts';
-import type { Redactor } from '../core/redact/redact.ts';
-import type { RunResult } from '../supervise/run/outcome.ts';
+import type { PassResult } from '../supervise/run/outcome.ts';
 import { waitForUsageReset } from './run/usage-limit-wait.ts';
 import { prepareRespawn } from './run/respawn.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
-import { listenForHealth, type HealthListener } from './run/health-listen.ts';
+import { listenForHealth } from './run/health-listen.ts';
 import { alertSinkNames } from '../core/alerts/alert.ts';
-import { runAlerts, type RunAlerts } from './run/run-alerts.ts';
+import { runAlerts } from './run/run-alerts.ts';
 import { startWatchdog } from '../supervise/run/watchdog.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../supervise/run/pass-loop.ts';
-import { ResumedVerification, type PendingVerification } from '../supervise/tick/resumed-verification.ts';
+import type { PendingVerification } from '../supervise/tick/resumed-verification.ts';
+import { passPorts, type RunPass } from './run/pass-ports.ts';
 
 /**
- * `deadman run [options] -- <command…>`: builds the real edges (config, store, notifier,
- * process tree, adapter, markers, evidence) and hands them to the run session.
+ * `deadman run [options] -- <command…>`: reads the config, opens the store, notifier and trace,
+ * and runs the passes; each pass's ports are built by one root (run/pass-ports.ts).
  */
 
 export async function runFromArgv(argv: string[], logger: Logger = createLogger()): Promise<number> {
@@ -150,39 +144,13 @@ function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
   });
 }
 
-interface RunPass {
-  name: string;
-  command: string[];
-  cwd: string;
-  config: Config;
-  /** What SIGHUP changes while the work runs (reload-config.ts). */
-  live: LiveConfig;
-  context: Context;
-  redactor: Redactor;
-  logger: Logger;
-  notifier: SdNotifier;
-  unit: string | null;
-  store: RecordingStore;
-  watchdogUsec: number | null;
-  onStall: 'withhold' | 'exit';
-  /** `--record`: one trace for every pass of the run. */
-  recorder: TraceRecorder | null;
-  /** Shared by every pass: an action policy allowed once is denied on the same stall and target later in the run. */
-  actionsTaken: Set<string>;
-  alerts: RunAlerts;
-  /** Each pass's records, for the summary at the end. */
-  passes: RunRecords[];
-  /** `--health-listen`: every pass publishes its health to it. */
-  listener: HealthListener | null;
-}
-
 /** One supervised agent process, from the revive decision to its recorded end; a number when it was refused before it started. */
-async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number> {
-  const { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder } = run;
+async function superviseOnce(run: RunPass, why: PassReason | null, verifying: PendingVerification | null): Promise<PassResult | number> {
+  const { name, command, cwd, config, live, context, logger, notifier, unit, store, watchdogUsec, onStall } = run;
   const records = new RunRecords(store, () => context.clock.wall(), undefined, run.alerts.incidentMoved);
   run.passes.push(records);
   records.closeOrphans(name, isRunOwnerAlive);
-  const prepared = await prepareRun({ name, command, cwd, config, live, context, records, redactor, logger, notifier, unit });
+  const prepared = await prepareRun({ name, command, cwd, config, context, records, logger });
   if (prepared.refusal) {
     run.alerts.passEnded(prepared.refusal);
     return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
@@ -198,21 +166,16 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
   ].filter(Boolean).join(' · '));
-  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.ports.adapter().name, reviveOf: prepared.reviveOf, metricsTextfile: metricsTextfileOf(config.metrics.textfile, name) });
+  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.adapter().name, reviveOf: prepared.reviveOf, metricsTextfile: metricsTextfileOf(config.metrics.textfile, name) });
   records.startRun(row);
   const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
-  const ports: RunSessionPorts = {
-    ...prepared.ports, clock: context.clock, notifier, logger, records, watchdogUsec, spawn: spawnChild, signals: listenForRunStopSignals, forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd, (chunk) => onChunk(chunk, context.clock.monotonic()), onUndeliverable), every: repeatEvery, heap: v8Heap,
-    health: reporters.health, actionsTaken: run.actionsTaken, alerts: run.alerts, resumed: verifying && new ResumedVerification(verifying, { records, logger, workspace: recorder ? recorder.resumedWorkspace(prepared.ports.workspace) : prepared.ports.workspace }),
-    approvals: approvalInbox(context.paths, row.token, (message) => logger.log('warn', message)),
-  };
-  const result = await runSession({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall },
-    recorder ? recorder.ports(ports, why) : ports);
+  const ports = passPorts(run, { records, prepared, reporters, token: row.token, why, verifying });
+  const result = await runPass({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall, watchdogUsec, actionsTaken: run.actionsTaken }, ports);
   ports.approvals?.discard();
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
   run.alerts.passEnded(result);
   reporters.finish();
-  prepared.finish(result);
+  prepared.finish(result, unit !== null);
   logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
   return result;
 }

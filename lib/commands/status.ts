@@ -10,7 +10,7 @@ import { liveSessionPid } from '../io/revive/live-session.ts';
 import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { loadContext, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import { StoreError } from '../io/store/store-errors.ts';
-import { createLogger } from '../io/log.ts';
+import { createLogger } from '../io/log/log.ts';
 import { openExistingStore, pathState, readRows, settleLost, withAbandoned } from './shared/open-existing-store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { defineService, serviceOptions, type ServiceArgs } from './run/service-definition.ts';
+import { defineService, serviceOptions, type ServiceArgs } from './unit/service-definition.ts';
 
 /** `deadman unit [--name N] [--user] [--launchd] [run options] -- <command…>`: prints the file. */
 export const unitCommand: CommandModule<object, ServiceArgs> = {

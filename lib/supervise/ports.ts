@@ -11,15 +11,17 @@ import type { TerminateResult } from '../core/process/terminate-result.ts';
 import type { Incident, SignalEvidence } from './record-types.ts';
 import type { IncidentEvent } from '../core/incident/incident.ts';
 import type { SignalKind } from '../core/incident/kinds.ts';
-import type { PolicyDecision } from '../core/incident/policy.ts';
+import type { PolicyDecision } from '../core/incident/policy-decision.ts';
 import type { Attempt } from '../core/detect/no-progress.ts';
 import type { ApprovalAnswer } from '../core/incident/approval-answer.ts';
 
 /**
- * Every edge the supervision loop talks to, defined once. The loop owns no OS code: commands
- * build the real edges (lib/commands/run/prepare-run.ts), tests hand in fakes, and the same loop
- * runs under systemd, under launchd and in a unit test. The edges implement these types, never
- * the other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
+ * Every edge the supervision loop talks to, defined once, and nothing else: settings and the
+ * run's own state come in the plan (run/run-plan.ts). The loop owns no OS code: one
+ * composition root builds every real edge of a pass (lib/commands/run/pass-ports.ts), the replay
+ * builds simulated ones (trace/simulated-world.ts), tests hand in fakes, and the same loop runs
+ * under systemd, under launchd and in a unit test. The edges implement these types, never the
+ * other way round: records.ts's RunRecords is one RunRecorder, a test's fake another.
  */
 
 /** The loop's ports that io uses beyond the loop too: defined in core (types only), so io implements them without importing the loop. */
@@ -138,13 +140,12 @@ export interface ResumedCheck {
   ended(code: number | null, turnCompleted: boolean, openKinds: readonly string[]): void;
 }
 
-/** Everything one run session needs from outside. */
-export interface RunSessionPorts {
+/** Every edge one pass talks to (built by lib/commands/run/pass-ports.ts). */
+export interface PassPorts {
   clock: LoopClock;
   notifier: SdNotifier;
   logger: Logger;
   records: RunRecorder;
-  watchdogUsec: number | null;
   spawn: Spawner;
   signals: SignalSource;
   forward: OutputForwarder;
@@ -166,7 +167,6 @@ export interface RunSessionPorts {
    */
   workspace?: (() => WorkspaceAnswer) | undefined;
   approvals?: ApprovalInbox | undefined;
-  actionsTaken?: SupervisorPorts['actionsTaken'];
   /** The run's own alerts (commands/run/run-alerts.ts), told every incident transition by `records`. */
   alerts?: { settled(): Promise<void> } | undefined;
   resumed?: SupervisorPorts['resumed'];
@@ -194,8 +194,6 @@ export interface SupervisorPorts {
   consult?: Consult | undefined;
   /** Answers of `deadman approve`/`deny` for incidents AWAITING_APPROVAL. */
   approvals?: ApprovalInbox | undefined;
-  /** Action fingerprints policy allowed in this run, kept across its passes: none is taken twice. */
-  actionsTaken?: Set<string> | undefined;
   /** The recovery of the pass before (a resume, a respawn), judged by this pass. */
   resumed?: ResumedCheck | null | undefined;
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { tempDir, waitFor } from '../helpers/cli.ts';
-import { CONTINUE_PROMPT } from '../../lib/commands/run/agent-continue.ts';
+import { CONTINUE_PROMPT } from '../../lib/commands/agent/agent-continue.ts';
 import { claudeUsageLimit } from './model-server/backend-errors.ts';
 import type { LoggedRequest } from './harness/model-server.ts';
 import { startModelServer } from './harness/model-server.ts';

@@ -124,11 +124,11 @@ test('the bundled CLI answers --version from the package file', {
 /**
  * In the bundle every module's import.meta.url is its chunk's, in dist/bundle/, not the file's
  * own place under dist/lib/: a path built from it breaks once bundled. Package files are found
- * through lib/io/package-files.ts; resolving a package (createRequire) works from anywhere.
+ * through lib/io/files/package-files.ts; resolving a package (createRequire) works from anywhere.
  * The config cache reads its own module file to tell one build from another, which holds
  * wherever that file is.
  */
-const IMPORT_META_ALLOWED = new Set(['lib/io/package-files.ts', 'lib/io/sd-notify.ts', 'lib/io/config/validated-cache.ts']);
+const IMPORT_META_ALLOWED = new Set(['lib/io/files/package-files.ts', 'lib/io/service/sd-notify.ts', 'lib/io/config/validated-cache.ts']);
 
 function libSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -141,5 +141,5 @@ test('no lib/ module builds a path from its own import.meta.url (it moves when b
   const offenders = libSources(join(repoRoot, 'lib'))
     .map((path) => relative(repoRoot, path))
     .filter((path) => !IMPORT_META_ALLOWED.has(path) && /import\.meta\.(url|dirname|filename)/.test(readFileSync(join(repoRoot, path), 'utf8')));
-  assert.deepEqual(offenders, [], 'use packageFile() from lib/io/package-files.ts');
+  assert.deepEqual(offenders, [], 'use packageFile() from lib/io/files/package-files.ts');
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.ts';
-import { watchAutoContinue } from '../../lib/commands/run/agent-continue.ts';
+import { watchAutoContinue } from '../../lib/commands/agent/agent-continue.ts';
 
 /**
  * The watcher of a resumed `deadman agent` pass: the real Claude Code's transcript still holds the

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, runProgram, tempDir, waitFor, type Finished } from '../helpers/cli.ts';
-import { CONTINUE_PROMPT } from '../../lib/commands/run/agent-continue.ts';
+import { CONTINUE_PROMPT } from '../../lib/commands/agent/agent-continue.ts';
 
 /**
  * `deadman agent` beside Claude Code's auto-continue, under a real pseudo-terminal (an outer

@@ -6,7 +6,7 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 import { deadmanUnit, type TestUnit } from '../helpers/units.ts';
 import { tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { probeAddon } from '../../lib/io/sd-notify.ts';
+import { probeAddon } from '../../lib/io/service/sd-notify.ts';
 import { measureHostDelay } from '../helpers/host-delay.ts';
 
 /**

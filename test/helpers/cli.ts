@@ -2,7 +2,7 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pollUntil } from '../../lib/io/poll-until.ts';
+import { pollUntil } from '../../lib/io/time/poll-until.ts';
 import { measureHostDelay } from './host-delay.ts';
 
 /** Repository root, from dist/test/helpers/ (compiled) back up three levels. */

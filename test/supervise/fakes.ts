@@ -3,13 +3,13 @@ import { PassThrough } from 'node:stream';
 import { createGenericAdapter } from '../../lib/core/adapters/generic.ts';
 import { configSchema, type Config } from '../../lib/core/config/config.ts';
 import { transition, type IncidentEvent } from '../../lib/core/incident/incident.ts';
-import type { PolicyDecision } from '../../lib/core/incident/policy.ts';
+import type { PolicyDecision } from '../../lib/core/incident/policy-decision.ts';
 import type { ProcessInfo } from '../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../lib/core/adapters/agent-events.ts';
 import type { Level } from '../../lib/core/ports/logger.ts';
 import type { Incident } from '../../lib/supervise/record-types.ts';
 import { RunMachine } from '../../lib/supervise/run/run-machine.ts';
-import type { LoopClock, RunRecorder, RunSessionPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
+import type { LoopClock, RunRecorder, PassPorts, SpawnedChild, TerminateTarget } from '../../lib/supervise/ports.ts';
 
 /**
  * Fakes of every port a run uses: a clock the test moves, a poll the test fires, a child whose
@@ -122,12 +122,11 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   const logger = { log: (level: Level, message: string) => void logs.push({ level, message }) };
   const records = keptRecords();
   const adapter = options.adapter ?? createGenericAdapter();
-  const ports: RunSessionPorts = {
+  const ports: PassPorts = {
     clock: time.clock,
     notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
     logger,
     records,
-    watchdogUsec: options.watchdogUsec ?? null,
     spawn: async () => (options.spawnFails ? { ok: false, exitCode: 127, message: 'nope: command not found' } : { ok: true, child }),
     signals: (handler) => {
       onSignal = handler;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
@@ -19,9 +19,8 @@ const line = (object: object) => `${JSON.stringify(object)}\n`;
 async function failingPass(actionsTaken: Set<string>) {
   const run = fakeRun({ adapter: createCodexAdapter() });
   run.ports.workspace = () => 'unchanged';
-  run.ports.actionsTaken = actionsTaken;
   const machine = tracedMachine();
-  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit' }, run.ports, machine);
+  const result = runPass({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true }), onStall: 'exit', actionsTaken }, run.ports, machine);
   await settle();
   run.child.print(line(codexLines.threadStarted(SESSION)) + line(codexLines.turnStarted()));
   for (let i = 0; i < 3; i += 1) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClaudeAdapter } from '../../lib/core/adapters/claude.ts';
 import { claudeLines } from '../../lib/demo/fake-agent-lines.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig } from './fakes.ts';
 
 /**
@@ -13,7 +13,7 @@ import { fakeRun, settle, testConfig } from './fakes.ts';
  */
 test('the last lines written after the exit is reported are read before the run concludes', async () => {
   const run = fakeRun({ adapter: createClaudeAdapter() });
-  const result = runSession({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports);
+  const result = runPass({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports);
   await settle();
   const id = 'c0ffee00-0000-4000-8000-000000000003';
   run.child.print(`${JSON.stringify(claudeLines.init(id, '/'))}\n`);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClaudeAdapter } from '../../lib/core/adapters/claude.ts';
 import { claudeLines } from '../../lib/demo/fake-agent-lines.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
@@ -15,7 +15,7 @@ const SESSION = 'c0ffee00-0000-4000-8000-000000000001';
 function claudeRun() {
   const run = fakeRun({ adapter: createClaudeAdapter() });
   const machine = tracedMachine();
-  const result = runSession({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ exit_grace: 30_000 }), onStall: 'withhold' }, run.ports, machine);
+  const result = runPass({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ exit_grace: 30_000 }), onStall: 'withhold' }, run.ports, machine);
   return { ...run, machine, result };
 }
 

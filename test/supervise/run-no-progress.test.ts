@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
 import { MAX_PENDING_ATTEMPTS } from '../../lib/supervise/output/output.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /** NO_PROGRESS under fakes: four Codex turns with an unchanged workspace open an incident for a person; the run goes on. */
@@ -11,7 +11,7 @@ test('4 turns with no workspace change → NO_PROGRESS, AWAITING_APPROVAL, and t
   const run = fakeRun({ adapter: createCodexAdapter() });
   run.ports.workspace = () => 'unchanged';
   const machine = tracedMachine();
-  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports, machine);
+  const result = runPass({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports, machine);
   await settle();
   const line = (object: object) => `${JSON.stringify(object)}\n`;
   run.child.print(line(codexLines.threadStarted('01a23000-0000-7000-8000-000000000001')));
@@ -32,7 +32,7 @@ test('4 turns with no workspace change → NO_PROGRESS, AWAITING_APPROVAL, and t
 test('a flood of attempts between two polls keeps only the newest, and the count starts over at the gap', async () => {
   const run = fakeRun({ adapter: createCodexAdapter() });
   run.ports.workspace = () => 'unchanged';
-  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports, tracedMachine());
+  const result = runPass({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports, tracedMachine());
   await settle();
   const turn = `${JSON.stringify(codexLines.turnStarted())}\n${JSON.stringify(codexLines.turnCompleted())}\n`;
   run.child.print(`${JSON.stringify(codexLines.threadStarted('01a23000-0000-7000-8000-000000000001'))}\n${turn.repeat(3)}`);

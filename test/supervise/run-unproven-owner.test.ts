@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCodexAdapter } from '../../lib/core/adapters/codex.ts';
 import { codexLines } from '../../lib/demo/fake-agent-lines.ts';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from './fakes.ts';
 
 /**
@@ -17,7 +17,7 @@ const line = (object: object) => `${JSON.stringify(object)}\n`;
 
 test('an idle process whose owner is unproven waits for a person, even with auto_recover; nothing is killed', async () => {
   const run = fakeRun({ adapter: createCodexAdapter() });
-  const result = runSession({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true, hung_timeout: 2_000 }), onStall: 'exit' },
+  const result = runPass({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true, hung_timeout: 2_000 }), onStall: 'exit' },
     run.ports, tracedMachine());
   await settle();
   run.child.print(line(codexLines.threadStarted('01a23000-0000-7000-8000-0000000000cc')) + line(codexLines.turnStarted())

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runSession } from '../../lib/supervise/run/run-session.ts';
+import { runPass } from '../../lib/supervise/run/supervised-pass.ts';
 import type { Config } from '../../lib/core/config/config.ts';
 import type { TerminateTarget } from '../../lib/supervise/ports.ts';
 import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from './fakes.ts';
@@ -18,7 +18,7 @@ const WATCHDOG_USEC = 4_000_000;
 function start(config: Partial<Config>, onStall: 'withhold' | 'exit' = 'withhold') {
   const run = fakeRun({ watchdogUsec: WATCHDOG_USEC });
   const machine = tracedMachine();
-  const plan = { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall };
+  const plan = { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall, watchdogUsec: WATCHDOG_USEC };
   const pings = () => run.notes.filter((note) => note === 'WATCHDOG=1').length;
   /** Pings sent while the clock moves on by `ms`. */
   const pingsDuring = async (ms: number) => {
@@ -28,7 +28,7 @@ function start(config: Partial<Config>, onStall: 'withhold' | 'exit' = 'withhold
   };
   /** Starts the run; resolves once its timers are set (the spawn is awaited first), with the run's end. */
   const begin = async () => {
-    const result = runSession(plan, run.ports, machine);
+    const result = runPass(plan, run.ports, machine);
     await settle();
     return { result };
   };

@@ -28,7 +28,7 @@ export async function listenForHealth(flags: { address: string | undefined; publ
     throw usageError(`--health-listen ${flags.address} is not a loopback address: anyone who can reach it reads the run's health; add --health-public to mean it (a Kubernetes httpGet probe needs it)`);
   }
   // Loaded only here: the judge's module brings zod, which a run without --health-listen never loads.
-  const [{ judgeHealth }, { listenForHealthProbes }] = await Promise.all([import('../../core/status/health.ts'), import('../../io/health-server.ts')]);
+  const [{ judgeHealth }, { listenForHealthProbes }] = await Promise.all([import('../../core/status/health.ts'), import('../../io/health/health-server.ts')]);
   let latest: HealthRecord | null = null;
   const verdict = (): HealthVerdict => (latest === null ? { healthy: false, known: true, line: `${name}: starting` } : judgeHealth(latest, clock.wall(), name, true));
   try {

@@ -4,8 +4,8 @@ import { taskOf, withTask } from '../../core/adapters/replace-task.ts';
 import { detectAdapter } from '../../core/adapters/index.ts';
 import { renderHandoff, respawnPrompt } from '../../core/incident/handoff.ts';
 import type { Logger } from '../../core/ports/logger.ts';
-import { writeFileAtomically } from '../../io/atomic-write.ts';
-import type { RunResult } from '../../supervise/run/outcome.ts';
+import { writeFileAtomically } from '../../io/files/atomic-write.ts';
+import type { PassResult } from '../../supervise/run/outcome.ts';
 
 /**
  * CHECKPOINT_AND_RESPAWN's edge: write the handoff to `<state dir>/handoffs/<name>-<time>.md`
@@ -15,7 +15,7 @@ import type { RunResult } from '../../supervise/run/outcome.ts';
  * carry over.
  */
 export function prepareRespawn(
-  result: RunResult,
+  result: PassResult,
   run: { name: string; command: string[]; originalCommand: readonly string[]; stateDir: string; adapter: 'auto' | 'codex' | 'claude' | 'generic'; logger: Logger },
   now: Date,
 ): { command: string[]; handoffPath: string } | null {

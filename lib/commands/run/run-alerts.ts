@@ -7,7 +7,7 @@ import { formatArgv } from '../../core/process/format-argv.ts';
 import type { Redactor } from '../../core/redact/redact.ts';
 import type { AlertSender } from '../../io/alerts/alert-sender.ts';
 import type { Logger } from '../../core/ports/logger.ts';
-import { currentPathContext, resolveStateDir, type PathContext, type StatePaths } from '../../io/paths.ts';
+import { currentPathContext, resolveStateDir, type PathContext, type StatePaths } from '../../io/files/paths.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
 
 /**

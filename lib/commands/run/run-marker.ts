@@ -6,7 +6,7 @@ import { reviveOpening } from '../../core/revive/revive-opening.ts';
 import type { AdapterName } from '../../core/adapters/agent-events.ts';
 import { adapterOptions, detectAdapter } from '../../core/adapters/index.ts';
 import { ExitCode } from '../../exit-codes.ts';
-import { reportFault } from '../../io/log.ts';
+import { reportFault } from '../../io/log/log.ts';
 import type { Logger } from '../../core/ports/logger.ts';
 import { currentOwner, writeMarker } from '../../io/revive/markers.ts';
 import { readPreviousMarker } from '../../io/revive/previous-marker.ts';
@@ -14,7 +14,7 @@ import { liveSessionPid } from '../../io/revive/live-session.ts';
 import { newRunTag } from '../../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../../core/revive/command-identity.ts';
 import { lockMarkers } from '../../io/revive/marker-lock.ts';
-import type { RunResult } from '../../supervise/run/outcome.ts';
+import type { PassResult } from '../../supervise/run/outcome.ts';
 import type { Config } from '../../core/config/config.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
@@ -49,12 +49,12 @@ export interface ReviveInput {
 
 const HEARTBEAT_MS = 60_000;
 
+/** What the marker decided, once: refuse, or start `argv` (the resume of `sessionId` when that is set). */
+export type StartDecision =
+  | { refusal: Refusal }
+  | { refusal: null; argv: string[]; adapter: AdapterName | null; sessionId: string | null; note: string };
+
 export class RunMarkerKeeper {
-  refusal: Refusal | null = null;
-  argv: string[];
-  adapter: AdapterName | null = null;
-  sessionId: string | null = null;
-  note = '';
   /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */
   readonly runTag: string;
   private marker: Marker | null = null;
@@ -63,9 +63,9 @@ export class RunMarkerKeeper {
   private readonly markerDir: string;
   private readonly logger: Logger;
   private readonly clock: LoopClock;
+  #start: StartDecision | null = null;
 
   private constructor(input: ReviveInput) {
-    this.argv = input.command;
     this.runTag = newRunTag();
     this.markerDir = input.context.paths.markerDir;
     this.logger = input.logger;
@@ -83,14 +83,19 @@ export class RunMarkerKeeper {
     });
     if (release === null) reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
     try {
-      await keeper.decide(input);
+      keeper.#start = await keeper.decide(input);
     } finally {
       release?.();
     }
     return keeper;
   }
 
-  private async decide(input: ReviveInput): Promise<void> {
+  /** The decision `prepare` took under the lock. */
+  get start(): StartDecision {
+    return this.#start!;
+  }
+
+  private async decide(input: ReviveInput): Promise<StartDecision> {
     const { config, name } = input;
     const now = this.clock.wall();
     const previous = await readPreviousMarker(this.markerDir, name, now, input);
@@ -101,30 +106,28 @@ export class RunMarkerKeeper {
       maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command, interactive,
     });
     if (!decision.revive && decision.outcome === 'owned') {
-      this.refusal = { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}": ${decision.reason}; not starting a second supervisor` };
-      return;
+      return { refusal: { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}": ${decision.reason}; not starting a second supervisor` } };
     }
     // A person at the terminal is not a restart loop to stop: past the budget they get a fresh session.
     if (!decision.revive && decision.outcome === 'exhausted' && !interactive) {
       this.save(markExhausted(previous!, decision.reason, now));
-      this.refusal = { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason: decision.reason };
-      return;
+      return { refusal: { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason: decision.reason } };
     }
+    let start: StartDecision = { refusal: null, argv: input.command, adapter: null, sessionId: null, note: '' };
     if (decision.revive && previous) {
       const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
       // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
-      this.argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
-      this.adapter = previous.adapter;
-      this.sessionId = decision.sessionId;
-      this.note = `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`;
+      const argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
+      start = { refusal: null, argv, adapter: previous.adapter, sessionId: decision.sessionId, note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})` };
       this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: this.argv, source: 'inline', outcome: 'started' });
-      this.logger.log('notice', this.note);
+      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv, source: 'inline', outcome: 'started' });
+      this.logger.log('notice', start.note);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
       this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
     }
     void this.beat();
+    return start;
   }
 
   /** Touches the marker every HEARTBEAT_MS until the run ends; the clock's waits never keep the process alive, as a run's end is not always `finish`. */
@@ -153,7 +156,7 @@ export class RunMarkerKeeper {
     if (this.marker && this.marker.reviveCount > 0) this.save(markTurnCompleted(this.marker, this.clock.wall()));
   }
 
-  finish(result: Pick<RunResult, 'clean' | 'settles' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
+  finish(result: Pick<PassResult, 'clean' | 'settles' | 'outcome' | 'reason' | 'reraise'>, underUnit: boolean): void {
     this.ended = true;
     if (!this.marker) return;
     this.save(markRunEnded(this.marker, { ...result, stopSignal: result.reraise, underUnit }, this.clock.wall()));

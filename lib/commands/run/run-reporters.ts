@@ -1,10 +1,10 @@
 import type { Config } from '../../core/config/config.ts';
 import type { Clock } from '../../core/time/clock.ts';
-import { healthFilePath, healthRefresher } from '../../io/health-file.ts';
-import { reportFault } from '../../io/log.ts';
+import { healthFilePath, healthRefresher } from '../../io/health/health-file.ts';
+import { reportFault } from '../../io/log/log.ts';
 import type { Logger } from '../../core/ports/logger.ts';
 import { ownStartTime } from '../../io/process/process-identity.ts';
-import { metricsTextfilePath, metricsTextfileWriter } from '../../io/metrics-textfile.ts';
+import { metricsTextfilePath, metricsTextfileWriter } from '../../io/health/metrics-textfile.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
 import { loadRunSummary } from '../../io/store/run-summary-records.ts';
 import { renderRunSummary, renderRunSummaryLine, runSummaryJson } from '../../core/incident/run-summary.ts';

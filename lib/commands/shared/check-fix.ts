@@ -3,7 +3,7 @@ import type { Job } from '../../core/config/config.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import { indented, jobBlock, rerunLine, rerunResult } from '../../core/evidence/check-report.ts';
 import { needsAttention, type CommandOutcome, type JobVerdict } from '../../core/evidence/evidence.ts';
-import { currentOperator, openTerminalPrompt, type TerminalPrompt } from '../../io/approval.ts';
+import { currentOperator, openTerminalPrompt, type TerminalPrompt } from '../../io/approvals/approval.ts';
 import { runBounded } from '../../io/process/bounded-run.ts';
 import type { Store } from '../../io/store/store.ts';
 

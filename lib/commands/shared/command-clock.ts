@@ -1,4 +1,4 @@
-import { systemClock } from '../../io/clock.ts';
+import { systemClock } from '../../io/time/clock.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
 
 /**

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Options } from 'yargs';
 import type { Config } from '../../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
-import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/paths.ts';
+import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/files/paths.ts';
 import { Store } from '../../io/store/store.ts';
 import { commandClock } from './command-clock.ts';
 import type { LoopClock } from '../../supervise/ports.ts';

@@ -1,4 +1,4 @@
-import type { Diagnosis } from './diagnose-rules.ts';
+import type { Diagnosis } from './default-diagnosis.ts';
 import type { RecoveryAction, SignalKind } from './kinds.ts';
 import type { ExternalDiagnosis } from './diagnosis-schema.ts';
 import { signalRow } from '../signals/registry.ts';

@@ -13,7 +13,3 @@ export function makeRunTag(randomHex: string): string {
   if (!RUN_TAG_PATTERN.test(randomHex)) throw new Error(`run tag must be 32 hex digits, got ${JSON.stringify(randomHex)}`);
   return randomHex;
 }
-
-export function isRunTag(value: unknown): value is string {
-  return typeof value === 'string' && RUN_TAG_PATTERN.test(value);
-}

@@ -3,7 +3,6 @@ import en from 'zod/v4/locales/en.js';
 import { MARKER_VERSION } from './marker-version.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { NAME_PATTERN } from '../config/name-pattern.ts';
-import { parseJsonOrUndefined } from '../json/parse-json.ts';
 
 /**
  * The revive marker: `<state>/markers/<name>.json`, written before the work starts and kept
@@ -47,7 +46,6 @@ export const markerSchema = z.object({
 
 export type Marker = z.output<typeof markerSchema>;
 export type MarkerOwner = z.output<typeof markerOwnerSchema>;
-export type MarkerState = Marker['state'];
 
 /** zod's English messages, which zod/mini does not register by itself. */
 const ENGLISH = en().localeError;
@@ -60,13 +58,7 @@ export function markerMacInput(value: object): string {
   return canonicalJson(content);
 }
 
-/** Parses a marker file's text; any defect is a one-line problem, never an exception. */
-export function parseMarker(text: string): ParsedMarker {
-  const value = parseJsonOrUndefined(text);
-  if (value === undefined) return { ok: false, problem: text.trim() === '' ? 'is empty' : 'is cut short or not JSON' };
-  return parseMarkerValue(value);
-}
-
+/** Parses a marker file's JSON value (readMarker parsed the text); any defect is a one-line problem, never an exception. */
 export function parseMarkerValue(value: unknown): ParsedMarker {
   const version = (value as { version?: unknown } | null)?.version;
   if (version !== MARKER_VERSION) return { ok: false, problem: `has version ${JSON.stringify(version)}, this deadman reads version ${MARKER_VERSION}` };

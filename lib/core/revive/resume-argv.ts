@@ -15,8 +15,6 @@ const CONTINUE = [
   'Tool calls that were cut off mid-way have unknown outcomes: inspect their effects (files, processes, output) before retrying any of them.',
 ].join(' ');
 
-export const DEFAULT_REVIVE_MESSAGE = `${CRASH_OPENING} ${CONTINUE}`;
-
 /** Session ids go into a command line: letters, digits, `-` and `_` only, not starting with `-`. */
 export const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 

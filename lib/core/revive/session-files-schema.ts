@@ -49,4 +49,3 @@ export const transcriptLineSchema = z.object({
 });
 
 export type RolloutLine = z.output<typeof rolloutLineSchema>;
-export type TranscriptLine = z.output<typeof transcriptLineSchema>;

@@ -2,7 +2,7 @@ import type { Trace, TraceEvent, TraceEventOf, TraceHeader } from './trace.ts';
 
 /**
  * A trace cut into its passes, one agent process each: the first starts with the header, each
- * later one with its `pass` entry. A replay feeds each pass through its own run session, in the
+ * later one with its `pass` entry. A replay feeds each pass through its own supervised pass, in the
  * same pass loop as `deadman run`. Pure.
  */
 

@@ -65,7 +65,7 @@ export interface DetectorInput {
   now: number;
   startedAt: number;
   history: ObservedTree;
-  output: ObservedOutput;
+  output: Readonly<ObservedOutput>;
   facts: RunFacts;
   settings: DetectorSettings;
 }

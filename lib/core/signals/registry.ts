@@ -13,7 +13,7 @@ import { SESSION_BUDGET_RISK } from './session-budget-risk.ts';
 import { TIMEOUT } from './timeout.ts';
 import { USAGE_LIMIT } from './usage-limit.ts';
 import type { RecoveryAction } from './actions.ts';
-import type { NextPass, SignalRow, StallAction } from './signal-row.ts';
+import type { NextPass, Outcome, SignalRow, StallAction } from './signal-row.ts';
 
 /**
  * The registry of signal kinds: every place deadman decides by kind — diagnosis, what a
@@ -65,13 +65,13 @@ export function stallInterrupts(action: StallAction): boolean {
 }
 
 /** The outcome a withheld or exit stall of this kind records at once (its row's `end`). */
-export function stalledOutcome(kind: string): string {
+export function stalledOutcome(kind: string): Outcome {
   const end = signalRow(kind)?.end;
   return typeof end === 'object' ? end.outcome : 'stalled';
 }
 
 /** How the run goes on after a pass with this outcome; undefined: the run ends. */
-export function nextPassAfter(outcome: string): NextPass | undefined {
+export function nextPassAfter(outcome: Outcome): NextPass | undefined {
   return SIGNAL_KINDS.map((kind) => signalRow(kind)!).find((row) => typeof row.end === 'object' && row.end.outcome === outcome)?.nextPass;
 }
 

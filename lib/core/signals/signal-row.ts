@@ -30,12 +30,15 @@ export type NextPass =
 
 type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** Every way a pass can end, as the run records it: a row's `end` names one of these, or does not compile. */
+export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn' | 'credit-exhausted';
+
 /**
  * How a pass ends: the run's outcome and exit code; `clean`: its revive marker completes;
  * `settles`: it is settled with the reason, so no start resumes the session (run-marker.ts).
  */
 export interface PassEnd {
-  outcome: string;
+  outcome: Outcome;
   exitCode: ExitCodeValue;
   clean?: true;
   settles?: true;

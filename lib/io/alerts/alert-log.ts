@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AlertLog } from '../../core/alerts/alert-log-rules.ts';
-import { writeFileAtomically } from '../atomic-write.ts';
-import { ensurePrivateDir } from '../paths.ts';
-import { readJsonFile } from '../quiet-reads.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
+import { readJsonFile } from '../files/quiet-reads.ts';
 
 /**
  * What went out for one run name (`<state dir>/alerts/<name>.json`: key → when, from which

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AlertedStates } from '../../core/evidence/job-state-alerts.ts';
-import { writeFileAtomically } from '../atomic-write.ts';
-import { ensurePrivateDir } from '../paths.ts';
-import { readJsonFile } from '../quiet-reads.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
+import { readJsonFile } from '../files/quiet-reads.ts';
 
 /**
  * The state `deadman check` last alerted per job (`<state dir>/check/alerted.json`), so each

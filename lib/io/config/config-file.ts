@@ -4,7 +4,7 @@ import type { Config } from '../../core/config/config.ts';
 import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
 import { formatProblems, limitProblems, phraseIssue } from '../../core/config/config-problems.ts';
 import { configError } from '../../exit-codes.ts';
-import { configCandidates, currentPathContext, type PathContext } from '../paths.ts';
+import { configCandidates, currentPathContext, type PathContext } from '../files/paths.ts';
 import { issuesByJob, withoutJobs, type RefusedJob } from '../../core/config/job-refusals.ts';
 import { validatedConfigCache, type ConfigSource, type ValidatedConfig } from './validated-cache.ts';
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../../core/config/config.ts';
-import { writeFileAtomically } from '../atomic-write.ts';
-import { directoryMac, directoryMacProblem } from '../directory-key.ts';
-import { readJsonFile } from '../quiet-reads.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
+import { directoryMac, directoryMacProblem } from '../files/directory-key.ts';
+import { readJsonFile } from '../files/quiet-reads.ts';
 
 /**
  * Validated configs kept between starts, so `deadman run --config F` (a unit's every start)

@@ -6,13 +6,13 @@ import type { CommandOutcome } from '../../core/evidence/evidence.ts';
 import { qualifiedColumn, splitPostgresUri, type SqlOutcome } from '../../core/evidence/sql.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 import { REDACTED } from '../../core/redact/redact.ts';
-import { packageFile } from '../package-files.ts';
+import { packageFile } from '../files/package-files.ts';
 import { runBounded } from '../process/bounded-run.ts';
 import type { SqliteRequest } from './sqlite-query.ts';
 
 /**
  * Asks a database for a `kind = "sql"` claim's counts, read-only and bounded in time: SQLite in
- * a child Node process (sqlite-query.ts), Postgres through `psql` in a read-only transaction
+ * a child Node process (sqlite-query-child.ts), Postgres through `psql` in a read-only transaction
  * with a statement timeout. Every failure is an outcome with one line, never a throw.
  */
 
@@ -45,7 +45,7 @@ async function querySqliteFile(claim: SqlClaim, path: string, now: number): Prom
     error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code ?? error.message})`));
   if (missing !== null) return { kind: 'failed', error: `the database file ${missing}` };
   const request: SqliteRequest = { path, statement: sqlStatement(claim.query), datedToday: claim.expect.dated_today ?? null, now, busyTimeoutMs: claim.timeout };
-  const argv = [process.execPath, '--disable-warning=ExperimentalWarning', packageFile('dist/lib/io/evidence/sqlite-query.js')];
+  const argv = [process.execPath, '--disable-warning=ExperimentalWarning', packageFile('dist/lib/io/evidence/sqlite-query-child.js')];
   const outcome = await runBounded({ argv, input: JSON.stringify(request), timeoutMs: claim.timeout + PROCESS_GRACE_MS });
   if (outcome.kind !== 'exited' || outcome.code !== 0) return failure(outcome, claim.timeout, 'the SQLite query');
   const answer = sqliteAnswerSchema.safeParse(parseJsonOrUndefined(outcome.stdout));

@@ -1,13 +1,12 @@
 import { DatabaseSync } from 'node:sqlite';
-import { readFileSync } from 'node:fs';
 import { calendarDay, localDay, qualifiedColumn, quoteValue } from '../../core/evidence/sql.ts';
 
 /**
  * Runs one `kind = "sql"` query against a SQLite file, as a child process of its own
  * (lib/io/evidence/sql.ts starts it): node:sqlite is synchronous and cannot be interrupted, so
  * only a process of its own can be stopped when a query outlives its timeout. The database is
- * opened read-only; the query only ever runs as a subquery that is counted. Reads one JSON
- * request on stdin, prints one JSON answer on stdout.
+ * opened read-only; the query only ever runs as a subquery that is counted. The child's entry
+ * is sqlite-query-child.ts.
  */
 
 export interface SqliteRequest {
@@ -52,8 +51,4 @@ export function querySqlite(request: SqliteRequest): SqliteAnswer {
   } finally {
     db?.close();
   }
-}
-
-if (process.argv[1] === new URL(import.meta.url).pathname) {
-  process.stdout.write(`${JSON.stringify(querySqlite(JSON.parse(readFileSync(0, 'utf8')) as SqliteRequest))}\n`);
 }

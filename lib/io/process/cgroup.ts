@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readOrNull } from '../quiet-reads.ts';
+import { readOrNull } from '../files/quiet-reads.ts';
 
 /**
  * The systemd unit's cgroup as proof of ownership: a process that escaped the PID chain

@@ -2,7 +2,7 @@ import { processKey, type ProcessInfo } from '../../core/process/process-info.ts
 import { isZombie, type ProcessIdentity, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { checkSignalTarget, type SignalGuards } from '../../core/process/signal-target.ts';
 import type { TerminateResult } from '../../core/process/terminate-result.ts';
-import { pollUntil } from '../poll-until.ts';
+import { pollUntil } from '../time/poll-until.ts';
 
 /**
  * The only module that signals the run's descendants. Every signal goes to one pid after a

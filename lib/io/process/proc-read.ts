@@ -3,7 +3,7 @@ import { processKey, type ProcessInfo } from '../../core/process/process-info.ts
 import type { ProcessIdentity } from '../../core/process/owned-tree.ts';
 import { socketInode } from '../../core/process/proc-net.ts';
 import { readProcStat } from './process-identity.ts';
-import { namesIn, readOrNull } from '../quiet-reads.ts';
+import { namesIn, readOrNull } from '../files/quiet-reads.ts';
 
 /**
  * Reads of one Linux process under /proc. A process may exit between any two reads: every

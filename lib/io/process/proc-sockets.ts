@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { parseSocketTable, SOCKET_TABLES } from '../../core/process/proc-net.ts';
 import type { LinuxProcess } from './proc-read.ts';
-import { readOrNull } from '../quiet-reads.ts';
+import { readOrNull } from '../files/quiet-reads.ts';
 
 /**
  * Marks the owned processes that hold a listening socket. The socket tables list every socket

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseProcStat, type ProcStat } from '../../core/process/proc-stat.ts';
 import { isZombie } from '../../core/process/owned-tree.ts';
+import type { MarkerOwner } from '../../core/revive/marker.ts';
 
 /**
  * Identity of one process: pid + start time. A pid alone can be reused by an unrelated
@@ -58,4 +59,24 @@ export function readStartClock(monotonic: () => number): { bootAt: number; ticks
   } catch {
     return null;
   }
+}
+
+export function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * True while the owner (of a marker, of a run row) still runs. With a start time the check
+ * survives pid reuse; without one (not Linux) a live pid is taken as the owner, which errs on
+ * the side of not reviving.
+ */
+export function isOwnerAlive(owner: MarkerOwner | null): boolean {
+  if (owner === null) return false;
+  if (owner.startTime !== null) return isSameProcessAlive(owner.pid, owner.startTime);
+  return isPidAlive(owner.pid);
 }

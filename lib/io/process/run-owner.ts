@@ -1,4 +1,4 @@
-import { isOwnerAlive } from '../revive/markers.ts';
+import { isOwnerAlive } from './process-identity.ts';
 
 /**
  * The live half of "is this run still going" (core/status/run-presence.ts): whether the deadman

@@ -4,7 +4,7 @@ import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 import type { Seed } from '../../core/process/owned-tree.ts';
 import { readProcStat } from './process-identity.ts';
 import { listAllPids } from './proc-read.ts';
-import { readOrNull } from '../quiet-reads.ts';
+import { readOrNull } from '../files/quiet-reads.ts';
 
 /**
  * Ownership outside a cgroup: a process that left the PID chain before any poll saw it (a

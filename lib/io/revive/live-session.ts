@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 import type { Marker } from '../../core/revive/marker.ts';
-import { isOwnerAlive } from './markers.ts';
+import { isOwnerAlive } from '../process/process-identity.ts';
 import { isSameProcessAlive } from '../process/process-identity.ts';
 
 /**

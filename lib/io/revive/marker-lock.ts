@@ -1,11 +1,12 @@
 import { closeSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../../core/time/clock.ts';
-import { currentOwner, isOwnerAlive } from './markers.ts';
-import { ensurePrivateDir } from '../paths.ts';
-import { untrustedDirReason } from './marker-trust.ts';
-import { readJsonFile } from '../quiet-reads.ts';
-import { pollUntil } from '../poll-until.ts';
+import { currentOwner } from './markers.ts';
+import { isOwnerAlive } from '../process/process-identity.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
+import { untrustedDirReason } from '../files/trusted-dir.ts';
+import { readJsonFile } from '../files/quiet-reads.ts';
+import { pollUntil } from '../time/poll-until.ts';
 
 /**
  * One reviver at a time over a marker directory. Two hooks (the ExecStartPost of two

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import type { Marker, MarkerOwner } from '../../core/revive/marker.ts';
 import { MARKER_VERSION } from '../../core/revive/marker-version.ts';
 import { canonicalJson } from '../../core/revive/canonical-json.ts';
-import { ensurePrivateDir } from '../paths.ts';
-import { writeFileAtomically } from '../atomic-write.ts';
-import { isSameProcessAlive, ownStartTime } from '../process/process-identity.ts';
-import { macProblem, markerMac, moveAside, untrustedDirReason } from './marker-trust.ts';
-import { openOwnFile } from '../directory-key.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
+import { writeFileAtomically } from '../files/atomic-write.ts';
+import { isPidAlive, ownStartTime } from '../process/process-identity.ts';
+import { macProblem, markerMac, moveAside } from './marker-trust.ts';
+import { untrustedDirReason } from '../files/trusted-dir.ts';
+import { openOwnFile } from '../files/directory-key.ts';
 import { NAME_PATTERN } from '../../core/config/name-pattern.ts';
-import { namesIn, readJsonFile } from '../quiet-reads.ts';
+import { namesIn, readJsonFile } from '../files/quiet-reads.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 
 /**
@@ -145,30 +146,11 @@ export function removeStaleTempFiles(markerDir: string): string[] {
 }
 
 
-function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Every marker in the directory, damaged ones included (as problems), sorted by name. */
 export async function listMarkers(markerDir: string, options: ReadOptions = {}): Promise<MarkerRead[]> {
   const files = namesIn(markerDir);
   const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME_PATTERN.test(n));
   return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
-}
-
-/**
- * True while the owner still runs. With a start time the check survives pid reuse; without
- * one (not Linux) a live pid is taken as the owner, which errs on the side of not reviving.
- */
-export function isOwnerAlive(owner: MarkerOwner | null): boolean {
-  if (owner === null) return false;
-  if (owner.startTime !== null) return isSameProcessAlive(owner.pid, owner.startTime);
-  return isPidAlive(owner.pid);
 }
 
 /** This process as a marker owner. */

@@ -2,7 +2,7 @@ import { adapterOptions } from '../../core/adapters/index.ts';
 import type { Config } from '../../core/config/config.ts';
 import type { Marker } from '../../core/revive/marker.ts';
 import type { Logger } from '../../core/ports/logger.ts';
-import { reportFault } from '../log.ts';
+import { reportFault } from '../log/log.ts';
 import { markerIsCompleted, readMarker, removeStaleTempFiles } from './markers.ts';
 import { settleEndedResume } from './revive-log.ts';
 

@@ -2,8 +2,8 @@ import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapter, type AdapterOptions } from '../../core/adapters/index.ts';
 import { markCompleted, markInterrupted, type Marker } from '../../core/revive/marker.ts';
-import { ensurePrivateDir } from '../paths.ts';
-import { isOwnerAlive } from './markers.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
+import { isOwnerAlive } from '../process/process-identity.ts';
 
 /**
  * Revive logs under the state dir: a supervising run that `deadman revive` started detached

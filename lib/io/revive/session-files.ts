@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
 import { readClaudeTranscript, readCodexRollout, type FoundSession, type IsReviveMessage, type SessionFinding } from '../../core/revive/session-files.ts';
-import { namesIn } from '../quiet-reads.ts';
+import { namesIn } from '../files/quiet-reads.ts';
 
 /**
  * Finds the agents' session files (`revive.session_files`): Codex

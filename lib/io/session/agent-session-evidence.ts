@@ -6,7 +6,7 @@ import { readThreadChildren } from '../process/proc-read.ts';
 import { readProcStat } from '../process/process-identity.ts';
 import { openFilesOf } from './session-file-holders.ts';
 import type { SessionDirs } from '../revive/session-files.ts';
-import { readJsonFile } from '../quiet-reads.ts';
+import { readJsonFile } from '../files/quiet-reads.ts';
 
 /**
  * What ties a session to one agent process — never "the newest session file in the

@@ -1,7 +1,7 @@
 import { readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { listAllPids } from '../process/proc-read.ts';
-import { namesIn } from '../quiet-reads.ts';
+import { namesIn } from '../files/quiet-reads.ts';
 
 /**
  * Which live processes hold a file open — the agent writing its session file. Read from

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTrace, type Trace } from '../../core/session/trace.ts';
 import { usageError } from '../../exit-codes.ts';
-import { packageFile } from '../package-files.ts';
+import { packageFile } from '../files/package-files.ts';
 
 /**
  * Trace files: the traces shipped in the package (`contrib/traces/*.jsonl`, found from this module's

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../../core/ports/logger.ts';
-import { reportFault } from '../log.ts';
+import { reportFault } from '../log/log.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import type { Store } from './store.ts';
 import { moveAside, storeError, type StoreError } from './store-errors.ts';

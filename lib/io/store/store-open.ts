@@ -2,7 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { chmodSync, closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensurePrivateDir } from '../paths.ts';
+import { ensurePrivateDir } from '../files/paths.ts';
 import { notAFileError, ownerError, stateDirError, storeError, symlinkError } from './store-errors.ts';
 
 /** How the store opens its file: for writing (directory made private, the file 0600) or only to read. */

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DeadmanError, ExitCode } from '../../exit-codes.ts';
-import { writeSyncAndClose } from '../atomic-write.ts';
+import { writeSyncAndClose } from '../files/atomic-write.ts';
 
 /**
  * Writes a unit file or plist where the service manager reads it. Without `replace` an

@@ -1,5 +1,5 @@
 import type { Line } from '../../core/adapters/lines.ts';
-import { release } from '../../io/passthrough.ts';
+import { release } from '../../io/output/passthrough.ts';
 
 /**
  * Hands a stream's lines over in slices of at most SLICE_MS of work and lets the event loop

@@ -2,7 +2,7 @@ import type { UsageLimitSeen } from '../../core/detect/usage-limit.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
 import type { UsageTotals } from '../../core/detect/session-budget.ts';
 
-/** What the child's output told the loop so far (OutputTracker in output.ts is its one writer). */
+/** What the child's output told the loop so far (OutputTracker in output.ts is its one writer; everyone else reads OutputView). */
 export interface OutputState {
   lastOutputAt: number;
   sessionId: string | null;
@@ -12,7 +12,7 @@ export interface OutputState {
   /** Each open tool call's window: when the agent's output before its event came (a process it spawned since may be the call's). */
   openToolWindows: Map<string, number>;
   firstToolAt: number | null;
-  /** When a line last matched `ready_pattern` or `ready_port` accepted (set by the run session), or null. */
+  /** When a line last matched `ready_pattern` or `ready_port` accepted (told by the pass: ready()), or null. */
   readyAt: number | null;
   /** Bytes read from the child's stdout and stderr so far: its writes into them are not tree I/O. */
   pipeBytes: number;
@@ -37,3 +37,10 @@ export interface OutputState {
   /** What the agent's own telemetry reported in this process. */
   usage: UsageTotals;
 }
+
+/** OutputState as its readers see it (the detectors, the supervisor, the pass): nothing in it can be written through this. */
+export type OutputView = {
+  readonly [K in keyof OutputState]: OutputState[K] extends Map<infer Key, infer Value> ? ReadonlyMap<Key, Value>
+    : OutputState[K] extends Array<infer Item> ? readonly Item[]
+      : OutputState[K] extends object | null ? Readonly<OutputState[K]> : OutputState[K];
+};

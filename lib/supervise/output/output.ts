@@ -2,10 +2,10 @@ import { hideKeyBlockLines } from '../../core/redact/line-redactor.ts';
 import type { Adapter, AgentEvent } from '../../core/adapters/agent-events.ts';
 import type { Line } from '../../core/adapters/lines.ts';
 import { withoutKey } from '../../core/adapters/without-key.ts';
-import type { RunRecorder, RunSessionPorts } from '../ports.ts';
+import type { RunRecorder, PassPorts } from '../ports.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
 import { cutLongLine } from './evidence-line.ts';
-import type { OutputState } from './output-state.ts';
+import type { OutputState, OutputView } from './output-state.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -40,10 +40,11 @@ export const MAX_PENDING_ATTEMPTS = 64;
 export const MAX_OPEN_TOOLS = 1024;
 
 export class OutputTracker {
-  readonly state: OutputState;
+  /** Written here only: readers get `state`, a read-only view of the same object. */
+  private readonly s: OutputState;
   private readonly adapter: () => Adapter;
   private readonly records: Pick<RunRecorder, 'event'>;
-  private readonly agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
+  private readonly agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>;
   /** The last TAIL_BYTES of output in a fixed ring (copied: chunks are freed once written). */
   private readonly tail = new Uint8Array(TAIL_BYTES);
   private tailEnd = 0;
@@ -51,17 +52,41 @@ export class OutputTracker {
   /** Attempts whose workspace fingerprint is still being taken, and its answer. */
   private readonly fingerprinting = new Map<Attempt, Promise<void>>();
 
-  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<RunSessionPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
-    this.state = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, creditExhausted: null, compactingAt: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
+    this.s = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, creditExhausted: null, compactingAt: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
   }
 
+  get state(): OutputView {
+    return this.s;
+  }
+
+  /** A line matched `ready_pattern`, or `ready_port` accepted: what runs now is the work, not its start. */
+  ready(now: number): void {
+    this.s.readyAt = now;
+  }
+
+  /** The supervisor starts its streaks over: the results dropped unseen are accounted for. */
+  forgetLost(): void {
+    this.s.toolResultsLost = 0;
+  }
+
+  /**
+   * An agent deadman did not start (attach): its session file says when it last wrote and which
+   * tool calls are open, in place of output lines.
+   */
+  sessionFileSeen(look: { wroteAt: number | null; openTools: ReadonlyMap<string, number>; firstToolAt: number | null }): void {
+    if (look.wroteAt !== null) this.s.lastOutputAt = look.wroteAt;
+    this.s.openTools = new Map(look.openTools);
+    this.s.firstToolAt = look.firstToolAt;
+  }
+
   /** Every chunk of output, before any line splitting: keeps the tail for incident evidence. */
   chunk(chunk: Uint8Array, now: number): void {
-    if (this.adapter().name === 'generic') this.state.lastOutputAt = now;
-    this.state.pipeBytes += chunk.length;
+    if (this.adapter().name === 'generic') this.s.lastOutputAt = now;
+    this.s.pipeBytes += chunk.length;
     const bytes = chunk.subarray(Math.max(0, chunk.length - TAIL_BYTES));
     const first = Math.min(bytes.length, TAIL_BYTES - this.tailEnd);
     this.tail.set(bytes.subarray(0, first), this.tailEnd);
@@ -79,14 +104,14 @@ export class OutputTracker {
     const lines = new TextDecoder().decode(ordered).split('\n');
     if (lines.at(-1) === '') lines.pop();
     // Once the ring has wrapped, its first line begins mid-line, maybe inside a secret whose start is gone: no shape would see it.
-    if (this.state.pipeBytes > TAIL_BYTES) lines.shift();
+    if (this.s.pipeBytes > TAIL_BYTES) lines.shift();
     // The tail may begin inside a key block: its lines go now, before any consumer sees them one by one.
     return hideKeyBlockLines(lines.slice(-LAST_LINES)).map(cutLongLine);
   }
 
   /** Handles one complete line; returns whether it counted as progress. */
   line(stream: 'stdout' | 'stderr', line: Line, now: number): boolean {
-    const s = this.state;
+    const s = this.s;
     const adapter = this.adapter();
     const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
     const counts = adapter.name === 'generic' || parsed.recognized;
@@ -103,7 +128,7 @@ export class OutputTracker {
   }
 
   private apply(event: AgentEvent, now: number, previousOutputAt: number): void {
-    const s = this.state;
+    const s = this.s;
     switch (event.type) {
       case 'session':
         if (s.sessionId !== event.sessionId) {
@@ -155,7 +180,7 @@ export class OutputTracker {
 
   /** A tool call opens with the window its process may have been born in (since the output before it), and closes as an attempt. */
   private applyTool(event: Extract<AgentEvent, { type: 'tool_started' | 'tool_finished' }>, now: number, previousOutputAt: number): void {
-    const s = this.state;
+    const s = this.s;
     if (event.type === 'tool_started') {
       s.firstToolAt ??= now;
       if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) return;
@@ -177,7 +202,7 @@ export class OutputTracker {
    * attempt still waiting for git holds back those after it, so the detectors see them in order.
    */
   takeAttempts(): Attempt[] {
-    const pending = this.state.toolResults;
+    const pending = this.s.toolResults;
     let ready = 0;
     while (ready < pending.length && !this.fingerprinting.has(pending[ready]!)) ready++;
     return pending.splice(0, ready);
@@ -199,7 +224,7 @@ export class OutputTracker {
    * for the rest of the run. Fresh maps rather than clear(): see withoutKey.
    */
   private forgetOpenTools(): void {
-    Object.assign(this.state, { openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map() });
+    Object.assign(this.s, { openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map() });
   }
 
   private attempted(attempt: Attempt): void {
@@ -212,10 +237,10 @@ export class OutputTracker {
     } else if (answer !== undefined) {
       attempt.workspace = answer;
     }
-    const pending = this.state.toolResults;
-    if (pending.length >= MAX_PENDING_ATTEMPTS) this.state.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
+    const pending = this.s.toolResults;
+    if (pending.length >= MAX_PENDING_ATTEMPTS) this.s.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
     pending.push(attempt);
-    this.state.history.push(attempt);
-    if (this.state.history.length > HISTORY) this.state.history.shift();
+    this.s.history.push(attempt);
+    if (this.s.history.length > HISTORY) this.s.history.shift();
   }
 }

@@ -1,10 +1,10 @@
 import type { Config } from '../../core/config/config.ts';
 import { LineSplitter, type Line } from '../../core/adapters/lines.ts';
-import { holdPaused } from '../../io/pause-holds.ts';
+import { holdPaused } from '../../io/output/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
 import { paceLines } from './line-pacer.ts';
 import { floodCollection } from './flood-collection.ts';
-import type { LoopClock, RunSessionPorts, SpawnedChild } from '../ports.ts';
+import type { LoopClock, PassPorts, SpawnedChild } from '../ports.ts';
 
 /**
  * The child's two output streams: each chunk is forwarded to deadman's own fd and shown to the
@@ -26,7 +26,7 @@ export interface RunStreams {
 export function feedStreams(
   child: SpawnedChild,
   config: Config,
-  ports: Pick<RunSessionPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records' | 'heap'>,
+  ports: Pick<PassPorts, 'clock' | 'adapter' | 'sniff' | 'forward' | 'logger' | 'records' | 'heap'>,
   output: OutputTracker,
   onLine: (line: Line, now: number) => void,
 ): RunStreams {

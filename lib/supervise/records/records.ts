@@ -5,7 +5,7 @@ import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { transition, type IncidentEvent } from '../../core/incident/incident.ts';
 import { stallFingerprint } from '../../core/incident/fingerprint.ts';
 import type { SignalKind } from '../../core/incident/kinds.ts';
-import type { PolicyDecision } from '../../core/incident/policy.ts';
+import type { PolicyDecision } from '../../core/incident/policy-decision.ts';
 import { refusedMarkerRow } from '../../io/revive/refused-record.ts';
 import { abandonIncidents, closeLostRun, openRuns, supersedeEscalated, type OpenRunRow } from '../../io/store/run-ends.ts';
 import { completedCleanly } from '../../core/status/run-status-rows.ts';
@@ -50,7 +50,7 @@ export class RunRecords implements RunRecorder {
   /** Where each recorded incident's row is: the sink's generation it was written in, and what carrying it needs. */
   private readonly placed = new WeakMap<Incident, { generation: number; fingerprint: string; at: number }>();
 
-  /** `onMoved` is told every transition that applied (the run's alerts, RunSessionPorts.alerts) and must return at once. */
+  /** `onMoved` is told every transition that applied (the run's alerts, PassPorts.alerts) and must return at once. */
   constructor(private readonly sink: StoreSink | null, private readonly wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
     private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
     this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows.map((row) => recordedRaw(s, row)))), batching);

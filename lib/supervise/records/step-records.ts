@@ -1,5 +1,5 @@
 import type { IncidentEvent, IncidentState } from '../../core/incident/incident.ts';
-import type { PolicyDecision } from '../../core/incident/policy.ts';
+import type { PolicyDecision } from '../../core/incident/policy-decision.ts';
 import type { SignalKind } from '../../core/incident/kinds.ts';
 import type { StoreSink } from '../../io/store/recording-store.ts';
 import { RunRecords, type Incident, type SignalEvidence } from './records.ts';

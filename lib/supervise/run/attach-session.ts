@@ -64,22 +64,23 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
     return new Set(processes.filter((p) => p.pid !== rootPid && (first === null || born(p) < first)).map(processKey));
   };
   let ended: AttachSummary['ended'] | null = null;
-  const supervisor = new Supervisor({ monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, () => settings, output, startedAt,
-    () => (ended ??= 'stalled'), ['HUNG_PROCESS', 'OUTPUT_INACTIVITY']);
+  const supervisor = new Supervisor({
+    ports: { monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, settings: () => settings, output, startedAt,
+    onStall: () => (ended ??= 'stalled'), kinds: ['HUNG_PROCESS', 'OUTPUT_INACTIVITY'],
+  });
 
   /** The session file's growth is the agent's output; its open tool calls, the open tools. */
   const readSessionFile = () => {
     const look = ports.sessionFile();
     const now = clock.monotonic();
     if (look === null) return;
-    if (lastSize !== null && look.size !== lastSize) output.state.lastOutputAt = now;
+    const wroteAt = lastSize !== null && look.size !== lastSize ? now : null;
     lastSize = look.size;
     const wallNow = clock.wall();
     const toMonotonic = (wall: number | null) => (wall === null ? now : now - (wallNow - wall));
     const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
-    output.state.openTools = new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)]));
     const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
-    output.state.firstToolAt = walls.length ? toMonotonic(Math.min(...walls)) : null;
+    output.sessionFileSeen({ wroteAt, openTools: new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)])), firstToolAt: walls.length ? toMonotonic(Math.min(...walls)) : null });
   };
 
   let status = '';

@@ -1,6 +1,6 @@
 import type { Claim } from '../../core/config/config.ts';
 import { needsAttention, type Verdict } from '../../core/evidence/evidence.ts';
-import { repeatEvery } from '../../io/clock.ts';
+import { repeatEvery } from '../../io/time/clock.ts';
 import type { EvidenceGate, Repeater, RunRecorder } from '../ports.ts';
 
 /**

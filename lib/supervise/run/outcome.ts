@@ -1,17 +1,17 @@
 import { shellExitCode } from '../../io/process/exit-status.ts';
-import type { RunSessionPorts } from '../ports.ts';
+import type { PassPorts } from '../ports.ts';
 import type { Stall } from '../tick/supervisor.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
 import { TURN_FAILED } from '../../core/revive/revive-opening.ts';
 import { runErrorCode, type ErrorCode } from '../../core/incident/error-codes.ts';
 import { signalRow, SIGNALS } from '../../core/signals/registry.ts';
 import { actionRow } from '../../core/signals/actions.ts';
-import { STALLED_END } from '../../core/signals/signal-row.ts';
+import { STALLED_END, type Outcome } from '../../core/signals/signal-row.ts';
 import type { PendingVerification } from '../tick/resumed-verification.ts';
 
-export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn' | 'credit-exhausted';
+export type { Outcome };
 
-export interface RunResult {
+export interface PassResult {
   exitCode: number;
   /** Re-raise this signal on ourselves after cleanup, so the service manager sees a clean stop. */
   reraise: NodeJS.Signals | null;
@@ -37,7 +37,7 @@ export interface RunResult {
   outputTail?: readonly string[];
   /** The diagnostician's guidance for the fresh session, when it gave some. */
   handoffGuidance?: string;
-  /** outcome `cancel-resume` / `respawn`: the incident the next pass must settle (resumed-verification.ts). */
+  /** The incident the next pass must settle, when the stall's action is judged by it (its row's `judgedByNextPass`; resumed-verification.ts). */
   verifying?: PendingVerification;
 }
 
@@ -55,7 +55,7 @@ export type ChildExit = { code: number | null; signal: NodeJS.Signals | null };
 const COMPLETIONS: ReadonlySet<Outcome> = new Set(['completed', 'recovered_and_resumed']);
 
 /** The outcome, and its stable error code (error-codes.ts), with the effects of an exit 0: the evidence check on exit, and its incident when it fails. */
-export async function conclude(exit: ChildExit, seen: Seen, ports: RunSessionPorts, publishStatus: () => void): Promise<RunResult> {
+export async function conclude(exit: ChildExit, seen: Seen, ports: PassPorts, publishStatus: () => void): Promise<PassResult> {
   const held = classifyExit(exit, seen);
   if (!COMPLETIONS.has(held.outcome)) return held;
   const failing = await ports.evidence.checkOnExit();
@@ -71,13 +71,13 @@ export async function conclude(exit: ChildExit, seen: Seen, ports: RunSessionPor
 }
 
 /** Pure: how the pass ended, given what the evidence check on exit said (`failingEvidence`, null when it held or was not asked). */
-export function classifyExit(exit: ChildExit, seen: Seen, failingEvidence: string | null = null): RunResult {
+export function classifyExit(exit: ChildExit, seen: Seen, failingEvidence: string | null = null): PassResult {
   const result = outcomeOf(exit, seen, failingEvidence);
   const errorCode = runErrorCode({ outcome: result.outcome, stallKind: seen.stall?.kind, throttle: seen.usageThrottle, turnFailed: !exit.signal && Boolean(seen.turnFailed) });
   return { ...result, errorCode };
 }
 
-function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null): RunResult {
+function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null): PassResult {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
   const end = seen.stall ? signalRow(seen.stall.kind)?.end ?? STALLED_END : undefined; // a kind without an end of its own stalls plainly
   // Stopped by deadman after its final result: its own exit would have carried that verdict.
@@ -87,7 +87,7 @@ function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null):
   }
   if (seen.stall && end && end !== 'verdict') {
     const { stall } = seen;
-    return { ...base, clean: end.clean === true, ...(end.settles ? { settles: true } : {}), exitCode: end.exitCode, outcome: end.outcome as Outcome, reason: stall.message, ...forNextPass(seen, stall) };
+    return { ...base, clean: end.clean === true, ...(end.settles ? { settles: true } : {}), exitCode: end.exitCode, outcome: end.outcome, reason: stall.message, ...forNextPass(seen, stall) };
   }
   if (childCode !== 0) {
     // The agent's own word on its failed turn (an API error) beats the bare exit code: the revive prompt repeats it.
@@ -104,7 +104,7 @@ function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null):
 }
 
 /** What the next pass needs from this one (its kind's row's `nextPass`), and the incident it must settle when the ending action is judged by it. */
-function forNextPass(seen: Seen, stall: Stall): Partial<RunResult> {
+function forNextPass(seen: Seen, stall: Stall): Partial<PassResult> {
   const row = signalRow(stall.kind);
   const verifying = row?.endedBy && actionRow(row.endedBy).ends?.judgedByNextPass ? { verifying: { incident: stall.incident } } : {};
   switch (row?.nextPass) {

@@ -1,6 +1,6 @@
 import { ExitCode } from '../../exit-codes.ts';
 import type { Logger } from '../ports.ts';
-import type { RunResult } from './outcome.ts';
+import type { PassResult } from './outcome.ts';
 import type { EarlierBackoffs } from '../../core/detect/usage-limit.ts';
 import type { PendingVerification } from '../tick/resumed-verification.ts';
 import { nextPassAfter } from '../../core/signals/registry.ts';
@@ -21,13 +21,13 @@ export type UsageWaitEnd = { resume: true; backoffMs: number | null } | { resume
 
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
-  supervise(pass: Pass, why: PassReason | null, verifying: PendingVerification | null): Promise<RunResult | number>;
+  supervise(pass: Pass, why: PassReason | null, verifying: PendingVerification | null): Promise<PassResult | number>;
   /** The same session resumed: told `guidance` after a repeated failure, null after a usage wait (the revive path's own message). */
   resume(pass: Pass, guidance: string | null): Pass;
   /** After an over-budget session: a fresh one carrying the handoff; null when there is no task to start one with. */
-  respawn(pass: Pass, result: RunResult): Pass | null;
+  respawn(pass: Pass, result: PassResult): Pass | null;
   /** `earlier`: the backoff waits taken in a row just before (usage-limit.ts bounds them). */
-  waitForUsageReset(result: RunResult, earlier: EarlierBackoffs): Promise<UsageWaitEnd>;
+  waitForUsageReset(result: PassResult, earlier: EarlierBackoffs): Promise<UsageWaitEnd>;
   /** A recovery no pass will follow (the respawn was not started): its incident escalates, with why. */
   unsettled?(pending: PendingVerification, why: string): void;
   logger: Logger;

@@ -1,8 +1,8 @@
 /**
  * The run as one explicit machine, in the manner of s6-supervise's state × event table: each
- * cell names the next state and one small action, which run-session.ts carries out. A cell
+ * cell names the next state and one small action, which supervised-pass.ts carries out. A cell
  * left out means the event does not apply in that state and is ignored. Pure: no timers, no
- * processes; the pass (run-session.ts) feeds it events.
+ * processes; the pass (supervised-pass.ts) feeds it events.
  *
  * The run's facts are kept beside the state, written only by `dispatch`, not as states of their
  * own: `ready` (a run stopped or stalled before READY=1 differs from one stopped after it only in

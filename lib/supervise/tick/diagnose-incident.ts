@@ -1,6 +1,6 @@
 import { allowedActions, consultsDiagnostician, reconcile } from '../../core/incident/diagnosis.ts';
 import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
-import { diagnose, type Diagnosis } from '../../core/incident/diagnose-rules.ts';
+import { diagnose, type Diagnosis } from '../../core/incident/default-diagnosis.ts';
 import { buildEvidencePacket, evidenceIds, type SignalEvidenceFacts } from '../../core/incident/evidence-packet.ts';
 import type { SignalKind } from '../../core/incident/kinds.ts';
 import type { Logger } from '../ports.ts';

@@ -7,7 +7,7 @@ import type { RunRecorder } from '../ports.ts';
 /**
  * Actions that end this agent process on the agent's own word — it finished, it hit its usage
  * limit, it loops on one failure — carried out by deterministic code: the supervisor enters the
- * stall of the kind whose row the action ends (its `endedBy`; the run session stops the tree,
+ * stall of the kind whose row the action ends (its `endedBy`; the supervised pass stops the tree,
  * SIGINT for an interrupt), and the incident resolves once the tree is down — except a resume
  * or a respawn, judged by the session that follows (resumed-verification.ts). What follows (exit
  * with the verdict, wait and resume, resume with guidance) is `conclude`'s and `deadman run`'s.

@@ -1,18 +1,20 @@
 import { hungStatus, type HungFinding } from '../../core/detect/hung.ts';
 import { decideOnAction } from './action-policy.ts';
 import type { RecoveryAction, SignalKind } from '../../core/incident/kinds.ts';
+import type { Opening, OpenCase, Stall, SupervisorParts, SupervisorSettings } from './supervisor-parts.ts';
 import type { IncidentState } from '../../core/incident/incident.ts';
 import type { OutputTracker } from '../output/output.ts';
 import type { Incident } from '../records/records.ts';
 import type { SupervisorPorts } from '../ports.ts';
 import { diagnoseIncident, withGuidance } from './diagnose-incident.ts';
-import { ENDS_RUN, takeEndingAction, verifyEndingAction } from './ending-actions.ts';
+import { takeEndingAction, verifyEndingAction } from './ending-actions.ts';
 import type { SignalEvidenceFacts } from '../../core/incident/evidence-packet.ts';
-import { foldAttempts, runDetectors, type DetectorInput, type DetectorSettings, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
-import { SIGNALS, type DetectedKind } from '../../core/signals/registry.ts';
+import { foldAttempts, runDetectors, type DetectorInput, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
+import { SIGNALS } from '../../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
 import { answerCommands, type ApprovalAnswer } from '../../core/incident/approval-answer.ts';
+import { OPENING_TABLE, openingAsk, type OpeningAction } from './incident-opening.ts';
 import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY, standingOf, type CaseSeen, type FollowUpAction, type FollowUpStanding } from './incident-follow-up.ts';
 
 /**
@@ -22,46 +24,26 @@ import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY, standingOf, type CaseSeen
  * transition table, so incidents of different kinds can be open at once.
  */
 
-export interface SupervisorSettings extends DetectorSettings {
-  autoRecover: boolean;
-  verifyWindowMs: number;
-}
-
-/** What ends or restarts the run: any kind's row says what its stall does (lib/core/signals). */
-export type StallKind = SignalKind;
-
-export interface Stall {
-  kind: StallKind;
-  message: string;
-  incident: Incident;
-  /** CANCEL_AND_RESUME: what the resumed session is told. */
-  guidance?: string | undefined;
-}
-
-/** An open incident, the detector that raised it, and the recovery it is in (when its action is one). */
-interface OpenCase extends Partial<RecoveryCase> {
-  incident: Incident;
-  detector: RunDetector;
-  /** A person said no (`deadman deny`): never acted on, forgotten once its subtree is gone. */
-  denied?: true;
-  /** Set when the incident's action ends the run (its verification is the root's exit). */
-  endsRun?: RecoveryAction;
-}
+export type { Stall, SupervisorParts, SupervisorSettings } from './supervisor-parts.ts';
 
 export class Supervisor {
   readonly history: ObservationHistory;
   stall: Stall | null = null;
+  readonly facts: RunFacts;
+  private readonly ports: SupervisorPorts;
+  private readonly output: OutputTracker;
+  private readonly startedAt: number;
+  private readonly parts: SupervisorParts;
   private readonly detectors: readonly RunDetector[];
   private readonly cases = new Map<string, OpenCase>();
-  /** Read at every use: a SIGHUP may have changed them since (live-config.ts). */
-  private get settings(): SupervisorSettings { return this.settingsNow(); }
+  private get settings(): SupervisorSettings { return this.parts.settings(); }
 
-  constructor(private readonly ports: SupervisorPorts, private readonly settingsNow: () => SupervisorSettings, private readonly output: OutputTracker,
-    private readonly startedAt: number, private readonly onStall: (stall: Stall) => void, kinds: readonly DetectedKind[] | undefined,
-    /** What the run knows of itself (ready, evidence); a run's pass reads readiness from its machine. */
-    readonly facts: RunFacts = { ready: true, evidenceDead: null }) {
-    this.history = new ObservationHistory(startedAt);
-    this.detectors = runDetectors(kinds);
+  constructor(parts: SupervisorParts) {
+    ({ ports: this.ports, output: this.output, startedAt: this.startedAt } = parts);
+    this.parts = parts;
+    this.facts = parts.facts ?? { ready: true, evidenceDead: null };
+    this.history = new ObservationHistory(parts.startedAt);
+    this.detectors = runDetectors(parts.kinds);
   }
 
   get awaitingApproval(): string | null {
@@ -84,7 +66,7 @@ export class Supervisor {
     // Some results were dropped unseen: a streak counted across the gap could be false.
     if (this.output.state.toolResultsLost > 0) {
       for (const detector of this.detectors) detector.forget();
-      this.output.state.toolResultsLost = 0;
+      this.output.forgetLost();
     }
     if (attempts.length > 0) foldAttempts(this.detectors, attempts, () => null); // each carries its own fingerprint, if any (output.ts)
     await this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
@@ -131,30 +113,44 @@ export class Supervisor {
       ? { processes: signal.finding.subtree, target: signal.finding.target, lastLines, thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs } }
       : { processes: [], target: null, lastLines, thresholds: {} };
     const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
-    const decision = decideOnAction(this.ports, incident, signal, { action: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
-    if (ENDS_RUN[diagnosis.action] && decision.verdict === 'allow') return this.endRun(diagnosis.action, withGuidance(signal, diagnosis), incident);
-    if (ENDS_RUN[diagnosis.action] || diagnosis.action === 'OBSERVE' || decision.verdict === 'deny') {
-      // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
-      records.move(incident, decision.verdict === 'deny' ? 'escalate' : 'approval_required', decision.reason);
-      logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} ${incident.state}: ${decision.reason}`);
-      return;
-    }
-    if (diagnosis.action === 'STALL_POLICY' || !signal.finding) {
-      records.move(incident, 'escalate', diagnosis.rationale);
-      this.enterStall(signal.kind as StallKind, signal.message, incident);
-      return;
-    }
-    open.finding = signal.finding;
-    open.actedAt = null;
-    logger.log('warn', `${signal.kind}: ${signal.message}`);
-    if (decision.verdict === 'await_approval') {
-      records.move(incident, 'approval_required', decision.reason);
+    const decision = decideOnAction(this.ports, this.parts.actionsTaken, incident, signal, { action: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
+    const action = OPENING_TABLE[openingAsk(diagnosis.action, Boolean(signal.finding))][decision.verdict];
+    await this.openings[action]({ signal, open, decision, diagnosis });
+  }
+
+  /** The opening actions of OPENING_TABLE (incident-opening.ts). */
+  private readonly openings: Record<OpeningAction, (opening: Opening) => Promise<void> | void> = {
+    end_run: ({ signal, open, diagnosis }) => this.endRun(diagnosis.action, withGuidance(signal, diagnosis), open.incident),
+    // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
+    wait_for_person: (opening) => this.leaveToPerson(opening, 'approval_required'),
+    escalate: (opening) => this.leaveToPerson(opening, 'escalate'),
+    stall: ({ signal, open: { incident }, diagnosis }) => {
+      this.ports.records.move(incident, 'escalate', diagnosis.rationale);
+      this.enterStall(signal.kind, signal.message, incident);
+    },
+    await_approval: ({ signal, open, decision }) => {
+      const { incident } = this.holdFinding(signal, open);
+      this.ports.records.move(incident, 'approval_required', decision.reason);
       const answer = this.ports.approvals?.commands(incident.id) ?? answerCommands(incident.id, []);
-      logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: ${answer.approve} (kill it) or ${answer.deny}`);
-      return;
-    }
-    records.move(incident, 'recovery_allowed', decision.reason);
-    await this.act(open as RecoveryCase);
+      this.ports.logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: ${answer.approve} (kill it) or ${answer.deny}`);
+    },
+    recover: ({ signal, open, decision }) => {
+      this.ports.records.move(this.holdFinding(signal, open).incident, 'recovery_allowed', decision.reason);
+      return this.act(open as RecoveryCase);
+    },
+  };
+
+  private leaveToPerson({ signal, open: { incident }, decision }: Opening, event: 'approval_required' | 'escalate'): void {
+    this.ports.records.move(incident, event, decision.reason);
+    this.ports.logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} ${incident.state}: ${decision.reason}`);
+  }
+
+  /** The case keeps the signal's finding for its recovery, now or once a person approves. */
+  private holdFinding(signal: Signal, open: OpenCase): OpenCase {
+    open.finding = signal.finding!;
+    open.actedAt = null;
+    this.ports.logger.log('warn', `${signal.kind}: ${signal.message}`);
+    return open;
   }
 
   /** One more tick of an open incident with a recovery, by the follow-up table (incident-follow-up.ts). */
@@ -192,7 +188,7 @@ export class Supervisor {
       return this.act(open);
     },
     escalate: ({ open }) => void this.ports.records.move(open.incident, 'escalate', 'no fresh hung finding for a second attempt'),
-    stall: ({ open: { incident } }) => this.enterStall(incident.kind as StallKind, incident.message, incident),
+    stall: ({ open: { incident } }) => this.enterStall(incident.kind, incident.message, incident),
   };
 
   /** A person's answer from `deadman approve`/`deny`, recorded with who and when. */
@@ -213,7 +209,7 @@ export class Supervisor {
 
   private async act(open: RecoveryCase): Promise<void> {
     const refused = await terminateHung(open, this.ports);
-    if (refused) this.enterStall(open.incident.kind as StallKind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
+    if (refused) this.enterStall(open.incident.kind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
   }
 
   /** The tree is stopped as for a stall, but the run concludes as the agent said (its verdict, a wait for the reset, a resume). */
@@ -236,11 +232,11 @@ export class Supervisor {
     }
   }
 
-  private enterStall(kind: StallKind, message: string, incident: Incident, guidance?: string): void {
+  private enterStall(kind: SignalKind, message: string, incident: Incident, guidance?: string): void {
     if (this.stall) return;
     this.stall = { kind, message, incident, guidance };
     this.ports.logger.log(SIGNALS[kind].stallLog, `${kind}: ${message}`);
-    this.onStall(this.stall);
+    this.parts.onStall(this.stall);
   }
 
   private describeCase(matches: (state: IncidentState) => boolean): { text: string; id: number } | null {

@@ -8,14 +8,14 @@ import { formatArgv } from '../../core/process/format-argv.ts';
 import { traceClock } from '../../core/session/replay-report.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import { supervisePasses, type PassReason, type UsageWaitEnd } from '../run/pass-loop.ts';
-import type { RunResult } from '../run/outcome.ts';
+import type { PassResult } from '../run/outcome.ts';
 import { StepRecords, type RecordedStep } from '../records/step-records.ts';
-import { runSession } from '../run/run-session.ts';
+import { runPass } from '../run/supervised-pass.ts';
 import type { LoopClock } from '../ports.ts';
 import { ReplayClock, SimulatedWorld } from './simulated-world.ts';
 
 /**
- * Replays a trace through the real run session — the same detectors, diagnosis, policy,
+ * Replays a trace through the real supervised pass — the same detectors, diagnosis, policy,
  * recovery and verification — with every edge simulated: the clock is the trace's, each
  * recorded observation is what one tick sees, output is written into the child's pipes at its
  * time, and a kill removes the subtree from every later observation instead of signalling.
@@ -28,7 +28,7 @@ export interface ReplayOutcome {
   /** The passes after the first and the usage waits, as the replayed loop took them. */
   notes: ReplayNote[];
   /** The last pass's result; null when the trace holds no pass the loop reached. */
-  result: RunResult | null;
+  result: PassResult | null;
   /** What deadman would have exited with, after every pass. */
   exitCode: number;
   /** Simulated milliseconds from the start to the end. */
@@ -48,7 +48,7 @@ export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold
   return { config: { ...defaults, ...settings, budget: budget ?? defaults.budget, generic: generic ?? defaults.generic, revive: { ...defaults.revive, ...revive } }, onStall };
 }
 
-/** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own run session, on one simulated clock. */
+/** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own supervised pass, on one simulated clock. */
 /** `sleep`: the real clock's waits (the caller's), which the stream waits keep; `sink`: where the replayed run's rows go (`deadman report <scenario>`: an in-memory store); none by default. */
 export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink: StoreSink | null = null, name = 'replay'): Promise<ReplayOutcome> {
   const { config, onStall } = replayConfig(trace);
@@ -57,7 +57,7 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
   const runs = new ReplayRuns(trace.header, sink, clock, name);
   const notes: ReplayNote[] = [];
   const stops: NodeJS.Signals[] = [];
-  let last: RunResult | null = null;
+  let last: PassResult | null = null;
   let current = 0;
   // As in a live run, an action taken in one pass is not taken again on the same stall in a later one.
   const actionsTaken = new Set<string>();
@@ -69,9 +69,9 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
       const records = runs.passStarted(index, pass.root);
-      const world = new SimulatedWorld(pass, trace.header.version, await createAdapter(pass.adapter), clock, sleep, records, actionsTaken);
+      const world = new SimulatedWorld(pass, trace.header.version, await createAdapter(pass.adapter), clock, sleep, records);
       const resumed = verifying && new ResumedVerification(verifying, { ...world.ports, workspace: world.resumedWorkspace });
-      last = await world.replay(runSession({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall }, { ...world.ports, resumed }));
+      last = await world.replay(runPass({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall, actionsTaken }, { ...world.ports, resumed }));
       stops.push(...world.stops);
       runs.passEnded(last);
       return last;
@@ -110,11 +110,11 @@ class ReplayRuns {
     return this.records;
   }
 
-  passEnded(result: RunResult): void {
+  passEnded(result: PassResult): void {
     if (this.perPass) this.records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
   }
 
-  ended(exitCode: number, last: RunResult | null): void {
+  ended(exitCode: number, last: PassResult | null): void {
     if (this.perPass) return;
     this.records.finishRun({ exitCode, signal: null, outcome: last?.outcome ?? 'not started', reason: last?.reason ?? 'the recording ends before the command started', errorCode: last?.errorCode });
   }

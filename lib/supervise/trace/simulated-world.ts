@@ -4,9 +4,9 @@ import { processKey, type Observation, type ProcessInfo } from '../../core/proce
 import type { Adapter } from '../../core/adapters/agent-events.ts';
 import type { TraceEventOf } from '../../core/session/trace.ts';
 import type { TracePass } from '../../core/session/trace-passes.ts';
-import type { RunResult } from '../run/outcome.ts';
+import type { PassResult } from '../run/outcome.ts';
 import type { StepRecords } from '../records/step-records.ts';
-import type { LoopClock, RunSessionPorts, SpawnedChild, TerminateResult, TerminateTarget } from '../ports.ts';
+import type { LoopClock, PassPorts, SpawnedChild, TerminateResult, TerminateTarget } from '../ports.ts';
 
 /**
  * The edges of one replayed pass: the shared clock, its observations one per tick, its output
@@ -60,9 +60,9 @@ function answers<T>(recorded: T[], none: T): { recorded: boolean; next(): T } {
 export class SimulatedWorld {
   readonly child: SimulatedChild;
   readonly stops: NodeJS.Signals[] = [];
-  readonly ports: RunSessionPorts;
+  readonly ports: PassPorts;
   /** What the verification of the pass before sees of the work tree. */
-  readonly resumedWorkspace: RunSessionPorts['workspace'];
+  readonly resumedWorkspace: PassPorts['workspace'];
   private readonly exact: boolean;
   private readonly observations: Array<TraceEventOf<'observation'>>;
   private readonly polls: Array<() => void> = [];
@@ -76,7 +76,7 @@ export class SimulatedWorld {
   private onDead: ((message: string) => void) | null = null;
   private onSignal: ((signal: NodeJS.Signals) => void) | null = null;
 
-  constructor(private readonly pass: TracePass, version: number, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords, actionsTaken: Set<string>) {
+  constructor(private readonly pass: TracePass, version: number, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords) {
     this.exact = version >= 2;
     this.observations = pass.events.filter((e) => e.type === 'observation');
     this.kills = pass.events.filter((e) => e.type === 'terminate').length;
@@ -95,8 +95,6 @@ export class SimulatedWorld {
       notifier: { path: 'none', detail: 'replay', send: () => {} },
       logger: { log: () => {} },
       records,
-      actionsTaken,
-      watchdogUsec: null,
       spawn: async () => ({ ok: true, child: this.child }),
       signals: (onSignal) => {
         this.onSignal = onSignal;
@@ -131,7 +129,7 @@ export class SimulatedWorld {
   }
 
   /** Feeds the pass's events to the running session, one settled step each, and returns its result. */
-  async replay(running: Promise<RunResult>): Promise<RunResult> {
+  async replay(running: Promise<PassResult>): Promise<PassResult> {
     await settle();
     let exited = false;
     for (const event of this.pass.events) {

@@ -6,7 +6,7 @@ import { TRACE_VERSION } from '../../core/session/trace-version.ts';
 import type { Observation } from '../../core/process/process-info.ts';
 import type { UsageWait } from '../../core/detect/usage-limit.ts';
 import type { PassReason } from '../run/pass-loop.ts';
-import type { Clock, EvidenceGate, ProcessTree, RunSessionPorts, WorkspaceAnswer } from '../ports.ts';
+import type { Clock, EvidenceGate, ProcessTree, PassPorts, WorkspaceAnswer } from '../ports.ts';
 
 /**
  * `deadman run --record`: each pass's ports, wrapped to also write what they saw into one trace
@@ -53,7 +53,7 @@ export class TraceRecorder {
    * its first answer is asked before the pass's process starts, so it is written after that
    * pass's entry; replay hands these answers to the verification alone.
    */
-  resumedWorkspace(workspace: RunSessionPorts['workspace']): RunSessionPorts['workspace'] {
+  resumedWorkspace(workspace: PassPorts['workspace']): PassPorts['workspace'] {
     if (!workspace) return workspace;
     const held: Array<string | null> = [];
     this.heldForPass = held;
@@ -76,7 +76,7 @@ export class TraceRecorder {
   }
 
   /** One pass's ports, recording; `why` is null for the first pass, whose spawn writes the header. */
-  ports(ports: RunSessionPorts, why: PassReason | null): RunSessionPorts {
+  ports(ports: PassPorts, why: PassReason | null): PassPorts {
     const { sink, redact } = this;
     const workspace = ports.workspace;
     return {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { tempDir } from '../../helpers/cli.ts';
 import { prepareRespawn } from '../../../lib/commands/run/respawn.ts';
 import { MAX_HANDOFF_STATE_CHARS } from '../../../lib/core/incident/handoff.ts';
-import type { RunResult } from '../../../lib/supervise/run/outcome.ts';
+import type { PassResult } from '../../../lib/supervise/run/outcome.ts';
 
 /**
  * Handoffs do not nest: ten CHECKPOINT_AND_RESPAWNs in a row, each from the command the one
@@ -16,7 +16,7 @@ import type { RunResult } from '../../../lib/supervise/run/outcome.ts';
 
 const TASK = 'make the parser tests pass';
 
-function overBudget(pass: number): RunResult {
+function overBudget(pass: number): PassResult {
   const attempts = Array.from({ length: 60 }, (_, i) => ({ command: `npm test -- --shard ${pass}/${i} ${'x'.repeat(200)}`, exitCode: 1, outputTail: `FAIL ${'y'.repeat(500)}\n`.repeat(40), ok: false }));
   return {
     exitCode: 75, reraise: null, outcome: 'respawn', reason: `the session used ${50_000 + pass} tokens, at or over budget.tokens (10000)`, clean: true, sessionId: null,

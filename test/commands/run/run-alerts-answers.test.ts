@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answerFlags } from '../../../lib/commands/run/run-alerts.ts';
-import { statePaths, type PathContext } from '../../../lib/io/paths.ts';
+import { statePaths, type PathContext } from '../../../lib/io/files/paths.ts';
 
 /** What `deadman approve ID` needs, typed in a person's shell, to find the run's state: only the paths that are not their defaults. */
 const person: PathContext = { env: { STATE_DIRECTORY: '/home/ann/.local/state/deadman' }, isRoot: false, platform: 'linux', home: '/home/ann' };

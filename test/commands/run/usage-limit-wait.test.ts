@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitForUsageReset, type UsageWaitDeps } from '../../../lib/commands/run/usage-limit-wait.ts';
 import { launchdExitCode } from '../../../lib/core/units/launchd-exit.ts';
-import { createSdNotifier } from '../../../lib/io/sd-notify.ts';
+import { createSdNotifier } from '../../../lib/io/service/sd-notify.ts';
 
 /**
  * The usage-limit wait on launchd's code path: no NOTIFY_SOCKET (the notifier is the real one,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reconcile } from '../../../lib/core/incident/diagnosis.ts';
-import { diagnose } from '../../../lib/core/incident/diagnose-rules.ts';
+import { diagnose } from '../../../lib/core/incident/default-diagnosis.ts';
 import { parseDiagnosis, type ExternalDiagnosis } from '../../../lib/core/incident/diagnosis-schema.ts';
 
 const VALID: ExternalDiagnosis = {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CRASH_OPENING, reviveOpening } from '../../../lib/core/revive/revive-opening.ts';
-import { DEFAULT_REVIVE_MESSAGE, reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
+import { reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
 import { startsWithReviveMessage } from '../../../lib/core/revive/session-files.ts';
 
 /** The revive prompt opens with what really stopped the run, read from the marker: a usage limit, a throttle, a failed turn, a stop by deadman, a crash. */
@@ -24,8 +24,8 @@ test('each way a run ends gets its own opening; only an unexplained exit is call
 });
 
 test('the default message is the crash opening; every opening is still known as deadman\'s in the session files', () => {
-  assert.ok(DEFAULT_REVIVE_MESSAGE.startsWith(CRASH_OPENING));
-  assert.equal(reviveMessage('the task'), `${DEFAULT_REVIVE_MESSAGE}\n\nThe original task was:\nthe task`);
+  assert.ok(reviveMessage(null).startsWith(CRASH_OPENING));
+  assert.equal(reviveMessage('the task'), `${reviveMessage(null)}\n\nThe original task was:\nthe task`);
   const isRevive = startsWithReviveMessage();
   for (const reason of ['failed: the agent\'s turn failed: boom (exit 1)', 'usage-limit: Codex usage limit reached', 'usage-limit: Claude API throttled (not a usage limit)', 'stalled: silent', 'failed: child exited 1']) {
     assert.ok(isRevive(reviveMessage('t', undefined, reviveOpening(interrupted(reason)))), reason);

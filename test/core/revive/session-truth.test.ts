@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decideRevive, markCompleted, markExhausted, markInterrupted, newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
 import { readClaudeTranscript, readCodexRollout } from '../../../lib/core/revive/session-files.ts';
 import { reconcileWithSession } from '../../../lib/core/revive/session-truth.ts';
-import { DEFAULT_REVIVE_MESSAGE, reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
+import { reviveMessage } from '../../../lib/core/revive/resume-argv.ts';
 
 /** Hand-made rollouts and transcripts of the real shapes (docs: /work/shared/reference/agent-formats.md). */
 
@@ -34,7 +34,7 @@ test('counts revive prompts since the last genuine user turn; a genuine prompt o
   assert.equal(readCodexRollout([...lines, ...turn(4, 'now also fix the docs')])!.revivesSinceUserInput, 0, 'genuine input');
   assert.equal(readCodexRollout([...lines, codex.complete(4)])!.revivesSinceUserInput, 0, 'completed turn');
   assert.equal(readCodexRollout([...lines, codex.complete(4), ...turn(5, revivePrompt)])!.revivesSinceUserInput, 1);
-  assert.ok(revivePrompt.startsWith(DEFAULT_REVIVE_MESSAGE));
+  assert.ok(revivePrompt.startsWith(reviveMessage(null)));
 });
 
 const claude = {

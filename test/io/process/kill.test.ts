@@ -7,7 +7,7 @@ import { bornAt } from '../../../lib/core/process/process-info.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
 import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
 import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
-import { systemClock } from '../../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 import { stopOwnedTree, terminateSubtree } from '../../../lib/io/process/kill.ts';
 import { createLinuxObserver } from '../../../lib/io/process/proc-linux.ts';
 import { isSameProcessAlive } from '../../../lib/io/process/process-identity.ts';

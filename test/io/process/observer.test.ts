@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DeadmanError, ExitCode } from '../../../lib/exit-codes.ts';
-import { systemClock } from '../../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 import { createObserver } from '../../../lib/io/process/observer.ts';
 import { startTree } from '../../helpers/process-tree.ts';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 import { createDarwinObserver } from '../../../lib/io/process/proc-darwin.ts';
 import { repoRoot, waitFor } from '../../helpers/cli.ts';
 import { nodeFixture, shellFixture, startTree } from '../../helpers/process-tree.ts';

@@ -7,7 +7,7 @@ import { findHungSubtree } from '../../../lib/core/detect/hung.ts';
 import { emptyProgress, updateProgress } from '../../../lib/core/detect/process-progress.ts';
 import { activityFloors } from '../../../lib/core/detect/tree-activity.ts';
 import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
-import { systemClock } from '../../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 import { createLinuxObserver } from '../../../lib/io/process/proc-linux.ts';
 import { readProcStat } from '../../../lib/io/process/process-identity.ts';
 import { tempDir, waitFor } from '../../helpers/cli.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { systemClock } from '../../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 import { createLinuxObserver } from '../../../lib/io/process/proc-linux.ts';
 import { LinuxProcessReader } from '../../../lib/io/process/proc-read.ts';
 import { waitFor } from '../../helpers/cli.ts';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockMarkers } from '../../../lib/io/revive/marker-lock.ts';
-import { systemClock } from '../../../lib/io/clock.ts';
+import { systemClock } from '../../../lib/io/time/clock.ts';
 import { tempDir } from '../../helpers/cli.ts';
 
 test('one holder at a time; released, it can be taken again', async (t) => {

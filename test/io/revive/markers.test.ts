@@ -4,9 +4,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { markInterrupted, markRevived, newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
-import { currentOwner, isOwnerAlive, listMarkers, markerPath, readMarker, writeMarker } from '../../../lib/io/revive/markers.ts';
+import { currentOwner, listMarkers, markerPath, readMarker, writeMarker } from '../../../lib/io/revive/markers.ts';
 import { settleEndedResume } from '../../../lib/io/revive/revive-log.ts';
-import { readProcStat } from '../../../lib/io/process/process-identity.ts';
+import { isOwnerAlive, readProcStat } from '../../../lib/io/process/process-identity.ts';
 import { repoRoot, tempDir } from '../../helpers/cli.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 

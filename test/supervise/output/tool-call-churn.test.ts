@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Session } from 'node:inspector/promises';
 import { createClaudeAdapter } from '../../../lib/core/adapters/claude.ts';
 import { OutputTracker } from '../../../lib/supervise/output/output.ts';
-import { keepYoungGenerationSmall } from '../../../lib/io/young-generation.ts';
+import { keepYoungGenerationSmall } from '../../../lib/io/heap/young-generation.ts';
 
 /**
  * A flood of tool calls must not push the tool maps' hash tables into V8's old generation: an

@@ -4,7 +4,6 @@ import type { Claim } from '../../../lib/core/config/config.ts';
 import { configSchema } from '../../../lib/core/config/config.ts';
 import { createEvidenceGate } from '../../../lib/supervise/run/evidence-gate.ts';
 import type { RunRecords } from '../../../lib/supervise/records/records.ts';
-import { waitFor } from '../../helpers/cli.ts';
 
 /** The evidence gate follows its claims getter: claims a SIGHUP brings are watched from the next tick, ones it drops no longer. */
 
@@ -14,22 +13,33 @@ test('claims brought by a reload are watched, and claims it drops are forgotten'
   let claims: readonly Claim[] = [];
   const evaluated: string[] = [];
   const records = { evidence: () => {} } as unknown as RunRecords;
+  // The gate's timer on an injected clock: each tick() is one interval of the repeater, no real wait.
+  let now = 0;
+  const ticks: Array<() => void> = [];
   const gate = createEvidenceGate(() => claims, {
     evaluate: async (claim, index) => {
       evaluated.push(claim.name ?? String(index));
       return { claim: claim.name ?? 'x', kind: claim.kind, verdict: 'dead', reason: 'gone' };
     },
-    monotonic: () => performance.now(),
+    monotonic: () => now,
     records,
-    tickMs: 20,
+    every: (_ms, run) => {
+      ticks.push(run);
+      return () => ticks.splice(ticks.indexOf(run), 1);
+    },
   });
+  const tick = async () => {
+    now += 20;
+    for (const run of [...ticks]) run();
+    for (let i = 0; i < 3; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  };
   const dead: string[] = [];
   gate.start((message) => dead.push(message));
   try {
     assert.deepEqual(gate.summary(), { alive: 0, total: 0, failing: null });
     claims = claimsOf([{ name: 'report', kind: 'command', command: ['true'], when: 'always' }]);
-    await waitFor(() => dead.length > 0, 2_000, 'the new claim judged');
-    assert.deepEqual(dead, ['evidence report dead: gone']);
+    await tick();
+    assert.deepEqual(dead, ['evidence report dead: gone'], 'the new claim judged at the next tick');
     assert.equal(gate.summary().total, 1);
     claims = claimsOf([{ name: 'other', kind: 'command', command: ['true'] }]);
     assert.equal(gate.summary().total, 0, 'an on_exit claim is not watched');
@@ -37,6 +47,7 @@ test('claims brought by a reload are watched, and claims it drops are forgotten'
   } finally {
     gate.stop();
   }
+  assert.equal(ticks.length, 0, 'stop cancels the timer');
 });
 
 test('under a fake clock: an always claim is checked every interval, and reported dead only once it stayed failing past its grace', async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { supervisePasses, type PassEdges } from '../../../lib/supervise/run/pass-loop.ts';
-import type { RunResult } from '../../../lib/supervise/run/outcome.ts';
+import type { PassResult } from '../../../lib/supervise/run/outcome.ts';
 import type { EarlierBackoffs } from '../../../lib/core/detect/usage-limit.ts';
 import type { Incident } from '../../../lib/supervise/records/records.ts';
 
@@ -9,7 +9,7 @@ import type { Incident } from '../../../lib/supervise/records/records.ts';
 
 const base = { exitCode: 75, reraise: null, reason: 'r', clean: false, sessionId: null } as const;
 
-function edgesFor(results: Array<RunResult | number>, overrides: Partial<PassEdges<number>> = {}) {
+function edgesFor(results: Array<PassResult | number>, overrides: Partial<PassEdges<number>> = {}) {
   const seen = { backoffs: [] as EarlierBackoffs[], unsettled: [] as string[], verifying: [] as Array<number | null> };
   const edges: PassEdges<number> = {
     supervise: async (_pass, _why, verifying) => {
@@ -30,7 +30,7 @@ function edgesFor(results: Array<RunResult | number>, overrides: Partial<PassEdg
 }
 
 test('throttle backoffs in a row are counted for the wait; any other outcome starts the count over', async () => {
-  const throttled: RunResult = { ...base, outcome: 'usage-limit', usageThrottle: true, usageResetAt: null };
+  const throttled: PassResult = { ...base, outcome: 'usage-limit', usageThrottle: true, usageResetAt: null };
   const { edges, seen } = edgesFor([throttled, throttled, { ...base, outcome: 'cancel-resume' }, throttled, { ...base, exitCode: 0, outcome: 'completed' }]);
   assert.deepEqual(await supervisePasses(0, 5, edges), { exitCode: 0, reraise: null });
   assert.deepEqual(seen.backoffs, [{ count: 0, waitedMs: 0 }, { count: 1, waitedMs: 1_000 }, { count: 0, waitedMs: 0 }]);
@@ -38,7 +38,7 @@ test('throttle backoffs in a row are counted for the wait; any other outcome sta
 
 test('a resume\'s incident goes to the next pass; a respawn that cannot start leaves it to unsettled, not VERIFYING for ever', async () => {
   const incident: Incident = { id: 7, kind: 'SESSION_BUDGET_RISK', state: 'VERIFYING', message: 'over budget', attempts: 0 };
-  const respawn: RunResult = { ...base, outcome: 'respawn', verifying: { incident } };
+  const respawn: PassResult = { ...base, outcome: 'respawn', verifying: { incident } };
   const followed = edgesFor([respawn, { ...base, exitCode: 0, outcome: 'recovered_and_resumed' }]);
   await supervisePasses(0, 5, followed.edges);
   assert.deepEqual(followed.seen.verifying, [null, 7]);

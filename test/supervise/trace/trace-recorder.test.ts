@@ -8,7 +8,7 @@ import { bornAt } from '../../../lib/core/process/process-info.ts';
 import type { Adapter } from '../../../lib/core/adapters/agent-events.ts';
 import { ReplayClock, SimulatedWorld } from '../../../lib/supervise/trace/simulated-world.ts';
 import { StepRecords } from '../../../lib/supervise/records/step-records.ts';
-import type { RunSessionPorts } from '../../../lib/supervise/ports.ts';
+import type { PassPorts } from '../../../lib/supervise/ports.ts';
 
 /** Replay hands a pass its workspace answers in the order they were asked for: the trace keeps that order, whatever order git answers in. */
 test('workspace answers are written in the order asked, each once it is in', async () => {
@@ -16,7 +16,7 @@ test('workspace answers are written in the order asked, each once it is in', asy
   const recorder = new TraceRecorder({ write: (entry) => written.push(entry) }, {} as TraceSettings, (text) => text, { monotonic: () => 0, wall: () => 0 });
   const answers: Array<(fingerprint: string) => void> = [];
   const workspace = () => new Promise<string | null>((resolve) => answers.push(resolve));
-  const ports = recorder.ports({ workspace } as unknown as RunSessionPorts, null);
+  const ports = recorder.ports({ workspace } as unknown as PassPorts, null);
   const first = ports.workspace!();
   const second = ports.workspace!();
   answers[1]!('second');
@@ -38,7 +38,7 @@ test('a poll is recorded with every field the observer gave, its start clock on 
   const ports = recorder.ports({
     spawn: async () => ({ ok: true, child }), adapter: () => ({ name: 'generic' }),
     makeTree: () => ({ observe: () => observation, terminate: async () => ({ killed: [7], survived: [], refused: null, skipped: [] }), stopAll: async () => {} }),
-  } as unknown as RunSessionPorts, null);
+  } as unknown as PassPorts, null);
   await ports.spawn(['sleep'], { cwd: '/', env: {}, stdin: 'null', runTag: 'x' });
   now = 2000;
   assert.equal(ports.makeTree(7, 'x').observe(), observation, 'the loop gets the observation itself');
@@ -49,7 +49,7 @@ test('a poll is recorded with every field the observer gave, its start clock on 
 
   const clock = new ReplayClock(0);
   const [pass] = tracePasses(parsed.trace);
-  const world = new SimulatedWorld(pass!, 2, { name: 'generic' } as Adapter, clock, async () => {}, new StepRecords(null, () => 0, () => 0), new Set());
+  const world = new SimulatedWorld(pass!, 2, { name: 'generic' } as Adapter, clock, async () => {}, new StepRecords(null, () => 0, () => 0));
   const replayed = world.ports.makeTree(7, 'x').observe();
   assert.equal(clock.now, 500.25, 'the first tick reads the clock at its observation');
   assert.deepEqual(replayed, { at: 500.25, rootPid: 7, cgroupCpuMs: 12, startClock: { bootAt: -10000.5, ticksPerSecond: 100 }, processes: [{ ...process, cmdline: ['sleep', '[redacted]'] }] });

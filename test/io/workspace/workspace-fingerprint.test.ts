@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_PER_SECOND, workspaceFingerprinter } from '../../../lib/io/workspace/workspace-fingerprint.ts';
+import { tempDir } from '../../helpers/cli.ts';
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s); no edit, the same; null outside git', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'a.txt'), 'one\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'one');
+  let now = 0;
+  const take = workspaceFingerprinter(dir, () => (now += 1_000));
+  const seen = [await take()];
+  assert.match(seen[0] ?? '', /^[0-9a-f]{16}$/);
+  assert.equal(await take(), seen[0], 'nothing changed');
+  const edits: Array<() => void> = [
+    () => writeFileSync(join(dir, 'a.txt'), 'two\n'), // a tracked file changed
+    () => writeFileSync(join(dir, 'a.txt'), 'three\n'), // the same changed file again: its mtime tells
+    () => writeFileSync(join(dir, 'new.txt'), 'x'), // an untracked file
+    () => writeFileSync(join(dir, 'new.txt'), 'xy'),
+    () => (mkdirSync(join(dir, 'deep', 'er'), { recursive: true }), writeFileSync(join(dir, 'deep', 'er', 'b.txt'), 'b')), // in a new directory
+    () => git(dir, 'add', '.'), // staged
+    () => renameSync(join(dir, 'new.txt'), join(dir, 'renamed.txt')),
+    () => writeFileSync(join(dir, 'a.txt'), 'one\n'), // back as committed
+  ];
+  for (const [i, edit] of edits.entries()) {
+    await settle(100 + (i % 5) * 100);
+    edit();
+    const next = await take();
+    assert.ok(!seen.includes(next), `edit ${i} gave a fingerprint already seen`);
+    seen.push(next);
+  }
+  assert.equal(await workspaceFingerprinter(tempDir(t), () => 0)(), null);
+});
+
+test('past MAX_PER_SECOND in a second, each answer is one never seen (a change), so a flood runs no git', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  let now = 0;
+  const take = workspaceFingerprinter(dir, () => now);
+  const answers: Array<string | null> = [];
+  for (let i = 0; i < MAX_PER_SECOND + 3; i++) answers.push(await take());
+  assert.equal(new Set(answers.slice(0, MAX_PER_SECOND)).size, 1, 'measured: the same');
+  assert.equal(new Set(answers.slice(MAX_PER_SECOND)).size, 3, 'unmeasured: each its own');
+  now += 1_000;
+  assert.equal(await take(), answers[0], 'a new second measures again');
+});
+
+test('asked faster than git answers, one question waits behind the running git and the rest are unmeasured: no queue for a tick to wait out', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  const take = workspaceFingerprinter(dir, () => 0);
+  // Issue 38: a queue of every git asked for grew under a flood; the tick waited for all of it.
+  const answers = await Promise.all(Array.from({ length: 5 }, () => take()));
+  assert.equal(new Set(answers.slice(0, 2)).size, 1, `the running git and the one behind it: measured alike (${answers.join(', ')})`);
+  assert.equal(new Set(answers.slice(2)).size, 3, 'the rest: each its own (unmeasured)');
+  assert.ok(answers.slice(2).every((answer) => answer?.startsWith('unmeasured-')), answers.join(', '));
+  assert.equal(await take(), answers[0], 'once answered, git is asked again');
+});
+
+test('every pass of a run asks the same git shell: one per work tree for the process, however many fingerprinters', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  const passes = [workspaceFingerprinter(dir, () => 0), workspaceFingerprinter(dir, () => 0)];
+  const answers = await Promise.all([...passes, ...passes].map((take) => take()));
+  assert.equal(new Set(answers).size, 1, 'asked at once, each gets its own answer');
+  assert.equal(gitShellsIn(dir).length, 1);
+});
+
+/** This process's children that are git status shells working in `dir` (Linux /proc). */
+function gitShellsIn(dir: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    try {
+      const parent = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
+      return parent === String(process.pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('git --no-optional-locks status') && realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir);
+    } catch {
+      return false; // not a process, or gone
+    }
+  });
+}
