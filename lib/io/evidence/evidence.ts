@@ -3,11 +3,12 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../../core/config/config.ts';
 import {
-  chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp,
+  chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp, wantsSample,
   type Candidate, type FileSample, type HttpOutcome, type JobVerdict, type Verdict,
 } from '../../core/evidence/evidence.ts';
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
+import { judgeCount } from '../../core/evidence/file-count.ts';
 import { expandGlob, GlobTooLargeError } from './glob.ts';
 
 /**
@@ -58,10 +59,16 @@ async function evaluateFile(claim: FileClaim, name: string, now: () => number): 
   const resolvedRoot = await realpath(claim.root).catch(() => claim.root);
   const paths = claim.path !== undefined ? [claim.path] : await expandGlob(written);
   const candidates = await Promise.all(paths.map(inspect));
+  const counted = judgeCount(claim, name, candidates, resolvedRoot);
+  if (counted !== null) return counted;
   const choice = chooseEvidence(claim, candidates, resolvedRoot);
-  const wantsSample = claim.min_lines !== undefined || claim.contains !== undefined;
-  const sample = choice.file && wantsSample ? await readSample(choice.file.resolved) : null;
-  return judgeFile(claim, name, choice, sample, now());
+  const sample = choice.file && wantsSample(claim) ? await readSample(choice.file.resolved) : null;
+  return judgeFile(claim, name, choice, sample, now(), hostTimeZone());
+}
+
+/** This host's time zone ($TZ, else the system's): the day of files on this host. */
+function hostTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 async function inspect(path: string): Promise<Candidate> {
