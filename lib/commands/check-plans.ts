@@ -19,15 +19,16 @@ import { redactorFor } from './shared/command-context.ts';
  */
 
 export function explainJobs(selected: ReadonlyArray<[string, Job]>, stateDir: string, out: (line: string) => void): number {
-  const plans = planAll(selected, stateDir);
-  let pending = false;
-  for (const [name, job] of selected) {
-    const plan = plans.get(name)!;
-    out(name);
-    for (const line of explainLines(name, job, plan)) out(`  ${line}`);
-    pending ||= plan.english?.source === 'pending';
-  }
+  const { lines, pending } = explainText(selected, stateDir);
+  lines.forEach(out);
   return pending ? ExitCode.ATTENTION : ExitCode.OK;
+}
+
+/** The plan of each job as lines (`--explain`, `config check`), and whether any claim has none yet. */
+export function explainText(selected: ReadonlyArray<[string, Job]>, stateDir: string): { lines: string[]; pending: boolean } {
+  const plans = planAll(selected, stateDir);
+  const lines = selected.flatMap(([name, job]) => [name, ...explainLines(name, job, plans.get(name)!).map((line) => `  ${line}`)]);
+  return { lines, pending: [...plans.values()].some((plan) => plan.english?.source === 'pending') };
 }
 
 function explainLines(name: string, job: Job, plan: JobPlan): string[] {

@@ -46,7 +46,7 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
     .option('approve-plan', { type: 'string', describe: 'show the diagnostician\'s plan for JOB\'s claim the reader refused, and pin it on approval' })
     .conflicts('explain', ['fix', 'json', 'approve-plan'])
     .conflicts('approve-plan', ['fix', 'json'])
-    .check((a) => (a.yes && !a.fix && a['approve-plan'] === undefined ? 'Missing dependent arguments:\n yes -> fix or approve-plan' : true))
+
     .options(stateOptions)
     .conflicts('json', 'fix')
     .conflicts('quiet', ['verbose', 'json']),
@@ -58,6 +58,7 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
 async function runCheck(args: CheckArgs): Promise<number> {
   const context = await loadContext(args, {}, { jobsApart: true });
   const approve = args['approve-plan'];
+  if (args.yes && !args.fix && approve === undefined) throw usageError('--yes approves a rerun (with --fix) or a plan (with --approve-plan); give one of them');
   const { selected, refused } = selectJobs(context.config, context.refusedJobs, approve === undefined ? args.jobs ?? [] : [approve], context.file);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const { clock } = context;

@@ -69,7 +69,7 @@ export const jobSchema = z.strictObject({
   timeout: duration({ max: TIMER_MAX, off: true }).default(10 * 60_000),
   claim: claimSentence.optional(),
   evidence: z.array(claimSchema).default(() => []),
-}).superRefine((job, ctx) => {
+}).meta({ anyOf: [{ required: ['claim'] }, { required: ['evidence'] }] }).superRefine((job, ctx) => {
   const problem = jobEvidenceProblem(job);
   if (problem !== null) ctx.addIssue({ code: 'custom', path: ['evidence'], message: problem });
 });
