@@ -108,3 +108,17 @@ test('bad input: no claim to approve is a usage error (64); a refused [[evidence
   assert.equal(run.stdout, `problem: ${config}: evidence[0].claim: does not understand "spreadsheet" (nearest word it knows: "snapshot")\n`);
   assert.ok(!existsSync(join(dir, 'state')));
 });
+
+test('deadman run reads an [[evidence]] claim in English: an empty export is green but dead (65), a filled one passes', async (t) => {
+  const dir = tempDir(t);
+  mkdirSync(join(dir, 'out'));
+  const config = join(dir, 'run.toml');
+  writeFileSync(config, `[[evidence]]\nname = "export"\nclaim = "a non-empty CSV under ${dir}/out"\n`);
+  writeFileSync(join(dir, 'out', 'a.csv'), '');
+  const run = (args: string[]) => runDeadman(['run', '--config', config, '--database', join(dir, 'state', 'deadman.db'), '--', ...args], { cwd: dir });
+  const dead = await run(['true']);
+  assert.equal(dead.code, 65, dead.stderr);
+  writeFileSync(join(dir, 'out', 'a.csv'), 'a,b\n');
+  const alive = await run(['true']);
+  assert.equal(alive.code, 0, alive.stderr);
+});
