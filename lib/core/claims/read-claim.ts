@@ -41,11 +41,6 @@ export function readClaim(sentence: string): ClaimReading {
   return built.ok ? { ok: true, plan: [built.claim], inputs: [built.input] } : refuse({ word: null, nearest: null, reason: built.reason });
 }
 
-/** One line: `does not understand "spreadsheet" (nearest word it knows: "snapshot")`. */
-export function refusalLine(refusal: ClaimRefusal): string {
-  return refusal.reason;
-}
-
 function refuse(refusal: ClaimRefusal): ClaimReading {
   return { ok: false, refusal };
 }
