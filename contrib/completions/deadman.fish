@@ -90,7 +90,9 @@ complete -c deadman -n '__deadman_in check' -l json -d 'print the verdicts as on
 complete -c deadman -n '__deadman_in check' -l verbose -d 'also print one line per healthy job'
 complete -c deadman -n '__deadman_in check' -l quiet -d 'print only the jobs that need attention (nothing when all is well): for cron'
 complete -c deadman -n '__deadman_in check' -l fix -d 'offer each dead job\'s rerun command, asking for approval on the terminal'
-complete -c deadman -n '__deadman_in check' -l yes -d 'approve every rerun without asking (with --fix)'
+complete -c deadman -n '__deadman_in check' -l yes -d 'approve every rerun (with --fix) or the plan (with --approve-plan) without asking'
+complete -c deadman -n '__deadman_in check' -l explain -d 'print the typed plan each job is checked by (what its English claim became); check nothing'
+complete -c deadman -n '__deadman_in check' -l approve-plan -r -d 'show the diagnostician\'s plan for JOB\'s claim the reader refused, and pin it on approval'
 complete -c deadman -n '__deadman_in check' -l database -r -d 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)'
 complete -c deadman -n '__deadman_in check' -l state-dir -r -d 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)'
 

@@ -6,6 +6,7 @@ import { crossFieldProblems } from '../core/config/config-rules.ts';
 import { chooseDiagnostician, describeDiagnostician } from '../core/config/diagnostician-choice.ts';
 import { unwritableDirProblem } from '../io/config/writable-dir.ts';
 import { createSdNotifier, probeAddon, readSystemdEnvironment, type AddonProbe } from '../io/service/sd-notify.ts';
+import { explainText } from './check-plans.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 
 /**
@@ -53,6 +54,8 @@ export interface ConfigFacts {
   addon_detail: string;
   /** Which diagnostician is configured and whether its key variable is set (never the key). */
   diagnostician: string | null;
+  /** The typed plan each job's English `claim` became (`check --explain`'s lines), for the jobs that have one. */
+  claim_plans: string[];
   problems: string[];
 }
 
@@ -71,7 +74,7 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   } catch (error) {
     if (!(error instanceof DeadmanError)) throw error;
     // The problems (at most 21 lines) each name the file.
-    return { ok: false, config_file: args.config ?? null, state_dir: null, database: null, marker_dir: null, diagnostician: null, ...machine, problems: error.message.split('\n') };
+    return { ok: false, config_file: args.config ?? null, state_dir: null, database: null, marker_dir: null, diagnostician: null, claim_plans: [], ...machine, problems: error.message.split('\n') };
   }
   // WATCHDOG_USEC as set, whatever WATCHDOG_PID says: `config check` inside the unit is not its main process.
   const watchdogUsec = Number(process.env.WATCHDOG_USEC);
@@ -81,6 +84,7 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   return {
     ok: problems.length === 0, config_file: context.file ?? null, state_dir: context.paths.stateDir, database: context.paths.database,
     marker_dir: context.paths.markerDir, diagnostician: describeDiagnostician(chooseDiagnostician(context.config.diagnose), process.env), ...machine, problems,
+    claim_plans: explainText(Object.entries(context.config.jobs).filter(([, job]) => job.claim !== undefined), dirname(context.paths.database)).lines,
   };
 }
 
@@ -98,6 +102,7 @@ function renderFacts(facts: ConfigFacts, quiet: boolean): string {
     `notify path:   ${facts.notify_path} — ${facts.notify_detail}`,
     `addon:         ${facts.addon_detail}`,
     `diagnostician: ${facts.diagnostician}`,
+    ...(facts.claim_plans.length > 0 ? ['claim plans:', ...facts.claim_plans.map((line) => `  ${line}`)] : []),
     ...(facts.problems.length === 0 ? ['problems:      none'] : []),
   ];
   return `${lines.join('\n')}\n${problems}`;

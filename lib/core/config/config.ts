@@ -10,19 +10,13 @@ import { ALERT_EVENTS } from '../alerts/alert.ts';
 import { SANDBOX_LEVELS } from '../units/hardening.ts';
 import { ADAPTER_VALUES, ON_STALL_VALUES, STDIN_VALUES } from './enum-values.ts';
 import { sqlClaimFields, sqlClaimRules } from './sql-claim.ts';
+import { claimCommon, claimSentence, fileClaimExtraProblems, fileClaimExtras, jobEvidenceProblem } from './claim-fields.ts';
 
 /**
  * The schema of deadman.toml — the one definition of the configuration. Flags of
  * `deadman run` are the same keys (`--hung-timeout` ↔ `hung_timeout`) merged over the file
  * before this schema validates both. Durations are systemd spans resolved to milliseconds.
  */
-
-const claimCommon = {
-  name: name.optional(),
-  when: z.enum(['always', 'on_exit']).default('on_exit'),
-  interval: duration({ max: TIMER_MAX }).default(60_000),
-  grace: duration({ max: TIMER_MAX }).default(0),
-};
 
 export const fileClaimSchema = z.strictObject({
   ...claimCommon,
@@ -35,9 +29,11 @@ export const fileClaimSchema = z.strictObject({
   max_age: duration({ max: AGE_MAX, off: true }).optional(),
   min_lines: z.number().int().nonnegative().optional(),
   contains: regex.optional(),
+  ...fileClaimExtras,
 }).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
   message: 'needs exactly one of "path" or "glob"',
 }).meta({ oneOf: [{ required: ['path'] }, { required: ['glob'] }] }).superRefine((c, ctx) => {
+  fileClaimExtraProblems(c).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
   // Found here, not at run time: there it would fail the job as exit 65 after all the work.
   for (const key of ['path', 'glob'] as const) {
     const value = c[key];
@@ -79,8 +75,11 @@ export const jobSchema = z.strictObject({
   timeout: duration({ max: TIMER_MAX, off: true }).default(10 * 60_000),
   ...containerFields,
   ...runDurationFields,
-  evidence: z.array(claimSchema).min(1, { message: 'a job needs at least one [[jobs.NAME.evidence]] claim' }),
-}).superRefine((job, ctx) => {
+  claim: claimSentence.optional(),
+  evidence: z.array(claimSchema).default(() => []),
+}).meta({ anyOf: [{ required: ['claim'] }, { required: ['evidence'] }] }).superRefine((job, ctx) => {
+  const problem = jobEvidenceProblem(job);
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['evidence'], message: problem });
   containerProblems(job).forEach(([path, message]) => ctx.addIssue({ code: 'custom', path, message }));
   runDurationProblems(job).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
 });
@@ -171,6 +170,7 @@ export const configSchema = z.strictObject({
   redact: z.strictObject({
     patterns: z.array(redactPattern).default(() => [...D.redact.patterns]),
   }).default(() => ({ patterns: [...D.redact.patterns] })),
+  // An `[[evidence]]` block written as `claim = "…"` reaches this schema already read into a typed claim (lib/core/claims/english-evidence.ts).
   evidence: z.array(claimSchema).default(() => []),
   jobs: z.record(name, jobSchema).default(() => ({})),
 });

@@ -1,13 +1,19 @@
 /** The candidate nearest to `word` (edit distance at most a third of its length, at least 2), if any. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  const found = nearestByDistance(word, candidates);
+  return found !== undefined && found.distance <= Math.max(2, Math.floor(word.length / 3)) ? found.candidate : undefined;
+}
+
+/** The candidate nearest to `word` however far it is (the first of equals), if there is any candidate. */
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
+  return nearestByDistance(word, candidates)?.candidate;
+}
+
+function nearestByDistance(word: string, candidates: readonly string[]): { candidate: string; distance: number } | undefined {
+  let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (best === undefined || distance < best.distance) best = { candidate, distance };
   }
   return best;
 }

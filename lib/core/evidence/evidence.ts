@@ -1,6 +1,7 @@
 import type { Claim, CommandClaim, FileClaim, HttpClaim } from '../config/config.ts';
 import { formatAge, formatDuration } from '../time/duration.ts';
 import { baseName, checkPathScope } from '../config/path-scope.ts';
+import { localDate, startOfDay } from '../time/day-start.ts';
 
 /**
  * Verdicts on evidence claims, from plain facts the io side gathered and the wall-clock `now`.
@@ -110,8 +111,16 @@ export interface FileSample {
   tail: string | null;
 }
 
-/** Judges the chosen file; `sample` is needed only when the claim has `min_lines` or `contains`. */
-export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice, sample: FileSample | null, now: number): Verdict {
+/** Whether judging the claim needs a sample of the file's text. */
+export function wantsSample(claim: FileClaim): boolean {
+  return claim.min_lines !== undefined || claim.contains !== undefined || claim.header !== undefined;
+}
+
+/**
+ * Judges the chosen file; `sample` is needed only when `wantsSample`. `now` and `timeZone` are
+ * the clock and zone of the machine that holds the files ("today" is its day).
+ */
+export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice, sample: FileSample | null, now: number, timeZone = 'UTC'): Verdict {
   const verdict = (state: VerdictState, reason: string): Verdict => ({ claim: name, kind: 'file', verdict: state, reason });
   if (choice.file === null) return verdict(choice.verdict, choice.reason);
   const file = choice.file;
@@ -125,6 +134,11 @@ export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice
     return verdict('unknown', `${label} has a modification time ${formatAge(-age)} in the future; check the clocks`);
   }
   if (claim.max_age !== undefined && claim.max_age > 0 && age > claim.max_age) return verdict('dead', `${label} is ${formatAge(age)} stale`);
+  if (claim.modified_today && file.mtimeMs < startOfDay(now, claim.time_zone ?? timeZone)) {
+    return verdict('dead', `${label} was last modified on ${localDate(file.mtimeMs, claim.time_zone ?? timeZone)}, not today (${claim.time_zone ?? timeZone})`);
+  }
+  const headerProblem = claim.header === undefined ? null : judgeHeader(claim.header, label, sample);
+  if (headerProblem !== null) return verdict(headerProblem.verdict, headerProblem.reason);
   const partial = sample !== null && sample.tail !== null ? ' in its first and last 1 MiB' : '';
   if (claim.min_lines !== undefined) {
     if (sample === null) return verdict('unknown', `${label} was not read to count its lines`);
@@ -143,6 +157,14 @@ export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice
     if (!found) return verdict('dead', `${label} does not contain /${claim.contains}/${partial}`);
   }
   return verdict('alive', `${label}: ${file.size} bytes, modified ${age < 1000 ? 'just now' : `${formatAge(age)} ago`}`);
+}
+
+function judgeHeader(header: string, label: string, sample: FileSample | null): { verdict: VerdictState; reason: string } | null {
+  if (sample === null) return { verdict: 'unknown', reason: `${label} was not read to check its header` };
+  const first = sample.head.split('\n', 1)[0]!.replace(/\r$/, '');
+  if (first.startsWith(header)) return null;
+  const shown = first.length > 80 ? `${first.slice(0, 79)}…` : first;
+  return { verdict: 'dead', reason: `${label} does not start with the header ${JSON.stringify(header)} (its first line: ${JSON.stringify(shown)})` };
 }
 
 /** Lines in the sample: exact for a whole file (a last line without newline counts), a floor otherwise. */

@@ -27,16 +27,22 @@ export type ExternalDiagnosis = z.output<typeof diagnosisSchema>;
 
 export type ParsedDiagnosis = { ok: true; diagnosis: ExternalDiagnosis } | { ok: false; problem: string };
 
+/** The JSON value of an answer text (see parseDiagnosis), or what is wrong with it. */
+export function answerObject(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const unfenced = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n```$/, '$1').trim();
+  const candidates = [unfenced, unfenced.split('\n').filter(Boolean).at(-1) ?? ''];
+  const value = candidates.map(parseJsonOrUndefined).find((parsed) => parsed !== undefined);
+  return value === undefined ? { ok: false, problem: unfenced === '' ? 'answered nothing' : 'did not answer a JSON object' } : { ok: true, value };
+}
+
 /**
  * A diagnostician's answer text: one JSON object — a command's last non-empty stdout line (so
  * it may log before it), or a model's whole reply, which may come inside a ``` fence.
  */
 export function parseDiagnosis(text: string): ParsedDiagnosis {
-  const unfenced = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n```$/, '$1').trim();
-  const candidates = [unfenced, unfenced.split('\n').filter(Boolean).at(-1) ?? ''];
-  const value = candidates.map(parseJsonOrUndefined).find((parsed) => parsed !== undefined);
-  if (value === undefined) return { ok: false, problem: unfenced === '' ? 'answered nothing' : 'did not answer a JSON object' };
-  const parsed = diagnosisSchema.safeParse(value);
+  const answer = answerObject(text);
+  if (!answer.ok) return answer;
+  const parsed = diagnosisSchema.safeParse(answer.value);
   if (parsed.success) return { ok: true, diagnosis: parsed.data };
   const issue = parsed.error.issues[0]!;
   return { ok: false, problem: `answered with a bad "${issue.path.join('.') || '(root)'}": ${issue.message}` };

@@ -77,7 +77,10 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
 /** Validates file and flags; with `refused`, jobs whose problems are the only ones are left out and listed there. */
 async function validate(file: string | null, text: string, flags: Record<string, unknown>, refused: RefusedJob[] | null): Promise<ValidatedConfig> {
   const raw = file === null ? {} : await parseToml(file, text);
-  const merged = { ...raw, ...flags };
+  const { readEnglishEvidence } = await import('../../core/claims/english-evidence.ts');
+  const english = readEnglishEvidence({ ...raw, ...flags });
+  if (english.problems.length > 0) throw configError(english.problems.map((line) => `${file ?? 'command line'}: ${line}`).join('\n'));
+  const merged = english.raw;
   const { configSchema, knownKeysAt } = await import('../../core/config/config.ts');
   const source = { file: file ?? 'command line', flagKeys: new Set(Object.keys(flags)) };
   const parse = (input: Record<string, unknown>) => configSchema.safeParse(input, { error: (issue) => phraseIssue(issue as never) });
@@ -88,7 +91,7 @@ async function validate(file: string | null, text: string, flags: Record<string,
     result = parse(withoutJobs(merged, new Set(byJob.keys())));
   }
   if (!result.success) throw configError(limitProblems(formatProblems(result.error.issues as never, merged, source, knownKeysAt)).join('\n'));
-  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0, chosen: Object.keys(merged) };
+  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0, chosen: Object.keys({ ...raw, ...flags }) };
 }
 
 async function parseToml(file: string, text: string): Promise<Record<string, unknown>> {

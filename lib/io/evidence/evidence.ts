@@ -2,13 +2,14 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../../core/config/config.ts';
 import {
-  chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp,
+  chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp, wantsSample,
   type HttpOutcome, type JobVerdict, type Verdict,
 } from '../../core/evidence/evidence.ts';
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
+import { judgeCount } from '../../core/evidence/file-count.ts';
 import { GlobTooLargeError } from './glob.ts';
-import { ERRNO_WORDS, hostFiles } from './host-files.ts';
+import { ERRNO_WORDS, hostFiles, hostTimeZone } from './host-files.ts';
 import { evidencePlace, type EvidencePlace } from './evidence-place.ts';
 import { judgeSql } from '../../core/evidence/sql.ts';
 import { querySql } from './sql.ts';
@@ -27,7 +28,7 @@ const MAX_BODY_BYTES = 256 * 1024;
 export const CHECK_CONCURRENCY = 32;
 
 /** `now` returns wall-clock milliseconds (file ages are measured against it); file facts come from `place` (default: this host). */
-export async function evaluateClaim(claim: Claim, index: number, now: () => number, place: EvidencePlace = { files: hostFiles, now }): Promise<Verdict> {
+export async function evaluateClaim(claim: Claim, index: number, now: () => number, place: EvidencePlace = { files: hostFiles, now, timeZone: hostTimeZone() }): Promise<Verdict> {
   const name = claimName(claim, index);
   try {
     switch (claim.kind) {
@@ -63,16 +64,17 @@ export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>
   });
 }
 
-async function evaluateFile(claim: FileClaim, name: string, { files, now }: EvidencePlace): Promise<Verdict> {
+async function evaluateFile(claim: FileClaim, name: string, { files, now, timeZone }: EvidencePlace): Promise<Verdict> {
   const written = claim.path ?? claim.glob!;
   const lexical = checkLexicalScope(claim.root, written);
   if (!lexical.inside) return { claim: name, kind: 'file', verdict: 'dead', reason: lexical.reason };
   const paths = claim.path !== undefined ? [claim.path] : await files.expandGlob(written);
   const { resolvedRoot, candidates } = await files.inspect(claim.root, paths);
+  const counted = judgeCount(claim, name, candidates, resolvedRoot);
+  if (counted !== null) return counted;
   const choice = chooseEvidence(claim, candidates, resolvedRoot);
-  const wantsSample = claim.min_lines !== undefined || claim.contains !== undefined;
-  const sample = choice.file && wantsSample ? await files.readSample(choice.file, SAMPLE_BYTES) : null;
-  return judgeFile(claim, name, choice, sample, now());
+  const sample = choice.file && wantsSample(claim) ? await files.readSample(choice.file, SAMPLE_BYTES) : null;
+  return judgeFile(claim, name, choice, sample, now(), timeZone);
 }
 
 function runCommandClaim(claim: CommandClaim) {

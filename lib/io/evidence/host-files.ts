@@ -69,3 +69,8 @@ async function readSample(file: PresentFile, sampleBytes: number): Promise<FileS
     await handle.close();
   }
 }
+
+/** This host's time zone ($TZ, else the system's): the day of files on this host. */
+export function hostTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

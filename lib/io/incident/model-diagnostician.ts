@@ -3,6 +3,7 @@ import { parseDiagnosis, type ParsedDiagnosis } from '../../core/incident/diagno
 import type { DiagnosticianChoice } from '../../core/config/diagnostician-choice.ts';
 import type { EvidencePacket } from '../../core/incident/evidence-packet.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
+import type { AnswerText } from './diagnostician.ts';
 
 /**
  * Asks a model about one incident through fetch: an OpenAI-compatible Chat Completions or
@@ -12,7 +13,7 @@ import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
  * the request's auth header and appears in no message.
  */
 
-type ModelChoice = Extract<DiagnosticianChoice, { kind: 'openai' | 'anthropic' }>;
+export type ModelChoice = Extract<DiagnosticianChoice, { kind: 'openai' | 'anthropic' }>;
 
 export const DIAGNOSIS_INSTRUCTIONS = [
   'You diagnose one incident of a coding agent supervised by deadman. The user message is the incident\'s evidence packet (JSON):',
@@ -36,14 +37,13 @@ interface ModelRequest {
   text(reply: unknown): string | null;
 }
 
-function requestFor(choice: ModelChoice, key: string, packet: EvidencePacket): ModelRequest {
-  const input = JSON.stringify(packet);
+function requestFor(choice: ModelChoice, key: string, instructions: string, input: string): ModelRequest {
   const json = { 'content-type': 'application/json' };
   if (choice.kind === 'anthropic') {
     return {
       url: `${choice.baseUrl}/messages`,
       headers: { ...json, 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-      body: { model: choice.model, max_tokens: 1024, system: DIAGNOSIS_INSTRUCTIONS, messages: [{ role: 'user', content: input }] },
+      body: { model: choice.model, max_tokens: 1024, system: instructions, messages: [{ role: 'user', content: input }] },
       text: (reply) => joinText(messagesReply.safeParse(reply).data?.content),
     };
   }
@@ -52,7 +52,7 @@ function requestFor(choice: ModelChoice, key: string, packet: EvidencePacket): M
     return {
       url: `${choice.baseUrl}/responses`,
       headers,
-      body: { model: choice.model, instructions: DIAGNOSIS_INSTRUCTIONS, input },
+      body: { model: choice.model, instructions, input },
       text: (reply) => joinText(responsesReply.safeParse(reply).data?.output.filter((o) => o.type === 'message').flatMap((o) => o.content ?? [])
         .map((c) => ({ type: c.type === 'output_text' ? 'text' : c.type, text: c.text }))),
     };
@@ -60,7 +60,7 @@ function requestFor(choice: ModelChoice, key: string, packet: EvidencePacket): M
   return {
     url: `${choice.baseUrl}/chat/completions`,
     headers,
-    body: { model: choice.model, messages: [{ role: 'system', content: DIAGNOSIS_INSTRUCTIONS }, { role: 'user', content: input }] },
+    body: { model: choice.model, messages: [{ role: 'system', content: instructions }, { role: 'user', content: input }] },
     text: (reply) => chatReply.safeParse(reply).data?.choices[0]!.message.content ?? null,
   };
 }
@@ -71,9 +71,15 @@ function joinText(blocks: Array<{ type: string; text?: string | undefined }> | u
 }
 
 export async function askModel(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>, timeoutMs: number, packet: EvidencePacket): Promise<ParsedDiagnosis> {
+  const answer = await askModelText(choice, env, timeoutMs, DIAGNOSIS_INSTRUCTIONS, JSON.stringify(packet));
+  return answer.ok ? parseDiagnosis(answer.text) : answer;
+}
+
+/** One call with these instructions and this user message; the reply's text, or the problem line. */
+export async function askModelText(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>, timeoutMs: number, instructions: string, input: string): Promise<AnswerText> {
   const key = env[choice.keyEnv];
   if (!key) return { ok: false, problem: `has no key: $${choice.keyEnv} is not set` };
-  const request = requestFor(choice, key, packet);
+  const request = requestFor(choice, key, instructions, input);
   const signal = AbortSignal.timeout(timeoutMs);
   let body: string;
   try {
@@ -89,5 +95,5 @@ export async function askModel(choice: ModelChoice, env: Readonly<Record<string,
   if (reply === undefined) return { ok: false, problem: 'replied with a body that is not JSON' };
   const text = request.text(reply);
   if (text === null) return { ok: false, problem: `replied in a shape that is not the ${choice.kind} API's` };
-  return parseDiagnosis(text);
+  return { ok: true, text };
 }
