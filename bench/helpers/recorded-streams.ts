@@ -27,7 +27,8 @@ export function longTurnLines(agent: RecordedAgent, repeats: number): string[] {
   const type = (line: string) => (JSON.parse(line) as { type: string }).type;
   const body = all.filter((line) => agent === 'codex' ? type(line).startsWith('item.') : ['assistant', 'user'].includes(type(line)));
   const opening = agent === 'codex' ? [all.find((l) => type(l) === 'thread.started')!, '{"type":"turn.started"}'] : [all.find((l) => type(l) === 'system')!];
-  const end = all.find((l) => type(l) === (agent === 'codex' ? 'turn.completed' : 'result'))!;
+  // A completed turn: an error result would leave the run's marker to be revived by the next run of the same name.
+  const end = all.find((l) => agent === 'codex' ? type(l) === 'turn.completed' : type(l) === 'result' && (JSON.parse(l) as { is_error?: boolean }).is_error === false)!;
   const lines = [...opening];
   for (let n = 0; n < repeats; n++) lines.push(...body.map((line) => ownIds(line, n)));
   lines.push(end);
