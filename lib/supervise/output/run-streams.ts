@@ -35,8 +35,7 @@ export function feedStreams(
   const sniffer = ports.sniff ? firstLineSniffer(ports.sniff) : null;
   const linesWanted = Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
   const needsLines = () => sniffer?.undecided === true || linesWanted || ports.adapter().name !== 'generic';
-  const collectIfGrown = floodCollection(() => ports.clock.monotonic(), ports.heap);
-  const compactWhenQuiet = quietCompaction(ports.clock, ports.heap);
+  const [collectIfGrown, compactWhenQuiet] = [floodCollection(() => ports.clock.monotonic(), ports.heap), quietCompaction(ports.clock, ports.heap)];
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
     const take = (line: Line, now: number) => void (output.line(stream, line, now), onLine(line, now));
