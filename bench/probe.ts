@@ -5,7 +5,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { deadmanBench, deadmanBin } from './helpers/deadman-env.ts';
 import { median } from './helpers/figures.ts';
-import { fleetRow, type FleetRow } from './helpers/fleet-row.ts';
+import { fleetRow } from './helpers/fleet-row.ts';
+import type { FleetRow } from './helpers/figures.ts';
 import { clockTicksPerSecond, cpuTicks } from './helpers/proc-sample.ts';
 import { timeStarts } from './startup.ts';
 

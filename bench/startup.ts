@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deadmanBench, deadmanBin } from './helpers/deadman-env.ts';
 import { median, table, type Figure } from './helpers/figures.ts';
-import { fleetRow, type FleetRow } from './helpers/fleet-row.ts';
+import { fleetRow } from './helpers/fleet-row.ts';
+import type { FleetRow } from './helpers/figures.ts';
 import { clockTicksPerSecond, cpuTicks } from './helpers/proc-sample.ts';
 import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 

@@ -23,3 +23,28 @@ export function median(values: number[]): number {
 
 /** kB as /proc reports them, in MB (10^6 bytes) as the targets are written. */
 export const megabytes = (kb: number): string => `${(kb * 1024 / 1e6).toFixed(1)} MB`;
+
+/**
+ * One row of issue 36's table (bench/fleet.ts prints every bench module's `fleetRows()`): a
+ * figure beside its floor, measured in the same run, and its target. `floor` and `ratio` are
+ * '—' for a figure that has no floor.
+ */
+export interface FleetRow {
+  figure: string;
+  floor: string;
+  now: string;
+  ratio: string;
+  target: string;
+  met: boolean;
+}
+
+/** A bench module's rows for the fleet table. */
+export type FleetRows = () => Promise<FleetRow[]>;
+
+export function fleetTable(rows: FleetRow[]): string {
+  const head: FleetRow = { figure: 'figure', floor: 'floor (same run)', now: 'now', ratio: 'ratio', target: 'target', met: true };
+  const cells = (r: FleetRow, met: string) => [r.figure, r.floor, r.now, r.ratio, r.target, met];
+  const lines = [cells(head, ''), ...rows.map((r) => cells(r, r.met ? 'MET' : 'MISSED'))];
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  return lines.map((l) => `  ${l.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd() + '\n').join('');
+}

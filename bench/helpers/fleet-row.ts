@@ -1,18 +1,5 @@
 import type { Timing } from '../startup.ts';
-
-/**
- * One row of issue 36's table, as bench/fleet.ts prints every bench module's `fleetRows()`: a
- * figure beside its floor, measured in the same run, and its target. The same shape as the
- * stream branch's `FleetRow` in figures.ts; once both are merged, this one goes.
- */
-export interface FleetRow {
-  figure: string;
-  floor: string;
-  now: string;
-  ratio: string;
-  target: string;
-  met: boolean;
-}
+import type { FleetRow } from './figures.ts';
 
 /** A timed figure against its timed floor: wall medians, the ratio of walls against `≤ target×`, CPU beside. */
 export function fleetRow(figure: string, now: Timing, floor: Timing, floorWhat: string, target: number): FleetRow {

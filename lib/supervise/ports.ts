@@ -175,7 +175,7 @@ export interface PassPorts {
    * status update: the health file behind `deadman health` and the metrics textfile.
    */
   health?: (healthy: boolean, status: string, quietMs: number) => void;
-  /** V8's heap, collected when a flood of output has grown it (output/flood-collection.ts). */
+  /** V8's heap, collected when a flood of output has grown it, and compacted when output is quiet (output/flood-collection.ts). */
   heap?: HeapPort;
 }
 
@@ -183,6 +183,8 @@ export interface PassPorts {
 export interface HeapPort {
   usedBytes(): number;
   collect(): void;
+  /** A last-resort collection: it also shrinks the young generation and returns freed pages (output/flood-collection.ts). */
+  compact(): void;
 }
 
 /** What the supervisor (one tick: observe → detect → decide → act → verify) needs. */

@@ -8,16 +8,20 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
  * used only under the flags it was made with (young-generation.ts), so every module loaded after
  * the flag compiles from source and is cached anew under it.
  */
-let collect: (() => void) | null = null;
+type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+let exposed: Gc | null = null;
+
+function gc(): Gc {
+  if (!exposed) {
+    setFlagsFromString('--expose-gc');
+    const { runInNewContext } = process.getBuiltinModule('node:vm') as typeof import('node:vm');
+    exposed = runInNewContext('gc') as Gc;
+  }
+  return exposed;
+}
 
 export const v8Heap = {
   usedBytes: (): number => getHeapStatistics().used_heap_size,
-  collect(): void {
-    if (!collect) {
-      setFlagsFromString('--expose-gc');
-      const { runInNewContext } = process.getBuiltinModule('node:vm') as typeof import('node:vm');
-      collect = runInNewContext('gc') as () => void;
-    }
-    collect();
-  },
+  collect: (): void => gc()(),
+  compact: (): void => gc()({ type: 'major', execution: 'sync', flavor: 'last-resort' }),
 };

@@ -3,7 +3,7 @@ import { LineSplitter, type Line } from '../../core/adapters/lines.ts';
 import { holdPaused } from '../../io/output/pause-holds.ts';
 import type { OutputTracker } from './output.ts';
 import { paceLines } from './line-pacer.ts';
-import { floodCollection } from './flood-collection.ts';
+import { floodCollection, quietCompaction } from './flood-collection.ts';
 import type { LoopClock, PassPorts, SpawnedChild } from '../ports.ts';
 
 /**
@@ -35,7 +35,7 @@ export function feedStreams(
   const sniffer = ports.sniff ? firstLineSniffer(ports.sniff) : null;
   const linesWanted = Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
   const needsLines = () => sniffer?.undecided === true || linesWanted || ports.adapter().name !== 'generic';
-  const collectIfGrown = floodCollection(() => ports.clock.monotonic(), ports.heap);
+  const [collectIfGrown, compactWhenQuiet] = [floodCollection(() => ports.clock.monotonic(), ports.heap), quietCompaction(ports.clock, ports.heap)];
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
     const take = (line: Line, now: number) => void (output.line(stream, line, now), onLine(line, now));
@@ -53,6 +53,7 @@ export function feedStreams(
       output.chunk(chunk, arrivedAt);
       if (needsLines()) paced.push(chunk, arrivedAt);
       stamp();
+      compactWhenQuiet();
     }, (error) => {
       const problem = `could not deliver the child's ${stream} to deadman's ${stream} (${error.code ?? error.message}): the rest of it is dropped, the work goes on`;
       ports.logger.log('warn', problem);

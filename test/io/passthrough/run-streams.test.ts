@@ -112,7 +112,7 @@ test('a flood that grows the heap gets one full collection, asked for after a sl
   let used = 0;
   let collections = 0;
   // Every look finds the heap grown by the bound, as a flood without V8's own collections would.
-  const heap = { usedBytes: () => (used += FLOOD_GROWTH_BYTES), collect: () => void collections++ };
+  const heap = { usedBytes: () => (used += FLOOD_GROWTH_BYTES), collect: () => void collections++, compact: () => {} };
   const line = JSON.stringify({ type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'x'.repeat(200) } });
   let lines = 0;
   await passedThrough(t, `yes '${line}' | head -n 20000`, () => lines++, () => {}, heap);
