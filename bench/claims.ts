@@ -7,6 +7,7 @@ import { jobSchema, type Job } from '../lib/core/config/config.ts';
 import type { VerdictState } from '../lib/core/evidence/evidence.ts';
 import { CHECK_CONCURRENCY, evaluateJobs } from '../lib/io/evidence/evidence.ts';
 import { claimCorpus, writeCaseFiles, type ClaimCase } from './helpers/claims-corpus.ts';
+import { readClaim } from '../lib/core/claims/read-claim.ts';
 import { table } from './helpers/figures.ts';
 
 /**
@@ -14,7 +15,9 @@ import { table } from './helpers/figures.ts';
  * of bench/helpers/claims-corpus.ts — each claim's typed plan over real files in alive and
  * dead shapes — through deadman's own evaluator, then accuracy and false alives (a dead job
  * called alive: the failure that matters) against 100 % and 0. Then a fleet digest: 100 of
- * those jobs through `deadman check` as a user runs it, its wall time printed.
+ * those jobs through `deadman check` as a user runs it, its wall time printed. The same cases are
+ * judged once more from their English sentences alone, through deadman's claim reader
+ * (lib/core/claims/): a sentence it refuses counts as wrong, never as alive.
  */
 
 const FLEET = 100;
@@ -35,18 +38,31 @@ export function corpusJobs(cases: readonly ClaimCase[]): Array<[string, Job]> {
   return cases.map((item) => [basename(String(item.plan[0]!.root)), jobSchema.parse({ rerun: ['/bin/true'], evidence: item.plan })]);
 }
 
-/** Writes every tree under `dir` and judges every case with deadman's evaluator. */
-export async function scoreCorpus(dir: string): Promise<CorpusScore> {
+/**
+ * Writes every tree under `dir` and judges every case with deadman's evaluator: from its typed
+ * plan, or (`from: 'sentence'`) from the plan the claim reader makes of its English sentence.
+ */
+export async function scoreCorpus(dir: string, from: 'plan' | 'sentence' = 'plan'): Promise<CorpusScore> {
   const cases = claimCorpus(dir);
   const now = Date.now();
   for (const item of cases) writeCaseFiles(item, now);
+  const readings = cases.map((item) => (from === 'plan' ? { ok: true as const, inputs: item.plan } : readClaim(item.sentence)));
+  const read = cases.flatMap((item, i) => {
+    const reading = readings[i]!;
+    return reading.ok ? [{ item, job: corpusJobs([{ ...item, plan: reading.inputs }])[0]! }] : [];
+  });
   const started = performance.now();
-  const results = await evaluateJobs(corpusJobs(cases), Date.now);
+  const results = await evaluateJobs(read.map((r) => r.job), Date.now);
   const evaluateMs = performance.now() - started;
-  const wrong = cases.flatMap((item, i) => {
+  const refused = cases.flatMap((item, i) => {
+    const reading = readings[i]!;
+    return reading.ok ? [] : [{ id: item.id, expected: item.expected, got: 'unknown' as const, reasons: [`refused: ${reading.refusal.reason}`] }];
+  });
+  const misjudged = read.flatMap(({ item }, i) => {
     const got = results[i]!;
     return got.verdict === item.expected ? [] : [{ id: item.id, expected: item.expected, got: got.verdict, reasons: got.claims.map((c) => c.reason) }];
   });
+  const wrong = [...refused, ...misjudged];
   return { cases: cases.length, correct: cases.length - wrong.length, falseAlive: wrong.filter((w) => w.got === 'alive').length, wrong, evaluateMs };
 }
 
@@ -54,6 +70,7 @@ export async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'deadman-bench-claims-'));
   try {
     const score = await scoreCorpus(dir);
+    const english = await scoreCorpus(dir, 'sentence');
     const fleet = fleetDigest(dir);
     const accuracy = (100 * score.correct) / score.cases;
     process.stdout.write(`claims: ${score.cases} green-but-dead cases (claim × file tree × expected verdict) through deadman's evaluator\n`);
@@ -61,12 +78,15 @@ export async function main(): Promise<number> {
       { what: 'accuracy', value: `${accuracy.toFixed(1)} % (${score.correct}/${score.cases})`, target: '100 %', pass: score.correct === score.cases },
       { what: 'false alive (dead judged alive)', value: String(score.falseAlive), target: '0', pass: score.falseAlive === 0 },
       { what: '  corpus evaluated in', value: `${Math.round(score.evaluateMs)} ms`, target: '', pass: null },
+      { what: 'from the English sentences alone: accuracy', value: `${((100 * english.correct) / english.cases).toFixed(1)} % (${english.correct}/${english.cases})`, target: '100 %', pass: english.correct === english.cases },
+      { what: '  false alive', value: String(english.falseAlive), target: '0', pass: english.falseAlive === 0 },
       { what: `fleet digest: \`deadman check\` of ${FLEET} jobs`, value: `${Math.round(fleet.wallMs)} ms wall`, target: `< ${FLEET_BUDGET_MS} ms`, pass: fleet.wallMs < FLEET_BUDGET_MS },
       { what: `  at most ${CHECK_CONCURRENCY} checks in flight; summary`, value: fleet.summary, target: '', pass: null },
       { what: '  start-up alone (`deadman --version`) on this host', value: `${Math.round(fleet.startupMs)} ms`, target: '', pass: null },
     ]));
     for (const w of score.wrong) process.stdout.write(`  WRONG ${w.id}: expected ${w.expected}, got ${w.got}: ${w.reasons.join('; ')}\n`);
-    return score.wrong.length === 0 && fleet.ok && fleet.wallMs < FLEET_BUDGET_MS ? 0 : 1;
+    for (const w of english.wrong) process.stdout.write(`  WRONG from its sentence ${w.id}: expected ${w.expected}, got ${w.got}: ${w.reasons.join('; ')}\n`);
+    return score.wrong.length === 0 && english.wrong.length === 0 && fleet.ok && fleet.wallMs < FLEET_BUDGET_MS ? 0 : 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -127,7 +127,7 @@ function containsText(): Template[] {
   const needles = ['"status": "ok"', 'DONE', 'exported with 0 errors', 'checksum OK'];
   const names = ['status.json', 'out/result.txt'];
   return needles.flatMap((needle) => names.map((name) => ({
-    sentence: (root: string) => `${join(root, name)} containing "${needle}"`,
+    sentence: (root: string) => (needle.includes('"') ? `${join(root, name)} containing '${needle}'` : `${join(root, name)} containing "${needle}"`),
     plan: (root: string) => [{ kind: 'file', root, path: join(root, name), contains: escapeRegex(needle) }],
     trees: (root: string) => ({
       alive: [file(join(root, name), `run 42\n${needle}\n`)],
@@ -141,7 +141,7 @@ function containsText(): Template[] {
 function header(): Template[] {
   const headers = ['id,name,amount', 'date,total', 'sku,qty,price'];
   return headers.flatMap((head) => ['export', 'out/csv'].map((sub) => ({
-    sentence: (root: string) => `a CSV under ${join(root, sub)} with the header ${head}`,
+    sentence: (root: string) => `a CSV under ${join(root, sub)} with the header "${head}"`,
     plan: (root: string) => [{ kind: 'file', root, glob: `${join(root, sub)}/*.csv`, contains: `^${escapeRegex(head)}` }],
     trees: (root: string) => ({
       alive: [file(`${join(root, sub)}/today.csv`, `${head}\n1,2,3\n`)],

@@ -18,7 +18,8 @@ export type Token =
 export type Tokens = { ok: true; tokens: Token[] } | { ok: false; word: string };
 
 const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Token[]]> = [
-  [/^"([^"]*)"|^\u201c([^\u201d]*)\u201d/, (m) => [{ kind: 'quoted', text: m[1] ?? m[2]! }]],
+  // Single quotes too, so text that holds double quotes can be quoted: contains '"status": "ok"'.
+  [/^"([^"]*)"|^\u201c([^\u201d]*)\u201d|^'([^']*)'/, (m) => [{ kind: 'quoted', text: m[1] ?? m[2] ?? m[3]! }]],
   [/^\/[^\s,;"]*/, (m) => [{ kind: 'path', text: trimSentenceEnd(m[0]) }]],
   [/^(\d+(?:\.\d+)?)([A-Za-z]+)?(?=[\s,;]|\.?$|\.\s)/, (m) => [
     { kind: 'number', value: Number(m[1]), text: m[1]! }, ...(m[2] ? [{ kind: 'word' as const, text: m[2].toLowerCase() }] : []),

@@ -9,6 +9,7 @@ export const FILLER_WORDS = new Set([
   'a', 'an', 'the', 'one', 'some', 'any', 'is', 'are', 'be', 'been', 'was', 'were', 'should', 'must', 'will', 'has', 'have', 'had',
   'with', 'that', 'which', 'it', 'its', 'there', 'exist', 'exists', 'file', 'files', 'also', 'each', 'latest', 'newest', 'new', 'fresh',
   'directory', 'folder', 'dir', 'left', 'remaining', 'remain', 'waiting', 'pending', 'line', 'row', 'of', 'by', 'job',
+  'matching', 'matches',
 ]);
 
 /** Conjunctions between parts of one claim: every part must hold. */

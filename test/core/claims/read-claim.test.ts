@@ -54,3 +54,13 @@ test('today starts at midnight of the given zone, daylight saving included', () 
   assert.equal(startOfDay(at, 'Europe/Paris'), Date.UTC(2026, 2, 28, 23));
   assert.equal(startOfDay(Date.UTC(2026, 2, 29, 3), 'America/New_York'), Date.UTC(2026, 2, 28, 4));
 });
+
+test('a glob after "matching", and text in single quotes when it holds double quotes', () => {
+  const glob = readClaim('a file matching /srv/out/*-daily.json, newer than 2 days');
+  assert.ok(glob.ok, JSON.stringify(glob));
+  assert.deepEqual(glob.inputs.map((c) => [c.glob, c.max_age]), [['/srv/out/*-daily.json', 2 * 86_400]], 'two days, in seconds as the TOML holds it');
+  const quoted = readClaim('/srv/status.json containing \'"status": "ok"\'');
+  assert.ok(quoted.ok, JSON.stringify(quoted));
+  assert.equal(quoted.plan[0]!.kind === 'file' && quoted.plan[0]!.contains, '"status": "ok"'.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  assert.ok(readClaim("today's report under /srv/reports").ok, 'an apostrophe inside a word is no quote');
+});
