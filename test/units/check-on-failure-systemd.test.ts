@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { deadmanBin, repoRoot, runDeadman, waitFor } from '../helpers/cli.ts';
+import { runDeadman, waitFor } from '../helpers/cli.ts';
 import { loopbackSink } from '../helpers/loopback-sink.ts';
 import { startUserManager } from '../helpers/systemd.ts';
+import { installShippedUnits } from '../helpers/units.ts';
 import { workDir } from './workload.ts';
 
 /**
@@ -28,14 +29,7 @@ test('deadman-check under a real user manager', async (t) => {
   const etc = workDir(t, homedir());
   const records = join(etc, 'records');
   mkdirSync(records, { mode: 0o700 });
-  for (const file of UNITS) {
-    const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
-      .replaceAll('/usr/bin/deadman check', `/usr/bin/deadman check --config ${etc}/deadman.toml`)
-      .replaceAll('/usr/bin/deadman', `${process.execPath} ${deadmanBin}`)
-      .replaceAll('/etc/deadman/', `${etc}/`)
-      .replaceAll('/var/lib/deadman', records);
-    await manager.writeUnit(file, text);
-  }
+  await installShippedUnits(manager, UNITS, { etc, records });
   const header = `state_dir = "${records}"\n[notify]\nwebhook = ["${sink.url}/hook"]\n`;
   const alerts = () => sink.received.map((r) => JSON.parse(r.body) as { name: string; source: string; event: string; exit_code: number | null; outcome: string | null });
   const notifyStarts = async () => Number((await manager.show('deadman-check-notify.service', ['ExecMainStartTimestampMonotonic'])).ExecMainStartTimestampMonotonic);

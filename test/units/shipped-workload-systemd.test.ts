@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { deadmanBin, repoRoot } from '../helpers/cli.ts';
 import { startUserManager } from '../helpers/systemd.ts';
+import { installShippedUnits } from '../helpers/units.ts';
 import { runOneshot, runWorkload, startLoopback, workDir, workloadAgent, workloadEnv, WORKLOAD_STEPS } from './workload.ts';
 
 /**
@@ -26,14 +26,7 @@ test('the shipped units carry an agent\'s work under a real user manager', async
   const records = join(etc, 'records');
   mkdirSync(records, { mode: 0o700 });
   const work = workDir(t, homedir());
-  for (const file of SHIPPED) {
-    const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
-      .replaceAll('/usr/bin/deadman check', `/usr/bin/deadman check --config ${etc}/deadman.toml`)
-      .replaceAll('/usr/bin/deadman', `${process.execPath} ${deadmanBin}`)
-      .replaceAll('/etc/deadman/', `${etc}/`)
-      .replaceAll('/var/lib/deadman', records);
-    await manager.writeUnit(file, text);
-  }
+  await installShippedUnits(manager, SHIPPED, { etc, records });
   const command = ['/usr/bin/env', ...Object.entries(workloadEnv(loopback, work)).map(([key, value]) => `${key}=${value}`), '/bin/sh', workloadAgent];
   writeFileSync(join(etc, 'wl.toml'), `command = ${JSON.stringify(command)}\ncwd = "${work}"\ndatabase = "${join(records, 'deadman.db')}"\n`);
 
