@@ -14,10 +14,11 @@ import { workDir } from './workload.ts';
  * under a real user manager (paths moved into temp dirs as in shipped-workload-systemd.test.ts),
  * with a loopback webhook: the check alerts its dead jobs itself and OnFailure= fires but skips
  * what the check already said; a pass the check could not fully say (a refused job) is alerted
- * by OnFailure=. Then min_duration judged from a real unit's timestamps.
+ * by OnFailure=. Then min_duration judged from a real unit's timestamps, and the shipped timer
+ * started.
  */
 
-const UNITS = ['deadman-check.service', 'deadman-check-notify.service'];
+const UNITS = ['deadman-check.service', 'deadman-check-notify.service', 'deadman-check.timer'];
 
 const deadJob = (dir: string, name: string) => `[jobs.${name}]\n[[jobs.${name}.evidence]]\nkind = "command"\ncommand = ["test", "-e", "${dir}/${name}.ok"]\n`;
 
@@ -78,5 +79,13 @@ test('deadman-check under a real user manager', async (t) => {
     assert.equal(lines[2], 'alive  bounded');
     assert.deepEqual(lines.slice(3, 5), ['UNKNOWN never', '       no run of never-run.service known: systemd keeps no run of it (none since the manager started, or the unit was unloaded: nothing, such as a timer, refers to it)']);
     assert.equal(lines.at(-1), '3 checked | 1 green and dead | 1 unknown | 1 alive');
+  });
+
+  await t.test('the shipped timer loads, schedules the check and names it', async () => {
+    const started = await manager.systemctl('start', 'deadman-check.timer');
+    assert.equal(started.code, 0, started.stderr);
+    const timer = await manager.show('deadman-check.timer', ['ActiveState', 'Unit', 'NextElapseUSecRealtime', 'LoadState']);
+    assert.deepEqual([timer.LoadState, timer.ActiveState, timer.Unit], ['loaded', 'active', 'deadman-check.service']);
+    assert.match(timer.NextElapseUSecRealtime ?? '', /\d/, 'a next pass is scheduled');
   });
 });

@@ -13,6 +13,7 @@ import { ERRNO_WORDS, hostFiles, hostTimeZone } from './host-files.ts';
 import { evidencePlace, type EvidencePlace } from './evidence-place.ts';
 import { judgeSql } from '../../core/evidence/sql.ts';
 import { querySql } from './sql.ts';
+import { mapBounded } from './map-bounded.ts';
 
 /**
  * Evaluates evidence claims for real: files (stat, realpath, bounded reads — on this host, or in a
@@ -126,14 +127,4 @@ function describeError(error: unknown): string {
     return err.syscall && err.path ? `${words} (${err.syscall} ${err.path})` : words;
   }
   return (err.message ?? String(error)).split('\n')[0]!;
-}
-
-async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!, index);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

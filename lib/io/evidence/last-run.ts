@@ -2,6 +2,8 @@ import type { Job } from '../../core/config/config.ts';
 import { judgeRunDuration, parseUnitRun, UNIT_RUN_PROPERTIES, withDurationVerdict, type LastRun } from '../../core/evidence/run-duration.ts';
 import type { JobVerdict, Verdict } from '../../core/evidence/evidence.ts';
 import { runBounded } from '../process/bounded-run.ts';
+import { CHECK_CONCURRENCY } from './evidence.ts';
+import { mapBounded } from './map-bounded.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -14,10 +16,10 @@ const SYSTEMCTL_TIMEOUT_MS = 10_000;
 
 /** The jobs' verdicts (in the jobs' order) with each bounded job's duration verdict added. */
 export function addDurationVerdicts(results: readonly JobVerdict[], jobs: ReadonlyArray<[string, Job]>, store: Store, wallNow: () => number): Promise<JobVerdict[]> {
-  return Promise.all(results.map(async (result, i) => {
+  return mapBounded(results, CHECK_CONCURRENCY, async (result, i) => {
     const duration = await judgeJobDuration(jobs[i]![1], store, wallNow);
     return duration === null ? result : withDurationVerdict(result, duration);
-  }));
+  });
 }
 
 export async function judgeJobDuration(job: Job, store: Store, wallNow: () => number): Promise<Verdict | null> {
