@@ -31,11 +31,11 @@ export interface PacerHooks {
   /** The lines a chunk completes, in order; `null`: the stream ended. */
   split(chunk: Uint8Array | null): readonly Line[];
   /**
-   * `now`: a line handled as its chunk arrives carries the chunk's arrival time, the time the
-   * trace records for it, so a replay places the line's events where the live run did (a live
-   * run that read the clock again after the trace's write, or after an earlier line's database
-   * row, put a tool's birth outside its window on a busy host, and its replay inside). A line
-   * of a backlog carries the time it is handled at.
+   * `now`: when the chunk that completed the line arrived — the time the trace records for it —
+   * however late its slice comes, so a replay places the line's events where the live run did.
+   * On a busy host a live run that read the clock again (after the trace's write, or in the
+   * next slice, once an earlier line's marker write had spent the slice) put a tool's birth
+   * outside its window, and the replay inside it.
    */
   handle(line: Line, now: number): void;
   /** Hold the pipe paused (true) or let it go (false). */
@@ -54,12 +54,14 @@ const BACKLOG_LOW_BYTES = BACKLOG_HIGH_BYTES / 4;
 
 /** The chunks waiting to be split, and the lines of the one being handled. */
 class ChunkQueue {
-  /** Chunks not split yet; null is the stream's end. */
+  /** Chunks not split yet (null is the stream's end), and when each arrived. */
   private chunks: Array<Uint8Array | null> = [];
+  private arrivals: number[] = [];
   private head = 0;
-  /** The split chunk being handled, and how far. */
+  /** The split chunk being handled, how far, and when it arrived. */
   private lines: readonly Line[] = [];
   private next = 0;
+  private linesArrivedAt = 0;
   bytes = 0;
 
   constructor(private readonly split: PacerHooks['split']) {}
@@ -68,19 +70,21 @@ class ChunkQueue {
     return this.head >= this.chunks.length && this.next >= this.lines.length;
   }
 
-  add(chunk: Uint8Array | null): void {
+  add(chunk: Uint8Array | null, arrivedAt: number): void {
     this.chunks.push(chunk);
+    this.arrivals.push(arrivedAt);
     if (chunk) this.bytes += chunk.length;
   }
 
-  /** The next line to handle, splitting the next chunk when the current one is done; null when none is left. */
-  take(): Line | null {
+  /** The next line to handle and when the chunk that completed it arrived, splitting the next chunk when the current one is done; null when none is left. */
+  take(): { line: Line; arrivedAt: number } | null {
     while (this.next >= this.lines.length) {
       if (this.head >= this.chunks.length) {
-        [this.chunks, this.head, this.lines, this.next] = [[], 0, [], 0];
+        [this.chunks, this.arrivals, this.head, this.lines, this.next] = [[], [], 0, [], 0];
         return null;
       }
       const chunk = this.chunks[this.head]!;
+      this.linesArrivedAt = this.arrivals[this.head]!;
       this.chunks[this.head++] = null; // freed as it is split
       this.lines = this.split(chunk);
       this.next = 0;
@@ -89,7 +93,7 @@ class ChunkQueue {
         release(chunk);
       }
     }
-    return this.lines[this.next++]!;
+    return { line: this.lines[this.next++]!, arrivedAt: this.linesArrivedAt };
   }
 }
 
@@ -100,13 +104,13 @@ export function paceLines(hooks: PacerHooks): LinePacer {
   let held = false;
   let waiters: Array<() => void> = [];
 
-  const slice = (arrivedAt?: number) => {
+  const slice = () => {
     scheduled = false;
     running = true;
     let now = hooks.monotonic();
     const until = now + SLICE_MS;
-    for (let line = queue.take(); line; line = now < until ? queue.take() : null) {
-      hooks.handle(line, arrivedAt ?? now);
+    for (let next = queue.take(); next; next = now < until ? queue.take() : null) {
+      hooks.handle(next.line, next.arrivedAt);
       now = hooks.monotonic();
     }
     running = false;
@@ -123,14 +127,14 @@ export function paceLines(hooks: PacerHooks): LinePacer {
     for (const resolve of waiters.splice(0)) resolve();
   };
 
-  const enqueue = (pieces: Array<Uint8Array | null>, arrivedAt?: number) => {
-    for (const piece of pieces) queue.add(piece);
+  const enqueue = (pieces: Array<Uint8Array | null>, arrivedAt: number) => {
+    for (const piece of pieces) queue.add(piece, arrivedAt);
     if (!held && queue.bytes > BACKLOG_HIGH_BYTES) {
       held = true;
       hooks.hold(true);
     }
     // A quiet stream's lines are handled at once; a backlog waits for its turn.
-    if (!running && !scheduled) slice(arrivedAt);
+    if (!running && !scheduled) slice();
   };
 
   return {
@@ -139,7 +143,7 @@ export function paceLines(hooks: PacerHooks): LinePacer {
       for (let at = 0; at < chunk.length; at += PIECE_BYTES) pieces.push(new Uint8Array(chunk.subarray(at, at + PIECE_BYTES)));
       if (pieces.length > 0) enqueue(pieces, arrivedAt);
     },
-    end: () => enqueue([null]),
+    end: () => enqueue([null], hooks.monotonic()),
     idle: () => new Promise<void>((resolve) => {
       if (queue.empty && !running) resolve();
       else waiters.push(resolve);

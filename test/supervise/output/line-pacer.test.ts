@@ -39,15 +39,16 @@ test('a few lines are handled at once, in the push', () => {
   assert.equal(p.slices(), 1);
 });
 
-test('lines handled as their chunk arrives carry its arrival time (what the trace records); those of a backlog, the time they are handled', async () => {
+test('every line carries the arrival time of the chunk that completed it (what the trace records), in whichever slice it is handled', async () => {
   const p = pacer();
   p.clock.set(500);
   p.paced.push(chunkOf(texts(3)), 400);
   assert.deepEqual(p.times, [400, 400, 400], 'not 500, 501, 502: the clock read after the arrival');
   p.paced.push(chunkOf(texts(SLICE_MS + 5)), 503);
+  p.paced.push(chunkOf(texts(2)), 510);
   await p.paced.idle();
-  assert.deepEqual(p.times.slice(3, 3 + SLICE_MS), Array(SLICE_MS).fill(503));
-  assert.deepEqual(p.times.slice(3 + SLICE_MS), [523, 524, 525, 526, 527], 'the next slice handles them when it runs');
+  assert.ok(p.slices() > 2, 'the burst took more than one slice');
+  assert.deepEqual(p.times.slice(3), [...Array(SLICE_MS + 5).fill(503), 510, 510], 'not the later slices\' clock');
 });
 
 test('a burst is handled in slices of SLICE_MS, in order, letting the event loop through between them', async () => {
