@@ -6,9 +6,11 @@ import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { loopbackSink as loopback } from '../helpers/loopback-sink.ts';
 import { measureHostDelay } from '../helpers/host-delay.ts';
 
+// A sink's timeout is long enough for the test's own loopback server on a busy host (it answered
+// a CI run's webhook after more than 2 s at load 10-15); the timeout itself is tested below.
 function writeConfig(dir: string, url: string, extra = ''): string {
   const file = join(dir, 'deadman.toml');
-  writeFileSync(file, `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\nntfy = "${url}/topic"\ncommand = ["/bin/sh", "-c", "cat > ${join(dir, 'command-input.json')}"]\ntimeout = "2s"\n${extra}`);
+  writeFileSync(file, `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\nntfy = "${url}/topic"\ncommand = ["/bin/sh", "-c", "cat > ${join(dir, 'command-input.json')}"]\ntimeout = "20s"\n${extra}`);
   return file;
 }
 

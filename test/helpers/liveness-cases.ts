@@ -52,12 +52,16 @@ export interface CaseResult {
 }
 
 /** One run of a case; survivors are stopped by --timeout after 3 × inactivity. */
-export async function runCase(c: LivenessCase, t?: { after(fn: () => void): void }): Promise<CaseResult> {
+/**
+ * `timeoutMs`: the run's --timeout, 3 × inactivity + 0.5 s on an idle host; a test on a busy one
+ * passes it scaled by how much slower the host is (a stall case's start-up alone may use it up).
+ */
+export async function runCase(c: LivenessCase, t?: { after(fn: () => void): void }, timeoutMs = 3 * INACTIVITY_MS + 500): Promise<CaseResult> {
   const dir = tempDir(t);
   const database = join(dir, 'deadman.db');
   const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '' };
   const finished = await runDeadman(['run', '--database', database, '--inactivity', `${INACTIVITY_MS}ms`, '--poll', `${POLL_MS}ms`,
-    '--timeout', `${3 * INACTIVITY_MS + 500}ms`, '--stop-grace', '1s', ...(c.flags ?? []), '--', ...c.command(dir)], { env, cwd: dir });
+    '--timeout', `${Math.round(timeoutMs)}ms`, '--stop-grace', '1s', ...(c.flags ?? []), '--', ...c.command(dir)], { env, cwd: dir });
   const [row] = query<{ opened_at: number; started_at: number }>(database,
     "SELECT i.opened_at, r.started_at FROM incidents i JOIN runs r ON r.id = i.run_id WHERE i.kind = 'OUTPUT_INACTIVITY'");
   return {

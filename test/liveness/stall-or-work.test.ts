@@ -7,7 +7,7 @@ import { measureHostDelay } from '../helpers/host-delay.ts';
 test('idle loops and watchers stall within inactivity + 2 polls; silent work survives 3 × inactivity', { timeout: 120_000 }, async (t) => {
   t.after(startHostNoise());
   const host = measureHostDelay();
-  const results = await Promise.all(LIVENESS_CASES.map(async (c) => ({ c, result: await runCase(c, t) })));
+  const results = await Promise.all(LIVENESS_CASES.map(async (c) => ({ c, result: await runCase(c, t, host.scaled(3 * INACTIVITY_MS + 500)) })));
   for (const { c, result } of results) {
     if (c.expect === 'stall') {
       assert.equal(result.stalled, true, `${c.name}: never stalled (exit ${result.code}) ${result.stderr}`);

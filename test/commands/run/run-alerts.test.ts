@@ -25,7 +25,8 @@ interface AlertBody {
 function setup(t: { after(fn: () => void): void }, url: string, extra = '') {
   const dir = tempDir(t);
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\ntimeout = "3s"\n${extra}`);
+  // Long enough for the test's own loopback sink on a busy host; the timeout's cost is tested with a dead sink below.
+  writeFileSync(config, `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\ntimeout = "20s"\n${extra}`);
   const env = { ...process.env, STATE_DIRECTORY: dir, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', JOURNAL_STREAM: '', INVOCATION_ID: 'inv-run-1', PLANTED_TEXT, MY_SERVICE_TOKEN: PLANTED.envSecret };
   return { dir, config, env };
 }
