@@ -18,26 +18,34 @@ const SHELL = `while read -r _; do { git --no-optional-locks status --porcelain=
 
 type Shell = ChildProcessByStdio<Writable, Readable, null>;
 
+/**
+ * git's output; null when git answered that it cannot tell (outside a work tree, or no git),
+ * the same every time; UNANSWERED when no answer came in time or it was too long — a moment
+ * unmeasured, which must never read as "the same as last time".
+ */
+export const UNANSWERED = 'unanswered';
+export type GitStatus = Buffer | null | typeof UNANSWERED;
+
 export class GitStatusShell {
   private shell: Shell | null = null;
   private answer = '';
-  private waiting: ((status: Buffer | null) => void) | null = null;
+  private waiting: ((status: GitStatus) => void) | null = null;
   /** The last question asked: the next is put once it is answered. */
   private last: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly cwd: string, private readonly timeoutMs: number, private readonly maxBytes: number) {}
 
   /**
-   * git's output, or null when it failed, ran past `timeoutMs` or said more than `maxBytes`.
+   * git's output; null when git failed; UNANSWERED past `timeoutMs` or over `maxBytes`.
    * One git at a time: a question asked while one runs is put when that one ends.
    */
-  status(): Promise<Buffer | null> {
+  status(): Promise<GitStatus> {
     const answer = this.last.then(() => this.ask());
     this.last = answer;
     return answer;
   }
 
-  private ask(): Promise<Buffer | null> {
+  private ask(): Promise<GitStatus> {
     return new Promise((resolve) => {
       const shell = this.shell ?? this.start();
       const timer = setTimeout(() => this.stop(), this.timeoutMs);
@@ -75,11 +83,12 @@ export class GitStatusShell {
     const bytes = Buffer.from(this.answer + part.slice(0, end), 'hex');
     this.answer = '';
     const last = bytes.lastIndexOf(0);
-    const ok = last >= 1 && last - 1 <= this.maxBytes && bytes.subarray(last + 1).toString('latin1') === '0';
-    this.waiting?.(ok ? bytes.subarray(0, last - 1) : null);
+    const measured = last >= 1 && last - 1 <= this.maxBytes;
+    const gitSucceeded = bytes.subarray(last + 1).toString('latin1') === '0';
+    this.waiting?.(!measured ? UNANSWERED : gitSucceeded ? bytes.subarray(0, last - 1) : null);
   }
 
-  /** Ends the shell (and the git it runs); the question waiting gets null, the next starts a new shell. */
+  /** Ends the shell (and the git it runs); the question waiting is UNANSWERED, the next starts a new shell. */
   private stop(shell = this.shell): void {
     if (shell === null || shell !== this.shell) return;
     this.shell = null;
@@ -89,7 +98,7 @@ export class GitStatusShell {
     } catch {
       // already gone
     }
-    this.waiting?.(null);
+    this.waiting?.(UNANSWERED);
   }
 
   /** Only a question waiting keeps deadman's event loop alive, never the idle shell. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitStatusShell } from './git-status-shell.ts';
+import { GitStatusShell, UNANSWERED } from './git-status-shell.ts';
 
 /**
  * A fingerprint of the agent's work tree for REPEATED_FAILURE and NO_PROGRESS, taken fresh at
@@ -51,7 +51,11 @@ export function workspaceFingerprinter(cwd: string, monotonic: () => number): ()
     // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
     if (++taken > MAX_PER_SECOND || asked >= MAX_ASKED) return `unmeasured-${++unmeasured}`;
     asked++;
-    return git.status().then((status) => status && fingerprint(cwd, status)).finally(() => asked--);
+    // A git that ran out of time on a loaded host is unmeasured too: as null ("outside git") two
+    // reruns with an edit between them read as an unchanged workspace (REPEATED_FAILURE).
+    return git.status()
+      .then((status) => (status === UNANSWERED ? `unmeasured-${++unmeasured}` : status && fingerprint(cwd, status)))
+      .finally(() => asked--);
   };
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GitStatusShell } from '../../../lib/io/workspace/git-status-shell.ts';
+import { GitStatusShell, UNANSWERED } from '../../../lib/io/workspace/git-status-shell.ts';
 import { tempDir } from '../../helpers/cli.ts';
 
 const STATUS = ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all'];
@@ -30,15 +30,15 @@ test('each answer is git status -z byte for byte, from one shell kept across que
   assert.equal(await new GitStatusShell(tempDir(t), 5_000, 1024).status(), null);
 });
 
-test('an answer past the timeout or over the size bound is null, and the next question gets a fresh shell', async (t) => {
+test('an answer past the timeout or over the size bound is unanswered (not null, which is git saying no), and the next question gets a fresh shell', async (t) => {
   const dir = repository(t);
   const slow = new GitStatusShell(dir, 1, 1024 * 1024);
-  assert.equal(await slow.status(), null, 'no git answers within 1 ms');
-  assert.equal(await new GitStatusShell(dir, 5_000, 10).status(), null, 'more than 10 bytes');
+  assert.equal(await slow.status(), UNANSWERED, 'no git answers within 1 ms');
+  assert.equal(await new GitStatusShell(dir, 5_000, 10).status(), UNANSWERED, 'more than 10 bytes');
   const shell = new GitStatusShell(dir, 5_000, 1024 * 1024);
   await shell.status();
   Object.assign(shell, { timeoutMs: 1 });
-  assert.equal(await shell.status(), null);
+  assert.equal(await shell.status(), UNANSWERED);
   Object.assign(shell, { timeoutMs: 5_000 });
   assert.deepEqual(await shell.status(), execFileSync('git', STATUS, { cwd: dir }));
 });

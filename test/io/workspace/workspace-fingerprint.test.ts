@@ -65,6 +65,22 @@ test('asked faster than git answers, one question waits behind the running git a
   assert.equal(await take(), answers[0], 'once answered, git is asked again');
 });
 
+test('a git that gives no answer in time or in bounds is unmeasured each time (a change), never null (the same as last time)', async (t) => {
+  // On a loaded host git ran past its time: both answers were null, read as "unchanged", and an
+  // agent that edited between two reruns of a failing test got REPEATED_FAILURE.
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  const bin = tempDir(t);
+  writeFileSync(join(bin, 'git'), '#!/bin/sh\nhead -c 5000000 /dev/zero | tr "\\0" a\n', { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  t.after(() => { process.env.PATH = path; });
+  const take = workspaceFingerprinter(dir, () => 0);
+  const first = await take();
+  const second = await take();
+  assert.ok(first?.startsWith('unmeasured-') && second?.startsWith('unmeasured-') && first !== second, `${first}, ${second}`);
+});
+
 test('every pass of a run asks the same git shell: one per work tree for the process, however many fingerprinters', async (t) => {
   const dir = tempDir(t);
   git(dir, 'init', '-q');
