@@ -18,14 +18,18 @@ const setUp = README.slice(README.indexOf('## Set up'), README.indexOf('\n## ', 
 const promisedSeconds = Number(/npx deadman demo .*in about (\d+) s/.exec(setUp)?.[1]);
 const hasGit = spawnSync('git', ['-C', repoRoot, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).status === 0;
 
-test('npm ci && npx deadman demo on a fresh clone: one build, no unexplained warning, the demo in the promised time', { skip: hasGit ? false : 'not a git checkout', timeout: 180_000 }, (t) => {
+// Hang guards only, far past any host's pace (npm ci and the demo took 199 s together at a load
+// of 25 on 2 cores): the demo's time is judged by its own bound, scaled to what the host gave.
+const HANG_GUARD_MS = 600_000;
+
+test('npm ci && npx deadman demo on a fresh clone: one build, no unexplained warning, the demo in the promised time', { skip: hasGit ? false : 'not a git checkout', timeout: 2 * HANG_GUARD_MS }, (t) => {
   assert.ok(promisedSeconds > 0, 'the README promises a time for the demo');
   const clone = join(tempDir(t, 'deadman-first-run-'), 'deadman');
   assert.equal(spawnSync('git', ['clone', '--quiet', repoRoot, clone]).status, 0);
   t.after(() => removeNpxCacheOf(clone));
   const env = { ...process.env, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 
-  const install = timed(() => spawnSync('npm', ['ci'], { cwd: clone, env, encoding: 'utf8', timeout: 150_000 }));
+  const install = timed(() => spawnSync('npm', ['ci'], { cwd: clone, env, encoding: 'utf8', timeout: HANG_GUARD_MS }));
   assert.equal(install.result.status, 0, install.result.stderr);
   const warnings = install.result.stderr.split('\n').filter((line) => /^npm warn/i.test(line));
   for (const warning of warnings) {
@@ -35,7 +39,7 @@ test('npm ci && npx deadman demo on a fresh clone: one build, no unexplained war
   const built = statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs;
 
   const host = measureHostDelay();
-  const demo = timed(() => spawnSync('npx', ['deadman', 'demo'], { cwd: clone, env, encoding: 'utf8', timeout: 120_000 }));
+  const demo = timed(() => spawnSync('npx', ['deadman', 'demo'], { cwd: clone, env, encoding: 'utf8', timeout: HANG_GUARD_MS }));
   assert.equal(demo.result.status, 0, demo.result.stderr);
   assert.equal(statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs, built, 'npx deadman demo built dist/ again');
   t.diagnostic(`npm ci ${install.seconds.toFixed(1)} s, npx deadman demo ${demo.seconds.toFixed(1)} s (README: about ${promisedSeconds} s)`);
