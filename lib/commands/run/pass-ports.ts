@@ -25,6 +25,7 @@ import type { HealthListener } from './health-listen.ts';
 import type { RunAlerts } from './run-alerts.ts';
 import type { RunReporters } from './run-reporters.ts';
 import type { PreparedRun } from './prepare-run.ts';
+import type { RunMarkerKeeper } from './run-marker.ts';
 import { consultFor } from './diagnostician-edge.ts';
 
 /**
@@ -83,10 +84,7 @@ export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
     makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, live, run.unit !== null, () => clock.monotonic()),
     adapter: prepared.adapter,
     ...(prepared.sniff ? { sniff: prepared.sniff } : {}),
-    onSession: (id) => {
-      records.update({ session_id: id, adapter: prepared.adapter().name });
-      prepared.marker.sessionStarted(id, logger);
-    },
+    onSession: sessionSeen(records, prepared.marker, () => prepared.adapter().name, logger),
     onTurnCompleted: () => prepared.marker.turnCompleted(),
     evidence: createEvidenceGate(() => live.current.evidence, {
       evaluate: async (claim, index) => {
@@ -106,6 +104,19 @@ export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
     approvals: approvalInbox(context.paths, pass.token, (message) => logger.log('warn', message)),
   };
   return recorder ? recorder.ports(ports, pass.why) : ports;
+}
+
+/**
+ * A new session of the agent: the run's row and the revive marker learn it, neither at once.
+ * A fleet of short jobs under one supervisor starts a session every turn, and a write each made
+ * the cost per turn grow with the store (issue 36): the row waits for the next batch of events,
+ * the marker for its next write (RunMarkerKeeper).
+ */
+export function sessionSeen(records: Pick<RunRecords, 'updateSoon'>, marker: Pick<RunMarkerKeeper, 'sessionStarted'>, adapter: () => string, logger: Logger): (id: string) => void {
+  return (id) => {
+    records.updateSoon({ session_id: id, adapter: adapter() });
+    marker.sessionStarted(id, logger);
+  };
 }
 
 /** The owned tree of one run: the observer and the two killers, all checking ownership before every signal; kill_grace as SIGHUP left it. */

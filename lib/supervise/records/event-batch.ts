@@ -1,4 +1,4 @@
-import type { Row } from '../../io/store/store.ts';
+import type { Row, Store } from '../../io/store/store.ts';
 
 /**
  * The child's events on their way to the store. A line-per-insert store held a chatty agent to
@@ -11,6 +11,18 @@ import type { Row } from '../../io/store/store.ts';
  * an agent says and far less than a flood, whose redaction and inserts would cost more than its
  * parse (bench/throughput.ts).
  */
+
+/** How much of a line an event keeps. */
+export const RAW_EVENT_CHARS = 4096;
+
+/**
+ * An event's line cut to RAW_EVENT_CHARS only once redacted: cut first, a secret across the cut
+ * kept its head (the start of an env value, of a token) where no shape could see it whole.
+ * The store redacts it again as it writes, which changes nothing.
+ */
+export function recordedRaw(store: Store, row: Row): Row {
+  return typeof row.raw === 'string' && row.raw.length > RAW_EVENT_CHARS ? { ...row, raw: store.redacted(row.raw).slice(0, RAW_EVENT_CHARS) } : row;
+}
 
 export interface EventBatchOptions {
   flushMs: number;
@@ -27,13 +39,15 @@ export const EVENT_BATCH_DEFAULTS: EventBatchOptions = {
 
 export class EventBatch {
   private queue: Row[] = [];
+  /** Changes to the run's row that may wait for the batch: a session id, one per turn of a fleet of short jobs, cost an UPDATE each. */
+  private runChanges: Row | null = null;
   private droppedSinceFlush = 0;
   private droppedTotal = 0;
   private scheduled = false;
-  private readonly write: (rows: Row[]) => void;
+  private readonly write: (rows: Row[], runChanges: Row | null) => void;
   private readonly options: EventBatchOptions;
 
-  constructor(write: (rows: Row[]) => void, options: EventBatchOptions = EVENT_BATCH_DEFAULTS) {
+  constructor(write: (rows: Row[], runChanges: Row | null) => void, options: EventBatchOptions = EVENT_BATCH_DEFAULTS) {
     this.write = write;
     this.options = options;
   }
@@ -51,6 +65,16 @@ export class EventBatch {
     } else {
       this.queue.push(row());
     }
+    this.flushSoon();
+  }
+
+  /** Written with the next batch, the newest value of each column winning. */
+  changeRun(changes: Row): void {
+    this.runChanges = { ...this.runChanges, ...changes };
+    this.flushSoon();
+  }
+
+  private flushSoon(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     this.options.schedule(() => this.flush(), this.options.flushMs);
@@ -71,6 +95,8 @@ export class EventBatch {
       });
       this.droppedSinceFlush = 0;
     }
-    if (rows.length > 0) this.write(rows);
+    const runChanges = this.runChanges;
+    this.runChanges = null;
+    if (rows.length > 0 || runChanges) this.write(rows, runChanges);
   }
 }

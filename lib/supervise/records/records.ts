@@ -13,21 +13,8 @@ import { detached } from '../../core/adapters/lines.ts';
 import type { IncidentTransition } from '../../core/alerts/alert-planner.ts';
 import { carryIncident, insertIncident, recurIncident } from './incident-rows.ts';
 import type { RunRecorder } from '../ports.ts';
-import { EventBatch, EVENT_BATCH_DEFAULTS, type EventBatchOptions } from './event-batch.ts';
+import { EventBatch, EVENT_BATCH_DEFAULTS, RAW_EVENT_CHARS, recordedRaw, type EventBatchOptions } from './event-batch.ts';
 import { CUT_CONTEXT } from '../../core/redact/line-stream.ts';
-import type { Row } from '../../io/store/store.ts';
-
-/** How much of a line an event keeps. */
-const RAW_EVENT_CHARS = 4096;
-
-/**
- * An event's line cut to RAW_EVENT_CHARS only once redacted: cut first, a secret across the cut
- * kept its head (the start of an env value, of a token) where no shape could see it whole.
- * The store redacts it again as it writes, which changes nothing.
- */
-function recordedRaw(store: Store, row: Row): Row {
-  return typeof row.raw === 'string' && row.raw.length > RAW_EVENT_CHARS ? { ...row, raw: store.redacted(row.raw).slice(0, RAW_EVENT_CHARS) } : row;
-}
 
 /**
  * What one run leaves in the database: its row, its events, and its incidents with every
@@ -53,7 +40,10 @@ export class RunRecords implements RunRecorder {
   /** `onMoved` is told every transition that applied (the run's alerts, PassPorts.alerts) and must return at once. */
   constructor(private readonly sink: StoreSink | null, private readonly wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
     private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
-    this.events = new EventBatch((rows) => this.withRun('events', (s, id) => s.recordEvents(id, rows.map((row) => recordedRaw(s, row)))), batching);
+    this.events = new EventBatch((rows, runChanges) => this.withRun('events', (s, id) => {
+      if (runChanges) s.update('runs', id, runChanges);
+      if (rows.length > 0) s.recordEvents(id, rows.map((row) => recordedRaw(s, row)));
+    }), batching);
   }
 
   get id(): number | null {
@@ -121,6 +111,12 @@ export class RunRecords implements RunRecorder {
   update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string; error_code?: string | null }): void {
     if (this.run) Object.assign(this.run.changes, changes);
     this.withRun('the run', (s, id) => s.update('runs', id, changes));
+  }
+
+  /** As update(), written with the next batch of events: for what the output path learns (a session id, per turn). */
+  updateSoon(changes: { session_id?: string; adapter?: string }): void {
+    if (this.run) Object.assign(this.run.changes, changes);
+    this.events.changeRun(changes);
   }
 
   /** `errorCode`, when the outcome alone does not tell it (a stall's kind, a throttle): error-codes.ts. */
