@@ -1,4 +1,5 @@
 import { failureSignature, type ToolFailure } from './repeated-failure.ts';
+import { isUnmeasured } from './unmeasured-workspace.ts';
 
 /**
  * NO_PROGRESS: at least `threshold` completed attempts (tool calls and turns) with no change to
@@ -36,12 +37,16 @@ export const MAX_SEEN_RESULTS = 256;
 
 export function noteAttempt(state: AttemptProgress, attempt: Attempt, workspace: string | null): AttemptProgress {
   const result = `${attempt.ok ? 'ok' : 'failed'}\u0000${failureSignature(attempt)}`;
+  // An unmeasured workspace is unknown: a new result still restarts the count, a repeat is not counted.
+  if (isUnmeasured(workspace)) return attempt.turn || state.seen.has(result) ? state : { ...remembered(state, result), repeats: 0 };
   if (workspace !== state.workspace) return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
-  if (!attempt.turn && !state.seen.has(result)) {
-    const seen = state.seen.size < MAX_SEEN_RESULTS ? new Set([...state.seen, result]) : new Set([result]);
-    return { workspace, seen, repeats: 0 };
-  }
+  if (!attempt.turn && !state.seen.has(result)) return { ...remembered(state, result), repeats: 0 };
   return { ...state, repeats: state.repeats + 1 };
+}
+
+function remembered(state: AttemptProgress, result: string): AttemptProgress {
+  const seen = state.seen.size < MAX_SEEN_RESULTS ? new Set([...state.seen, result]) : new Set([result]);
+  return { ...state, seen };
 }
 
 export function detectNoProgress(state: AttemptProgress, threshold: number): { message: string } | null {

@@ -8,6 +8,8 @@
  * fingerprint resets the count. Pure: the workspace fingerprint is read at the edge.
  */
 
+import { isUnmeasured } from './unmeasured-workspace.ts';
+
 export interface ToolFailure {
   command: string;
   exitCode: number | null;
@@ -41,6 +43,8 @@ export function failureSignature(failure: ToolFailure): string {
 export function noteToolResult(state: RepeatState, result: { failure: ToolFailure | null; workspace: string | null }): RepeatState {
   if (result.failure === null) return NO_REPEAT;
   const signature = failureSignature(result.failure);
+  // The same failure at an unmeasured moment is not counted: it may or may not follow an edit.
+  if (signature === state.signature && isUnmeasured(result.workspace)) return state;
   if (signature === state.signature && result.workspace === state.workspace) return { ...state, count: state.count + 1, last: result.failure };
   return { signature, workspace: result.workspace, count: 1, last: result.failure };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitStatusShell, UNANSWERED } from './git-status-shell.ts';
+import { unmeasuredWorkspace } from '../../core/detect/unmeasured-workspace.ts';
 
 /**
  * A fingerprint of the agent's work tree for REPEATED_FAILURE and NO_PROGRESS, taken fresh at
@@ -15,8 +16,8 @@ import { GitStatusShell, UNANSWERED } from './git-status-shell.ts';
  * deadman's index.lock. Null outside a git work tree (or without git).
  *
  * A flood of tool results (thousands a second) must not become thousands of git runs: past
- * MAX_PER_SECOND in a second the answer is a fingerprint of its own, never seen again — a change,
- * which can only delay REPEATED_FAILURE and NO_PROGRESS, never raise them falsely.
+ * MAX_PER_SECOND in a second the answer is unmeasured (core/detect/unmeasured-workspace.ts),
+ * which the detectors neither count nor reset on.
  *
  * git is not waited for, and not forked by deadman (git-status-shell.ts): the answer comes as a
  * promise. spawnSync held the event loop, and with it the output path and the watchdog, for the
@@ -49,12 +50,12 @@ export function workspaceFingerprinter(cwd: string, monotonic: () => number): ()
     const now = monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
     // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
-    if (++taken > MAX_PER_SECOND || asked >= MAX_ASKED) return `unmeasured-${++unmeasured}`;
+    if (++taken > MAX_PER_SECOND || asked >= MAX_ASKED) return unmeasuredWorkspace(++unmeasured);
     asked++;
     // A git that ran out of time on a loaded host is unmeasured too: as null ("outside git") two
     // reruns with an edit between them read as an unchanged workspace (REPEATED_FAILURE).
     return git.status()
-      .then((status) => (status === UNANSWERED ? `unmeasured-${++unmeasured}` : status && fingerprint(cwd, status)))
+      .then((status) => (status === UNANSWERED ? unmeasuredWorkspace(++unmeasured) : status && fingerprint(cwd, status)))
       .finally(() => asked--);
   };
 }

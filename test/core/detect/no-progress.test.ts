@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectNoProgress, FRESH_PROGRESS, MAX_SEEN_RESULTS, noteAttempt, type Attempt } from '../../../lib/core/detect/no-progress.ts';
+import { unmeasuredWorkspace } from '../../../lib/core/detect/unmeasured-workspace.ts';
 
 const attempt = (command: string, tail: string, ok = true): Attempt => ({ command, exitCode: ok ? 0 : 1, outputTail: tail, ok });
 const run = (steps: Array<[Attempt, string | null]>) => steps.reduce((state, [a, w]) => noteAttempt(state, a, w), FRESH_PROGRESS);
@@ -40,4 +41,16 @@ test('a flood of distinct results keeps at most MAX_SEEN_RESULTS of them, and fo
   assert.equal(detectNoProgress(state, 4), null);
   // The first result was forgotten: seen again it is new, not a repeat.
   assert.equal(noteAttempt(state, distinct[0]!, 'w').repeats, state.repeats);
+});
+
+test('an unmeasured workspace is unknown: a repeat then is not counted, a new result still restarts the count', () => {
+  const read = attempt('cat src/parser.ts', 'export function parse() {}');
+  const test1 = attempt('npm test', '1 failed', false);
+  const unknown = (n: number) => unmeasuredWorkspace(n);
+  assert.equal(detectNoProgress(run([[read, unknown(1)], [test1, unknown(2)], [read, unknown(3)], [test1, unknown(4)], [read, unknown(5)], [test1, unknown(6)]]), 4), null);
+  const between: Array<[Attempt, string | null]> = [[read, 'w'], [test1, 'w'], [read, unknown(1)], [read, 'w'], [test1, unknown(2)], [test1, 'w'], [read, 'w'], [test1, 'w']];
+  assert.ok(detectNoProgress(run(between), 4), 'the measured repeats around unknown moments still add up');
+  assert.equal(run([[read, 'w'], [test1, 'w'], [read, 'w'], [attempt('npm test', '0 failed'), unknown(1)]]).repeats, 0, 'a new result at an unknown moment is progress');
+  const turn: Attempt = { command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true };
+  assert.equal(run([[turn, 'w'], [turn, unknown(1)], [turn, unknown(2)]]).repeats, 1, 'turns at unknown moments are not counted');
 });

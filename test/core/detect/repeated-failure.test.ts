@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectRepeatedFailure, failureSignature, NO_REPEAT, noteToolResult, type RepeatState, type ToolFailure } from '../../../lib/core/detect/repeated-failure.ts';
+import { unmeasuredWorkspace } from '../../../lib/core/detect/unmeasured-workspace.ts';
 
 const fail = (tail: string, command = 'npm test', exitCode: number | null = 1): ToolFailure => ({ command, exitCode, outputTail: tail });
 const run = (steps: Array<{ failure: ToolFailure | null; workspace: string | null }>): RepeatState => steps.reduce(noteToolResult, NO_REPEAT);
@@ -35,4 +36,14 @@ test('the rule guidance names the command, how it failed and its last output lin
   assert.match(found.guidance, /the command `npm test` failed the same way 3 times in a row \(exit 1\)/);
   assert.match(found.guidance, /Its output ended with:\nline 1\nline 2\nAssertionError: expected 2 to equal 3/);
   assert.match(found.guidance, /Do not run it again unchanged/);
+});
+
+test('an unmeasured workspace is unknown: the same failure then is neither counted nor a reset', () => {
+  const same = { failure: fail('AssertionError: expected 2 to equal 3'), workspace: 'w1' };
+  const unmeasured = (n: number) => ({ ...same, workspace: unmeasuredWorkspace(n) });
+  // Counted as the same, an edit between two reruns went unseen; counted as a change, a busy host never saw the loop.
+  assert.equal(detectRepeatedFailure(run([unmeasured(1), unmeasured(2), unmeasured(3)]), 3), null, 'three unknown moments are no streak');
+  assert.ok(detectRepeatedFailure(run([same, unmeasured(1), same, unmeasured(2), same]), 3), 'the measured three still make one');
+  assert.equal(run([same, same, unmeasured(1)]).count, 2);
+  assert.equal(detectRepeatedFailure(run([same, unmeasured(1), { ...same, workspace: 'w2' }, same]), 3), null, 'a measured change still resets');
 });

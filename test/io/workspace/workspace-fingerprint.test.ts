@@ -40,7 +40,7 @@ test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s)
   assert.equal(await workspaceFingerprinter(tempDir(t), () => 0)(), null);
 });
 
-test('past MAX_PER_SECOND in a second, each answer is one never seen (a change), so a flood runs no git', async (t) => {
+test('past MAX_PER_SECOND in a second, each answer is unmeasured, one never seen, so a flood runs no git', async (t) => {
   const dir = tempDir(t);
   git(dir, 'init', '-q');
   let now = 0;
@@ -65,7 +65,7 @@ test('asked faster than git answers, one question waits behind the running git a
   assert.equal(await take(), answers[0], 'once answered, git is asked again');
 });
 
-test('a git that gives no answer in time or in bounds is unmeasured each time (a change), never null (the same as last time)', async (t) => {
+test('a git that gives no answer in time or in bounds is unmeasured each time, never null (the same as last time)', async (t) => {
   // On a loaded host git ran past its time: both answers were null, read as "unchanged", and an
   // agent that edited between two reruns of a failing test got REPEATED_FAILURE.
   const dir = tempDir(t);
