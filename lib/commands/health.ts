@@ -6,7 +6,7 @@ import { ExitCode, usageError } from '../exit-codes.ts';
 import { healthFilePath } from '../io/health/health-file.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
-import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './shared/open-existing-store.ts';
+import { isDenied, pathState, permissionDenied } from './shared/path-state.ts';
 
 /**
  * `deadman health --name N`: exit 0 while run N is healthy, 1 when it is not (stalled, its
@@ -68,9 +68,14 @@ function endedVerdict(name: string, result: string): HealthVerdict {
   return { healthy: result === 'success', known: true, line: `${name}: ended; systemd says ${result}` };
 }
 
-/** The deadman is gone: its run and incidents are closed as any reader closes them; the probe's answer does not wait on the database. */
+/**
+ * The deadman is gone: its run and incidents are closed as any reader closes them; the probe's
+ * answer does not wait on the database. Loaded only then: a probe of a live run reads no database
+ * and loads neither the store nor the lost-run code (issue 36.1).
+ */
 async function settleRecords(args: HealthArgs, context: Context): Promise<void> {
   try {
+    const { openExistingStore, settleLost } = await import('./shared/open-existing-store.ts');
     const { store } = await openExistingStore(args, context);
     if (!store) return;
     try {

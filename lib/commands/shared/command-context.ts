@@ -3,10 +3,8 @@ import type { Options } from 'yargs';
 import type { Config } from '../../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/files/paths.ts';
-import { Store } from '../../io/store/store.ts';
 import { commandClock } from './command-clock.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
-import { createRedactor, type Redactor } from '../../core/redact/redact.ts';
 
 /**
  * `--database FILE` and `--state-dir DIR`, defined once for every command that finds state
@@ -45,29 +43,4 @@ export async function loadContext(args: CommonArgs, flags: Record<string, unknow
 export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {
   const stateDir = resolveStateDir(currentPathContext(), config.state_dir);
   return statePaths(stateDir, databaseFlag ?? config.database, config.state_dir !== undefined);
-}
-
-/**
- * The redactor for everything a command stores or prints: the configured extra patterns, and
- * the environment deadman passes to the work (its secret-looking values are hidden wherever
- * they turn up).
- */
-export function redactorFor(config: Config, env: NodeJS.ProcessEnv = process.env): Redactor {
-  return createRedactor({ env, patterns: config.redact.patterns });
-}
-
-/**
- * Opens the database with the configured bounds, redacting every row written, and applies
- * retention: every command that records (run, check, revive) keeps the file from growing
- * without bound, whichever of them a host happens to use. `deadman run` opens with `retain:
- * false` and prunes once its command runs, a bounded batch a poll (run/run-retention.ts).
- */
-export function openStore(context: Context, options: { retain?: boolean; busyTimeoutMs?: number } = {}): Store {
-  const { retention } = context.config;
-  const store = new Store(context.paths.database, {
-    eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run,
-    redactor: redactorFor(context.config), busyTimeoutMs: options.busyTimeoutMs,
-  });
-  if (options.retain !== false) store.prune(context.clock.wall(), retention.max_age, retention.max_runs);
-  return store;
 }
