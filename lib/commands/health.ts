@@ -1,9 +1,9 @@
 import type { CommandModule, Options } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { judgeHealth, parseHealthRecord, type HealthRecord, type HealthVerdict } from '../core/status/health.ts';
-import { serviceStopFromEnv } from '../io/service/service-stop-env.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { healthFilePath } from '../io/health/health-file.ts';
+import { printSync } from '../io/output/print-sync.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import { isDenied, pathState, permissionDenied } from './shared/path-state.ts';
@@ -51,12 +51,12 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     const ownerAlive = record !== null && isRunOwnerAlive(record);
     // No file at all: a deadman killed before its first refresh may still have left a run open.
     if (!ownerAlive) await settleRecords(args, context);
-    const stop = args.settle ? serviceStopFromEnv(process.env) : null;
+    const stop = args.settle ? context.serviceStop ?? null : null;
     const verdict = stop ? endedVerdict(name, stop.result) : judgeHealth(record, context.clock.wall(), name, ownerAlive);
     if (args.json) {
       const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    } else if (!args.quiet) process.stdout.write(`${verdict.line}\n`);
+      printSync(`${JSON.stringify(json, null, 2)}\n`);
+    } else if (!args.quiet) printSync(`${verdict.line}\n`);
     // A name no run ever had is a mistake on the command line, not a dead run.
     if (!verdict.known) process.exitCode = ExitCode.USAGE;
     else if (!verdict.healthy) process.exitCode = ExitCode.ATTENTION;

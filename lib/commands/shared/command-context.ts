@@ -5,6 +5,7 @@ import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/files/paths.ts';
 import { commandClock } from './command-clock.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
+import type { ServiceStop } from '../../core/status/lost-run-end.ts';
 
 /**
  * `--database FILE` and `--state-dir DIR`, defined once for every command that finds state
@@ -25,6 +26,8 @@ export interface Context extends LoadedConfig {
   paths: StatePaths;
   /** The one clock a command reads and waits on (the run's loop takes the same port, supervise/ports.ts): the real one is commandClock (command-clock.ts), a test's a fake. */
   clock: LoopClock;
+  /** systemd's word on how the unit's main process ended, to ExecStop= and ExecStopPost= (io/service/service-stop-env.ts); null anywhere else. */
+  serviceStop?: ServiceStop | null;
 }
 
 /**
@@ -37,7 +40,14 @@ export async function loadContext(args: CommonArgs, flags: Record<string, unknow
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
   const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
   const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
-  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock };
+  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock, serviceStop: await serviceStopOf(process.env) };
+}
+
+/** Only systemd's stop commands are given $SERVICE_RESULT: anywhere else no schema for it is loaded (issue 36.1). */
+async function serviceStopOf(env: NodeJS.ProcessEnv): Promise<ServiceStop | null> {
+  if (env.SERVICE_RESULT === undefined) return null;
+  const { serviceStopFromEnv } = await import('../../io/service/service-stop-env.ts');
+  return serviceStopFromEnv(env);
 }
 
 export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {

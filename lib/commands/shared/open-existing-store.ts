@@ -2,7 +2,6 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { metricsTextfileOf, writeMetricsTextfile } from '../../io/health/metrics-textfile.ts';
 import { incidentStateAsRead, lostRunTextfiles, settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
-import { serviceStopFromEnv } from '../../io/service/service-stop-env.ts';
 import { Store } from '../../io/store/store.ts';
 import { refuseLinks } from '../../io/store/store-open.ts';
 import { storeError, StoreError } from '../../io/store/store-errors.ts';
@@ -70,7 +69,7 @@ function unreadable(database: string, error: unknown): StoreError {
  * systemd says ended the unit's deadman (io/service-stop-env.ts).
  */
 export function settleLost(store: Store, context: Context, now: number): LostRuns {
-  const lost = settleLostRuns(store, now, serviceStopFromEnv(process.env));
+  const lost = settleLostRuns(store, now, context.serviceStop ?? null);
   if (lost.runIds.size === 0) return lost;
   const textfiles = lostRunTextfiles(store, lost.runIds);
   for (const facts of loadRunFacts(store, { lost })) {
