@@ -38,7 +38,7 @@ const englishOnlyZod = {
 const builtinsThroughRequire = {
   name: 'builtins-through-require',
   setup(onBuild) {
-    onBuild.onResolve({ filter: /^[a-z_/:]+$/ }, (args) => (
+    onBuild.onResolve({ filter: /^[a-z0-9_/:]+$/ }, (args) => (
       args.kind === 'import-statement' && isBuiltin(args.path)
         // One module per importer: esbuild knows a module by its path alone.
         ? { path: `${args.path}?from=${args.importer}`, namespace: 'builtin-through-require', pluginData: { builtin: args.path, names: importedNames(args.importer, args.path) } }

@@ -1,4 +1,4 @@
-import { exitQuietlyOnEpipe } from './io/log/log.ts';
+import { guardedStderr } from './io/log/log.ts';
 import { keepYoungGenerationSmall } from './io/heap/young-generation.ts';
 
 /**
@@ -8,8 +8,8 @@ import { keepYoungGenerationSmall } from './io/heap/young-generation.ts';
  * other command; everything else, and `--help`, goes through yargs.
  */
 export async function main(argv: string[]): Promise<void> {
-  exitQuietlyOnEpipe(process.stderr);
   if (argv[0] === 'run' && !wantsHelp(argv)) {
+    guardedStderr();
     const { runFromArgv } = await import('./commands/run.ts');
     keepYoungGenerationSmall();
     process.exitCode = await runFromArgv(argv.slice(1));
@@ -25,6 +25,7 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
   }
+  guardedStderr();
   const { runCli } = await import('./cli.ts');
   keepYoungGenerationSmall();
   process.exitCode = await runCli(argv);

@@ -5,7 +5,8 @@ import { DeadmanError, ExitCode } from '../exit-codes.ts';
 import { currentOperator } from '../io/approvals/approval.ts';
 import { mayWrite, recordInto } from '../io/store/lost-runs.ts';
 import { moveIncident } from '../io/store/run-ends.ts';
-import { redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { redactorFor } from './shared/open-store.ts';
 import { incidentAsRead, openForIncident, type IncidentAsRead } from './shared/incident-argument.ts';
 
 /**

@@ -9,7 +9,7 @@ import { currentOperator, openTerminalPrompt } from '../io/approvals/approval.ts
 import { askForPlan } from '../io/evidence/ask-plan.ts';
 import { readPlan, writePlan } from '../io/evidence/claim-plans.ts';
 import { planAll, proposedLines } from './shared/check-claims.ts';
-import { redactorFor } from './shared/command-context.ts';
+import { redactorFor } from './shared/open-store.ts';
 
 /**
  * `deadman check --explain [JOB…]` prints the typed plan each job is checked by (the claims it

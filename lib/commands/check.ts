@@ -13,7 +13,8 @@ import { alertJobChanges } from './shared/check-alerts.ts';
 import { fixJob, type FixSession } from './shared/check-fix.ts';
 import { planJobs } from './shared/check-claims.ts';
 import { approvePlan, explainJobs } from './check-plans.ts';
-import { loadContext, openStore, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { loadContext, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { openStore } from './shared/open-store.ts';
 
 /**
  * `deadman check [JOB…]`: audits the scheduled jobs of `[jobs.NAME]` by the evidence they should

@@ -1,12 +1,12 @@
 import type { CommandModule, Options } from 'yargs';
 import { readFileSync } from 'node:fs';
 import { judgeHealth, parseHealthRecord, type HealthRecord, type HealthVerdict } from '../core/status/health.ts';
-import { serviceStopFromEnv } from '../io/service/service-stop-env.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { healthFilePath } from '../io/health/health-file.ts';
+import { printSync } from '../io/output/print-sync.ts';
 import { isRunOwnerAlive } from '../io/process/run-owner.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
-import { isDenied, openExistingStore, pathState, permissionDenied, settleLost } from './shared/open-existing-store.ts';
+import { isDenied, pathState, permissionDenied } from './shared/path-state.ts';
 
 /**
  * `deadman health --name N`: exit 0 while run N is healthy, 1 when it is not (stalled, its
@@ -51,12 +51,12 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     const ownerAlive = record !== null && isRunOwnerAlive(record);
     // No file at all: a deadman killed before its first refresh may still have left a run open.
     if (!ownerAlive) await settleRecords(args, context);
-    const stop = args.settle ? serviceStopFromEnv(process.env) : null;
+    const stop = args.settle ? context.serviceStop ?? null : null;
     const verdict = stop ? endedVerdict(name, stop.result) : judgeHealth(record, context.clock.wall(), name, ownerAlive);
     if (args.json) {
       const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };
-      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    } else if (!args.quiet) process.stdout.write(`${verdict.line}\n`);
+      printSync(`${JSON.stringify(json, null, 2)}\n`);
+    } else if (!args.quiet) printSync(`${verdict.line}\n`);
     // A name no run ever had is a mistake on the command line, not a dead run.
     if (!verdict.known) process.exitCode = ExitCode.USAGE;
     else if (!verdict.healthy) process.exitCode = ExitCode.ATTENTION;
@@ -68,9 +68,14 @@ function endedVerdict(name: string, result: string): HealthVerdict {
   return { healthy: result === 'success', known: true, line: `${name}: ended; systemd says ${result}` };
 }
 
-/** The deadman is gone: its run and incidents are closed as any reader closes them; the probe's answer does not wait on the database. */
+/**
+ * The deadman is gone: its run and incidents are closed as any reader closes them; the probe's
+ * answer does not wait on the database. Loaded only then: a probe of a live run reads no database
+ * and loads neither the store nor the lost-run code (issue 36.1).
+ */
 async function settleRecords(args: HealthArgs, context: Context): Promise<void> {
   try {
+    const { openExistingStore, settleLost } = await import('./shared/open-existing-store.ts');
     const { store } = await openExistingStore(args, context);
     if (!store) return;
     try {

@@ -3,7 +3,8 @@ import { parseDuration } from '../core/time/duration.ts';
 import { incidentListJson, renderIncidentList } from '../core/incident/report-text.ts';
 import { usageError } from '../exit-codes.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
-import { redactorFor, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { redactorFor } from './shared/open-store.ts';
 import { openExistingStore, readRows, settleLost, withAbandoned } from './shared/open-existing-store.ts';
 import { snakeCaseKeys } from '../core/status/snake-case.ts';
 

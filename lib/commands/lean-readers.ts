@@ -15,12 +15,14 @@ interface LeanReader {
   options: Record<string, Options>;
   command: CommandModule<object, never>;
   conflict?: readonly string[];
+  /** It prints with printSync (io/output/print-sync.ts), never through process.stdout: its stream is not built. */
+  printsSync?: true;
 }
 
 const READERS: Record<string, () => Promise<LeanReader>> = {
   health: async () => {
     const { HEALTH_OPTIONS, HEALTH_CONFLICT, healthCommand } = await import('./health.ts');
-    return { options: HEALTH_OPTIONS, command: healthCommand as never, conflict: HEALTH_CONFLICT };
+    return { options: HEALTH_OPTIONS, command: healthCommand as never, conflict: HEALTH_CONFLICT, printsSync: true };
   },
   status: async () => {
     const { STATUS_OPTIONS, statusCommand } = await import('./status.ts');
@@ -42,7 +44,7 @@ export async function readLean(command: string | undefined, words: string[]): Pr
   const values = leanValues(words, { ...reader.options, ...GLOBAL_OPTIONS });
   if (values === null || reader.conflict?.every((name) => values[name] !== undefined)) return null;
   const logger = createLogger();
-  exitQuietlyOnEpipe(process.stdout);
+  if (!reader.printsSync) exitQuietlyOnEpipe(process.stdout);
   try {
     await reader.command.handler(values as never);
   } catch (error) {

@@ -7,7 +7,8 @@ import { ExitCode, usageError } from '../exit-codes.ts';
 import { alertLogPath, readAlertLog, writeAlertLog } from '../io/alerts/alert-log.ts';
 import { sendAlerts } from '../io/alerts/send-alerts.ts';
 import { latestIncidentId, loadIncidentRows } from '../io/store/incident-records.ts';
-import { loadContext, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
+import { redactorFor } from './shared/open-store.ts';
 import { openExistingStore } from './shared/open-existing-store.ts';
 
 /**

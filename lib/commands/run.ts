@@ -17,7 +17,8 @@ import { listenForReload, listenForRunStopSignals } from '../io/service/stop-sig
 import { LiveConfig } from '../supervise/run/live-config.ts';
 import { configReloader } from './run/reload-config.ts';
 import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run/run-options.ts';
-import { loadContext, openStore, redactorFor, type Context } from './shared/command-context.ts';
+import { loadContext, type Context } from './shared/command-context.ts';
+import { openStore, redactorFor } from './shared/open-store.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { printRunSummary, runReporters, summaryForm } from './run/run-reporters.ts';
 import { metricsTextfileOf } from '../io/health/metrics-textfile.ts';

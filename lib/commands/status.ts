@@ -8,10 +8,12 @@ import { listIncidents } from '../io/store/incident-records.ts';
 import { listMarkers } from '../io/revive/markers.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { settleEndedResume } from '../io/revive/revive-log.ts';
-import { loadContext, redactorFor, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
+import { redactorFor } from './shared/open-store.ts';
 import { StoreError } from '../io/store/store-errors.ts';
 import { createLogger } from '../io/log/log.ts';
-import { openExistingStore, pathState, readRows, settleLost, withAbandoned } from './shared/open-existing-store.ts';
+import { openExistingStore, readRows, settleLost, withAbandoned } from './shared/open-existing-store.ts';
+import { pathState } from './shared/path-state.ts';
 
 /**
  * `deadman status [--json]`: one line per run name — state, session, age, revives, open

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { repoRoot, tempDir } from '../helpers/cli.ts';
+import { repoRoot, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
 
 /**
  * bin/deadman.js starts the bundle of dist/bundle/ (bin/bundle.js, run by `npm run build`) while
@@ -119,6 +119,30 @@ test('the bundled CLI answers --version from the package file', {
   const run = spawnSync(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), '--version'], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.equal(run.stdout.trim(), (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version);
+});
+
+test('a bundled `deadman health` of a live run opens no database and builds no stream; a reader gone away ends it quietly', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, async (t) => {
+  const dir = tempDir(t);
+  const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state') };
+  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG', 'CACHE_DIRECTORY', 'SERVICE_RESULT']) delete env[key];
+  const run = spawn(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), 'run', '--name', 'lean', '--database', join(dir, 'deadman.db'), '--', 'sleep', '60'], { env, cwd: dir, stdio: 'ignore' });
+  t.after(() => run.kill('SIGKILL'));
+  await waitFor(() => existsSync(join(dir, 'state', 'health', 'lean.json')), 20_000, 'the run\'s health file');
+  // The list is read before process.stderr is touched: that builds the stream.
+  const hook = 'process.on("exit", () => { const loaded = JSON.stringify(process.moduleLoadList); process.stderr.write("BUILTINS " + loaded + "\\n"); });';
+  const probe = await runProgram(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'health', '--name', 'lean'], { env, cwd: dir });
+  assert.equal(probe.code, 0, probe.stderr);
+  assert.match(probe.stdout, /^lean: healthy/);
+  const builtins = JSON.parse(/^BUILTINS (.*)$/m.exec(probe.stderr)![1]!) as string[];
+  assert.deepEqual(builtins.filter((name) => /^NativeModule (sqlite|stream|net|v8)$/.test(name)), []);
+  // stdout closed before the answer is written: EPIPE is no error of the probe's.
+  const gone = spawn(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), 'health', '--name', 'lean', '--json'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  gone.stdout.destroy();
+  let said = '';
+  gone.stderr.setEncoding('utf8').on('data', (text: string) => (said += text));
+  assert.deepEqual(await new Promise((resolve) => gone.on('close', (code) => resolve([code, said]))), [0, '']);
 });
 
 /**

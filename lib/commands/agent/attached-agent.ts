@@ -18,7 +18,8 @@ import { attachSession, type AttachSummary } from '../../supervise/run/attach-se
 import type { SignalSource } from '../../supervise/ports.ts';
 import { StepRecords } from '../../supervise/records/step-records.ts';
 import { thisProcessRun } from '../run/refused-run.ts';
-import { loadContext, openStore, redactorFor, stateOptions, type CommonArgs, type Context } from '../shared/command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from '../shared/command-context.ts';
+import { openStore, redactorFor } from '../shared/open-store.ts';
 
 /**
  * What `deadman attach` and `deadman agent` share: their supervision options, and supervising

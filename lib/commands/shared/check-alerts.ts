@@ -8,7 +8,8 @@ import type { JobVerdict } from '../../core/evidence/evidence.ts';
 import { deliveryLine } from '../../io/alerts/alert-sender.ts';
 import { alertedStatesPath, readAlertedStates, writeAlertedStates } from '../../io/alerts/job-alert-states.ts';
 import { sendAlerts } from '../../io/alerts/send-alerts.ts';
-import { redactorFor, type Context } from './command-context.ts';
+import { type Context } from './command-context.ts';
+import { redactorFor } from './open-store.ts';
 
 /**
  * `deadman check` tells the `[notify]` sinks about each job whose state changed since its last

@@ -5,7 +5,7 @@ import { planLines } from '../../core/claims/plan-text.ts';
 import type { Verdict } from '../../core/evidence/evidence.ts';
 import { askForPlan } from '../../io/evidence/ask-plan.ts';
 import { readPlan, writePlan } from '../../io/evidence/claim-plans.ts';
-import { redactorFor } from './command-context.ts';
+import { redactorFor } from './open-store.ts';
 
 /**
  * `deadman check`'s English claims: each job's plan (read, approved, or pending), the jobs as

@@ -3,10 +3,9 @@ import type { Options } from 'yargs';
 import type { Config } from '../../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
 import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/files/paths.ts';
-import { Store } from '../../io/store/store.ts';
 import { commandClock } from './command-clock.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
-import { createRedactor, type Redactor } from '../../core/redact/redact.ts';
+import type { ServiceStop } from '../../core/status/lost-run-end.ts';
 
 /**
  * `--database FILE` and `--state-dir DIR`, defined once for every command that finds state
@@ -27,6 +26,8 @@ export interface Context extends LoadedConfig {
   paths: StatePaths;
   /** The one clock a command reads and waits on (the run's loop takes the same port, supervise/ports.ts): the real one is commandClock (command-clock.ts), a test's a fake. */
   clock: LoopClock;
+  /** systemd's word on how the unit's main process ended, to ExecStop= and ExecStopPost= (io/service/service-stop-env.ts); null anywhere else. */
+  serviceStop?: ServiceStop | null;
 }
 
 /**
@@ -39,35 +40,17 @@ export async function loadContext(args: CommonArgs, flags: Record<string, unknow
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
   const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
   const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
-  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock };
+  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock, serviceStop: await serviceStopOf(process.env) };
+}
+
+/** Only systemd's stop commands are given $SERVICE_RESULT: anywhere else no schema for it is loaded (issue 36.1). */
+async function serviceStopOf(env: NodeJS.ProcessEnv): Promise<ServiceStop | null> {
+  if (env.SERVICE_RESULT === undefined) return null;
+  const { serviceStopFromEnv } = await import('../../io/service/service-stop-env.ts');
+  return serviceStopFromEnv(env);
 }
 
 export function resolvePaths(config: Config, databaseFlag?: string): StatePaths {
   const stateDir = resolveStateDir(currentPathContext(), config.state_dir);
   return statePaths(stateDir, databaseFlag ?? config.database, config.state_dir !== undefined);
-}
-
-/**
- * The redactor for everything a command stores or prints: the configured extra patterns, and
- * the environment deadman passes to the work (its secret-looking values are hidden wherever
- * they turn up).
- */
-export function redactorFor(config: Config, env: NodeJS.ProcessEnv = process.env): Redactor {
-  return createRedactor({ env, patterns: config.redact.patterns });
-}
-
-/**
- * Opens the database with the configured bounds, redacting every row written, and applies
- * retention: every command that records (run, check, revive) keeps the file from growing
- * without bound, whichever of them a host happens to use. `deadman run` opens with `retain:
- * false` and prunes once its command runs, a bounded batch a poll (run/run-retention.ts).
- */
-export function openStore(context: Context, options: { retain?: boolean; busyTimeoutMs?: number } = {}): Store {
-  const { retention } = context.config;
-  const store = new Store(context.paths.database, {
-    eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run,
-    redactor: redactorFor(context.config), busyTimeoutMs: options.busyTimeoutMs,
-  });
-  if (options.retain !== false) store.prune(context.clock.wall(), retention.max_age, retention.max_runs);
-  return store;
 }

@@ -1,15 +1,12 @@
-import { accessSync, constants, existsSync, lstatSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { userInfo } from 'node:os';
-import { DeadmanError, ExitCode } from '../../exit-codes.ts';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { metricsTextfileOf, writeMetricsTextfile } from '../../io/health/metrics-textfile.ts';
 import { incidentStateAsRead, lostRunTextfiles, settleLostRuns, type LostRuns } from '../../io/store/lost-runs.ts';
 import { loadRunFacts } from '../../io/store/run-facts.ts';
-import { serviceStopFromEnv } from '../../io/service/service-stop-env.ts';
 import { Store } from '../../io/store/store.ts';
 import { refuseLinks } from '../../io/store/store-open.ts';
 import { storeError, StoreError } from '../../io/store/store-errors.ts';
 import { loadContext, type CommonArgs, type Context } from './command-context.ts';
+import { isDenied, pathState, permissionDenied } from './path-state.ts';
 
 /**
  * Opens the database read-only for the commands that only read (`status`, `incidents`,
@@ -42,43 +39,6 @@ function schemaOrNothing(store: Store): Store | null {
   return null;
 }
 
-/**
- * Whether the file is there; a path this user may not look into is exit 74, naming the place and
- * the user. A link is there even when it leads nowhere: the store refuses it (io/store/store-open.ts).
- */
-export function pathState(path: string): 'missing' | 'present' {
-  try {
-    lstatSync(path);
-    return 'present';
-  } catch (error) {
-    if (isDenied(error)) throw permissionDenied(path);
-    return 'missing';
-  }
-}
-
-export function isDenied(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EACCES' || code === 'EPERM';
-}
-
-/** The first directory on the way that this user cannot enter, else the file itself. */
-export function permissionDenied(path: string): DeadmanError {
-  const chain: string[] = [];
-  for (let at = dirname(path); !chain.includes(at); at = dirname(at)) chain.unshift(at);
-  const blocked = chain.find((dir) => !canAccess(dir, constants.X_OK)) ?? path;
-  const { username, uid } = userInfo();
-  return new DeadmanError(`cannot read ${blocked}: permission denied for ${username} (uid ${uid}); run as its owner (or root), or give --state-dir / --database`, ExitCode.IO_ERROR);
-}
-
-function canAccess(path: string, mode: number): boolean {
-  try {
-    accessSync(path, mode);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Runs the reads of one command; a database that fails part-way (damaged pages) is one line, exit 74. */
 export function readRows<T>(database: string, read: () => T): T {
   try {
@@ -109,7 +69,7 @@ function unreadable(database: string, error: unknown): StoreError {
  * systemd says ended the unit's deadman (io/service-stop-env.ts).
  */
 export function settleLost(store: Store, context: Context, now: number): LostRuns {
-  const lost = settleLostRuns(store, now, serviceStopFromEnv(process.env));
+  const lost = settleLostRuns(store, now, context.serviceStop ?? null);
   if (lost.runIds.size === 0) return lost;
   const textfiles = lostRunTextfiles(store, lost.runIds);
   for (const facts of loadRunFacts(store, { lost })) {

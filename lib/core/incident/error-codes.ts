@@ -1,5 +1,6 @@
 import type { SignalKind } from './kinds.ts';
 import { signalRow, SIGNAL_KINDS, SIGNALS } from '../signals/registry.ts';
+import { OUTCOME_ERROR_CODES } from './outcome-codes.ts';
 
 /**
  * One stable, machine-readable code per way a run or an incident ends, for a caller to branch
@@ -18,18 +19,6 @@ const STALL_OUTCOME_CODES = Object.fromEntries(SIGNAL_KINDS.flatMap((kind) => {
   const { end, errorCode } = signalRow(kind)!;
   return typeof end === 'object' && end.outcome !== 'stalled' ? [[end.outcome, errorCode]] : [];
 }));
-
-/** Run outcomes no signal stops a pass with (outcome.ts, run-marker.ts, records.ts). */
-const OUTCOME_ERROR_CODES = {
-  completed: null,
-  recovered_and_resumed: null,
-  stopped: 'stopped',
-  'spawn-failed': 'spawn_failed',
-  'revive-exhausted': 'revive_exhausted',
-  'owned-elsewhere': 'owned_elsewhere',
-  'revive-refused': 'revive_refused',
-  lost: 'supervisor_lost',
-} as const;
 
 /** Codes only a run's end has: a throttle, a failed turn, a child that failed on its own. */
 const RUN_ONLY_CODES = ['rate_limited', 'turn_failed', 'child_failed', 'stalled'] as const;

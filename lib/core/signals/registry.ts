@@ -74,9 +74,3 @@ export function stalledOutcome(kind: string): Outcome {
 export function nextPassAfter(outcome: Outcome): NextPass | undefined {
   return SIGNAL_KINDS.map((kind) => signalRow(kind)!).find((row) => typeof row.end === 'object' && row.end.outcome === outcome)?.nextPass;
 }
-
-/** The outcomes after which another pass follows (the run is not over). */
-export const PASS_OUTCOMES: readonly string[] = SIGNAL_KINDS.flatMap((kind) => {
-  const row = signalRow(kind)!;
-  return row.nextPass && typeof row.end === 'object' ? [row.end.outcome] : [];
-});

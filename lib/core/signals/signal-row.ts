@@ -28,6 +28,18 @@ export type NextPass =
   /** The same session resumed once the usage limit's reset has come. */
   | 'resume-after-reset';
 
+/**
+ * The outcome a pass records when its run goes on with each next pass; a row's `nextPass` and its
+ * `end.outcome` agree with it (test/core/signals/registry.test.ts). A table here, not read off
+ * the rows, so a reader telling a pass between two others from a run's end
+ * (core/status/run-presence.ts) loads no detector (issue 36.1).
+ */
+export const NEXT_PASS_OUTCOMES = {
+  'resume-with-guidance': 'cancel-resume',
+  respawn: 'respawn',
+  'resume-after-reset': 'usage-limit',
+} as const satisfies Record<NextPass, Outcome>;
+
 type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Every way a pass can end, as the run records it: a row's `end` names one of these, or does not compile. */

@@ -1,4 +1,7 @@
-import { PASS_OUTCOMES } from '../signals/registry.ts';
+import { NEXT_PASS_OUTCOMES } from '../signals/signal-row.ts';
+
+/** The outcomes after which another pass follows (the run is not over). */
+const PASS_OUTCOMES: readonly string[] = Object.values(NEXT_PASS_OUTCOMES);
 
 /**
  * Whether a recorded run is still going, decided the same way by every reader (`status`,

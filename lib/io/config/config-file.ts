@@ -4,6 +4,7 @@ import type { Config } from '../../core/config/config.ts';
 import { DEFAULT_CONFIG } from '../../core/config/defaults.ts';
 import { formatProblems, limitProblems, phraseIssue } from '../../core/config/config-problems.ts';
 import { configError } from '../../exit-codes.ts';
+import { guardedStderr } from '../log/log.ts';
 import { configCandidates, currentPathContext, type PathContext } from '../files/paths.ts';
 import { issuesByJob, withoutJobs, type RefusedJob } from '../../core/config/job-refusals.ts';
 import { validatedConfigCache, type ConfigSource, type ValidatedConfig } from './validated-cache.ts';
@@ -40,7 +41,7 @@ export interface LoadOptions {
 }
 
 function noteOnStderr(line: string): void {
-  process.stderr.write(`deadman: note: ${line}\n`);
+  guardedStderr().write(`deadman: note: ${line}\n`);
 }
 
 /** Finds the config file by the documented discovery order; null means built-in defaults. */

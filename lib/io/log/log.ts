@@ -32,7 +32,7 @@ function fstat(fd: number): { dev: number; ino: number } | null {
   }
 }
 
-export function createLogger(write: (text: string) => void = (t) => process.stderr.write(t), journal = stderrIsJournal()): Logger {
+export function createLogger(write: (text: string) => void = (t) => guardedStderr().write(t), journal = stderrIsJournal()): Logger {
   return {
     log(level, message) {
       const lines = message.split('\n');
@@ -85,4 +85,19 @@ export function exitQuietlyOnEpipe(stream: NodeJS.WriteStream): void {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
+}
+
+let stderrGuarded = false;
+
+/**
+ * process.stderr, guarded by exitQuietlyOnEpipe from its first use: the stream is built only
+ * when a line is said, so a probe that says nothing on stderr loads none of Node's stream stack
+ * (some 25 modules, ~10 M instructions; io/output/print-sync.ts; issue 36.1).
+ */
+export function guardedStderr(): NodeJS.WriteStream {
+  if (!stderrGuarded) {
+    stderrGuarded = true;
+    exitQuietlyOnEpipe(process.stderr);
+  }
+  return process.stderr;
 }

@@ -1,7 +1,7 @@
 import { ABANDONED_ON_RUN_END, transition, type IncidentEvent, type IncidentState } from '../../core/incident/incident.ts';
 import { betweenPasses, lostRunReason } from '../../core/status/run-presence.ts';
 import { lostRunEnd, type ServiceStop } from '../../core/status/lost-run-end.ts';
-import { runErrorCode } from '../../core/incident/error-codes.ts';
+import { OUTCOME_ERROR_CODES } from '../../core/incident/outcome-codes.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -91,7 +91,7 @@ export function moveIncident(store: Store, incident: { id: number; state: string
 export function closeLostRun(store: Store, run: OpenRunRow, at: number, stop: ServiceStop | null = null): void {
   const end = lostRunEnd(run, stop);
   store.transaction(() => {
-    store.update('runs', run.id, { ended_at: run.ended_at ?? at, ...end, ...(run.outcome ? {} : { error_code: runErrorCode({ outcome: 'lost' }) }) });
+    store.update('runs', run.id, { ended_at: run.ended_at ?? at, ...end, ...(run.outcome ? {} : { error_code: OUTCOME_ERROR_CODES.lost }) });
     abandonIncidents(store, run.id, at, lostRunReason(run));
   });
 }

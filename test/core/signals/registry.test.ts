@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { CONSULTABLE_SIGNALS, DETECTION_ORDER, nextPassAfter, SIGNAL_KINDS, SIGNALS, signalRow, stallKindOf, stallStatus } from '../../../lib/core/signals/registry.ts';
 import { ACTIONS, type RecoveryAction } from '../../../lib/core/signals/actions.ts';
 import { DIAGNOSIS_ACTIONS } from '../../../lib/core/signals/actions.ts';
+import { NEXT_PASS_OUTCOMES } from '../../../lib/core/signals/signal-row.ts';
 
 /** The registry's rows agree with each other: what one row names, another row (or the action table) has. */
 
@@ -34,7 +35,13 @@ test('a stall action of its own belongs to one kind, says its STATUS words, and 
   for (const kind of SIGNAL_KINDS) {
     const row = signalRow(kind)!;
     if (row.nextPass) assert.ok(typeof row.end === 'object' && nextPassAfter(row.end.outcome) === row.nextPass, kind);
+    // Readers tell a pass between two others by this table alone (core/status/run-presence.ts).
+    const end = typeof row.end === 'object' ? row.end.outcome : undefined;
+    if (row.nextPass) assert.equal(end, NEXT_PASS_OUTCOMES[row.nextPass], kind);
+    else assert.ok(!(Object.values(NEXT_PASS_OUTCOMES) as string[]).includes(end ?? ''), kind);
   }
+  const followed = SIGNAL_KINDS.flatMap((kind) => signalRow(kind)!.nextPass ?? []);
+  assert.deepEqual(new Set(followed), new Set(Object.keys(NEXT_PASS_OUTCOMES)));
   assert.equal(nextPassAfter('stalled'), undefined);
   assert.equal(nextPassAfter('completed'), undefined);
 });
