@@ -1,10 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
 import { DETECTION_ORDER, SIGNAL_KINDS, signalRow } from '../lib/core/signals/registry.ts';
 import { ACTIONS, type RecoveryAction } from '../lib/core/signals/actions.ts';
 import { repoRoot } from './helpers/cli.ts';
+import { typescriptSources } from './helpers/lib-sources.ts';
 
 /**
  * docs/design.md shows the signal registry as the code has it: the table of kinds, and in "How
@@ -61,4 +63,39 @@ test('the pipeline\'s detect and diagnose steps name every detector and action',
   assert.ok(pipeline.includes(diagnoseLine), `the diagnose step should list: ${diagnoseLine}`);
   const engine = design.slice(design.indexOf('## The engine'), design.indexOf('## Choices'));
   assert.ok(engine.includes(detectorLine), `the Detectors paragraph should say: ${detectorLine}`);
+});
+
+/**
+ * The lib files that name each kind in code: as an identifier, or as a string literal that is
+ * the kind (what code compares, stores or passes) or quotes it as SQL does. Comments and prose in
+ * messages are not counted: they tell a person, they decide nothing. A kind that is also an
+ * action's name (HALT_AND_ESCALATE) is named as the action in actions.ts and the other rows'
+ * `consult`: in lib/core/signals/ only its row and registry.ts count for it.
+ */
+export function filesNamingKinds(): Map<string, string[]> {
+  const named = new Map<string, string[]>(SIGNAL_KINDS.map((kind) => [kind, []]));
+  for (const path of typescriptSources(join(repoRoot, 'lib'))) {
+    const file = relative(join(repoRoot, 'lib'), path);
+    const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+    const found = new Set<string>();
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node) && named.has(node.text)) found.add(node.text);
+      if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) {
+        for (const kind of SIGNAL_KINDS) if (node.text === kind || node.text.includes(`'${kind}'`)) found.add(kind);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    const rowOf = (kind: string) => source.statements.some((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === kind));
+    for (const kind of found) {
+      const asAction = kind in ACTIONS && file.startsWith('core/signals/') && file !== 'core/signals/registry.ts' && !rowOf(kind);
+      if (!asAction) named.get(kind)!.push(file);
+    }
+  }
+  return named;
+}
+
+test('every signal kind is named in at most 3 lib files: its row, the registry and the one place that raises or reads it', () => {
+  const over = [...filesNamingKinds()].filter(([, files]) => files.length > 3);
+  assert.deepEqual(over.map(([kind, files]) => `${kind}: ${files.join(', ')}`), [], 'move what these files know of a kind into its row (lib/core/signals/)');
 });

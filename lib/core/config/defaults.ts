@@ -1,4 +1,4 @@
-import type { ConsultableKind } from '../signals/registry.ts';
+import { CONSULTED_BY_DEFAULT, type ConsultableKind } from '../signals/registry.ts';
 /**
  * Every default in one place, in resolved form (milliseconds, not "30min"). The zod schema
  * takes its defaults from here, and `deadman run` uses this object directly when there is no
@@ -36,8 +36,8 @@ export const DEFAULT_CONFIG = {
   diagnose: {
     timeout: 30_000,
     api: 'chat',
-    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts; the kinds whose row has `consult`). */
-    signals: ['HUNG_PROCESS'],
+    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts; any kind whose row has `consult`, by default those with `consultedByDefault`). */
+    signals: [...CONSULTED_BY_DEFAULT],
   } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string;
     signals: ConsultableKind[] },
   notify: {

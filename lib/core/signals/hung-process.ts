@@ -28,6 +28,8 @@ export const HUNG_PROCESS = {
   raisedBy: 'lib/core/detect/hung.ts',
   diagnosis: { action: 'TERMINATE_DESCENDANT_PROCESS', rationale: 'a descendant made no CPU or I/O progress while the agent waited on it; killing it returns a failed tool result the agent can act on' },
   consult: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
+  consultedByDefault: true,
+  attached: true,
   stall: 'configured',
   stallLog: 'error',
   end: STALLED_END,

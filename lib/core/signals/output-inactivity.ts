@@ -13,6 +13,7 @@ export const OUTPUT_INACTIVITY = {
   detector: outputInactivity,
   raisedBy: 'lib/core/detect/inactivity.ts',
   diagnosis: WHOLE_RUN_STALL,
+  attached: true,
   stall: 'configured',
   stallLog: 'error',
   end: STALLED_END,

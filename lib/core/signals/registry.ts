@@ -42,7 +42,16 @@ export const DETECTION_ORDER: readonly DetectedKind[] = [
 
 export const SIGNAL_KINDS = Object.keys(SIGNALS) as SignalKind[];
 
+/** The kinds `deadman attach` watches (their rows' `attached`), in detection order. */
+export const ATTACHED_KINDS: readonly DetectedKind[] = DETECTION_ORDER.filter((kind) => 'attached' in SIGNALS[kind]);
+
+/** The kinds whose incidents are refusals (their rows' `refusal`): a person's to acknowledge. */
+export const REFUSAL_KINDS: readonly SignalKind[] = SIGNAL_KINDS.filter((kind) => 'refusal' in SIGNALS[kind]);
+
 export const CONSULTABLE_SIGNALS = SIGNAL_KINDS.filter((kind) => 'consult' in SIGNALS[kind]) as unknown as readonly [ConsultableKind, ...ConsultableKind[]];
+
+/** The kinds consulted when `diagnose.signals` is not set (their rows' `consultedByDefault`). */
+export const CONSULTED_BY_DEFAULT = CONSULTABLE_SIGNALS.filter((kind) => 'consultedByDefault' in SIGNALS[kind]);
 
 /** The row of a kind read back from the store or a trace; undefined for one this deadman does not know (a newer one's). */
 export function signalRow(kind: string): SignalRow | undefined {

@@ -6,6 +6,7 @@ export const REVIVE_REFUSED = {
   detector: null,
   raisedBy: 'lib/supervise/records/records.ts, when a run starts after its marker was refused',
   diagnosis: FOR_A_PERSON,
+  refusal: true,
   stall: 'configured',
   stallLog: 'error',
   errorCode: 'revive_refused',

@@ -69,6 +69,15 @@ export interface SignalRow {
   diagnosis: { action: RecoveryAction; rationale: string };
   /** The diagnosis contract's actions an external diagnostician may answer, each with the action it becomes; absent: never consulted. */
   consult?: Partial<Record<DiagnosisAction, RecoveryAction>>;
+  /** Consulted unless `diagnose.signals` says otherwise (its default). */
+  consultedByDefault?: true;
+  /** `deadman attach` watches for it too: its rule needs only the tree and the output, not a run deadman started. */
+  attached?: true;
+  /**
+   * Someone else's doing, not the run's: a later clean run does not supersede it (a person
+   * acknowledges it), and open since the run started it shows the run as `refused`.
+   */
+  refusal?: true;
   /** The ending action whose stall this kind is: taking it stops the agent as this kind's stall. */
   endedBy?: RecoveryAction;
   /** Once stalled: its own stall action, or `configured` (withhold when `on_stall = "withhold"` after READY=1, else exit). */

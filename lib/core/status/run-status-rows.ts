@@ -1,5 +1,6 @@
 import { formatAge } from '../time/duration.ts';
 import { isSettled } from '../incident/incident.ts';
+import { signalRow } from '../signals/registry.ts';
 import type { Marker } from '../revive/marker.ts';
 import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.ts';
 
@@ -134,9 +135,9 @@ export function statusRows(
     const marker = markers.find((m) => m.name === name);
     const run = runs.find((r) => r.name === name);
     const unresolved = incidents.filter((i) => i.run_name === name && !isSettled(i.state));
-    // The run that found a forged marker (opened or reopened the incident as it started) went on
+    // The run that found a forged marker (opened or reopened a refusal as it started) went on
     // fresh: refused is what a person must know of it.
-    const refusal = unresolved.find((i) => i.kind === 'REVIVE_REFUSED' && run !== undefined && i.updated_at >= run.started_at);
+    const refusal = unresolved.find((i) => signalRow(i.kind)?.refusal && run !== undefined && i.updated_at >= run.started_at);
     let row = verdict(marker, run, ownerAlive);
     if (refusal) row = { state: 'refused', updatedAt: refusal.updated_at, reason: refusal.message };
     const open = unresolved.at(-1);

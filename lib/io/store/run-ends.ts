@@ -2,6 +2,7 @@ import { ABANDONED_ON_RUN_END, transition, type IncidentEvent, type IncidentStat
 import { betweenPasses, lostRunReason } from '../../core/status/run-presence.ts';
 import { lostRunEnd, type ServiceStop } from '../../core/status/lost-run-end.ts';
 import { OUTCOME_ERROR_CODES } from '../../core/incident/outcome-codes.ts';
+import { REFUSAL_KINDS } from '../../core/signals/registry.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -61,15 +62,15 @@ export function abandonIncidents(store: Store, runId: number, at: number, reason
 
 /**
  * A run of the name that completed cleanly settles what earlier runs of the name left ESCALATED:
- * each SUPERSEDED, with a transition naming the run (inside the caller's transaction). A refused
- * marker (REVIVE_REFUSED) is not cleared by a success: someone wrote it, so a person acknowledges
- * it (`deadman ack`). Returns their ids.
+ * each SUPERSEDED, with a transition naming the run (inside the caller's transaction). A refusal
+ * (a refused marker: its row's `refusal`) is not cleared by a success: someone wrote the marker,
+ * so a person acknowledges it (`deadman ack`). Returns their ids.
  */
 export function supersedeEscalated(store: Store, runId: number, at: number): number[] {
   const escalated = store.all<{ id: number; state: string }>(
-    `SELECT i.id, i.state FROM incidents i WHERE i.state = 'ESCALATED' AND i.kind <> 'REVIVE_REFUSED'
+    `SELECT i.id, i.state FROM incidents i WHERE i.state = 'ESCALATED' AND i.kind NOT IN (${REFUSAL_KINDS.map(() => '?').join(', ')})
         AND ${owningRun(store)} IN (SELECT e.id FROM runs e WHERE e.name = (SELECT name FROM runs WHERE id = ?) AND e.id < ?) ORDER BY i.id`,
-    runId, runId,
+    ...REFUSAL_KINDS, runId, runId,
   );
   return escalated.filter((incident) => moveIncident(store, incident, 'superseded', at, `superseded: run #${runId} of the same name completed (exit 0)`, { run: runId }))
     .map((incident) => incident.id);

@@ -6,6 +6,7 @@ import { OutputTracker } from '../output/output.ts';
 import type { Clock, Logger, ProcessTree, Repeater, SignalSource } from '../ports.ts';
 import type { StepRecords } from '../records/step-records.ts';
 import { SerialTick } from './serial-tick.ts';
+import { ATTACHED_KINDS } from '../../core/signals/registry.ts';
 import { Supervisor, type SupervisorSettings } from '../tick/supervisor.ts';
 
 /**
@@ -66,7 +67,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   let ended: AttachSummary['ended'] | null = null;
   const supervisor = new Supervisor({
     ports: { monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, settings: () => settings, output, startedAt,
-    onStall: () => (ended ??= 'stalled'), kinds: ['HUNG_PROCESS', 'OUTPUT_INACTIVITY'],
+    onStall: () => (ended ??= 'stalled'), kinds: ATTACHED_KINDS,
   });
 
   /** The session file's growth is the agent's output; its open tool calls, the open tools. */

@@ -1,6 +1,7 @@
 import { DETECTION_ORDER, SIGNALS, type DetectedKind, type SignalKind } from '../../core/signals/registry.ts';
 import type { Detector, DetectorInput, Found } from '../../core/signals/detector.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
+import type { OutputTracker } from '../output/output.ts';
 
 /**
  * The run's detectors, each with the state it keeps in this run. The rules and their state live
@@ -58,4 +59,16 @@ export function foldAttempts(detectors: readonly RunDetector[], attempts: readon
   let taken: { value: string | null } | null = null;
   const once = () => (taken ??= { value: workspace() }).value;
   for (const detector of detectors) detector.fold(attempts, once);
+}
+
+/** Takes the tick's new attempts from the output into every detector, and returns them. */
+export function takeAttempts(detectors: readonly RunDetector[], output: OutputTracker): readonly Attempt[] {
+  const attempts = output.takeAttempts();
+  // Some results were dropped unseen: a streak counted across the gap could be false.
+  if (output.state.toolResultsLost > 0) {
+    for (const detector of detectors) detector.forget();
+    output.forgetLost();
+  }
+  if (attempts.length > 0) foldAttempts(detectors, attempts, () => null); // each carries its own fingerprint, if any (output.ts)
+  return attempts;
 }

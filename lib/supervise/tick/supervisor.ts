@@ -9,7 +9,7 @@ import type { SupervisorPorts } from '../ports.ts';
 import { diagnoseIncident, withGuidance } from './diagnose-incident.ts';
 import { takeEndingAction, verifyEndingAction } from './ending-actions.ts';
 import type { SignalEvidenceFacts } from '../../core/incident/evidence-packet.ts';
-import { foldAttempts, runDetectors, type DetectorInput, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
+import { runDetectors, takeAttempts, type DetectorInput, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
 import { SIGNALS } from '../../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
@@ -61,27 +61,34 @@ export class Supervisor {
     const observation = this.ports.tree.observe();
     const { pipeBytes, readyAt } = this.output.state;
     if (this.history.add(observation, now, { pipeBytes, floors: this.settings.activity, readyAt })) this.ports.records.observation(observation.processes);
-    if (this.stall) return;
-    const attempts = this.output.takeAttempts();
-    // Some results were dropped unseen: a streak counted across the gap could be false.
-    if (this.output.state.toolResultsLost > 0) {
-      for (const detector of this.detectors) detector.forget();
-      this.output.forgetLost();
-    }
-    if (attempts.length > 0) foldAttempts(this.detectors, attempts, () => null); // each carries its own fingerprint, if any (output.ts)
-    await this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
+    await this.untilStall(this.tickSteps(now));
+  }
+
+  /** A tick's steps, in order: the new attempts taken in, each open case followed up, every other detector asked. */
+  private *tickSteps(now: number): Iterable<() => Promise<void>> {
+    yield async () => {
+      const attempts = takeAttempts(this.detectors, this.output);
+      await this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
+    };
     const followedUp = new Set<RunDetector>();
     for (const [fingerprint, open] of this.cases) {
       followedUp.add(open.detector);
-      await this.followUp(fingerprint, open, now);
-      if (this.stall) return;
+      yield () => this.followUp(fingerprint, open, now);
     }
-    for (const detector of this.detectors) {
-      if (followedUp.has(detector)) continue;
-      const signal = detector.detect(this.detectorInput(now));
-      if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, detector);
+    for (const detector of this.detectors) if (!followedUp.has(detector)) yield () => this.detectAndOpen(detector, now);
+  }
+
+  /** Runs the steps in order until one enters a stall: the run is stopping, so nothing more is looked at. */
+  private async untilStall(steps: Iterable<() => Promise<void>>): Promise<void> {
+    for (const step of steps) {
       if (this.stall) return;
+      await step();
     }
+  }
+
+  private async detectAndOpen(detector: RunDetector, now: number): Promise<void> {
+    const signal = detector.detect(this.detectorInput(now));
+    if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, detector);
   }
 
   /** Called when the root exits while a recovery is being verified. */
@@ -225,11 +232,7 @@ export class Supervisor {
    * detectors that read only the output get one last look once the root is gone.
    */
   async detectAtExit(): Promise<void> {
-    for (const detector of this.detectors.filter((d) => d.atExit)) {
-      if (this.stall) return;
-      const signal = detector.detect(this.detectorInput(this.ports.monotonic()));
-      if (signal && !this.cases.has(signal.fingerprint)) await this.open(signal, detector);
-    }
+    await this.untilStall(this.detectors.filter((d) => d.atExit).map((detector) => () => this.detectAndOpen(detector, this.ports.monotonic())));
   }
 
   private enterStall(kind: SignalKind, message: string, incident: Incident, guidance?: string): void {
