@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { repoRoot, runDeadman, tempDir } from './helpers/cli.ts';
-import { fakeAgent } from './helpers/fake-agent.ts';
+import { fakeAgent, REPEATS_UNDER_LOAD } from './helpers/fake-agent.ts';
 
 /**
  * Every SQL query in docs/diagnosis.md, run against the database real runs left behind: a hung
@@ -44,7 +44,7 @@ async function recordRealRuns(t: { after(fn: () => void): void }): Promise<strin
   const repo = join(dir, 'repo');
   mkdirSync(repo);
   execFileSync('git', ['init', '-q'], { cwd: repo });
-  assert.equal(await run(['--adapter', 'codex', '--auto-recover'], codex, { FAKE_AGENT_SCENARIO: 'repeat-failure', FAKE_AGENT_FAIL_RESUMED: '1' }, repo), 0);
+  assert.equal(await run(['--adapter', 'codex', '--auto-recover'], codex, { FAKE_AGENT_SCENARIO: 'repeat-failure', FAKE_AGENT_FAIL_RESUMED: '1', FAKE_AGENT_REPEATS: REPEATS_UNDER_LOAD }, repo), 0);
   assert.equal(await run(['--adapter', 'claude', '--exit-grace', '1s'], [process.execPath, fakeAgent, 'claude', '-p', 'task', '--output-format', 'stream-json', '--verbose'],
     { FAKE_AGENT_SCENARIO: 'finish-no-exit' }), 0);
   for (let restart = 0; restart < 2; restart += 1) assert.equal(await run(['--name', 'loop', '--inactivity', '1s'], ['sleep', '30'], {}), 75);

@@ -21,7 +21,7 @@ import { runTool, startTool } from './fake-agent-tools.ts';
  * one completes), usage-limit-text (the same, but Claude says so only in words: "You've hit
  * your limit · resets 7:35pm (Asia/Kolkata)", or $FAKE_AGENT_LIMIT_TEXT; or the lines of the file
  * $FAKE_AGENT_LIMIT_LINES, verbatim: a real CLI's recorded limit lines), repeat-failure (a new session runs the same failing test again and again, up to
- * 12 times; a resumed one completes, or with $FAKE_AGENT_FAIL_RESUMED fails the same way again), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
+ * $FAKE_AGENT_REPEATS times, 12 by default; a resumed one completes, or with $FAKE_AGENT_FAIL_RESUMED fails the same way again), over-budget (an edit of src/parser.ts, one failing test, then a turn of 50 000 tokens,
  * then 3 s before it exits; a prompt carrying a handoff completes). Codex's turn.completed
  * reports the thread's running total (from the rollout's token_count, so a resume counts on),
  * the turn adding $FAKE_AGENT_TURN_TOKENS input tokens (default 100); $FAKE_AGENT_LINGER_MS
@@ -195,7 +195,8 @@ async function main(): Promise<void> {
     speaker.interrupted();
     process.exit(1);
   });
-  for (let i = 0; scenario === 'repeat-failure' && (run.resumeId === null || process.env.FAKE_AGENT_FAIL_RESUMED) && i < 12; i += 1) {
+  const repeats = Number(process.env.FAKE_AGENT_REPEATS ?? 12);
+  for (let i = 0; scenario === 'repeat-failure' && (run.resumeId === null || process.env.FAKE_AGENT_FAIL_RESUMED) && i < repeats; i += 1) {
     speaker.toolStarted(FAILING_TEST);
     tool = runTool(FAILING_TEST, toolEnv, run.cwd);
     speaker.toolEnded(FAILING_TEST, await tool.ended);

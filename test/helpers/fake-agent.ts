@@ -7,6 +7,13 @@ import { isZombie } from '../../lib/core/process/owned-tree.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
+/**
+ * $FAKE_AGENT_REPEATS for a test that needs NO_PROGRESS after REPEATED_FAILURE: on a busy host a
+ * git status takes hundreds of ms, a rerun's end that comes while one runs is unmeasured (neither
+ * counted nor a reset), and the default 12 reruns left too few measured ones (test:busy).
+ */
+export const REPEATS_UNDER_LOAD = '30';
+
 export interface RunningAgent {
   child: ChildProcess;
   lines: string[];

@@ -31,13 +31,14 @@ const MAX_STATUS_BYTES = 4 * 1024 * 1024;
 const MAX_STATTED = 500;
 export const MAX_PER_SECOND = 20;
 /**
- * Gits asked for and not yet answered: the one running and one waiting behind it. On a loaded
- * host a git takes longer than 1/MAX_PER_SECOND, and an unbounded queue grew by the second
- * under a flood of tool ends (750 behind after 50 s at a load of 12); every tick and the pass's
- * end wait for the fingerprints asked for, so a tick outlasted its budget and the watchdog
- * was withheld for 95 s after the flood (issue 38). Bounded, the wait is at most two gits.
+ * Gits asked for and not yet answered: only the one running; a tool end while it runs is
+ * unmeasured. An unbounded queue grew by the second under a flood of tool ends and every tick
+ * waited for it (the watchdog withheld for 95 s, issue 38). And a git that waited behind
+ * another read the work tree late: at a load of 10 a git took ~370 ms, so the git for one rerun
+ * ran after the agent's next edits, the next rerun's saw the same tree, and two reruns with
+ * edits between them read as one unchanged workspace (REPEATED_FAILURE, run-fast-edits).
  */
-const MAX_ASKED = 2;
+const MAX_ASKED = 1;
 
 /** Each answer is a fingerprint, or the promise of one while git runs (the loop's WorkspaceAnswer). */
 export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null | Promise<string | null> {

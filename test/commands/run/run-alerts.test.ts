@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { deadmanBin, runDeadman, runProgram, tempDir, waitFor } from '../../helpers/cli.ts';
 import { query } from '../../helpers/db.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
-import { fakeAgent } from '../../helpers/fake-agent.ts';
+import { fakeAgent, REPEATS_UNDER_LOAD } from '../../helpers/fake-agent.ts';
 import { loopbackSink, silentSink, type Received } from '../../helpers/loopback-sink.ts';
 import { PLANTED, PLANTED_TEXT } from '../../helpers/planted-secrets.ts';
 import { measureHostDelay } from '../../helpers/host-delay.ts';
@@ -123,7 +123,7 @@ test('an escalation while the run goes on: a repeat denied after its resume fail
   // that prints the secrets and completes.
   const run = await runDeadman(['run', '--config', config, '--name', 'parser', '--adapter', 'codex', '--poll', '200ms', '--stop-grace', '2s', '--auto-recover',
     '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'make the parser tests pass'],
-  { env: { ...env, FAKE_AGENT_SCENARIO: 'repeat-failure', FAKE_AGENT_FAIL_RESUMED: '1', FAKE_AGENT_TOOL: PRINT_SECRETS }, cwd: repo });
+  { env: { ...env, FAKE_AGENT_SCENARIO: 'repeat-failure', FAKE_AGENT_FAIL_RESUMED: '1', FAKE_AGENT_REPEATS: REPEATS_UNDER_LOAD, FAKE_AGENT_TOOL: PRINT_SECRETS }, cwd: repo });
   assert.equal(run.code, 0, run.stderr);
   const alerts = hooks(sink.received);
   const escalated = alerts.find((a) => a.incident?.kind === 'REPEATED_FAILURE' && a.incident.state === 'ESCALATED');
