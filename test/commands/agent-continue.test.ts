@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, runProgram, tempDir, waitFor, type Finished } from '../helpers/cli.ts';
 import { CONTINUE_PROMPT } from '../../lib/commands/agent/agent-continue.ts';
+import { wholeJsonLines } from '../helpers/json-lines.ts';
 
 /**
  * `deadman agent` beside Claude Code's auto-continue, under a real pseudo-terminal (an outer
@@ -30,7 +31,7 @@ function setup(t: { after(fn: () => void): void }, env: Record<string, string>) 
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, '[usage_limit]\ncontinue_grace = "1s"\n');
   const fullEnv = { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: state, MARKER_DIR: join(state, 'markers'), AGENT_LOG: agentLog, DEADMAN_CONFIG: config, HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh', AGENT_LIMIT_RESET_S: '1', ...env };
-  const agentLines = () => readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AgentLine);
+  const agentLines = () => wholeJsonLines<AgentLine>(agentLog);
   const start = (): Promise<Finished> => {
     const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', process.execPath, agentScript, 'claude'];
     return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], { cwd: repo, env: fullEnv });

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, runProgram, tempDir, waitFor, type Finished } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
+import { wholeJsonLines } from '../helpers/json-lines.ts';
 
 /**
  * `deadman agent`'s revive markers under a real pseudo-terminal (an outer util-linux `script`,
@@ -28,7 +29,7 @@ function setup(t: { after(fn: () => void): void }, stateName = 'state', kind: 'c
   const agentLog = join(dir, 'agent.jsonl');
   writeFileSync(agentLog, '');
   const env = { ...process.env, CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: state, MARKER_DIR: markers, AGENT_LOG: agentLog, DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh' };
-  const agentLines = () => readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AgentLine);
+  const agentLines = () => wholeJsonLines<AgentLine>(agentLog);
   /** `deadman agent -- node resumable-agent.js <kind>` in a terminal; resolves when deadman exits. */
   const start = (): Promise<Finished> => {
     const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', process.execPath, agentScript, kind];

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { deadmanBin, repoRoot, runProgram, tempDir, waitFor, type Finished } from '../helpers/cli.ts';
 import { startHostNoise } from '../helpers/liveness-cases.ts';
+import { wholeJsonLines } from '../helpers/json-lines.ts';
 
 /**
  * Issue 25: two `deadman agent` runs started about a second apart in one repository — the
@@ -38,7 +39,7 @@ async function round(t: { after(fn: () => void): void }, kind: 'codex' | 'claude
     ...process.env, CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: join(dir, 'state'), MARKER_DIR: markers,
     AGENT_LOG: agentLog, AGENT_FRESH_IDS: '1', AGENT_TICK_MS: '100', DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh',
   };
-  const agents = () => readFileSync(agentLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AgentLine);
+  const agents = () => wholeJsonLines<AgentLine>(agentLog);
   const markerFiles = () => (existsSync(markers) ? readdirSync(markers).filter((f) => f.endsWith('.json')) : [])
     .map((f) => JSON.parse(readFileSync(join(markers, f), 'utf8')) as MarkerFile);
   // Each command its own option, so each its own run name and marker.

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { deadmanBin, repoRoot, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
 import { killAgentLeftovers } from '../helpers/fake-agent.ts';
+import { wholeJsonLines } from '../helpers/json-lines.ts';
 
 const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -16,7 +17,7 @@ function setup(t: { after(fn: () => void): void }) {
   const command = [process.execPath, fakeAgent, 'codex', 'exec', '--json', '-s', 'workspace-write', '-C', dir, 'fix the flaky test'];
   const args = (...extra: string[]) => ['run', '--name', 'fix-tests', '--adapter', 'codex', '--poll', '250ms', ...extra, '--', ...command];
   const marker = () => JSON.parse(readFileSync(join(dir, 'state', 'markers', 'fix-tests.json'), 'utf8')) as { state: string; reviveCount: number; sessionId: string | null };
-  const argvs = () => (existsSync(argvLog) ? readFileSync(argvLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]) : []);
+  const argvs = () => wholeJsonLines<string[]>(argvLog);
   const database = join(dir, 'state', 'deadman.db');
   const run = async (scenario: string) => {
     const result = await runDeadman(args(), { env: { ...env, FAKE_AGENT_SCENARIO: scenario }, cwd: dir });

@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { runDeadman, waitFor } from '../helpers/cli.ts';
 import { startUserManager } from '../helpers/systemd.ts';
+import { wholeJsonLines } from '../helpers/json-lines.ts';
 
 /**
  * Under a real systemd user manager: a generated unit with `--on-failure` whose command exits
@@ -33,7 +34,7 @@ test('a failing generated unit alerts with the exit code and triggers its OnFail
   assert.deepEqual([failed.ExecMainStatus, failed.NRestarts], ['64', '0'], JSON.stringify(failed));
   const notify = await manager.waitFor('deadman-failing-notify.service', (p) => p.Result === 'success' && p.ActiveState === 'inactive' && p.ExecMainStatus === '0', 20_000);
   assert.equal(notify.Result, 'success');
-  const sent = (await waitFor(() => { try { return readFileSync(alerts, 'utf8'); } catch { return null; } }, 10_000, 'the alert')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  const sent = await waitFor(() => { const lines = wholeJsonLines<Record<string, unknown>>(alerts); return lines.length > 0 ? lines : null; }, 10_000, 'the alert');
   assert.deepEqual(sent.map((a) => [a.event, a.name, a.exit_code, a.source]), [['fail', 'failing', 64, 'run']], JSON.stringify(sent));
   const log = readFileSync(manager.logPath, 'utf8');
   assert.match(log, /no incidents recorded for runs named failing|incident #\d+/);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { repoRoot, waitFor } from './cli.ts';
 import { readProcStat } from '../../lib/io/process/process-identity.ts';
 import { isZombie } from '../../lib/core/process/owned-tree.ts';
+import { wholeJsonLines } from './json-lines.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
 
@@ -87,9 +88,5 @@ export async function killAgentLeftovers(argvLogPath: string): Promise<void> {
 }
 
 export function argvLog(path: string): string[][] {
-  try {
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string[]);
-  } catch {
-    return [];
-  }
+  return wholeJsonLines<string[]>(path);
 }

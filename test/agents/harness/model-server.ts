@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { repoRoot, waitFor } from '../../helpers/cli.ts';
 import type { Turn } from '../model-server/script.ts';
+import { wholeJsonLines } from '../../helpers/json-lines.ts';
 
 /**
  * The scripted model server, started inside a fresh loopback-only network namespace
@@ -85,7 +86,7 @@ export async function startModelServer(t: { after(fn: () => void): void }, dir: 
     killAll(processes());
     server.kill('SIGKILL');
   });
-  const requests = () => readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as LoggedRequest);
+  const requests = () => wholeJsonLines<LoggedRequest>(log);
   return {
     url: `http://127.0.0.1:${readFileSync(portFile, 'utf8')}`,
     requests,

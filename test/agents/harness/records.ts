@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { query } from '../../helpers/db.ts';
+import { wholeJsonLines } from '../../helpers/json-lines.ts';
 
 /** What deadman recorded and sent in a scenario, read the way the assertions want it. */
 
@@ -14,7 +15,7 @@ export function configWithAlerts(dir: string, extra = ''): string {
 
 export function alertsSent(dir: string): Array<Record<string, unknown>> {
   const file = join(dir, 'alerts.jsonl');
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : [];
+  return wholeJsonLines<Record<string, unknown>>(file);
 }
 
 export function incidents(database: string): Array<{ kind: string; state: string }> {
