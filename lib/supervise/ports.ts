@@ -66,10 +66,10 @@ export interface Passthrough {
   backlogged(): boolean;
 }
 
-/** Copies one of the child's streams to deadman's own fd; `onChunk` sees each chunk and must not keep it; `onUndeliverable` hears once when the fd stopped taking output. */
 /**
- * Forwards a child's stream; `onChunk` hears each chunk with the monotonic time it arrived, read
- * once, so the trace and the run's judgement place it at the same time.
+ * Copies one of the child's streams to deadman's own fd. `onChunk` hears each chunk (and must not
+ * keep it) with the monotonic time it arrived, read once, so the trace and the run's judgement
+ * place it at the same time; `onUndeliverable` hears once when the fd stopped taking output.
  */
 export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer, arrivedAt: number) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
 
@@ -88,8 +88,11 @@ export interface LoopClock extends Clock {
 /** Delivers the stop signals deadman itself receives; returns the function that stops listening. */
 export type SignalSource = (onSignal: (signal: NodeJS.Signals) => void) => () => void;
 
-/** Asks the external diagnostician about one incident, once, bounded by its timeout; the edge redacts the packet first. */
-/** `signals`: the signal kinds put to it (`diagnose.signals`; HUNG_PROCESS when unset). */
+/**
+ * Asks the external diagnostician about one incident, once, bounded by its timeout; the edge
+ * redacts the packet first. `signals`: the signal kinds put to it (`diagnose.signals`;
+ * HUNG_PROCESS when unset).
+ */
 export type Consult = ((packet: EvidencePacket) => Promise<ParsedDiagnosis>) & { signals?: readonly string[] };
 
 export interface EvidenceGate {
