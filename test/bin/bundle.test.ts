@@ -55,14 +55,19 @@ const built = existsSync(metafile) && existsSync(bundleMain) && statSync(bundleM
  * Node modules it loaded, and those of Node's own modules it compiled without their code cache
  * (Node's internal test binding, under --expose-internals, counts them).
  */
-function loadedByRun(dir: string, runArgs: string[]): { sources: string[]; builtins: string[]; compiledFromSource: string[] } {
+function loadedByRun(dir: string, runArgs: string[]): { sources: string[]; builtins: string[]; compiledFromSource: string[]; requireFunctions: number } {
   const hook = `
     const { registerHooks } = await import('node:module');
     const { internalBinding } = (await import('node:module')).createRequire(process.execPath)('internal/test/binding');
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+    const module = (await import('node:module')).default;
+    const createRequire = module.createRequire;
+    let requires = 0;
+    module.createRequire = (...args) => (requires++, createRequire(...args));
+    module.syncBuiltinESMExports();
     process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(loaded) + '\\nBUILTINS ' + JSON.stringify(process.moduleLoadList)
-      + '\\nFROM_SOURCE ' + JSON.stringify([...internalBinding('builtins').getCacheUsage().compiledWithoutCache]) + '\\n'));`;
+      + '\\nFROM_SOURCE ' + JSON.stringify([...internalBinding('builtins').getCacheUsage().compiledWithoutCache]) + '\\nREQUIRES ' + requires + '\\n'));`;
   const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state') };
   for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG', 'CACHE_DIRECTORY']) delete env[key];
   const run = spawnSync(process.execPath, ['--expose-internals', '--import', `data:text/javascript,${encodeURIComponent(hook)}`, join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), ...runArgs, '--', 'true'], { encoding: 'utf8', env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -75,7 +80,7 @@ function loadedByRun(dir: string, runArgs: string[]): { sources: string[]; built
   const sources = files.flatMap((file) => Object.keys(outputs[file.slice(repoRoot.length)]?.inputs ?? {}));
   assert.ok(sources.includes('lib/commands/run.ts'), `chunks mapped to their sources: ${sources.length}`);
   const listed = (label: string) => JSON.parse(new RegExp(`^${label} (.*)$`, 'm').exec(run.stderr)![1]!) as string[];
-  return { sources, builtins: listed('BUILTINS'), compiledFromSource: listed('FROM_SOURCE') };
+  return { sources, builtins: listed('BUILTINS'), compiledFromSource: listed('FROM_SOURCE'), requireFunctions: Number(/^REQUIRES (\d+)$/m.exec(run.stderr)![1]) };
 }
 
 // Matched anywhere in the path: a worktree whose node_modules is a symlink names them ../x/node_modules/….
@@ -99,6 +104,13 @@ test('a bundled `deadman run` compiles none of Node\'s own modules from source: 
   skip: built ? false : 'no fresh bundle: `npm run build` makes one',
 }, (t) => {
   assert.deepEqual(loadedByRun(tempDir(t), []).compiledFromSource, []);
+});
+
+test('a bundled `deadman run` makes no require function per chunk: each built a CommonJS module and its search paths', {
+  skip: built ? false : 'no fresh bundle: `npm run build` makes one',
+}, (t) => {
+  // bin/deadman.js makes the one.
+  assert.equal(loadedByRun(tempDir(t), []).requireFunctions, 1);
 });
 
 test('with --config, only the first start of a config loads zod and the TOML parser', {
