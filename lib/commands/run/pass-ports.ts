@@ -76,7 +76,7 @@ export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
   const { context, logger, live, recorder } = run;
   const { records, prepared } = pass;
   const { clock } = context;
-  const workspace = workspaceFingerprinter(run.cwd, () => clock.monotonic());
+  const workspace = workspaceFingerprinter(run.cwd, clock);
   const ports: PassPorts = {
     clock, notifier: run.notifier, logger, records,
     spawn: spawnChild, signals: listenForRunStopSignals, forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd, (chunk) => onChunk(chunk, clock.monotonic()), onUndeliverable),

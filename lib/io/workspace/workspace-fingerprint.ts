@@ -40,23 +40,33 @@ export const MAX_PER_SECOND = 20;
  */
 const MAX_ASKED = 1;
 
-/** Each answer is a fingerprint, or the promise of one while git runs (the loop's WorkspaceAnswer). */
-export function workspaceFingerprinter(cwd: string, monotonic: () => number): () => string | null | Promise<string | null> {
+/**
+ * Each answer is a fingerprint, or the promise of one while git runs (the loop's WorkspaceAnswer).
+ * It stands for the moment it was asked (the tool's end), so a changed path whose mtime is later
+ * than that moment makes it unmeasured: git and the stats read the tree a few hundred ms later on
+ * a loaded host, and an agent that edits right after a failing rerun had that edit counted as
+ * before the rerun — the next rerun then saw "the same" tree (REPEATED_FAILURE, run-fast-edits).
+ */
+export function workspaceFingerprinter(cwd: string, clock: { monotonic(): number; wall(): number }): () => string | null | Promise<string | null> {
   let windowStart = -Infinity;
   let taken = 0;
   let unmeasured = 0;
   let asked = 0;
   const git = gitShellOf(cwd);
   return () => {
-    const now = monotonic();
+    const now = clock.monotonic();
     if (now - windowStart >= 1_000) [windowStart, taken] = [now, 0];
     // At once, not as a promise: under a flood this is nearly every tool end, and a promise waits out the whole parse slice.
     if (++taken > MAX_PER_SECOND || asked >= MAX_ASKED) return unmeasuredWorkspace(++unmeasured);
     asked++;
+    const askedAtNs = BigInt(Math.floor(clock.wall())) * 1_000_000n;
     // A git that ran out of time on a loaded host is unmeasured too: as null ("outside git") two
     // reruns with an edit between them read as an unchanged workspace (REPEATED_FAILURE).
     return git.status()
-      .then((status) => (status === UNANSWERED ? unmeasuredWorkspace(++unmeasured) : status && fingerprint(cwd, status)))
+      .then((status) => {
+        if (status === null) return null;
+        return (status === UNANSWERED ? null : fingerprint(cwd, status, askedAtNs)) ?? unmeasuredWorkspace(++unmeasured);
+      })
       .finally(() => asked--);
   };
 }
@@ -69,10 +79,12 @@ function gitShellOf(cwd: string): GitStatusShell {
   return shell;
 }
 
-function fingerprint(cwd: string, status: Buffer): string {
+/** The fingerprint of git's answer and the changed paths' stats; null when a path changed after `askedAtNs` (wall clock). */
+function fingerprint(cwd: string, status: Buffer, askedAtNs: bigint): string | null {
   const hash = createHash('sha256').update(status);
   for (const path of changedPaths(status.toString('utf8')).slice(0, MAX_STATTED)) {
     const stat = statSync(join(cwd, path), { bigint: true, throwIfNoEntry: false });
+    if (stat && stat.mtimeNs > askedAtNs) return null;
     hash.update(`\0${path}\0${stat?.size ?? -1n}\0${stat?.mtimeNs ?? -1n}`);
   }
   return hash.digest('hex').slice(0, 16);

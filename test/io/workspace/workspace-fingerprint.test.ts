@@ -8,6 +8,8 @@ import { tempDir } from '../../helpers/cli.ts';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A clock whose monotonic time stands still (one rate window) and whose wall time is the host's. */
+const atZero = { monotonic: () => 0, wall: Date.now };
 
 test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s); no edit, the same; null outside git', async (t) => {
   const dir = tempDir(t);
@@ -16,7 +18,7 @@ test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s)
   git(dir, 'add', '.');
   git(dir, 'commit', '-qm', 'one');
   let now = 0;
-  const take = workspaceFingerprinter(dir, () => (now += 1_000));
+  const take = workspaceFingerprinter(dir, { monotonic: () => (now += 1_000), wall: Date.now });
   const seen = [await take()];
   assert.match(seen[0] ?? '', /^[0-9a-f]{16}$/);
   assert.equal(await take(), seen[0], 'nothing changed');
@@ -37,14 +39,28 @@ test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s)
     assert.ok(!seen.includes(next), `edit ${i} gave a fingerprint already seen`);
     seen.push(next);
   }
-  assert.equal(await workspaceFingerprinter(tempDir(t), () => 0)(), null);
+  assert.equal(await workspaceFingerprinter(tempDir(t), atZero)(), null);
+});
+
+test('a changed path whose mtime is later than the moment asked for makes the answer unmeasured: an edit after a rerun is not part of it', async (t) => {
+  const dir = tempDir(t);
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'parser.ts'), 'attempt 1\n');
+  // Asked a second before the file was written: git and the stat read the tree late, after the edit.
+  const late = await workspaceFingerprinter(dir, { monotonic: () => 0, wall: () => Date.now() - 1_000 })();
+  assert.ok(late?.startsWith('unmeasured-'), String(late));
+  // Asked after it: the edit was there when the tool ended, and the answer is measured (and stable).
+  const inTime = workspaceFingerprinter(dir, { monotonic: () => 0, wall: () => Date.now() + 1_000 });
+  const first = await inTime();
+  assert.match(first ?? '', /^[0-9a-f]{16}$/);
+  assert.equal(await inTime(), first);
 });
 
 test('past MAX_PER_SECOND in a second, each answer is unmeasured, one never seen, so a flood runs no git', async (t) => {
   const dir = tempDir(t);
   git(dir, 'init', '-q');
   let now = 0;
-  const take = workspaceFingerprinter(dir, () => now);
+  const take = workspaceFingerprinter(dir, { monotonic: () => now, wall: Date.now });
   const answers: Array<string | null> = [];
   for (let i = 0; i < MAX_PER_SECOND + 3; i++) answers.push(await take());
   assert.equal(new Set(answers.slice(0, MAX_PER_SECOND)).size, 1, 'measured: the same');
@@ -56,7 +72,7 @@ test('past MAX_PER_SECOND in a second, each answer is unmeasured, one never seen
 test('asked while git runs, the answer is unmeasured at once: no queue for a tick to wait out, no git that reads the tree late', async (t) => {
   const dir = tempDir(t);
   git(dir, 'init', '-q');
-  const take = workspaceFingerprinter(dir, () => 0);
+  const take = workspaceFingerprinter(dir, atZero);
   // Issue 38: a queue of every git asked for grew under a flood; the tick waited for all of it.
   // And one git waiting behind another read the tree after the agent's next edit (run-fast-edits).
   const answers = await Promise.all(Array.from({ length: 5 }, () => take()));
@@ -76,7 +92,7 @@ test('a git that gives no answer in time or in bounds is unmeasured each time, n
   const path = process.env.PATH;
   process.env.PATH = `${bin}:${path}`;
   t.after(() => { process.env.PATH = path; });
-  const take = workspaceFingerprinter(dir, () => 0);
+  const take = workspaceFingerprinter(dir, atZero);
   const first = await take();
   const second = await take();
   assert.ok(first?.startsWith('unmeasured-') && second?.startsWith('unmeasured-') && first !== second, `${first}, ${second}`);
@@ -85,7 +101,7 @@ test('a git that gives no answer in time or in bounds is unmeasured each time, n
 test('every pass of a run asks the same git shell: one per work tree for the process, however many fingerprinters', async (t) => {
   const dir = tempDir(t);
   git(dir, 'init', '-q');
-  const passes = [workspaceFingerprinter(dir, () => 0), workspaceFingerprinter(dir, () => 0)];
+  const passes = [workspaceFingerprinter(dir, atZero), workspaceFingerprinter(dir, atZero)];
   const answers = await Promise.all(passes.map((take) => take()));
   assert.equal(new Set(answers).size, 1, 'asked at once, each gets its own answer');
   assert.equal(gitShellsIn(dir).length, 1);
