@@ -1,7 +1,8 @@
 import { nearest } from '../config/did-you-mean.ts';
 import { emptyDraft, type ClaimDraft } from './claim-draft.ts';
 import type { Token } from './claim-tokens.ts';
-import { AGE_UNITS, LINE_WORDS, SIZE_UNITS, TYPE_WORDS, knownWords } from './claim-words.ts';
+import { TYPE_WORDS, knownWords } from './claim-words.ts';
+import { AGE_UNITS, LINE_WORDS, SIZE_UNITS } from './quantity-words.ts';
 
 /**
  * What read-claim.ts's rules read a sentence with: a cursor over its tokens that fills a claim
