@@ -10,9 +10,8 @@ import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
 import { CONTINUE_PROMPT } from './agent/agent-continue.ts';
 import { agentEnd, superviseTui } from './agent/terminal-agent.ts';
-import {
-  attachedAgentContext, attachedAgentOptions, openAttachedRecording, type AttachedAgentArgs, type AttachedRecording,
-} from './agent/attached-agent.ts';
+import { attachedAgentContext, attachedAgentOptions, type AttachedAgentArgs } from './agent/attached-agent.ts';
+import { openAttachedRecording, type AttachedRecording } from './agent/attached-recording.ts';
 
 /**
  * `deadman agent -- codex …`: the interactive agent in a pseudo-terminal made by `script` (no

@@ -4,8 +4,6 @@ import { formatDuration } from '../../core/time/duration.ts';
 import type { Config } from '../../core/config/config.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import { repeatEvery } from '../../io/time/clock.ts';
-import { createLogger, redactedLogger } from '../../io/log/log.ts';
-import type { Logger } from '../../core/ports/logger.ts';
 import { terminateSubtree } from '../../io/process/kill.ts';
 import { createObserver } from '../../io/process/observer.ts';
 import { readProcStat } from '../../io/process/process-identity.ts';
@@ -13,13 +11,11 @@ import { sessionDirs } from '../../io/revive/session-files.ts';
 import { startTimeToWall, type RunningAgent } from '../../io/session/agent-processes.ts';
 import { attachedSessionFile } from '../../io/session/attached-session-file.ts';
 import { listenForStopSignals } from '../../io/service/stop-signals.ts';
-import { RecordingStore } from '../../io/store/recording-store.ts';
 import { attachSession, type AttachSummary } from '../../supervise/run/attach-session.ts';
 import type { SignalSource } from '../../supervise/ports.ts';
-import { StepRecords } from '../../supervise/records/step-records.ts';
+import type { AttachedRecording } from './attached-recording.ts';
 import { thisProcessRun } from '../run/refused-run.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from '../shared/command-context.ts';
-import { openStore, redactorFor } from '../shared/open-store.ts';
 
 /**
  * What `deadman attach` and `deadman agent` share: their supervision options, and supervising
@@ -56,21 +52,6 @@ export function attachedAgentContext(args: AttachedAgentArgs): Promise<Context> 
 }
 
 const ENDED: Record<AttachSummary['ended'], string> = { once: 'one look', 'root-exited': 'the agent exited', signal: 'stopped', stalled: 'an incident escalated' };
-
-/** Where one attached agent's supervision is recorded; the caller closes it. */
-export interface AttachedRecording {
-  logger: Logger;
-  records: StepRecords;
-  close(): void;
-}
-
-export function openAttachedRecording(context: Context): AttachedRecording {
-  const logger = redactedLogger(createLogger(), redactorFor(context.config).text);
-  const { clock } = context;
-  const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => clock.wall(), monotonic: () => clock.monotonic() });
-  const startedAt = clock.monotonic();
-  return { logger, records: new StepRecords(store, () => clock.wall(), () => clock.monotonic() - startedAt), close: () => store.close() };
-}
 
 export interface AttachOptions {
   once: boolean;

@@ -13,7 +13,8 @@ import { watchAutoContinue } from './agent-continue.ts';
 import { repeatEvery } from '../../io/time/clock.ts';
 import { isSameProcessAlive, readProcStat } from '../../io/process/process-identity.ts';
 import type { Logger } from '../../core/ports/logger.ts';
-import { superviseAttachedAgent, type AttachedRecording } from './attached-agent.ts';
+import { superviseAttachedAgent } from './attached-agent.ts';
+import type { AttachedRecording } from './attached-recording.ts';
 
 /**
  * One pass of `deadman agent`: the agent in the pseudo-terminal `script` makes, supervised as
