@@ -28,6 +28,7 @@ import { runAlerts } from './run/run-alerts.ts';
 import { startWatchdog } from '../supervise/run/watchdog.ts';
 import { type RunPass } from './run/pass-ports.ts';
 import { supervisePassesOf } from './run/run-passes.ts';
+import type { PassesEnd } from '../supervise/run/pass-loop.ts';
 
 /**
  * `deadman run [options] -- <command…>`: reads the config, opens the store, notifier and trace,
@@ -53,6 +54,46 @@ function exitCodeForManager(code: number, logger: Logger): number {
 }
 
 async function runCommand(values: RunValues, commandLine: string[], unredactedLogger: Logger): Promise<number> {
+  const { run, fullLogger, stopReloading, trace } = await startRun(values, commandLine, unredactedLogger);
+  try {
+    const end = await supervisePassesOf(run);
+    return await endRun(run, end, { summaryJson: values['summary-json'] === true, summary: values.summary === true, fullLogger });
+  } finally {
+    await run.listener?.close();
+    stopReloading();
+    run.store.close();
+    trace?.close();
+  }
+}
+
+/** What the run is, from the flags, the config and systemd's environment: everything its passes share. */
+async function startRun(values: RunValues, commandLine: string[], unredactedLogger: Logger) {
+  const { record, 'health-listen': healthListen, 'health-public': healthPublic } = values;
+  const settings = await runSettings(values, commandLine, unredactedLogger);
+  const { context, config, watchdogUsec, redactor, fullLogger, logger, command, cwd, unit, name } = settings;
+  const notifier = createSdNotifier(process.env, (message) => logger.log('warn', message));
+  const onStall = onStallFor(config.on_stall, watchdogUsec, logger);
+  // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
+  process.title = `deadman run ${name}`;
+  const listener = await listenForHealth({ address: healthListen as string | undefined, public: healthPublic === true }, name, context.clock);
+  const trace = typeof record === 'string' ? openTraceWriter(record) : null;
+  const store = new RecordingStore({
+    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS, retain: false }), logger,
+    wall: () => context.clock.wall(), monotonic: () => context.clock.monotonic(),
+  });
+  const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, context.clock);
+  const live = new LiveConfig(config);
+  const stopReloading = listenForReload(configReloader(settings.reload, live, logger));
+  // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
+  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
+  alerts.started();
+  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [], listener };
+  return { run, fullLogger, stopReloading, trace };
+}
+
+/** The run's settings: the config under the flags, the loggers, the command, its name. */
+async function runSettings(values: RunValues, commandLine: string[], unredactedLogger: Logger) {
+  // Every flag that is not a config key is named, so `settings` holds only config keys.
   const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, quiet, summary, 'health-listen': healthListen, 'health-public': healthPublic, ...settings } = values;
   let command = commandLine;
   const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
@@ -66,48 +107,37 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   if (command.length === 0) command = config.command ?? [];
   if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
   const cwd = config.cwd ?? process.cwd();
-  const notifier = createSdNotifier(process.env, (message) => logger.log('warn', message));
-  let onStall = config.on_stall ?? (systemd.watchdogUsec ? 'withhold' : 'exit');
-  if (onStall === 'withhold' && systemd.watchdogUsec === null) {
-    logger.log('warn', 'on_stall = "withhold" needs a systemd watchdog (WatchdogSec=); using "exit" instead');
-    onStall = 'exit';
-  }
   const unit = currentUnitName();
   const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
-  // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
-  process.title = `deadman run ${name}`;
-  const listener = await listenForHealth({ address: healthListen as string | undefined, public: healthPublic === true }, name, context.clock);
-  const trace = typeof record === 'string' ? openTraceWriter(record) : null;
-  const store = new RecordingStore({
-    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS, retain: false }), logger,
-    wall: () => context.clock.wall(), monotonic: () => context.clock.monotonic(),
-  });
-  const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, context.clock);
-  const live = new LiveConfig(config);
-  const stopReloading = listenForReload(configReloader({ file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs }, live, logger));
-  // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
-  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
-  alerts.started();
-  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec: systemd.watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [], listener };
-  try {
-    const end = await supervisePassesOf(run);
-    // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
-    if (systemd.watchdogUsec) notifier.send('WATCHDOG=1');
-    const stopFeeding = startWatchdog(notifier, systemd.watchdogUsec, repeatEvery, () => true);
-    await alerts.ended(end);
-    stopFeeding();
-    // A summary asked for by name is printed even under --quiet.
-    const form = summaryForm({ json: summaryJson === true, block: summary === true }, process.stderr.isTTY === true);
-    printRunSummary({ passes: run.passes, database: context.paths.database, logger: summary === true ? fullLogger : logger, form }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
-    if (end.reraise) reraise(end.reraise, store);
-    store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
-    return end.exitCode;
-  } finally {
-    await listener?.close();
-    stopReloading();
-    store.close();
-    trace?.close();
+  // What a SIGHUP reads again: the same file under the same flags.
+  const reload = { file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs };
+  return { context, config, watchdogUsec: systemd.watchdogUsec, redactor, fullLogger, logger, command, cwd, unit, name, reload };
+}
+
+/** `on_stall`, unset: withhold the watchdog's ping when there is a watchdog, exit otherwise. */
+function onStallFor(chosen: 'withhold' | 'exit' | undefined, watchdogUsec: number | null, logger: Logger): 'withhold' | 'exit' {
+  const onStall = chosen ?? (watchdogUsec ? 'withhold' : 'exit');
+  if (onStall === 'withhold' && watchdogUsec === null) {
+    logger.log('warn', 'on_stall = "withhold" needs a systemd watchdog (WatchdogSec=); using "exit" instead');
+    return 'exit';
   }
+  return onStall;
+}
+
+/** After the last pass: alerts delivered, the summary printed, the run's exit recorded; the exit code. */
+async function endRun(run: RunPass, end: PassesEnd, options: { summaryJson: boolean; summary: boolean; fullLogger: Logger }): Promise<number> {
+  const { notifier, watchdogUsec, store } = run;
+  // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
+  if (watchdogUsec) notifier.send('WATCHDOG=1');
+  const stopFeeding = startWatchdog(notifier, watchdogUsec, repeatEvery, () => true);
+  await run.alerts.ended(end);
+  stopFeeding();
+  // A summary asked for by name is printed even under --quiet.
+  const form = summaryForm({ json: options.summaryJson, block: options.summary }, process.stderr.isTTY === true);
+  printRunSummary({ passes: run.passes, database: run.context.paths.database, logger: options.summary ? options.fullLogger : run.logger, form }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
+  if (end.reraise) reraise(end.reraise, store);
+  store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
+  return end.exitCode;
 }
 
 const yargsOptions = Object.fromEntries(
