@@ -1,11 +1,8 @@
 import type { CommandModule, Options } from 'yargs';
-import { usageError } from '../exit-codes.ts';
-import { createLogger, logFailure, problemsOnly, redactedLogger, withFaultReporter } from '../io/log/log.ts';
+import { createLogger, logFailure } from '../io/log/log.ts';
 import type { Logger } from '../core/ports/logger.ts';
-import { createSdNotifier, readSystemdEnvironment } from '../io/service/sd-notify.ts';
-import { currentUnitName } from '../io/units/unit-name.ts';
+import { createSdNotifier } from '../io/service/sd-notify.ts';
 import { repeatEvery } from '../io/time/clock.ts';
-import { refuseCrossFieldProblems } from '../core/config/config-rules.ts';
 import { TraceRecorder } from '../supervise/trace/trace-recorder.ts';
 import { traceSettings } from '../core/session/trace-settings.ts';
 import { openTraceWriter } from '../io/session/trace-writer.ts';
@@ -13,15 +10,12 @@ import { reraise, shellExitCode } from '../io/process/exit-status.ts';
 import { listenForReload } from '../io/service/stop-signals.ts';
 import { LiveConfig } from '../supervise/run/live-config.ts';
 import { configReloader } from './run/reload-config.ts';
-import { flagsToConfig, parseRunArgs, RUN_OPTIONS, type RunValues } from './run/run-options.ts';
-import { loadContext } from './shared/command-context.ts';
-import { openStore, redactorFor } from './shared/open-store.ts';
+import { parseRunArgs, RUN_OPTIONS, type RunValues } from './run/run-options.ts';
+import { openStore } from './shared/open-store.ts';
 import { RECORDING_BUSY_TIMEOUT_MS, RecordingStore } from '../io/store/recording-store.ts';
 import { printRunSummary, summaryForm } from './run/run-reporters.ts';
 import { ownStartTime } from '../io/process/process-identity.ts';
 import { recordProcessExit } from '../io/store/run-ends.ts';
-import { runName } from '../io/revive/run-name.ts';
-import { detectAdapter } from '../core/adapters/index.ts';
 import { LAUNCHD_LABEL_ENV, launchdExitCode } from '../core/units/launchd-exit.ts';
 import { listenForHealth } from './run/health-listen.ts';
 import { runAlerts } from './run/run-alerts.ts';
@@ -29,6 +23,7 @@ import { startWatchdog } from '../supervise/run/watchdog.ts';
 import { type RunPass } from './run/pass-ports.ts';
 import { supervisePassesOf } from './run/run-passes.ts';
 import type { PassesEnd } from '../supervise/run/pass-loop.ts';
+import { runSettings, onStallFor } from './run/run-settings.ts';
 
 /**
  * `deadman run [options] -- <command…>`: reads the config, opens the store, notifier and trace,
@@ -89,39 +84,6 @@ async function startRun(values: RunValues, commandLine: string[], unredactedLogg
   alerts.started();
   const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [], listener };
   return { run, fullLogger, stopReloading, trace };
-}
-
-/** The run's settings: the config under the flags, the loggers, the command, its name. */
-async function runSettings(values: RunValues, commandLine: string[], unredactedLogger: Logger) {
-  // Every flag that is not a config key is named, so `settings` holds only config keys.
-  const { config: configPath, database, 'state-dir': stateDir, record, 'summary-json': summaryJson, quiet, summary, 'health-listen': healthListen, 'health-public': healthPublic, ...settings } = values;
-  let command = commandLine;
-  const context = await loadContext({ config: configPath, database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flagsToConfig(settings), { cached: true });
-  const { config } = context;
-  const systemd = readSystemdEnvironment();
-  const watchdogMs = systemd.watchdogUsec === null ? null : systemd.watchdogUsec / 1000;
-  refuseCrossFieldProblems(config, { watchdogMs, chosen: context.chosen });
-  const redactor = redactorFor(config, process.env);
-  const fullLogger = withFaultReporter(redactedLogger(unredactedLogger, redactor.text), context.paths.stateDir);
-  const logger = quiet === true ? problemsOnly(fullLogger) : fullLogger;
-  if (command.length === 0) command = config.command ?? [];
-  if (command.length === 0) throw usageError('no command given: put it after -- (deadman run [options] -- <command…>) or set command = [...] in the config');
-  const cwd = config.cwd ?? process.cwd();
-  const unit = currentUnitName();
-  const name = runName(config.name, unit, command, detectAdapter(command, config.adapter), cwd);
-  // What a SIGHUP reads again: the same file under the same flags.
-  const reload = { file: context.file, args: { database: database as string | undefined, 'state-dir': stateDir as string | undefined }, flags: flagsToConfig(settings), watchdogMs };
-  return { context, config, watchdogUsec: systemd.watchdogUsec, redactor, fullLogger, logger, command, cwd, unit, name, reload };
-}
-
-/** `on_stall`, unset: withhold the watchdog's ping when there is a watchdog, exit otherwise. */
-function onStallFor(chosen: 'withhold' | 'exit' | undefined, watchdogUsec: number | null, logger: Logger): 'withhold' | 'exit' {
-  const onStall = chosen ?? (watchdogUsec ? 'withhold' : 'exit');
-  if (onStall === 'withhold' && watchdogUsec === null) {
-    logger.log('warn', 'on_stall = "withhold" needs a systemd watchdog (WatchdogSec=); using "exit" instead');
-    return 'exit';
-  }
-  return onStall;
 }
 
 /** After the last pass: alerts delivered, the summary printed, the run's exit recorded; the exit code. */
