@@ -18,11 +18,17 @@ import { alertSinkNames } from '../../core/alerts/alert.ts';
 import { supervisePasses, type PassesEnd, type PassReason } from '../../supervise/run/pass-loop.ts';
 import type { PendingVerification } from '../../supervise/tick/resumed-verification.ts';
 import { passPorts, type RunPass } from './pass-ports.ts';
+import type { PreparedRun } from './prepare-run.ts';
+import type { RunReporters } from './run-reporters.ts';
+import type { PassPorts } from '../../supervise/ports.ts';
 
 /**
  * The passes of `deadman run`: the pass loop's real edges, and one supervised pass from the
  * revive decision to its recorded end (its ports built by run/pass-ports.ts).
  */
+
+/** A prepared run that was not refused. */
+type StartedRun = Extract<PreparedRun, { refusal: null }>;
 
 /** The pass loop's real edges: the revive path resumes, the handoff file respawns, the in-process wait waits. */
 export function supervisePassesOf(first: RunPass): Promise<PassesEnd> {
@@ -56,7 +62,20 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     run.alerts.passEnded(prepared.refusal);
     return refuse(prepared.refusal, { name, command, cwd, unit, records, notifier, logger });
   }
-  logger.log('info', [
+  logger.log('info', startBanner(run, prepared));
+  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.adapter().name, reviveOf: prepared.reviveOf, metricsTextfile: metricsTextfileOf(config.metrics.textfile, name) });
+  records.startRun(row);
+  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
+  const ports = passPorts(run, { records, prepared, reporters, token: row.token, why, verifying });
+  const result = await runPass({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall, watchdogUsec, actionsTaken: run.actionsTaken }, ports);
+  passEnded(run, { records, reporters, prepared, approvals: ports.approvals }, result);
+  return result;
+}
+
+/** The line a pass starts with: where it records, what recovers, who is told, the watchdog. */
+function startBanner(run: RunPass, prepared: StartedRun): string {
+  const { name, config, live, context, notifier, store, watchdogUsec, onStall } = run;
+  return [
     `run ${name}`,
     store.recording ? `database ${context.paths.database}` : 'not recording',
     `auto-recover ${config.auto_recover ? 'on' : 'off'}`,
@@ -66,19 +85,19 @@ async function superviseOnce(run: RunPass, why: PassReason | null, verifying: Pe
     run.listener && `health on port ${run.listener.port}`,
     watchdogUsec ? `watchdog ${formatDuration(watchdogUsec / 1000)} (ping every ${formatDuration(watchdogUsec / 2000)}, on stall: ${onStall})` : `no watchdog (on stall: ${onStall})`,
     prepared.startNote,
-  ].filter(Boolean).join(' · '));
-  const row = thisProcessRun({ name, argv: prepared.argv, cwd, unit, adapter: prepared.adapter().name, reviveOf: prepared.reviveOf, metricsTextfile: metricsTextfileOf(config.metrics.textfile, name) });
-  records.startRun(row);
-  const reporters = runReporters({ name, stateDir: context.paths.stateDir, config, watchdog: watchdogUsec !== null, store, logger, clock: context.clock, listener: run.listener });
-  const ports = passPorts(run, { records, prepared, reporters, token: row.token, why, verifying });
-  const result = await runPass({ argv: prepared.argv, cwd, env: process.env, runTag: prepared.runTag, config, live, onStall, watchdogUsec, actionsTaken: run.actionsTaken }, ports);
-  ports.approvals?.discard();
+  ].filter(Boolean).join(' · ');
+}
+
+/** A pass's end: its approvals dropped, its row ended, its alerts and reporters told, its line logged. */
+function passEnded(run: RunPass, pass: { records: RunRecords; reporters: RunReporters; prepared: StartedRun; approvals: PassPorts['approvals'] }, result: PassResult): void {
+  const { name, logger, unit } = run;
+  const { records, reporters, prepared } = pass;
+  pass.approvals?.discard();
   records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
   run.alerts.passEnded(result);
   reporters.finish();
   prepared.finish(result, unit !== null);
   logger.log(result.exitCode === 0 ? 'info' : 'warn', `run ${name} ${result.outcome}: ${result.reason} (exit ${result.reraise ?? result.exitCode})`);
-  return result;
 }
 
 /** Starting would be wrong (budget spent, another live supervisor): record why and say so. */
