@@ -72,7 +72,8 @@ function readInvocation(mode: 'codex' | 'claude', args: string[]): Invocation {
   return { resumeId: valueAfter(args, '--resume', '-r') ?? null, prompt: valueAfter(args, '-p', '--print') ?? '', cwd, sandbox };
 }
 
-async function main(): Promise<void> {
+/** The fake agent's invocation: which CLI it plays, the scenario, the session it speaks for. */
+function startAgent() {
   const [mode, ...args] = process.argv.slice(2);
   if (mode !== 'codex' && mode !== 'claude') fail('usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose', 2);
   if (process.env.FAKE_AGENT_ARGV_LOG) appendFileSync(process.env.FAKE_AGENT_ARGV_LOG, `${JSON.stringify([mode, ...args])}\n`);
@@ -82,7 +83,11 @@ async function main(): Promise<void> {
   const id = run.resumeId ?? (process.env.FAKE_AGENT_SESSION_ID || newSessionId());
   const speaker = (mode === 'codex' ? codexSpeaker : claudeSpeaker)(id, run, process.env.FAKE_AGENT_SESSION_DIR);
   const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
+  return { scenario, run, speaker, toolEnv };
+}
 
+async function main(): Promise<void> {
+  const { scenario, run, speaker, toolEnv } = startAgent();
   speaker.start();
   if (scenario.startsWith('usage-limit') && run.resumeId === null) {
     hitLimit(speaker, scenario === 'usage-limit-text');
