@@ -8,6 +8,7 @@ import { programFound, ptyCommand } from '../io/session/pty-command.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
+import type { Logger } from '../core/ports/logger.ts';
 import { CONTINUE_PROMPT } from './agent/agent-continue.ts';
 import { agentEnd, superviseTui } from './agent/terminal-agent.ts';
 import { attachedAgentContext, attachedAgentOptions, type AttachedAgentArgs } from './agent/attached-agent.ts';
@@ -54,14 +55,10 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   const { logger, records } = recording;
   const cwd = process.cwd();
   const name = runName(context.config.name, null, command, agent, cwd);
-  // The agent is found as `script`'s child in /proc (macOS has none): without it, the terminal still works, unsupervised.
-  const supervised = threadChildrenAvailable();
-  if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
-  // A marker is for a session a person comes back to, and an interactive one is resumed only in a terminal.
-  // Its adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
-  const terminal = supervised && process.stdin.isTTY === true;
-  if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
-  const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true });
+  const { supervised, terminal } = supervisedHere(name, logger);
+  // The marker's adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
+  const config = { ...context.config, adapter: agent };
+  const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config, context, records, logger, interactive: true });
   let marker = terminal ? await prepare() : null;
   const start = marker?.start ?? null;
   if (start?.refusal) {
@@ -75,23 +72,52 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
     const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger, answeredLimitAt });
     answeredLimitAt = tui.limitAt;
     if (tui.continued && marker) {
-      // Left interrupted by the limit, so the revive path resumes it (its budget, its checks).
-      const sessionId = marker.markedSession;
-      marker.finish({ clean: false, outcome: 'usage-limit', reason: tui.continued, reraise: null }, false);
-      const resume = await prepare();
-      const { start: again } = resume;
-      // Only the same session is continued: a refusal or a fresh start would not continue it.
-      if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) {
-        [marker, argv] = [resume, [...again.argv, CONTINUE_PROMPT]];
+      const resumed = await resumeAfterLimit(marker, tui.continued, prepare, logger);
+      marker = resumed.marker;
+      if (resumed.argv) {
+        argv = resumed.argv;
         passes.push(openAttachedRecording(context));
         continue;
       }
-      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
-      marker = again.refusal ? null : resume;
     }
-    marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
-    if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: context.paths.database, logger, form: json ? 'json' : 'block' }, tui.exitCode);
-    for (const pass of passes.slice(1)) pass.close();
-    return tui.exitCode;
+    return agentEnded(tui, marker, passes, { context, logger, json });
   }
+}
+
+/** The agent's end: its marker finished, the summary printed when an agent ran, the later passes' recordings closed. */
+function agentEnded(tui: Awaited<ReturnType<typeof superviseTui>>, marker: RunMarkerKeeper | null, passes: AttachedRecording[], how: { context: Context; logger: Logger; json: boolean }): number {
+  marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
+  if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: how.context.paths.database, logger: how.logger, form: how.json ? 'json' : 'block' }, tui.exitCode);
+  for (const pass of passes.slice(1)) pass.close();
+  return tui.exitCode;
+}
+
+/**
+ * Whether the agent is supervised here, and whether a revive marker is kept for it. The agent
+ * is found as `script`'s child in /proc (macOS has none): without it, the terminal still works,
+ * unsupervised. A marker is for a session a person comes back to, and an interactive one is
+ * resumed only in a terminal.
+ */
+function supervisedHere(name: string, logger: Logger): { supervised: boolean; terminal: boolean } {
+  const supervised = threadChildrenAvailable();
+  if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
+  const terminal = supervised && process.stdin.isTTY === true;
+  if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
+  return { supervised, terminal };
+}
+
+/**
+ * A session left by the usage limit, marked interrupted so the revive path resumes it (its
+ * budget, its checks): the new marker, and the command line that continues it, or null when it
+ * could not be (said why).
+ */
+async function resumeAfterLimit(marker: RunMarkerKeeper, reason: string, prepare: () => Promise<RunMarkerKeeper>, logger: Logger): Promise<{ marker: RunMarkerKeeper | null; argv: string[] | null }> {
+  const sessionId = marker.markedSession;
+  marker.finish({ clean: false, outcome: 'usage-limit', reason, reraise: null }, false);
+  const resume = await prepare();
+  const { start: again } = resume;
+  // Only the same session is continued: a refusal or a fresh start would not continue it.
+  if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) return { marker: resume, argv: [...again.argv, CONTINUE_PROMPT] };
+  logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
+  return { marker: again.refusal ? null : resume, argv: null };
 }
