@@ -1,5 +1,5 @@
 import {
-  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
+  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker, type ReviveDecision,
 } from '../../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../../core/revive/resume-argv.ts';
 import { reviveOpening } from '../../core/revive/revive-opening.ts';
@@ -126,18 +126,26 @@ export class RunMarkerKeeper {
     }
     let start: StartDecision = { refusal: null, argv: input.command, adapter: null, sessionId: null, note: '' };
     if (decision.revive && previous) {
-      const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
-      // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
-      const argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
-      start = { refusal: null, argv, adapter: previous.adapter, sessionId: decision.sessionId, note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})` };
-      this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv, source: 'inline', outcome: 'started' });
-      this.logger.log('notice', start.note);
+      start = this.startRevived(input, previous, decision, now);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
       this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
     }
     void this.beat();
+    return start;
+  }
+
+  /** The resume of the marker's session: its command line, the marker marked revived, the revive recorded. */
+  private startRevived(input: ReviveInput, previous: Marker, decision: Extract<ReviveDecision, { revive: true }>, now: number): StartDecision {
+    const { config, name } = input;
+    const interactive = input.interactive === true;
+    const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
+    // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
+    const argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
+    const start = { refusal: null, argv, adapter: previous.adapter, sessionId: decision.sessionId, note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})` };
+    this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
+    input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv, source: 'inline', outcome: 'started' });
+    this.logger.log('notice', start.note);
     return start;
   }
 
