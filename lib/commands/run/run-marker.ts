@@ -3,8 +3,7 @@ import {
 } from '../../core/revive/marker.ts';
 import { buildResumeArgv, reviveMessage } from '../../core/revive/resume-argv.ts';
 import { reviveOpening } from '../../core/revive/revive-opening.ts';
-import type { AdapterName } from '../../core/adapters/agent-events.ts';
-import { adapterOptions, detectAdapter } from '../../core/adapters/index.ts';
+import { detectAdapter } from '../../core/adapters/index.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import { reportFault } from '../../io/log/log.ts';
 import type { Logger } from '../../core/ports/logger.ts';
@@ -15,10 +14,8 @@ import { newRunTag } from '../../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../../core/revive/command-identity.ts';
 import { lockMarkers } from '../../io/revive/marker-lock.ts';
 import type { PassResult } from '../../supervise/run/outcome.ts';
-import type { Config } from '../../core/config/config.ts';
-import type { RunRecords } from '../../supervise/records/records.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
-import type { Context } from '../shared/command-context.ts';
+import type { ReviveInput, StartDecision } from './start-decision.ts';
 
 /**
  * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
@@ -27,25 +24,6 @@ import type { Context } from '../shared/command-context.ts';
  * ended — `completed` resets the budget, a person's Ctrl-C is theirs (never revived), anything
  * else leaves it `interrupted` for next time (markRunEnded).
  */
-
-export interface Refusal {
-  exitCode: number;
-  outcome: 'revive-exhausted' | 'owned-elsewhere';
-  reason: string;
-}
-
-/** What the revive decision reads about the run about to start. */
-export interface ReviveInput {
-  name: string;
-  command: string[];
-  cwd: string;
-  config: Config;
-  context: Context;
-  records: RunRecords;
-  logger: Logger;
-  /** `deadman agent` in a terminal: an interrupted session resumes as the agent's TUI (interactive-resume.ts), a spent budget starts afresh. */
-  interactive?: boolean;
-}
 
 const HEARTBEAT_MS = 60_000;
 /**
@@ -56,11 +34,6 @@ const HEARTBEAT_MS = 60_000;
  * first session, the one an agent usually has, is written as before, at once.
  */
 export const SESSION_WRITE_GAP_MS = 1_000;
-
-/** What the marker decided, once: refuse, or start `argv` (the resume of `sessionId` when that is set). */
-export type StartDecision =
-  | { refusal: Refusal }
-  | { refusal: null; argv: string[]; adapter: AdapterName | null; sessionId: string | null; note: string };
 
 export class RunMarkerKeeper {
   /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */

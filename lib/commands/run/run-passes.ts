@@ -8,7 +8,7 @@ import { runReporters } from './run-reporters.ts';
 import { metricsTextfileOf } from '../../io/health/metrics-textfile.ts';
 import { isRunOwnerAlive } from '../../io/process/run-owner.ts';
 import { prepareRun } from './prepare-run.ts';
-import type { Refusal } from './run-marker.ts';
+import type { Refusal } from './start-decision.ts';
 import { recordRefusal, thisProcessRun } from './refused-run.ts';
 import type { SdNotifier } from '../../core/ports/sd-notifier.ts';
 import type { PassResult } from '../../supervise/run/outcome.ts';
