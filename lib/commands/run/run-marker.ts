@@ -1,8 +1,6 @@
 import {
   decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker, type ReviveDecision,
 } from '../../core/revive/marker.ts';
-import { buildResumeArgv, reviveMessage } from '../../core/revive/resume-argv.ts';
-import { reviveOpening } from '../../core/revive/revive-opening.ts';
 import { detectAdapter } from '../../core/adapters/index.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import { reportFault } from '../../io/log/log.ts';
@@ -15,7 +13,7 @@ import { commandIdentity } from '../../core/revive/command-identity.ts';
 import { lockMarkers } from '../../io/revive/marker-lock.ts';
 import type { PassResult } from '../../supervise/run/outcome.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
-import type { ReviveInput, StartDecision } from './start-decision.ts';
+import { resumeStart, type ReviveInput, type StartDecision } from './start-decision.ts';
 
 /**
  * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
@@ -110,14 +108,10 @@ export class RunMarkerKeeper {
 
   /** The resume of the marker's session: its command line, the marker marked revived, the revive recorded. */
   private startRevived(input: ReviveInput, previous: Marker, decision: Extract<ReviveDecision, { revive: true }>, now: number): StartDecision {
-    const { config, name } = input;
-    const interactive = input.interactive === true;
-    const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
-    // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
-    const argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
-    const start = { refusal: null, argv, adapter: previous.adapter, sessionId: decision.sessionId, note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})` };
+    const { name } = input;
+    const start = resumeStart(input, previous, decision);
     this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-    input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv, source: 'inline', outcome: 'started' });
+    input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: start.argv, source: 'inline', outcome: 'started' });
     this.logger.log('notice', start.note);
     return start;
   }
