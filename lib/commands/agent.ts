@@ -1,25 +1,18 @@
 import { printRunSummary } from './run/run-reporters.ts';
 import type { CommandModule } from 'yargs';
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
 import { splitProgram, type AgentKind } from '../core/adapters/program.ts';
-import { DeadmanError, ExitCode, exitCodeForSignal, usageError } from '../exit-codes.ts';
-import { childEnvironment } from '../io/process/child-environment.ts';
-import { readThreadChildren, threadChildrenAvailable } from '../io/process/proc-read.ts';
+import { DeadmanError, ExitCode, usageError } from '../exit-codes.ts';
+import { threadChildrenAvailable } from '../io/process/proc-read.ts';
 import { runName } from '../io/revive/run-name.ts';
 import { programFound, ptyCommand } from '../io/session/pty-command.ts';
-import { listenForStopSignals } from '../io/service/stop-signals.ts';
-import type { PassResult } from '../supervise/run/outcome.ts';
 import type { Context } from './shared/command-context.ts';
 import { recordRefusal, thisProcessRun } from './run/refused-run.ts';
 import { RunMarkerKeeper } from './run/run-marker.ts';
-import { CONTINUE_PROMPT, watchAutoContinue } from './agent/agent-continue.ts';
-import { repeatEvery } from '../io/time/clock.ts';
-import { isSameProcessAlive, readProcStat } from '../io/process/process-identity.ts';
 import type { Logger } from '../core/ports/logger.ts';
-import {
-  attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs, type AttachedRecording,
-} from './agent/attached-agent.ts';
+import { CONTINUE_PROMPT } from './agent/agent-continue.ts';
+import { agentEnd, superviseTui } from './agent/terminal-agent.ts';
+import { attachedAgentContext, attachedAgentOptions, type AttachedAgentArgs } from './agent/attached-agent.ts';
+import { openAttachedRecording, type AttachedRecording } from './agent/attached-recording.ts';
 
 /**
  * `deadman agent -- codex …`: the interactive agent in a pseudo-terminal made by `script` (no
@@ -62,14 +55,10 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
   const { logger, records } = recording;
   const cwd = process.cwd();
   const name = runName(context.config.name, null, command, agent, cwd);
-  // The agent is found as `script`'s child in /proc (macOS has none): without it, the terminal still works, unsupervised.
-  const supervised = threadChildrenAvailable();
-  if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
-  // A marker is for a session a person comes back to, and an interactive one is resumed only in a terminal.
-  // Its adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
-  const terminal = supervised && process.stdin.isTTY === true;
-  if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
-  const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config: { ...context.config, adapter: agent }, context, records, logger, interactive: true });
+  const { supervised, terminal } = supervisedHere(name, logger);
+  // The marker's adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
+  const config = { ...context.config, adapter: agent };
+  const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config, context, records, logger, interactive: true });
   let marker = terminal ? await prepare() : null;
   const start = marker?.start ?? null;
   if (start?.refusal) {
@@ -83,96 +72,52 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
     const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger, answeredLimitAt });
     answeredLimitAt = tui.limitAt;
     if (tui.continued && marker) {
-      // Left interrupted by the limit, so the revive path resumes it (its budget, its checks).
-      const sessionId = marker.markedSession;
-      marker.finish({ clean: false, outcome: 'usage-limit', reason: tui.continued, reraise: null }, false);
-      const resume = await prepare();
-      const { start: again } = resume;
-      // Only the same session is continued: a refusal or a fresh start would not continue it.
-      if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) {
-        [marker, argv] = [resume, [...again.argv, CONTINUE_PROMPT]];
+      const resumed = await resumeAfterLimit(marker, tui.continued, prepare, logger);
+      marker = resumed.marker;
+      if (resumed.argv) {
+        argv = resumed.argv;
         passes.push(openAttachedRecording(context));
         continue;
       }
-      logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
-      marker = again.refusal ? null : resume;
     }
-    marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
-    if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: context.paths.database, logger, form: json ? 'json' : 'block' }, tui.exitCode);
-    for (const pass of passes.slice(1)) pass.close();
-    return tui.exitCode;
+    return agentEnded(tui, marker, passes, { context, logger, json });
   }
 }
 
-interface TuiPass {
-  name: string;
-  cwd: string;
-  supervised: boolean;
-  marker: RunMarkerKeeper | null;
-  context: Context;
-  recording: AttachedRecording;
-  logger: Logger;
-  answeredLimitAt: number | null;
+/** The agent's end: its marker finished, the summary printed when an agent ran, the later passes' recordings closed. */
+function agentEnded(tui: Awaited<ReturnType<typeof superviseTui>>, marker: RunMarkerKeeper | null, passes: AttachedRecording[], how: { context: Context; logger: Logger; json: boolean }): number {
+  marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
+  if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: how.context.paths.database, logger: how.logger, form: how.json ? 'json' : 'block' }, tui.exitCode);
+  for (const pass of passes.slice(1)) pass.close();
+  return tui.exitCode;
 }
 
 /**
- * One agent process in its pseudo-terminal, supervised until it exits. `continued`: deadman
- * stopped it because it did not continue by itself after its usage limit reset (agent-continue.ts).
+ * Whether the agent is supervised here, and whether a revive marker is kept for it. The agent
+ * is found as `script`'s child in /proc (macOS has none): without it, the terminal still works,
+ * unsupervised. A marker is for a session a person comes back to, and an interactive one is
+ * resumed only in a terminal.
  */
-async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPass) {
-  const { marker, context, logger } = pass;
-  const pty = ptyCommand(argv, childEnvironment(process.env, marker?.runTag ?? null))!;
-  const script = spawn(pty.argv[0]!, pty.argv.slice(1), { stdio: 'inherit', env: pty.env });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => script.on('exit', (code, signal) => resolve({ code, signal })));
-  // A stop signal for deadman is the agent's: `script` passes it on and ends when the agent does.
-  let stopSignal: NodeJS.Signals | null = null;
-  const stopForwarding = listenForStopSignals((signal) => {
-    stopSignal ??= signal;
-    script.kill(signal);
-  });
-  const agentPid = pass.supervised ? await childOf(script.pid!, exited) : null;
-  const agentStart = agentPid === null ? undefined : readProcStat(agentPid)?.startTime;
-  let continued: string | null = null;
-  let limitAt: number | null = null;
-  let stopWatching = () => {};
-  const onSessionFile = (path: string) => {
-    if (!marker) return; // without a marker there is no session to resume: the person continues it
-    stopWatching = watchAutoContinue(path, {
-      agent, graceMs: context.config.usage_limit.continue_grace, clock: context.clock, every: repeatEvery, pollMs: context.config.poll, logger, answeredLimitAt: pass.answeredLimitAt,
-      onContinue: (reason, saidAt) => {
-        [continued, limitAt] = [reason, saidAt];
-        // The same process still (pid and start time): a pid reused since is never signalled.
-        if (agentPid !== null && agentStart !== undefined && isSameProcessAlive(agentPid, agentStart)) process.kill(agentPid, 'SIGTERM');
-      },
-    });
-  };
-  if (agentPid !== null) {
-    await superviseAttachedAgent({ pid: agentPid, agent, cwd: pass.cwd, cmdline: argv }, pass.recording, context, {
-      once: false, signals: () => () => {}, quietWhileRunning: true, name: pass.name, noSummary: true, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger), onSessionFile,
-    });
-  }
-  const { code, signal } = await exited;
-  stopWatching();
-  stopForwarding();
-  const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
-  return { exitCode, stopSignal: stopSignal as NodeJS.Signals | null, agentPid, continued: stopSignal ? null : (continued as string | null), limitAt: limitAt as number | null };
+function supervisedHere(name: string, logger: Logger): { supervised: boolean; terminal: boolean } {
+  const supervised = threadChildrenAvailable();
+  if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
+  const terminal = supervised && process.stdin.isTTY === true;
+  if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
+  return { supervised, terminal };
 }
 
-/** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */
-function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<PassResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
-  if (stopSignal) return { clean: false, outcome: 'stopped', reason: `deadman received ${stopSignal}`, reraise: stopSignal };
-  if (exitCode === 0) return { clean: true, outcome: 'completed', reason: 'the agent exited 0', reraise: null };
-  return { clean: false, outcome: 'failed', reason: `the agent exited ${exitCode}`, reraise: null };
-}
-
-/** The agent: `script`'s one child, once it forked; null when `script` ended first. */
-async function childOf(pid: number, exited: Promise<unknown>): Promise<number | null> {
-  let gone = false;
-  void exited.then(() => (gone = true));
-  while (!gone) {
-    const [child] = readThreadChildren(pid);
-    if (child !== undefined) return child;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return null;
+/**
+ * A session left by the usage limit, marked interrupted so the revive path resumes it (its
+ * budget, its checks): the new marker, and the command line that continues it, or null when it
+ * could not be (said why).
+ */
+async function resumeAfterLimit(marker: RunMarkerKeeper, reason: string, prepare: () => Promise<RunMarkerKeeper>, logger: Logger): Promise<{ marker: RunMarkerKeeper | null; argv: string[] | null }> {
+  const sessionId = marker.markedSession;
+  marker.finish({ clean: false, outcome: 'usage-limit', reason, reraise: null }, false);
+  const resume = await prepare();
+  const { start: again } = resume;
+  // Only the same session is continued: a refusal or a fresh start would not continue it.
+  if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) return { marker: resume, argv: [...again.argv, CONTINUE_PROMPT] };
+  logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
+  return { marker: again.refusal ? null : resume, argv: null };
 }

@@ -3,7 +3,8 @@ import { usageError } from '../exit-codes.ts';
 import { readProcStat } from '../io/process/process-identity.ts';
 import { agentAt, runningAgents, type RunningAgent } from '../io/session/agent-processes.ts';
 import { repositoryRoot } from '../io/session/repository.ts';
-import { attachedAgentContext, attachedAgentOptions, openAttachedRecording, superviseAttachedAgent, type AttachedAgentArgs } from './agent/attached-agent.ts';
+import { attachedAgentContext, attachedAgentOptions, superviseAttachedAgent, type AttachedAgentArgs } from './agent/attached-agent.ts';
+import { openAttachedRecording } from './agent/attached-recording.ts';
 
 /**
  * `deadman attach [--pid PID]`: supervises a Codex or Claude Code process a person started

@@ -13,7 +13,7 @@ import { alertJobChanges } from './shared/check-alerts.ts';
 import { fixJob, type FixSession } from './shared/check-fix.ts';
 import { planJobs } from './shared/check-claims.ts';
 import { approvePlan, explainJobs } from './check-plans.ts';
-import { loadContext, stateOptions, type CommonArgs } from './shared/command-context.ts';
+import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
 import { openStore } from './shared/open-store.ts';
 
 /**
@@ -58,6 +58,16 @@ export const checkCommand: CommandModule<object, CheckArgs> = {
   },
 };
 
+/** `--json`: the verdicts as one document, alerts sent as without it; the exit code. */
+async function printJson(context: Context, jobs: { selected: Array<[string, Job]>; refused: RefusedJob[]; results: JobVerdict[] }, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+  const { selected, refused, results } = jobs;
+  const reruns = Object.fromEntries(selected.map(([name, job]) => [name, job.rerun ?? null]));
+  out(JSON.stringify(checkDocument(results, summarize(results), reruns, refused), null, 2));
+  const exitCode = exitCodeFor(results, refused);
+  await alertJobChanges(context, results, exitCode, err);
+  return exitCode;
+}
+
 async function runCheck(args: CheckArgs): Promise<number> {
   const context = await loadContext(args, {}, { jobsApart: true });
   const approve = args['approve-plan'];
@@ -76,13 +86,7 @@ async function runCheck(args: CheckArgs): Promise<number> {
   try {
     recordRefusals(store, refused, clock.wall());
     const results = await evaluateAndRecord(store, planned.jobs, clock, planned.pending);
-    if (args.json) {
-      const reruns = Object.fromEntries(selected.map(([name, job]) => [name, job.rerun ?? null]));
-      out(JSON.stringify(checkDocument(results, summarize(results), reruns, refused), null, 2));
-      const exitCode = exitCodeFor(results, refused);
-      await alertJobChanges(context, results, exitCode, err);
-      return exitCode;
-    }
+    if (args.json) return await printJson(context, { selected, refused, results }, out, err);
     for (const job of refused) for (const line of refusedBlock(job)) out(line);
     const final: JobVerdict[] = [];
     for (const [i, [name, job]] of planned.jobs.entries()) {

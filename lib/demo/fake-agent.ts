@@ -1,7 +1,6 @@
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+import { claudeSpeaker, codexSpeaker, newSessionId, type Invocation, type Speaker } from './fake-agent-speakers.ts';
 import { runTool, startTool } from './fake-agent-tools.ts';
 
 /**
@@ -44,25 +43,6 @@ const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date
 const FAILING_TEST_LATER = 'echo "FAIL parser.test.ts: expected 2 to equal 3"; exit 1';
 const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'usage-limit-text': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
 
-interface Invocation {
-  resumeId: string | null;
-  prompt: string;
-  cwd: string;
-  sandbox: string;
-}
-
-/** What one agent prints and records at each step of a turn. */
-interface Speaker {
-  start(): void;
-  toolStarted(command: string): void;
-  toolEnded(command: string, end: ToolEnd): void;
-  edited(path: string): void;
-  finish(text: string, tokens?: number): void;
-  interrupted(): void;
-  /** `inWords`: Claude says it only in its text (no rate_limit_event). */
-  usageLimit(resetsAt: number, inWords: boolean): void;
-}
-
 /** The usage-limit scenarios' first process: the speaker's limit lines, or a real CLI's recorded ones. */
 function hitLimit(speaker: Speaker, inWords: boolean): void {
   if (process.env.FAKE_AGENT_LIMIT_LINES) process.stdout.write(readFileSync(process.env.FAKE_AGENT_LIMIT_LINES, 'utf8'));
@@ -74,91 +54,10 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
 const valueAfter = (args: string[], ...flags: string[]) => {
   const at = args.findIndex((a) => flags.includes(a));
   return at >= 0 ? args[at + 1] : undefined;
 };
-
-function newSessionId(): string {
-  const hex = Date.now().toString(16).padStart(12, '0') + '7' + randomBytes(10).toString('hex').slice(0, 19);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefined): Speaker {
-  const turn = newSessionId();
-  const existing = sessionDir ? readdirSync(sessionDir).find((name) => name.endsWith(`-${id}.jsonl`)) : undefined;
-  const file = sessionDir ? join(sessionDir, existing ?? `rollout-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`) : null;
-  const record = (line: object) => file && appendFileSync(file, `${JSON.stringify(line)}\n`);
-  const before = file && existing ? lastRolloutTotal(readFileSync(file, 'utf8').split('\n').filter(Boolean)) : undefined;
-  return {
-    start() {
-      if (!existing) record(rolloutLines.sessionMeta(Date.now(), id, run.cwd));
-      record(rolloutLines.taskStarted(Date.now(), turn));
-      record(rolloutLines.turnContext(Date.now(), turn, run.cwd, run.sandbox));
-      record(rolloutLines.userMessage(Date.now(), turn, run.prompt));
-      print(codexLines.threadStarted(id));
-      print(codexLines.turnStarted());
-    },
-    toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
-    toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
-    edited: (path) => ['started', 'completed'].forEach((phase) => print(codexLines.fileChange(phase as 'started' | 'completed', 'item_0', path))),
-    finish(text, tokens) {
-      print(codexLines.agentMessage('item_2', text));
-      const completed = codexLines.turnCompleted(tokens, before);
-      print(completed);
-      record(rolloutLines.tokenCount(Date.now(), completed.usage));
-      record(rolloutLines.taskComplete(Date.now(), turn, text));
-    },
-    // Codex prints nothing on an interrupt; only the rollout tells.
-    interrupted: () => record(rolloutLines.turnAborted(Date.now(), turn)),
-    usageLimit(resetsAt) {
-      const now = Math.floor(Date.now() / 1000);
-      print(codexLines.usageLimitError(resetsAt, now));
-      print(codexLines.usageLimitFailed(resetsAt, now));
-    },
-  };
-}
-
-function claudeSpeaker(id: string, run: Invocation, sessionDir: string | undefined): Speaker {
-  const file = sessionDir ? join(sessionDir, `${id}.jsonl`) : null;
-  const record = (line: { type: string; message?: object }, extra: object = {}) =>
-    file && appendFileSync(file, `${JSON.stringify(transcriptLine(line, id, run.cwd, Date.now(), extra))}\n`);
-  const say = (line: { type: string; message?: object }) => {
-    print(line);
-    record(line);
-  };
-  return {
-    start() {
-      record({ type: 'user', message: { role: 'user', content: run.prompt } }, { permissionMode: 'default' });
-      print(claudeLines.init(id, run.cwd));
-    },
-    toolStarted(command) {
-      say(claudeLines.toolUse(id, 'toolu_1', command));
-      print(claudeLines.taskStarted(id, 'toolu_1'));
-    },
-    toolEnded: (_command, end) => say(claudeLines.toolResult(id, 'toolu_1', end)),
-    edited(path) {
-      say(claudeLines.edit(id, 'toolu_0', path));
-      say(claudeLines.toolResult(id, 'toolu_0', { exitCode: 0, output: `The file ${path} has been updated.` }));
-    },
-    finish(text) {
-      say(claudeLines.text(id, text));
-      print(claudeLines.result(id, true, text));
-    },
-    interrupted() {
-      say(claudeLines.toolResult(id, 'toolu_1', { exitCode: 130, output: 'The user doesn\'t want to proceed with this tool use.' }));
-      say(claudeLines.interrupted(id));
-      print(claudeLines.result(id, false, ''));
-    },
-    usageLimit(resetsAt, inWords) {
-      if (!inWords) print(claudeLines.rateLimitRejected(id, resetsAt));
-      const text = inWords ? process.env.FAKE_AGENT_LIMIT_TEXT || limitInWords(resetsAt, 'Asia/Kolkata') : `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
-      say(claudeLines.text(id, text));
-      print({ ...claudeLines.result(id, true, text), is_error: true });
-    },
-  };
-}
 
 function readInvocation(mode: 'codex' | 'claude', args: string[]): Invocation {
   const cwd = valueAfter(args, '-C', '--cd') ?? process.cwd();
@@ -173,7 +72,8 @@ function readInvocation(mode: 'codex' | 'claude', args: string[]): Invocation {
   return { resumeId: valueAfter(args, '--resume', '-r') ?? null, prompt: valueAfter(args, '-p', '--print') ?? '', cwd, sandbox };
 }
 
-async function main(): Promise<void> {
+/** The fake agent's invocation: which CLI it plays, the scenario, the session it speaks for. */
+function startAgent() {
   const [mode, ...args] = process.argv.slice(2);
   if (mode !== 'codex' && mode !== 'claude') fail('usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose', 2);
   if (process.env.FAKE_AGENT_ARGV_LOG) appendFileSync(process.env.FAKE_AGENT_ARGV_LOG, `${JSON.stringify([mode, ...args])}\n`);
@@ -183,7 +83,11 @@ async function main(): Promise<void> {
   const id = run.resumeId ?? (process.env.FAKE_AGENT_SESSION_ID || newSessionId());
   const speaker = (mode === 'codex' ? codexSpeaker : claudeSpeaker)(id, run, process.env.FAKE_AGENT_SESSION_DIR);
   const toolEnv = { ...process.env, [mode === 'codex' ? 'CODEX_THREAD_ID' : 'CLAUDE_CODE_SESSION_ID']: id };
+  return { scenario, run, speaker, toolEnv };
+}
 
+async function main(): Promise<void> {
+  const { scenario, run, speaker, toolEnv } = startAgent();
   speaker.start();
   if (scenario.startsWith('usage-limit') && run.resumeId === null) {
     hitLimit(speaker, scenario === 'usage-limit-text');

@@ -4,22 +4,20 @@ import { formatDuration } from '../../core/time/duration.ts';
 import type { Config } from '../../core/config/config.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import { repeatEvery } from '../../io/time/clock.ts';
-import { createLogger, redactedLogger } from '../../io/log/log.ts';
-import type { Logger } from '../../core/ports/logger.ts';
 import { terminateSubtree } from '../../io/process/kill.ts';
 import { createObserver } from '../../io/process/observer.ts';
 import { readProcStat } from '../../io/process/process-identity.ts';
 import { sessionDirs } from '../../io/revive/session-files.ts';
 import { startTimeToWall, type RunningAgent } from '../../io/session/agent-processes.ts';
 import { attachedSessionFile } from '../../io/session/attached-session-file.ts';
+import type { Logger } from '../../core/ports/logger.ts';
+
 import { listenForStopSignals } from '../../io/service/stop-signals.ts';
-import { RecordingStore } from '../../io/store/recording-store.ts';
 import { attachSession, type AttachSummary } from '../../supervise/run/attach-session.ts';
 import type { SignalSource } from '../../supervise/ports.ts';
-import { StepRecords } from '../../supervise/records/step-records.ts';
+import type { AttachedRecording } from './attached-recording.ts';
 import { thisProcessRun } from '../run/refused-run.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from '../shared/command-context.ts';
-import { openStore, redactorFor } from '../shared/open-store.ts';
 
 /**
  * What `deadman attach` and `deadman agent` share: their supervision options, and supervising
@@ -57,21 +55,6 @@ export function attachedAgentContext(args: AttachedAgentArgs): Promise<Context> 
 
 const ENDED: Record<AttachSummary['ended'], string> = { once: 'one look', 'root-exited': 'the agent exited', signal: 'stopped', stalled: 'an incident escalated' };
 
-/** Where one attached agent's supervision is recorded; the caller closes it. */
-export interface AttachedRecording {
-  logger: Logger;
-  records: StepRecords;
-  close(): void;
-}
-
-export function openAttachedRecording(context: Context): AttachedRecording {
-  const logger = redactedLogger(createLogger(), redactorFor(context.config).text);
-  const { clock } = context;
-  const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => clock.wall(), monotonic: () => clock.monotonic() });
-  const startedAt = clock.monotonic();
-  return { logger, records: new StepRecords(store, () => clock.wall(), () => clock.monotonic() - startedAt), close: () => store.close() };
-}
-
 export interface AttachOptions {
   once: boolean;
   signals?: SignalSource;
@@ -100,11 +83,28 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   const sessionFile = attachedSessionFile(agent.agent, { pid: agent.pid, startTime }, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => clock.wall());
   const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
-  records.startRun({ ...thisProcessRun({ name: options.name ?? `attach-${agent.agent}-${agent.pid}`, argv: agent.cmdline, cwd: agent.cwd, unit: null, adapter: agent.agent, reviveOf: null }), invocationId: null });
+  const name = options.name ?? `attach-${agent.agent}-${agent.pid}`;
+  const row = thisProcessRun({ name, argv: agent.cmdline, cwd: agent.cwd, unit: null, adapter: agent.agent, reviveOf: null });
+  records.startRun({ ...row, invocationId: null });
   const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
   out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
+  const plan = { rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) };
+  const summary = await attachSession(plan, {
+    // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
+    clock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out,
+    sessionFile: sessionFileTelling(sessionFile, options),
+    tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
+  });
+  return attachEnded(summary, { sessionFile, startedAt, monotonic, records, logger, out }, context, options);
+}
+
+/** What attachedSessionFile returns: the session file of the attached agent, looked at each poll. */
+type AttachedSessionFile = ReturnType<typeof attachedSessionFile>;
+
+/** Looking at the session file, telling `options` its session id and path once they are known. */
+function sessionFileTelling(sessionFile: AttachedSessionFile, options: AttachOptions): () => ReturnType<AttachedSessionFile['look']> {
   let sessionId: string | null = null;
-  const lookAtSessionFile = () => {
+  return () => {
     const look = sessionFile.look();
     if (sessionId === null && sessionFile.sessionId !== null) {
       options.onSessionId?.((sessionId = sessionFile.sessionId));
@@ -112,12 +112,11 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
     }
     return look;
   };
-  const summary = await attachSession({ rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) }, {
-    // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
-    clock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out,
-    sessionFile: lookAtSessionFile,
-    tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
-  });
+}
+
+/** What the attachment came to: said, recorded as the run's end, summed up; the exit code. */
+function attachEnded(summary: AttachSummary, pass: { sessionFile: AttachedSessionFile; startedAt: number; monotonic: () => number; records: AttachedRecording['records']; logger: Logger; out: (line: string) => void }, context: Context, options: AttachOptions): number {
+  const { sessionFile, startedAt, monotonic, records, logger, out } = pass;
   const incidents = summary.incidents.length ? summary.incidents.join('; ') : 'no incident';
   out(`session file ${sessionFile.path ?? 'not found (no open tool call seen: nothing was killed)'}`);
   out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);

@@ -5,7 +5,8 @@ import { readCodexCommand } from '../../core/adapters/codex-command.ts';
 import { lastCodexTotal } from '../../io/store/codex-usage.ts';
 import type { RunRecords } from '../../supervise/records/records.ts';
 import type { PassResult } from '../../supervise/run/outcome.ts';
-import { RunMarkerKeeper, type Refusal, type ReviveInput } from './run-marker.ts';
+import { RunMarkerKeeper } from './run-marker.ts';
+import type { Refusal, ReviveInput } from './start-decision.ts';
 import { LAUNCHD_LABEL_ENV } from '../../core/units/launchd-exit.ts';
 
 /**

@@ -3,7 +3,7 @@ import { ExitCode } from '../../exit-codes.ts';
 import type { Logger } from '../../core/ports/logger.ts';
 import { ownStartTime } from '../../io/process/process-identity.ts';
 import type { RunRecords, RunRow } from '../../supervise/records/records.ts';
-import type { Refusal } from './run-marker.ts';
+import type { Refusal } from './start-decision.ts';
 
 /** A run row of this deadman process: the invocation and the pid are always its own. */
 export function thisProcessRun(row: Omit<RunRow, 'invocationId' | 'pid' | 'pidStartTime' | 'token'>): RunRow {

@@ -1,10 +1,7 @@
 import {
-  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker,
+  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker, type ReviveDecision,
 } from '../../core/revive/marker.ts';
-import { buildResumeArgv, reviveMessage } from '../../core/revive/resume-argv.ts';
-import { reviveOpening } from '../../core/revive/revive-opening.ts';
-import type { AdapterName } from '../../core/adapters/agent-events.ts';
-import { adapterOptions, detectAdapter } from '../../core/adapters/index.ts';
+import { detectAdapter } from '../../core/adapters/index.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import { reportFault } from '../../io/log/log.ts';
 import type { Logger } from '../../core/ports/logger.ts';
@@ -15,10 +12,8 @@ import { newRunTag } from '../../io/revive/new-run-tag.ts';
 import { commandIdentity } from '../../core/revive/command-identity.ts';
 import { lockMarkers } from '../../io/revive/marker-lock.ts';
 import type { PassResult } from '../../supervise/run/outcome.ts';
-import type { Config } from '../../core/config/config.ts';
-import type { RunRecords } from '../../supervise/records/records.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
-import type { Context } from '../shared/command-context.ts';
+import { resumeStart, type ReviveInput, type StartDecision } from './start-decision.ts';
 
 /**
  * The revive marker around one `deadman run` (write-ahead): read this name's marker, decide
@@ -27,25 +22,6 @@ import type { Context } from '../shared/command-context.ts';
  * ended — `completed` resets the budget, a person's Ctrl-C is theirs (never revived), anything
  * else leaves it `interrupted` for next time (markRunEnded).
  */
-
-export interface Refusal {
-  exitCode: number;
-  outcome: 'revive-exhausted' | 'owned-elsewhere';
-  reason: string;
-}
-
-/** What the revive decision reads about the run about to start. */
-export interface ReviveInput {
-  name: string;
-  command: string[];
-  cwd: string;
-  config: Config;
-  context: Context;
-  records: RunRecords;
-  logger: Logger;
-  /** `deadman agent` in a terminal: an interrupted session resumes as the agent's TUI (interactive-resume.ts), a spent budget starts afresh. */
-  interactive?: boolean;
-}
 
 const HEARTBEAT_MS = 60_000;
 /**
@@ -56,11 +32,6 @@ const HEARTBEAT_MS = 60_000;
  * first session, the one an agent usually has, is written as before, at once.
  */
 export const SESSION_WRITE_GAP_MS = 1_000;
-
-/** What the marker decided, once: refuse, or start `argv` (the resume of `sessionId` when that is set). */
-export type StartDecision =
-  | { refusal: Refusal }
-  | { refusal: null; argv: string[]; adapter: AdapterName | null; sessionId: string | null; note: string };
 
 export class RunMarkerKeeper {
   /** The tag the child carries in its environment (RUN_TAG_ENV), stored in the marker. */
@@ -126,18 +97,22 @@ export class RunMarkerKeeper {
     }
     let start: StartDecision = { refusal: null, argv: input.command, adapter: null, sessionId: null, note: '' };
     if (decision.revive && previous) {
-      const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
-      // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
-      const argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive });
-      start = { refusal: null, argv, adapter: previous.adapter, sessionId: decision.sessionId, note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})` };
-      this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-      input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv, source: 'inline', outcome: 'started' });
-      this.logger.log('notice', start.note);
+      start = this.startRevived(input, previous, decision, now);
     } else {
       if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
       this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
     }
     void this.beat();
+    return start;
+  }
+
+  /** The resume of the marker's session: its command line, the marker marked revived, the revive recorded. */
+  private startRevived(input: ReviveInput, previous: Marker, decision: Extract<ReviveDecision, { revive: true }>, now: number): StartDecision {
+    const { name } = input;
+    const start = resumeStart(input, previous, decision);
+    this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
+    input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: start.argv, source: 'inline', outcome: 'started' });
+    this.logger.log('notice', start.note);
     return start;
   }
 

@@ -47,12 +47,7 @@ export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBa
   const startedAt = clock.wall();
   const plan = planUsageWait(limit, earlier, startedAt, { maxWaitMs: limits.max_wait, jitterMs: limits.jitter, backoffMs: limits.backoff }, (deps.random ?? Math.random)());
   deps.onPlan?.(plan);
-  if (!plan.wait) {
-    const [exitCode, meaning] = plan.restart ? [ExitCode.STALLED_RESTART, 'restart wanted'] : [ExitCode.DO_NOT_RESTART, 'do not restart'];
-    notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · ${meaning}`);
-    logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${exitCode}: ${meaning}; the next start resumes the session)`);
-    return { resume: false, exitCode, reraise: null };
-  }
+  if (!plan.wait) return notWaiting(plan, deps);
   const sendStatus = statusSender(notifier);
   const publish = () => sendStatus(usageWaitStatus(plan.resumeAt, clock.wall(), plan.backoff));
   publish();
@@ -83,4 +78,12 @@ export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBa
     stopTicking();
     stopWatchdog();
   }
+}
+
+/** A limit not waited for (plan.reason says why): said, and the exit that asks systemd for a restart or not. */
+function notWaiting(plan: Extract<UsageWait, { wait: false }>, { notifier, logger }: UsageWaitDeps): UsageWaitEnd {
+  const [exitCode, meaning] = plan.restart ? [ExitCode.STALLED_RESTART, 'restart wanted'] : [ExitCode.DO_NOT_RESTART, 'do not restart'];
+  notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · ${meaning}`);
+  logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${exitCode}: ${meaning}; the next start resumes the session)`);
+  return { resume: false, exitCode, reraise: null };
 }

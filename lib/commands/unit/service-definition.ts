@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
 import { userInfo } from 'node:os';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { parseDuration } from '../../core/time/duration.ts';
+import { dirname, resolve } from 'node:path';
 import { launchdRunArgs, plistFileName, renderPlist } from '../../core/units/plist.ts';
 import { renderUnit, unitFileName } from '../../core/units/unit-file.ts';
 import { notifyUnitFileName, onFailureTarget, renderNotifyUnit } from '../../core/units/on-failure-unit.ts';
@@ -11,13 +10,13 @@ import { SANDBOX_LEVELS, type SandboxLevel } from '../../core/units/hardening.ts
 import { refuseCrossFieldProblems } from '../../core/config/config-rules.ts';
 import { usageError } from '../../exit-codes.ts';
 import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
-import { findExecutable } from '../../io/units/executable.ts';
 import { homeOf } from '../../io/units/user-home.ts';
 import { unitNotifyPath } from '../../io/service/sd-notify.ts';
 import { packageFile } from '../../io/files/package-files.ts';
-import { currentPathContext, resolveStateDir } from '../../io/files/paths.ts';
 import type { CommonArgs } from '../shared/command-context.ts';
 import { flagsToConfig, RUN_OPTIONS, type RunOption } from '../run/run-options.ts';
+import { exportedStateDir, recordArgs, stateDirOutsideHome, writablePaths } from './service-paths.ts';
+import { carriedOver, defaultName, parseEnvAssignments, resolveProgram, runArgsFrom, runFlagValues, span } from './service-arguments.ts';
 
 /**
  * What `deadman unit` prints and `deadman install` writes: one systemd unit or launchd plist
@@ -147,100 +146,4 @@ function defineSystemdUnit(args: ServiceArgs, loaded: LoadedConfig, parts: Share
     ? [{ fileName: onFailure, text: renderNotifyUnit({ ...shared, runAs: scope === 'user' ? null : runAs, readArgs, sandbox, writablePaths: writable, home }) }]
     : [];
   return { kind: 'systemd', scope, fileName: unitFileName(shared.name), text, holdsEnvironment, writablePaths: writable, companions, run: { name: shared.name, readArgs } };
-}
-
-/**
- * An exported STATE_DIRECTORY is where this shell's deadman keeps its records; under a manager it
- * would be lost (or replaced by StateDirectory='s), so the unit's run gets it as --state-dir.
- * Not when the config or --state-dir names one (they win over it) or --env carries it along.
- */
-function exportedStateDir(loaded: LoadedConfig, envAssignments: readonly string[]): string | undefined {
-  const exported = process.env.STATE_DIRECTORY?.split(':')[0];
-  if (!exported || loaded.config.state_dir || envAssignments.some((e) => e.startsWith('STATE_DIRECTORY='))) return undefined;
-  return resolve(exported);
-}
-
-/** Where the job's run reads its config and writes its records, for its ExecStopPost= and the commands of its OnFailure= unit. */
-function recordArgs(loaded: LoadedConfig, cwd: string, exportedState: string | undefined): string[] {
-  const { database } = loaded.config;
-  // The state directory itself, not only its database: the alert log that keeps `deadman notify` from repeating the run's alerts is there.
-  const stateDir = loaded.config.state_dir ? resolve(cwd, loaded.config.state_dir) : exportedState;
-  return [...(loaded.file ? ['--config', loaded.file] : []), ...(stateDir ? ['--state-dir', stateDir] : []), ...(database ? ['--database', resolve(cwd, database)] : [])];
-}
-
-/**
- * The generating shell's PATH (so the command and what it starts resolve as they did there)
- * and a forced notify path (`DEADMAN_NOTIFY`), which would otherwise be lost under a manager.
- */
-function carriedOver(env: NodeJS.ProcessEnv): Array<[string, string]> {
-  return (['PATH', 'DEADMAN_NOTIFY'] as const).flatMap((key) => (env[key] ? [[key, env[key]] as [string, string]] : []));
-}
-
-/**
- * The state directory when neither HOME nor StateDirectory= holds it: a configured one, or root's
- * /var/lib/deadman in a user unit (a system unit's StateDirectory=deadman makes that one).
- */
-function stateDirOutsideHome(scope: 'system' | 'user', configured: string | undefined): string | undefined {
-  if (configured) return configured;
-  const context = currentPathContext();
-  return scope === 'user' && context.isRoot ? resolveStateDir(context) : undefined;
-}
-
-/** Where the job writes besides HOME, for ReadWritePaths=: its cwd and deadman's records when they are elsewhere. */
-function writablePaths(cwd: string, database: string | undefined, stateDir: string | undefined, environment: ServiceCommand['environment']): string[] {
-  const stateFromEnv = environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
-  return [cwd, ...(database ? [dirname(resolve(cwd, database))] : []), ...[stateDir, stateFromEnv].flatMap((dir) => (dir ? [resolve(cwd, dir)] : []))];
-}
-
-/** The `deadman run` options the operator gave (kebab-case keys), nothing else. */
-function runFlagValues(args: ServiceArgs): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const flag of Object.keys(RUN_OPTIONS)) {
-    if (flag !== 'name' && args[flag] !== undefined) out[flag] = args[flag];
-  }
-  return out;
-}
-
-/** Back to arguments for the unit's `deadman run`, in the option table's order. */
-function runArgsFrom(values: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  for (const [flag, value] of Object.entries(values)) {
-    if (value === true) out.push(`--${flag}`);
-    else if (Array.isArray(value)) for (const item of value) out.push(`--${flag}`, String(item));
-    else if (value !== false) out.push(`--${flag}`, String(value));
-  }
-  return out;
-}
-
-/** A service manager's PATH is not the shell's: the program is written with its absolute path. */
-function resolveProgram(program: string, cwd: string, path: string): string {
-  if (program.includes('/')) {
-    const absolute = isAbsolute(program) ? program : resolve(cwd, program);
-    if (!findExecutable(absolute, path)) throw usageError(`${absolute} is not an executable file; check the command after --`);
-    return absolute;
-  }
-  const found = findExecutable(program, path);
-  if (!found) throw usageError(`"${program}" was not found in PATH (${path || 'unset'}); give its absolute path after --`);
-  return found;
-}
-
-function defaultName(program: string): string {
-  const cleaned = basename(program).replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+/, '').slice(0, 100);
-  return cleaned || 'job';
-}
-
-function span(text: string | undefined, option: string): number | undefined {
-  if (text === undefined) return undefined;
-  const parsed = parseDuration(text);
-  if (!parsed.ok) throw usageError(`${option} "${text}" ${parsed.error}`);
-  if (parsed.ms === 0 || parsed.ms === Number.POSITIVE_INFINITY) throw usageError(`${option} must be above 0 and finite (the unit needs a real watchdog and restart delay)`);
-  return parsed.ms;
-}
-
-function parseEnvAssignments(assignments: readonly string[]): Array<[string, string]> {
-  return assignments.map((assignment) => {
-    const eq = assignment.indexOf('=');
-    if (eq <= 0) throw usageError(`--env "${assignment}" must look like KEY=VALUE`);
-    return [assignment.slice(0, eq), assignment.slice(eq + 1)];
-  });
 }

@@ -21,9 +21,46 @@ const NOTHING: ParsedLine = { recognized: true, events: [] };
  * `preCheck: false` parses every line, to prove the pre-check changes nothing (unread-lines.ts).
  */
 export function createClaudeAdapter(preCheck = true): Adapter {
+  const limits = turnLimit();
+
+  const tools = toolCalls();
+
+  function eventsOf(line: ClaudeLine): AgentEvent[] {
+    switch (line.type) {
+      case 'system':
+        // One `-p` run is one user turn, and system/init opens it.
+        if (line.subtype === 'init' && line.session_id) return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
+        return systemEvents(line);
+      case 'assistant': {
+        const text = saidText(line);
+        return limits.add([...apiErrorEvents(line.error, text), ...tools.started(line.message.content)], text);
+      }
+      case 'user':
+        return typeof line.message.content === 'string' ? [] : tools.finished(line.message.content);
+      case 'result':
+        return limits.add(resultEvents(line), line.is_error ? line.result : undefined);
+      case 'rate_limit_event':
+        return limits.add(rateLimitEvents(line.rate_limit_info), undefined);
+    }
+  }
+
+  return {
+    name: 'claude',
+    parseLine(line) {
+      if (preCheck && isUnreadClaudeLine(line)) return NOTHING;
+      const object = parseEventLine(line, LONG_VALUES);
+      if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
+      if (eventlessMessage(object)) return NOTHING;
+      const parsed = claudeLineSchema.safeParse(object);
+      return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
+    },
+  };
+}
+
+/** The tool calls of a stream: each started one kept until its result arrives. */
+function toolCalls() {
   /** Tool calls still running: the name, so a Bash success can report exit code 0; the file an edit writes. */
   let openTools = new Map<string, { name: string; file: string | null }>();
-  const limits = turnLimit();
 
   function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
     return content.filter((b) => b.type === 'tool_use' && b.id).map((block) => {
@@ -47,36 +84,7 @@ export function createClaudeAdapter(preCheck = true): Adapter {
     });
   }
 
-  function eventsOf(line: ClaudeLine): AgentEvent[] {
-    switch (line.type) {
-      case 'system':
-        // One `-p` run is one user turn, and system/init opens it.
-        if (line.subtype === 'init' && line.session_id) return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
-        return systemEvents(line);
-      case 'assistant': {
-        const text = saidText(line);
-        return limits.add([...apiErrorEvents(line.error, text), ...toolsStarted(line.message.content)], text);
-      }
-      case 'user':
-        return typeof line.message.content === 'string' ? [] : toolsFinished(line.message.content);
-      case 'result':
-        return limits.add(resultEvents(line), line.is_error ? line.result : undefined);
-      case 'rate_limit_event':
-        return limits.add(rateLimitEvents(line.rate_limit_info), undefined);
-    }
-  }
-
-  return {
-    name: 'claude',
-    parseLine(line) {
-      if (preCheck && isUnreadClaudeLine(line)) return NOTHING;
-      const object = parseEventLine(line, LONG_VALUES);
-      if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
-      if (eventlessMessage(object)) return NOTHING;
-      const parsed = claudeLineSchema.safeParse(object);
-      return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
-    },
-  };
+  return { started: toolsStarted, finished: toolsFinished };
 }
 
 const FILE_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);

@@ -30,38 +30,17 @@ export type CodexStart = { resumed: false } | { resumed: true; sessionId: string
  * line, to prove the pre-check changes nothing (unread-lines.ts).
  */
 export function createCodexAdapter(start: CodexStart = { resumed: false }, preCheck = true): Adapter {
-  let thread = '';
-  const totalsByThread = new Map<string, Usage>();
-
-  /** Before the thread's first total: zero for a new thread; for the resumed one, its earlier total or this first total itself. */
-  function previousTotal(total: Usage): Usage {
-    const seen = totalsByThread.get(thread);
-    if (seen) return seen;
-    if (!start.resumed || (start.sessionId !== null && start.sessionId !== thread)) return NO_USAGE;
-    return start.earlierTotal ?? total;
-  }
-
-  function usageDelta(usage: CodexUsage): AgentEvent[] {
-    const total = { inputTokens: usage.input_tokens, cachedInputTokens: usage.cached_input_tokens, outputTokens: usage.output_tokens };
-    const previous = previousTotal(total);
-    totalsByThread.set(thread, total);
-    const delta: Usage = {
-      inputTokens: Math.max(0, total.inputTokens - previous.inputTokens),
-      cachedInputTokens: Math.max(0, total.cachedInputTokens - previous.cachedInputTokens),
-      outputTokens: Math.max(0, total.outputTokens - previous.outputTokens),
-    };
-    return delta.inputTokens + delta.cachedInputTokens + delta.outputTokens > 0 ? [{ type: 'usage', usage: delta }] : [];
-  }
+  const usage = usageCounter(start);
 
   function eventsOf(event: CodexEvent): AgentEvent[] {
     switch (event.type) {
       case 'thread.started':
-        thread = event.thread_id;
+        usage.threadStarted(event.thread_id);
         return [{ type: 'session', sessionId: event.thread_id }];
       case 'turn.started':
         return [{ type: 'turn_started' }];
       case 'turn.completed':
-        return [{ type: 'turn_completed' }, ...(event.usage ? usageDelta(event.usage) : [])];
+        return [{ type: 'turn_completed' }, ...(event.usage ? usage.delta(event.usage) : [])];
       case 'turn.failed': {
         const message = event.error?.message ?? 'turn failed';
         return [...usageLimitOf(message, true), { type: 'turn_failed', message }];
@@ -87,6 +66,40 @@ export function createCodexAdapter(start: CodexStart = { resumed: false }, preCh
       const parsed = codexEventSchema.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
     },
+  };
+}
+
+/** Codex reports each thread's running total; the usage events carry what each turn added. */
+function usageCounter(start: CodexStart) {
+  let thread = '';
+  const totalsByThread = new Map<string, Usage>();
+
+  /** Before the thread's first total: zero for a new thread; for the resumed one, its earlier total or this first total itself. */
+  function previousTotal(total: Usage): Usage {
+    const seen = totalsByThread.get(thread);
+    if (seen) return seen;
+    if (!start.resumed || (start.sessionId !== null && start.sessionId !== thread)) return NO_USAGE;
+    return start.earlierTotal ?? total;
+  }
+
+  function delta(usage: CodexUsage): AgentEvent[] {
+    const total = { inputTokens: usage.input_tokens, cachedInputTokens: usage.cached_input_tokens, outputTokens: usage.output_tokens };
+    const previous = previousTotal(total);
+    totalsByThread.set(thread, total);
+    const delta: Usage = {
+      inputTokens: Math.max(0, total.inputTokens - previous.inputTokens),
+      cachedInputTokens: Math.max(0, total.cachedInputTokens - previous.cachedInputTokens),
+      outputTokens: Math.max(0, total.outputTokens - previous.outputTokens),
+    };
+    return delta.inputTokens + delta.cachedInputTokens + delta.outputTokens > 0 ? [{ type: 'usage', usage: delta }] : [];
+  }
+
+  return {
+    /** Totals that follow are this thread's. */
+    threadStarted(id: string): void {
+      thread = id;
+    },
+    delta,
   };
 }
 

@@ -1,4 +1,4 @@
-import { AGE_UNITS, LINE_WORDS, NUMBER_WORDS, SIZE_UNITS } from './claim-words.ts';
+import { AGE_UNITS, LINE_WORDS, NUMBER_WORDS, SIZE_UNITS } from './quantity-words.ts';
 
 /**
  * A claim sentence cut into tokens: words (lower-cased), numbers (a unit glued to one, "6h",

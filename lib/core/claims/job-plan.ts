@@ -1,6 +1,7 @@
 import type { Claim, Job } from '../config/config.ts';
 import type { Verdict } from '../evidence/evidence.ts';
-import { readClaim, type ClaimPlan, type ClaimRefusal } from './read-claim.ts';
+import { readClaim, type ClaimPlan } from './read-claim.ts';
+import type { ClaimRefusal } from './claim-cursor.ts';
 
 /**
  * What a job is checked by: its `[[jobs.NAME.evidence]]` claims and the plan its English

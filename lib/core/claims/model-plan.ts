@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { fileClaimSchema, httpClaimSchema } from '../config/config.ts';
 import { answerObject } from '../incident/diagnosis-schema.ts';
-import type { ClaimPlan, ClaimRefusal } from './read-claim.ts';
+import type { ClaimPlan } from './read-claim.ts';
+import type { ClaimRefusal } from './claim-cursor.ts';
 
 /**
  * Where the reader stops, a diagnostician may propose a plan — in the same typed schema a TOML

@@ -1,6 +1,7 @@
 import { formatArgv } from '../process/format-argv.ts';
 import { formatDuration } from '../time/duration.ts';
-import { needsAttention, type CommandOutcome, type JobVerdict, type Summary } from './evidence.ts';
+import { needsAttention, type JobVerdict, type Summary } from './evidence.ts';
+import type { CommandOutcome } from './probe-verdicts.ts';
 import type { RefusedJob } from '../config/job-refusals.ts';
 
 /**

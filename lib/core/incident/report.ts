@@ -82,6 +82,22 @@ export function isoTime(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
 
+/** The incident's run as the report shows it. */
+function reportRun(run: NonNullable<IncidentRows['run']>): IncidentReport['run'] {
+  return {
+    id: run.id, name: run.name, unit: run.unit, argv: z.array(z.string()).catch([]).parse(run.argv), cwd: run.cwd,
+    startedAt: isoTime(run.started_at), endedAt: run.ended_at === null ? null : isoTime(run.ended_at),
+    exitCode: run.exit_code, signal: run.signal, outcome: run.outcome, reason: run.reason,
+    errorCode: run.error_code !== undefined ? run.error_code : run.outcome === null ? null : runErrorCode({ outcome: run.outcome }),
+  };
+}
+
+/** An action row as the report shows it: its target and what the kill reached. */
+function reportAction(a: IncidentRows['actions'][number]): IncidentReport['actions'][number] {
+  const detail = actionDetailSchema.parse(a.detail);
+  return { at: isoTime(a.at), kind: a.kind, result: a.result, target: toProcess(a.target), killed: detail.killed, survived: detail.survived };
+}
+
 export function buildReport(rows: IncidentRows): IncidentReport {
   const { incident, run, signal } = rows;
   return {
@@ -92,20 +108,12 @@ export function buildReport(rows: IncidentRows): IncidentReport {
     message: incident.message,
     openedAt: isoTime(incident.opened_at),
     updatedAt: isoTime(incident.updated_at),
-    run: run && {
-      id: run.id, name: run.name, unit: run.unit, argv: z.array(z.string()).catch([]).parse(run.argv), cwd: run.cwd,
-      startedAt: isoTime(run.started_at), endedAt: run.ended_at === null ? null : isoTime(run.ended_at),
-      exitCode: run.exit_code, signal: run.signal, outcome: run.outcome, reason: run.reason,
-      errorCode: run.error_code !== undefined ? run.error_code : run.outcome === null ? null : runErrorCode({ outcome: run.outcome }),
-    },
+    run: run && reportRun(run),
     timeline: rows.transitions.map((t) => ({ at: isoTime(t.at), from: t.from_state, to: t.to_state, reason: t.reason })),
     signal: signal && buildSignal(signal),
     diagnoses: rows.diagnoses.map((d) => ({ at: isoTime(d.at), source: d.source, action: d.action, rationale: d.rationale })),
     decisions: rows.decisions.map((d) => ({ at: isoTime(d.at), action: d.action, verdict: d.verdict, reason: d.reason })),
-    actions: rows.actions.map((a) => {
-      const detail = actionDetailSchema.parse(a.detail);
-      return { at: isoTime(a.at), kind: a.kind, result: a.result, target: toProcess(a.target), killed: detail.killed, survived: detail.survived };
-    }),
+    actions: rows.actions.map(reportAction),
     verifications: rows.verifications.map((v) => ({ at: isoTime(v.at), verdict: v.verdict, detail: typeof v.detail === 'string' ? v.detail : JSON.stringify(v.detail) })),
     recurrences: rows.recurrences.map((r) => ({ at: isoTime(r.at), runId: r.run_id, message: r.message })),
     advice: adviceFor(incident.kind),

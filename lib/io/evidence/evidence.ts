@@ -2,9 +2,9 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../../core/config/config.ts';
 import {
-  chooseEvidence, claimName, combinedState, judgeCommand, judgeFile, judgeHttp, wantsSample,
-  type HttpOutcome, type JobVerdict, type Verdict,
+  chooseEvidence, claimName, combinedState, judgeFile, wantsSample, type JobVerdict, type Verdict,
 } from '../../core/evidence/evidence.ts';
+import { judgeCommand, judgeHttp, type HttpOutcome } from '../../core/evidence/probe-verdicts.ts';
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
 import { runBounded } from '../process/bounded-run.ts';
 import { judgeCount } from '../../core/evidence/file-count.ts';

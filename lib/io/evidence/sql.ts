@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { SqlClaim } from '../../core/config/config.ts';
 import { sqlStatement } from '../../core/config/sql-claim.ts';
-import type { CommandOutcome } from '../../core/evidence/evidence.ts';
+import type { CommandOutcome } from '../../core/evidence/probe-verdicts.ts';
 import { qualifiedColumn, splitPostgresUri, type SqlOutcome } from '../../core/evidence/sql.ts';
 import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 import { REDACTED } from '../../core/redact/redact.ts';

@@ -27,14 +27,7 @@ export function passThrough(
   let queued = 0;
   let writing = false;
   let broken = false;
-  let waiters: Array<() => void> = [];
-
-  const settle = () => {
-    if (queue.length === 0 && !writing) {
-      for (const resolve of waiters) resolve();
-      waiters = [];
-    }
-  };
+  const { settle, drained } = drainSignal(() => queue.length === 0 && !writing);
 
   const pump = () => {
     if (writing || broken) return;
@@ -74,11 +67,24 @@ export function passThrough(
 
   return {
     backlogged: () => writing || queue.length > 0,
-    drained: () => new Promise<void>((resolve) => {
-      waiters.push(resolve);
-      settle();
-    }),
+    drained,
   };
+}
+
+/** `drained()` resolves once `idle()` holds: at once, or at the first `settle()` that finds it so. */
+function drainSignal(idle: () => boolean) {
+  let waiters: Array<() => void> = [];
+  const settle = () => {
+    if (idle()) {
+      for (const resolve of waiters) resolve();
+      waiters = [];
+    }
+  };
+  const drained = () => new Promise<void>((resolve) => {
+    waiters.push(resolve);
+    settle();
+  });
+  return { settle, drained };
 }
 
 /**

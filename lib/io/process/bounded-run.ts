@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { CommandOutcome } from '../../core/evidence/evidence.ts';
+import type { CommandOutcome } from '../../core/evidence/probe-verdicts.ts';
 
 /**
  * Runs an argv (never a shell) to completion with a timeout and bounded output capture: for

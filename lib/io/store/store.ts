@@ -1,9 +1,9 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { createLineRedactor, type LineRedactor, type Redactor } from '../../core/redact/redact.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from './store-schema.ts';
-import { foreignFileError, isForeignFile, storeError, StoreError } from './store-errors.ts';
+import { checkSchemaVersion, migrateSchema, rollbackQuietly } from './store-migrate.ts';
+import { foreignFileError, isForeignFile, storeError } from './store-errors.ts';
 import { openForWriting, openReadOnly, refuseLinks } from './store-open.ts';
-import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
+import { fromRow, toColumn } from './store-columns.ts';
 
 /**
  * The only module that talks to SQLite. Rows go in through `insert` and the named helpers
@@ -16,9 +16,6 @@ import { parseJsonOrUndefined } from '../../core/json/parse-json.ts';
 export type Row = Record<string, SQLInputValue | boolean | object | undefined>;
 type Table = 'runs' | 'events' | 'observations' | 'signals' | 'incidents' | 'incident_transitions' | 'diagnoses'
   | 'decisions' | 'actions' | 'verifications' | 'evidence_results' | 'revives' | 'incident_recurrences';
-
-/** Columns stored as JSON text (whatever the value) and parsed back when read. */
-const JSON_COLUMNS = new Set(['argv', 'data', 'processes', 'evidence', 'target', 'detail']);
 
 export interface StoreOptions {
   readOnly?: boolean;
@@ -60,11 +57,11 @@ export class Store {
     this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs, this.notes);
     try {
       if (this.readOnly) {
-        this.checkVersion(this.version());
+        checkSchemaVersion(this.db, path);
         return;
       }
       this.db.exec('PRAGMA foreign_keys = ON');
-      this.migrate();
+      migrateSchema(this.db, path);
       this.db.exec('PRAGMA journal_mode = WAL');
       // With WAL, NORMAL syncs at checkpoints, not at every commit: a crash or SIGKILL of
       // deadman loses nothing committed (the OS has it), a power cut at most the last commits
@@ -74,37 +71,6 @@ export class Store {
     } catch (error) {
       this.db.close();
       throw storeError(path, error);
-    }
-  }
-
-  private version(): number {
-    return this.get<{ user_version: number }>('PRAGMA user_version')!.user_version;
-  }
-
-  private checkVersion(version: number): void {
-    if (version > SCHEMA_VERSION) {
-      throw new StoreError(
-        `${this.path}: database schema version ${version} is newer than this deadman understands (${SCHEMA_VERSION}); upgrade deadman or point --database elsewhere (the file was not changed)`,
-        'unavailable',
-      );
-    }
-  }
-
-  private migrate(): void {
-    const version = this.version();
-    this.checkVersion(version);
-    for (let next = version; next < SCHEMA_VERSION; next++) {
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        if (this.version() === next) {
-          this.db.exec(MIGRATIONS[next]!);
-          this.db.exec(`PRAGMA user_version = ${next + 1}`);
-        }
-        this.db.exec('COMMIT');
-      } catch (error) {
-        this.rollback();
-        throw error;
-      }
     }
   }
 
@@ -211,37 +177,8 @@ export class Store {
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
-      this.rollback();
+      rollbackQuietly(this.db);
       throw error;
     }
   }
-
-  /** After a failed COMMIT SQLite may have rolled back already (a full disk does): "cannot rollback" must not replace the error that says why. */
-  private rollback(): void {
-    try {
-      this.db.exec('ROLLBACK');
-    } catch { /* no transaction left: the caller throws the error that ended it */ }
-  }
-}
-
-function toColumn(value: unknown, column: string): SQLInputValue {
-  if (value === undefined || value === null) return null;
-  if (JSON_COLUMNS.has(column)) return JSON.stringify(value);
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'object' && !(value instanceof Uint8Array)) return JSON.stringify(value);
-  return value as SQLInputValue;
-}
-
-function fromRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    out[key] = JSON_COLUMNS.has(key) && typeof value === 'string' ? safeJson(value) : value;
-  }
-  return out;
-}
-
-/** A column's JSON, or its text when it holds no JSON. */
-function safeJson(text: string): unknown {
-  const value = parseJsonOrUndefined(text);
-  return value === undefined ? text : value;
 }

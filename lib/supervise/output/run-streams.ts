@@ -33,9 +33,10 @@ export function feedStreams(
   // With `adapter = "auto"` and a command line that named no agent, the first stdout line may
   // still reveal one (a wrapper script around codex): that line is handed to `sniff`.
   const sniffer = ports.sniff ? firstLineSniffer(ports.sniff) : null;
-  const linesWanted = Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
+  const linesWanted = configWantsLines(config);
   const needsLines = () => sniffer?.undecided === true || linesWanted || ports.adapter().name !== 'generic';
-  const [collectIfGrown, compactWhenQuiet] = [floodCollection(() => ports.clock.monotonic(), ports.heap), quietCompaction(ports.clock, ports.heap)];
+  const collectIfGrown = floodCollection(() => ports.clock.monotonic(), ports.heap);
+  const compactWhenQuiet = quietCompaction(ports.clock, ports.heap);
   const feed = (stream: 'stdout' | 'stderr', fd: number) => {
     const splitter = new LineSplitter(config.max_line_bytes);
     const take = (line: Line, now: number) => void (output.line(stream, line, now), onLine(line, now));
@@ -54,34 +55,57 @@ export function feedStreams(
       if (needsLines()) paced.push(chunk, arrivedAt);
       stamp();
       compactWhenQuiet();
-    }, (error) => {
-      const problem = `could not deliver the child's ${stream} to deadman's ${stream} (${error.code ?? error.message}): the rest of it is dropped, the work goes on`;
-      ports.logger.log('warn', problem);
-      ports.records.undelivered(stream, problem);
-    });
-    const closed = new Promise<void>((resolve) => source.once('close', () => {
+    }, undeliverable(stream, ports));
+    const closed = closedAfter(source, () => {
       if (needsLines()) paced.end();
-      resolve();
-    }));
+    });
     return { pipe, closed, source, paced };
   };
   let lastChunkAt = ports.clock.monotonic();
   const streams = [feed('stdout', 1), feed('stderr', 2)];
   return {
-    async finished() {
-      // Whatever still holds the pipes once the owned tree is stopped is not ours to stop (or
-      // could not be): once they have been quiet for PIPE_QUIET_MS, stop waiting for it. Never
-      // while bytes still come: output written before the root exited may sit behind a slow parse.
-      await untilClosedOrQuiet(streams, () => lastChunkAt, ports.clock);
-      // Destroying drops what the kernel still holds for us: only ever done to a quiet pipe.
-      for (const s of streams) s.source.destroy();
-      await Promise.all(streams.map((s) => s.closed));
-      await Promise.all(streams.map((s) => s.paced.idle()));
-      await sniffer?.settled();
-      await Promise.all(streams.map((s) => s.pipe.drained()));
-    },
+    finished: () => streamsFinished(streams, () => lastChunkAt, ports.clock, sniffer),
     readWritten: () => readWritten(streams, () => lastChunkAt, ports.clock, sniffer),
   };
+}
+
+/** Whether the config reads lines whatever the adapter: a ready pattern, or a generic session or turn pattern. */
+function configWantsLines(config: Config): boolean {
+  return Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
+}
+
+/** Resolves once `source` closed and `onClose` ran. */
+function closedAfter(source: { once(event: 'close', listener: () => void): unknown }, onClose: () => void): Promise<void> {
+  return new Promise<void>((resolve) => source.once('close', () => {
+    onClose();
+    resolve();
+  }));
+}
+
+/** A stream the parent could not write any more: said once, recorded, and the rest dropped. */
+function undeliverable(stream: 'stdout' | 'stderr', ports: Pick<PassPorts, 'logger' | 'records'>) {
+  return (error: NodeJS.ErrnoException) => {
+    const problem = `could not deliver the child's ${stream} to deadman's ${stream} (${error.code ?? error.message}): the rest of it is dropped, the work goes on`;
+    ports.logger.log('warn', problem);
+    ports.records.undelivered(stream, problem);
+  };
+}
+
+/** Both streams read to their end (or left once quiet), parsed, and written on. */
+async function streamsFinished(
+  streams: ReadonlyArray<{ closed: Promise<void>; source: { destroy(): void }; paced: { idle(): Promise<void> }; pipe: { backlogged(): boolean; drained(): Promise<void> } }>,
+  lastChunkAt: () => number, clock: LoopClock, sniffer: { settled(): Promise<void> } | null,
+): Promise<void> {
+  // Whatever still holds the pipes once the owned tree is stopped is not ours to stop (or
+  // could not be): once they have been quiet for PIPE_QUIET_MS, stop waiting for it. Never
+  // while bytes still come: output written before the root exited may sit behind a slow parse.
+  await untilClosedOrQuiet(streams, lastChunkAt, clock);
+  // Destroying drops what the kernel still holds for us: only ever done to a quiet pipe.
+  for (const s of streams) s.source.destroy();
+  await Promise.all(streams.map((s) => s.closed));
+  await Promise.all(streams.map((s) => s.paced.idle()));
+  await sniffer?.settled();
+  await Promise.all(streams.map((s) => s.pipe.drained()));
 }
 
 async function readWritten(

@@ -57,7 +57,6 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   const startedAt = clock.monotonic();
   const generic = createGenericAdapter();
   const output = new OutputTracker(startedAt, () => generic, ports.records, { onSession: () => {} });
-  let lastSize: number | null = null;
   // The agent's own helpers, as the hung detector judges them (tool-ownership.ts): born before the earliest open call.
   const helpers = (processes: readonly ProcessInfo[]) => {
     const first = output.state.firstToolAt;
@@ -70,19 +69,7 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
     onStall: () => (ended ??= 'stalled'), kinds: ATTACHED_KINDS,
   });
 
-  /** The session file's growth is the agent's output; its open tool calls, the open tools. */
-  const readSessionFile = () => {
-    const look = ports.sessionFile();
-    const now = clock.monotonic();
-    if (look === null) return;
-    const wroteAt = lastSize !== null && look.size !== lastSize ? now : null;
-    lastSize = look.size;
-    const wallNow = clock.wall();
-    const toMonotonic = (wall: number | null) => (wall === null ? now : now - (wallNow - wall));
-    const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
-    const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
-    output.sessionFileSeen({ wroteAt, openTools: new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)])), firstToolAt: walls.length ? toMonotonic(Math.min(...walls)) : null });
-  };
+  const readSessionFile = sessionFileReader(plan, ports, output);
 
   let status = '';
   const tick = async () => {
@@ -122,4 +109,22 @@ function untilEnded(ports: AttachPorts, pollMs: number, tick: () => Promise<void
       void ticks.settled().then(() => resolve());
     }
   });
+}
+
+/** The session file's growth is the agent's output; its open tool calls, the open tools. */
+function sessionFileReader(plan: AttachPlan, ports: AttachPorts, output: OutputTracker): () => void {
+  const { clock } = ports;
+  let lastSize: number | null = null;
+  return () => {
+    const look = ports.sessionFile();
+    const now = clock.monotonic();
+    if (look === null) return;
+    const wroteAt = lastSize !== null && look.size !== lastSize ? now : null;
+    lastSize = look.size;
+    const wallNow = clock.wall();
+    const toMonotonic = (wall: number | null) => (wall === null ? now : now - (wallNow - wall));
+    const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
+    const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
+    output.sessionFileSeen({ wroteAt, openTools: new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)])), firstToolAt: walls.length ? toMonotonic(Math.min(...walls)) : null });
+  };
 }

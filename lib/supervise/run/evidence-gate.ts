@@ -45,30 +45,12 @@ export function createEvidenceGate(claims: () => readonly Claim[], deps: Evidenc
   };
   let stopTicking: (() => void) | null = null;
 
-  const failing = (w: Watched, now: number) => w.last !== null && needsAttention(w.last) && w.failingSince !== null && now - w.failingSince >= w.claim.grace;
-
-  const check = async (w: Watched, onDead: (message: string) => void) => {
-    w.inFlight = true;
-    const verdict = await deps.evaluate(w.claim, w.index);
-    w.inFlight = false;
-    const now = deps.monotonic();
-    w.nextAt = now + w.claim.interval;
-    if (w.last?.verdict !== verdict.verdict || w.last.reason !== verdict.reason) deps.records.evidence(verdict.claim, verdict.verdict, verdict.reason);
-    w.last = verdict;
-    w.failingSince = needsAttention(verdict) ? (w.failingSince ?? now) : null;
-    if (!needsAttention(verdict)) w.reported = false;
-    if (failing(w, now) && !w.reported) {
-      w.reported = true;
-      onDead(`evidence ${verdict.claim} ${verdict.verdict}: ${verdict.reason}`);
-    }
-  };
-
   return {
     start(onDead) {
       // Even with nothing to watch yet: a reload may bring `always` claims.
       const tick = () => {
         const now = deps.monotonic();
-        for (const w of watchedNow()) if (!w.inFlight && now >= w.nextAt) void check(w, onDead);
+        for (const w of watchedNow()) if (!w.inFlight && now >= w.nextAt) void check(w, deps, onDead);
       };
       stopTicking = (deps.every ?? repeatEvery)(deps.tickMs ?? 1000, tick);
       tick();
@@ -94,4 +76,26 @@ export function createEvidenceGate(claims: () => readonly Claim[], deps: Evidenc
       return bad.length ? bad.map((v) => `${v.claim} ${v.verdict}: ${v.reason}`).join('; ') : null;
     },
   };
+}
+
+/** Failing past its grace: what makes a claim stop the run. */
+function failing(w: Watched, now: number): boolean {
+  return w.last !== null && needsAttention(w.last) && w.failingSince !== null && now - w.failingSince >= w.claim.grace;
+}
+
+/** One evaluation of a watched claim: recorded when its verdict changed, reported once when it fails past its grace. */
+async function check(w: Watched, deps: EvidenceGateDeps, onDead: (message: string) => void): Promise<void> {
+  w.inFlight = true;
+  const verdict = await deps.evaluate(w.claim, w.index);
+  w.inFlight = false;
+  const now = deps.monotonic();
+  w.nextAt = now + w.claim.interval;
+  if (w.last?.verdict !== verdict.verdict || w.last.reason !== verdict.reason) deps.records.evidence(verdict.claim, verdict.verdict, verdict.reason);
+  w.last = verdict;
+  w.failingSince = needsAttention(verdict) ? (w.failingSince ?? now) : null;
+  if (!needsAttention(verdict)) w.reported = false;
+  if (failing(w, now) && !w.reported) {
+    w.reported = true;
+    onDead(`evidence ${verdict.claim} ${verdict.verdict}: ${verdict.reason}`);
+  }
 }

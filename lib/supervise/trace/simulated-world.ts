@@ -51,8 +51,10 @@ export class ReplayClock {
 
 type PassEvent = TracePass['events'][number];
 
+type Answers<T> = { recorded: boolean; next(): T };
+
 /** A port's recorded answers, handed out in the order asked; the last one holds after that, `none` when there is none. */
-function answers<T>(recorded: T[], none: T): { recorded: boolean; next(): T } {
+function answers<T>(recorded: T[], none: T): Answers<T> {
   let asked = 0;
   return { recorded: recorded.length > 0, next: () => (recorded.length === 0 ? none : recorded[Math.min(asked++, recorded.length - 1)]!) };
 }
@@ -88,7 +90,14 @@ export class SimulatedWorld {
     // The pass starts when the live one did (version 1 kept the clock where the last pass left it).
     if (this.exact && pass.started) clock.now = Math.max(clock.now, pass.started.at);
     this.child = new SimulatedChild(pass.root);
-    this.ports = {
+    this.ports = this.simulatedPorts({ clock, sleep, records, adapter, onExit, port, workspace });
+    this.resumedWorkspace = this.exact ? () => resumed.next() : this.ports.workspace;
+  }
+
+  /** The pass's ports: the trace's clock, the simulated child and tree, the recorded answers. */
+  private simulatedPorts(parts: { clock: ReplayClock; sleep: LoopClock['sleep']; records: StepRecords; adapter: Adapter; onExit: Answers<string | null>; port: Answers<boolean>; workspace: Answers<string | null> }): PassPorts {
+    const { clock, sleep, records, adapter, onExit, port, workspace } = parts;
+    return {
       // The trace's clock does not run by itself: the stream waits (the pipes close once the
       // simulated command exits) keep the real timer's time.
       clock: { monotonic: () => clock.now, wall: () => clock.wall(), sleep },
@@ -125,7 +134,6 @@ export class SimulatedWorld {
       // The work tree as the live run saw it, answer by answer; never the replaying machine's.
       workspace: workspace.recorded ? () => workspace.next() : undefined,
     };
-    this.resumedWorkspace = this.exact ? () => resumed.next() : this.ports.workspace;
   }
 
   /** Feeds the pass's events to the running session, one settled step each, and returns its result. */

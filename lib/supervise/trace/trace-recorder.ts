@@ -77,28 +77,11 @@ export class TraceRecorder {
 
   /** One pass's ports, recording; `why` is null for the first pass, whose spawn writes the header. */
   ports(ports: PassPorts, why: PassReason | null): PassPorts {
-    const { sink, redact } = this;
+    const { sink } = this;
     const workspace = ports.workspace;
     return {
       ...ports,
-      spawn: async (argv, options) => {
-        // A pass's workspace answers belong before the next pass's entry: replay hands each pass its own.
-        await this.workspaceWritten;
-        const spawned = await ports.spawn(argv, options);
-        if (!spawned.ok) return spawned;
-        const root = spawned.child.pid;
-        if (why === null) {
-          this.origin = this.clock.monotonic();
-          sink.write({ type: 'header', version: TRACE_VERSION, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
-        } else {
-          sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
-          // Stamped with the pass's time: a trace is in time order.
-          for (const fingerprint of this.heldForPass?.splice(0) ?? []) sink.write({ type: 'workspace', at: this.since(), fingerprint, resumed: true });
-          this.heldForPass = null;
-        }
-        spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
-        return spawned;
-      },
+      spawn: this.spawn(ports, why),
       makeTree: (rootPid, runTag) => this.tree(ports.makeTree(rootPid, runTag)),
       signals: (onSignal) => ports.signals((signal) => {
         sink.write({ type: 'signal', at: this.since(), signal });
@@ -110,22 +93,51 @@ export class TraceRecorder {
         sink.write({ type: 'port', at: this.since(), accepts });
         return accepts;
       },
-      forward: (source, fd, onChunk, onUndeliverable) => {
-        // A chunk may end inside a UTF-8 character (the decoder carries it over) or inside a line,
-        // and with it a secret: output is redacted and recorded by whole lines.
-        const decoder = new StringDecoder('utf8');
-        const lines = new RedactedLineStream(redact);
-        const stream = fd === 2 ? 'stderr' : 'stdout';
-        const record = (text: string, at: number) => {
-          if (text) sink.write({ type: 'output', at: this.since(at), stream, text });
-        };
-        source.once('end', () => record(lines.write(decoder.end()) + lines.end(), this.clock.monotonic()));
-        return ports.forward(source, fd, (chunk, arrivedAt) => {
-          record(lines.write(decoder.write(chunk)), arrivedAt);
-          onChunk(chunk, arrivedAt);
-        }, onUndeliverable);
-      },
+      forward: this.forward(ports),
       workspace: workspace && (() => this.workspaceAnswer(workspace())),
+    };
+  }
+
+  /** Spawning, recording the pass (the header for the first) and the root's exit. */
+  private spawn(ports: PassPorts, why: PassReason | null): PassPorts['spawn'] {
+    const { sink, redact } = this;
+    return async (argv, options) => {
+      // A pass's workspace answers belong before the next pass's entry: replay hands each pass its own.
+      await this.workspaceWritten;
+      const spawned = await ports.spawn(argv, options);
+      if (!spawned.ok) return spawned;
+      const root = spawned.child.pid;
+      if (why === null) {
+        this.origin = this.clock.monotonic();
+        sink.write({ type: 'header', version: TRACE_VERSION, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
+      } else {
+        sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
+        // Stamped with the pass's time: a trace is in time order.
+        for (const fingerprint of this.heldForPass?.splice(0) ?? []) sink.write({ type: 'workspace', at: this.since(), fingerprint, resumed: true });
+        this.heldForPass = null;
+      }
+      spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
+      return spawned;
+    };
+  }
+
+  /** Forwarding output, recording it redacted, by whole lines. */
+  private forward(ports: PassPorts): PassPorts['forward'] {
+    const { sink, redact } = this;
+    return (source, fd, onChunk, onUndeliverable) => {
+      // A chunk may end inside a UTF-8 character (the decoder carries it over) or inside a line,
+      // and with it a secret: output is redacted and recorded by whole lines.
+      const decoder = new StringDecoder('utf8');
+      const lines = new RedactedLineStream(redact);
+      const stream = fd === 2 ? 'stderr' : 'stdout';
+      const record = (text: string, at: number) => {
+        if (text) sink.write({ type: 'output', at: this.since(at), stream, text });
+      };
+      source.once('end', () => record(lines.write(decoder.end()) + lines.end(), this.clock.monotonic()));
+      return ports.forward(source, fd, (chunk, arrivedAt) => {
+        record(lines.write(decoder.write(chunk)), arrivedAt);
+        onChunk(chunk, arrivedAt);
+      }, onUndeliverable);
     };
   }
 

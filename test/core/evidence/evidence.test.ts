@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commandClaimSchema, fileClaimSchema, httpClaimSchema } from '../../../lib/core/config/config.ts';
 import {
-  chooseEvidence, claimName, combinedState, countLines, judgeCommand, judgeFile, judgeHttp, statusRange, summarize,
-  type Candidate, type CommandOutcome, type Verdict, type VerdictState,
+  chooseEvidence, claimName, combinedState, countLines, judgeFile, summarize, type Candidate, type Verdict, type VerdictState,
 } from '../../../lib/core/evidence/evidence.ts';
+import { judgeCommand, judgeHttp, statusRange, type CommandOutcome } from '../../../lib/core/evidence/probe-verdicts.ts';
 
 const NOW = Date.UTC(2026, 8, 10, 12, 0, 0);
 const HOUR = 3_600_000;
