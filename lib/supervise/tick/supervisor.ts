@@ -1,21 +1,22 @@
-import { hungStatus, type HungFinding } from '../../core/detect/hung.ts';
+import { hungStatus } from '../../core/detect/hung.ts';
 import { decideOnAction } from './action-policy.ts';
-import type { RecoveryAction, SignalKind } from '../../core/incident/kinds.ts';
-import type { Opening, OpenCase, Stall, SupervisorParts, SupervisorSettings } from './supervisor-parts.ts';
+import type { SignalKind } from '../../core/incident/kinds.ts';
+import type { OpenCase, Stall, SupervisorParts, SupervisorSettings } from './supervisor-parts.ts';
 import type { IncidentState } from '../../core/incident/incident.ts';
 import type { OutputTracker } from '../output/output.ts';
 import type { Incident } from '../records/records.ts';
 import type { SupervisorPorts } from '../ports.ts';
-import { diagnoseIncident, withGuidance } from './diagnose-incident.ts';
-import { takeEndingAction, verifyEndingAction } from './ending-actions.ts';
+import { diagnoseIncident } from './diagnose-incident.ts';
+import { verifyEndingAction } from './ending-actions.ts';
 import type { SignalEvidenceFacts } from '../../core/incident/evidence-packet.ts';
 import { runDetectors, takeAttempts, type DetectorInput, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
 import { SIGNALS } from '../../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
-import { answerCommands, type ApprovalAnswer } from '../../core/incident/approval-answer.ts';
-import { OPENING_TABLE, openingAsk, type OpeningAction } from './incident-opening.ts';
-import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY, standingOf, type CaseSeen, type FollowUpAction, type FollowUpStanding } from './incident-follow-up.ts';
+import { answerCommands } from '../../core/incident/approval-answer.ts';
+import { OPENING_TABLE, openingAsk } from './incident-opening.ts';
+import { openingActions } from './opening-actions.ts';
+import { caseFollowUp, type FollowUpActor } from './follow-up-actions.ts';
 
 /**
  * One supervision tick: observe → detect → diagnose → policy → act → verify → record.
@@ -36,6 +37,9 @@ export class Supervisor {
   private readonly parts: SupervisorParts;
   private readonly detectors: readonly RunDetector[];
   private readonly cases = new Map<string, OpenCase>();
+  /** The incident tables' actions (opening-actions.ts, follow-up-actions.ts), over what this supervisor hands them. */
+  private readonly openings: ReturnType<typeof openingActions>;
+  private readonly followUp: ReturnType<typeof caseFollowUp>;
   private get settings(): SupervisorSettings { return this.parts.settings(); }
 
   constructor(parts: SupervisorParts) {
@@ -44,6 +48,16 @@ export class Supervisor {
     this.facts = parts.facts ?? { ready: true, evidenceDead: null };
     this.history = new ObservationHistory(parts.startedAt);
     this.detectors = runDetectors(parts.kinds);
+    const actor: FollowUpActor = {
+      ports: this.ports,
+      cases: this.cases,
+      act: (open) => this.act(open),
+      enterStall: (kind, message, incident, guidance) => this.enterStall(kind, message, incident, guidance),
+      detectorInput: (now) => this.detectorInput(now),
+      verifyContext: (now) => ({ now, windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: this.history.latest, rootExit: null }),
+    };
+    this.openings = openingActions(actor);
+    this.followUp = caseFollowUp(actor);
   }
 
   get awaitingApproval(): string | null {
@@ -125,106 +139,10 @@ export class Supervisor {
     await this.openings[action]({ signal, open, decision, diagnosis });
   }
 
-  /** The opening actions of OPENING_TABLE (incident-opening.ts). */
-  private readonly openings: Record<OpeningAction, (opening: Opening) => Promise<void> | void> = {
-    end_run: ({ signal, open, diagnosis }) => this.endRun(diagnosis.action, withGuidance(signal, diagnosis), open.incident),
-    // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
-    wait_for_person: (opening) => this.leaveToPerson(opening, 'approval_required'),
-    escalate: (opening) => this.leaveToPerson(opening, 'escalate'),
-    stall: ({ signal, open: { incident }, diagnosis }) => {
-      this.ports.records.move(incident, 'escalate', diagnosis.rationale);
-      this.enterStall(signal.kind, signal.message, incident);
-    },
-    await_approval: ({ signal, open, decision }) => {
-      const { incident } = this.holdFinding(signal, open);
-      this.ports.records.move(incident, 'approval_required', decision.reason);
-      const answer = this.ports.approvals?.commands(incident.id) ?? answerCommands(incident.id, []);
-      this.ports.logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: ${answer.approve} (kill it) or ${answer.deny}`);
-    },
-    recover: ({ signal, open, decision }) => {
-      this.ports.records.move(this.holdFinding(signal, open).incident, 'recovery_allowed', decision.reason);
-      return this.act(open as RecoveryCase);
-    },
-  };
-
-  private leaveToPerson({ signal, open: { incident }, decision }: Opening, event: 'approval_required' | 'escalate'): void {
-    this.ports.records.move(incident, event, decision.reason);
-    this.ports.logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} ${incident.state}: ${decision.reason}`);
-  }
-
-  /** The case keeps the signal's finding for its recovery, now or once a person approves. */
-  private holdFinding(signal: Signal, open: OpenCase): OpenCase {
-    open.finding = signal.finding!;
-    open.actedAt = null;
-    this.ports.logger.log('warn', `${signal.kind}: ${signal.message}`);
-    return open;
-  }
-
-  /** One more tick of an open incident with a recovery, by the follow-up table (incident-follow-up.ts). */
-  private async followUp(fingerprint: string, open: OpenCase, now: number): Promise<void> {
-    if (!isRecovery(open)) return;
-    for (let standing = standingOf(open); ;) {
-      const seen = this.observeCase(standing, fingerprint, open, now);
-      const action = FOLLOW_UP_TABLE[standing]?.[seen.event];
-      if (!action) return;
-      await this.followUps[action]({ ...seen, fingerprint, open, now });
-      const next = standingOf(open);
-      if (next === standing || !FOLLOWED_AT_ONCE.includes(next) || !this.cases.has(fingerprint)) return;
-      standing = next;
-    }
-  }
-
-  /** What this tick saw of the case, as its standing is judged (JUDGED_BY): the signal again, a person's answer, or only the tick. */
-  private observeCase(standing: FollowUpStanding, fingerprint: string, open: OpenCase & RecoveryCase, now: number): CaseSeen {
-    const judged = JUDGED_BY[standing];
-    if (judged === 'tick') return { event: 'tick', fresh: null, answer: null };
-    const answer = judged === 'answer and signal' ? this.ports.approvals?.take(open.incident.id) ?? null : null;
-    const signal = open.detector.detect(this.detectorInput(now));
-    const fresh = signal?.fingerprint === fingerprint ? signal : null;
-    const found = standing === 'RECOVERING' ? fresh?.finding : fresh;
-    return { event: !found ? 'cleared' : answer ? 'answered' : 'detected', fresh, answer };
-  }
-
-  private readonly followUps: Record<FollowUpAction, (seen: CaseSeen & { fingerprint: string; open: OpenCase & RecoveryCase; now: number }) => Promise<void> | void> = {
-    forget: ({ fingerprint }) => void this.cases.delete(fingerprint),
-    clear: ({ open }) => void this.ports.records.move(open.incident, 'condition_cleared', 'the hung subtree is gone or the work moved again'),
-    apply_answer: ({ open, answer, fresh }) => this.answer(open, answer!, fresh?.finding ?? open.finding),
-    verify: ({ open, now }) => void verifyCase(open, { now, windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: this.history.latest, rootExit: null }, this.ports),
-    retry: ({ open, fresh }) => {
-      open.finding = fresh!.finding!;
-      return this.act(open);
-    },
-    escalate: ({ open }) => void this.ports.records.move(open.incident, 'escalate', 'no fresh hung finding for a second attempt'),
-    stall: ({ open: { incident } }) => this.enterStall(incident.kind, incident.message, incident),
-  };
-
-  /** A person's answer from `deadman approve`/`deny`, recorded with who and when. */
-  private async answer(open: RecoveryCase & OpenCase, answer: ApprovalAnswer, finding: HungFinding): Promise<void> {
-    const { incident } = open;
-    const who = `${answer.by} at ${answer.at}`;
-    if (answer.decision === 'deny') {
-      this.ports.records.move(incident, 'denied', `denied by ${who}: the subtree is left alone`);
-      this.ports.logger.log('warn', `incident ${incident.id} denied by ${who}: left alone`);
-      open.denied = true;
-      return;
-    }
-    this.ports.records.move(incident, 'approved', `approved by ${who}`);
-    this.ports.logger.log('warn', `incident ${incident.id} approved by ${who}: stopping the hung subtree`);
-    open.finding = finding;
-    await this.act(open);
-  }
-
+  /** Acts on a finding; a refused kill stalls the run. */
   private async act(open: RecoveryCase): Promise<void> {
     const refused = await terminateHung(open, this.ports);
     if (refused) this.enterStall(open.incident.kind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
-  }
-
-  /** The tree is stopped as for a stall, but the run concludes as the agent said (its verdict, a wait for the reset, a resume). */
-  private endRun(action: RecoveryAction, signal: Signal, incident: Incident): void {
-    const open = this.cases.get(signal.fingerprint);
-    if (open) open.endsRun = action;
-    const kind = takeEndingAction(this.ports.records, action, incident, { message: signal.message, guidance: signal.guidance });
-    this.enterStall(kind, signal.message, incident, signal.guidance);
   }
 
   /**
