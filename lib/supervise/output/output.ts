@@ -1,11 +1,13 @@
 import { hideKeyBlockLines } from '../../core/redact/line-redactor.ts';
-import type { Adapter, AgentEvent } from '../../core/adapters/agent-events.ts';
+import type { Adapter } from '../../core/adapters/agent-events.ts';
 import type { Line } from '../../core/adapters/lines.ts';
-import { withoutKey } from '../../core/adapters/without-key.ts';
 import type { RunRecorder, PassPorts } from '../ports.ts';
 import type { Attempt } from '../../core/detect/no-progress.ts';
+import { applyEvent, type EventOwner } from './apply-event.ts';
 import { cutLongLine } from './evidence-line.ts';
 import type { OutputState, OutputView } from './output-state.ts';
+
+export { MAX_OPEN_TOOLS } from './apply-event.ts';
 
 /**
  * What the child's output tells the loop: when it last made progress, the agent's session id,
@@ -18,7 +20,6 @@ import type { OutputState, OutputView } from './output-state.ts';
 const LAST_LINES = 20;
 const TAIL_BYTES = 16 * 1024;
 const HISTORY = 50;
-const FILES_CHANGED = 100;
 /**
  * A flood of tool results between two ticks (or while a tick waits on a kill grace) would
  * otherwise all wait in memory: 100 MB of Codex events held 45,000 of them and their output
@@ -32,15 +33,9 @@ const FILES_CHANGED = 100;
  * Codex flood's peak over generic's (+23-27 MB); at 64 most die young: +16 MB.
  */
 export const MAX_PENDING_ATTEMPTS = 64;
-/**
- * An agent runs a handful of tools at once; a stream of starts that never finish (garbage, a
- * broken agent) must not grow these maps for ever. Past the bound new starts go untracked and
- * the oldest stay: the ones the hung detector would blame first.
- */
-export const MAX_OPEN_TOOLS = 1024;
 
 export class OutputTracker {
-  /** Written here only: readers get `state`, a read-only view of the same object. */
+  /** Written here and by applyEvent, which only this tracker calls: readers get `state`, a read-only view. */
   private readonly s: OutputState;
   private readonly adapter: () => Adapter;
   private readonly records: Pick<RunRecorder, 'event'>;
@@ -51,12 +46,15 @@ export class OutputTracker {
   private tailFilled = 0;
   /** Attempts whose workspace fingerprint is still being taken, and its answer. */
   private readonly fingerprinting = new Map<Attempt, Promise<void>>();
+  /** What applyEvent may reach of this tracker. */
+  private readonly owner: EventOwner;
 
   constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
     this.s = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, creditExhausted: null, compactingAt: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
+    this.owner = { state: this.s, agent, attempted: (attempt) => this.attempted(attempt) };
   }
 
   get state(): OutputView {
@@ -117,7 +115,7 @@ export class OutputTracker {
     const counts = adapter.name === 'generic' || parsed.recognized;
     // Any other word from the agent ends the compaction as the last thing it said.
     if (parsed.recognized) s.compactingAt = null;
-    for (const event of parsed.events) this.apply(event, now, s.lastOutputAt /* still the output before this line */);
+    for (const event of parsed.events) applyEvent(this.owner, event, now, s.lastOutputAt /* still the output before this line */);
     if (counts) s.lastOutputAt = now;
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
     const { events } = parsed;
@@ -125,76 +123,6 @@ export class OutputTracker {
     const kind = events.length === 1 ? events[0]!.type : events.length > 1 ? events.map((e) => e.type).join(',') : parsed.recognized ? 'event' : 'line';
     this.records.event(stream, kind, line.text, line.truncated, events.length ? { events } : null);
     return counts;
-  }
-
-  private apply(event: AgentEvent, now: number, previousOutputAt: number): void {
-    const s = this.s;
-    switch (event.type) {
-      case 'session':
-        if (s.sessionId !== event.sessionId) {
-          s.sessionId = event.sessionId;
-          this.agent.onSession(event.sessionId);
-        }
-        break;
-      case 'tool_started':
-      case 'tool_finished':
-        this.applyTool(event, now, previousOutputAt);
-        break;
-      case 'turn_started':
-        s.completed = false;
-        s.failed = null;
-        s.finishedAt = null;
-        break;
-      case 'turn_completed':
-        s.completed = true;
-        s.finishedAt = now;
-        this.attempted({ command: '(turn)', exitCode: null, outputTail: '', ok: true, turn: true });
-        this.forgetOpenTools();
-        this.agent.onTurnCompleted?.();
-        break;
-      case 'turn_failed':
-        s.failed = event.message;
-        s.finishedAt = now;
-        this.forgetOpenTools();
-        break;
-      case 'usage_limit':
-        s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
-        break;
-      case 'credit_exhausted':
-        s.creditExhausted ??= { message: event.message, at: now };
-        break;
-      case 'compacting':
-        s.compactingAt = now;
-        break;
-      case 'usage':
-        s.usage.tokens += event.usage.inputTokens + event.usage.outputTokens;
-        if (event.totalCostUsd !== undefined) s.usage.costUsd = event.totalCostUsd;
-        break;
-      case 'files_changed':
-        s.filesChanged = [...s.filesChanged.filter((path) => !event.paths.includes(path)), ...event.paths].slice(-FILES_CHANGED);
-        break;
-      case 'error':
-        break;
-    }
-  }
-
-  /** A tool call opens with the window its process may have been born in (since the output before it), and closes as an attempt. */
-  private applyTool(event: Extract<AgentEvent, { type: 'tool_started' | 'tool_finished' }>, now: number, previousOutputAt: number): void {
-    const s = this.s;
-    if (event.type === 'tool_started') {
-      s.firstToolAt ??= now;
-      if (s.openTools.size >= MAX_OPEN_TOOLS && !s.openTools.has(event.toolId)) return;
-      if (event.command !== null) s.openToolCommands.set(event.toolId, event.command);
-      if (!s.openTools.has(event.toolId)) s.openToolWindows.set(event.toolId, previousOutputAt);
-      s.openTools.set(event.toolId, now);
-      return;
-    }
-    s.openTools = withoutKey(s.openTools, event.toolId);
-    const command = s.openToolCommands.get(event.toolId);
-    s.openToolCommands = withoutKey(s.openToolCommands, event.toolId);
-    s.openToolWindows = withoutKey(s.openToolWindows, event.toolId);
-    // Only shell commands have a signature; other tools neither extend nor break a streak.
-    if (command !== undefined) this.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
   }
 
   /**
@@ -218,15 +146,6 @@ export class OutputTracker {
    * seen, however fast. git is started now, so it reads the work tree at this moment, as a
    * synchronous run did; only its answer is attached later, before the supervisor takes it.
    */
-  /**
-   * A turn's end ends its tool calls: those that never reported an end (killed with their turn)
-   * are forgotten, their commands with them, or every such turn would leave its commands behind
-   * for the rest of the run. Fresh maps rather than clear(): see withoutKey.
-   */
-  private forgetOpenTools(): void {
-    Object.assign(this.s, { openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map() });
-  }
-
   private attempted(attempt: Attempt): void {
     const answer = this.agent.workspace?.();
     if (answer instanceof Promise) {
