@@ -1,19 +1,19 @@
 import { stalledOutcome } from '../../core/signals/registry.ts';
 import type { Config } from '../../core/config/config.ts';
 import type { RunPlan } from './run-plan.ts';
-import { isHealthy, statusLine, type RunSnapshot } from '../../core/status/service-status-line.ts';
 import { OutputTracker } from '../output/output.ts';
-import { Supervisor, type Stall } from '../tick/supervisor.ts';
+import type { Supervisor, Stall } from '../tick/supervisor.ts';
 import { LiveConfig } from './live-config.ts';
-import { startWatchdog, statusSender } from './watchdog.ts';
+import { startWatchdog } from './watchdog.ts';
 import { conclude, type PassResult } from './outcome.ts';
-import { usageResetAt } from '../../core/detect/usage-limit.ts';
 import { signalErrorCode } from '../../core/incident/error-codes.ts';
 import { RunMachine, stallPolicy, type RunAction, type RunEvent, type RunEventDetail } from './run-machine.ts';
 import type { RunFacts } from '../tick/detectors.ts';
 import { joinFirst, SerialTick } from './serial-tick.ts';
 import { feedStreams, type RunStreams } from '../output/run-streams.ts';
 import type { ProcessTree, PassPorts, SpawnedChild } from '../ports.ts';
+import { PassStatus, seenAtExit, type PassStatusParts } from './pass-status.ts';
+import { createPassSupervisor, passFacts, type PassSupervisorParts } from './pass-supervisor.ts';
 
 /**
  * The life of one supervised command, as the run machine's actions: spawn, pass output
@@ -44,44 +44,42 @@ function reportSpawnFailure(failure: { exitCode: number; message: string }, port
  * respawn is the next pass, pass-loop.ts). Not an agent session: a pass may start one, resume
  * one, or run a command that has none. Where the run stands is the run machine's; the pass holds
  * what it is made of (tree, output, supervisor, streams) and the handles of effects in flight.
+ * Its parts are public and read-only so that what is wired from them beside it can read them
+ * (pass-status.ts, pass-supervisor.ts).
  */
-class SupervisedPass {
+class SupervisedPass implements PassStatusParts, PassSupervisorParts {
   private readonly config: Config;
-  private readonly live: LiveConfig;
-  private readonly startedAt: number;
-  private readonly tree: ProcessTree;
-  private readonly output: OutputTracker;
-  private readonly supervisor: Supervisor;
+  readonly live: LiveConfig;
+  readonly startedAt: number;
+  readonly tree: ProcessTree;
+  readonly output: OutputTracker;
+  readonly supervisor: Supervisor;
   private readonly streams: RunStreams;
-  private readonly ticks: SerialTick;
+  readonly ticks: SerialTick;
   private readonly stopController = new AbortController();
-  private readonly sendStatus: (line: string) => void;
-  /** A tick may wait on a recovery (kill grace) or the diagnostician; longer than all of that means the supervision itself is stuck. */
-  private readonly tickBudget: number;
+  private readonly status: PassStatus;
   private readonly cleanups: Array<() => void> = [];
   /** Kept till the pass's end, past the cleanups: the end's own waits (git, the evidence check) must not starve systemd's watchdog. */
   private stopWatchdog = () => {};
-  /** What the detectors know of the run: readiness is the machine's, read through (never a copy). */
-  private readonly facts: RunFacts;
+  readonly facts: RunFacts;
   /** Stops the tree with the signal the machine says (`treeStop`); a later stop (a signal, the run's end) joins the first. */
   private readonly stopTree = joinFirst(() => this.tree.stopAll(this.machine.treeStop ?? 'SIGTERM', this.live.current.stop_grace, this.stopController.signal));
 
   constructor(
-    private readonly plan: RunPlan,
-    private readonly ports: PassPorts,
+    readonly plan: RunPlan,
+    readonly ports: PassPorts,
     private readonly child: SpawnedChild,
-    private readonly machine: RunMachine,
+    readonly machine: RunMachine,
   ) {
     this.config = plan.config;
     this.live = plan.live ?? new LiveConfig(plan.config);
     this.startedAt = ports.clock.monotonic();
     this.ticks = new SerialTick(() => this.tickOnce(), () => ports.clock.monotonic());
-    this.tickBudget = 3 * this.config.poll + this.config.kill_grace + this.config.diagnose.timeout + 10_000;
     this.tree = ports.makeTree(child.pid, plan.runTag);
-    this.facts = { get ready() { return machine.ready; }, evidenceDead: null };
+    this.facts = passFacts(machine);
     this.output = new OutputTracker(this.startedAt, ports.adapter, ports.records, ports);
-    this.supervisor = this.createSupervisor();
-    this.sendStatus = statusSender(ports.notifier);
+    this.supervisor = createPassSupervisor(this, (stall) => this.send('stall', { stallAction: stallPolicy(stall, plan.onStall, machine.ready) }));
+    this.status = new PassStatus(this, this.config);
     this.streams = this.passOutputThrough();
   }
 
@@ -98,20 +96,9 @@ class SupervisedPass {
     await this.supervisor.detectAtExit();
     this.supervisor.rootExited(exited.code);
     await this.carryOut('child_exited');
-    const { clock } = this.ports;
-    const limit = this.output.state.usageLimit;
-    const seen = {
-      stopSignal: this.machine.stopSignal, stall: this.supervisor.stall, sessionId: this.output.state.sessionId,
-      completed: this.ports.adapter().name === 'generic' || this.output.state.completed,
-      usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
-      usageThrottle: limit?.throttle === true,
-      turnFailed: this.output.state.failed,
-      history: this.output.state.history,
-      filesChanged: this.output.state.filesChanged,
-      recovered: this.ports.resumed?.verdict === 'RESOLVED',
-    };
+    const seen = seenAtExit(this);
     try {
-      const concluded = await conclude(exited, seen, this.ports, () => this.publishStatus());
+      const concluded = await conclude(exited, seen, this.ports, () => this.status.publish());
       // A git still running for the last tool end answers into this pass (its trace), not after it.
       await this.output.fingerprinted();
       return { ...concluded, outputTail: this.output.lastLines() };
@@ -135,7 +122,7 @@ class SupervisedPass {
     start_supervising: () => this.startSupervising(),
     announce_ready: () => this.ports.notifier.send('READY=1'),
     supervise: () => void this.ticks.run(),
-    publish_status: () => this.publishStatus(),
+    publish_status: () => this.status.publish(),
     apply_stall_policy: () => this.applyStallPolicy(this.supervisor.stall!),
     stop_tree: () => {
       this.ports.logger.log('notice', `${this.machine.stopSignal}: stopping (grace ${Math.round(this.live.current.stop_grace / 1000)}s)`);
@@ -171,22 +158,12 @@ class SupervisedPass {
     if (!config.ready_pattern && !config.ready_port) this.send('ready');
     this.cleanups.push(ports.every(config.poll, () => this.send('tick')));
     this.send('tick');
-    this.stopWatchdog = startWatchdog(ports.notifier, this.plan.watchdogUsec ?? null, ports.every, () => this.machine.ready && isHealthy(this.snapshot()));
+    this.stopWatchdog = startWatchdog(ports.notifier, this.plan.watchdogUsec ?? null, ports.every, () => this.status.healthy());
     ports.evidence.start((message) => {
       this.facts.evidenceDead = message;
       this.send('tick');
     });
     this.cleanups.push(() => ports.evidence.stop(), ports.signals((signal) => this.send('signal', { signal })));
-  }
-
-  private createSupervisor(): Supervisor {
-    const { ports } = this;
-    const agentName = () => (ports.adapter().name === 'generic' ? null : ports.adapter().name);
-    return new Supervisor({
-      ports: { monotonic: () => ports.clock.monotonic(), tree: this.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, resumed: ports.resumed },
-      settings: () => this.live.supervisorSettings(agentName), output: this.output, startedAt: this.startedAt, facts: this.facts, actionsTaken: this.plan.actionsTaken,
-      onStall: (stall) => this.send('stall', { stallAction: stallPolicy(stall, this.plan.onStall, this.machine.ready) }),
-    });
   }
 
   private async tickOnce(): Promise<void> {
@@ -199,7 +176,7 @@ class SupervisedPass {
       }
       await this.supervisor.tick();
       this.send(this.supervisor.recovering ? 'recovery_started' : 'recovery_ended');
-      this.publishStatus();
+      this.status.publish();
     } catch (error) {
       ports.logger.log('error', `supervision tick failed: ${(error as Error).message}`);
     }
@@ -209,36 +186,11 @@ class SupervisedPass {
     const action = this.machine.stallAction!;
     // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
     if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stalledOutcome(stall.kind), reason: stall.message, error_code: signalErrorCode(stall.kind) });
-    this.publishStatus();
+    this.status.publish();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec, once the
     // stall's alert has left (bounded by notify.timeout; the pings stay withheld meanwhile).
     if (action === 'withhold') void (this.ports.alerts?.settled() ?? Promise.resolve()).then(() => this.ports.notifier.send('WATCHDOG=trigger'));
     // With the signal the machine chose for the action (an agent at its usage limit is interrupted, not killed).
     else void this.stopTree();
-  }
-
-  private snapshot(): RunSnapshot {
-    const { ports, supervisor, output } = this;
-    const now = ports.clock.monotonic();
-    return {
-      now,
-      wallNow: ports.clock.wall(),
-      adapter: ports.adapter().name,
-      sessionId: output.state.sessionId,
-      lastOutputAt: output.state.lastOutputAt,
-      processCount: supervisor.history.processCount,
-      evidence: ports.evidence.summary(),
-      stall: supervisor.stall ? { message: supervisor.stall.message, action: this.machine.stallAction ?? 'exit' } : null,
-      awaitingApproval: supervisor.awaitingApproval,
-      recovering: supervisor.recovering,
-      loopOverdue: this.ticks.sinceStart(now) > this.tickBudget,
-    };
-  }
-
-  private publishStatus(): void {
-    const snapshot = this.snapshot();
-    const line = statusLine(snapshot);
-    this.sendStatus(line);
-    this.ports.health?.(this.machine.ready && isHealthy(snapshot), line, Math.max(0, snapshot.now - snapshot.lastOutputAt));
   }
 }
