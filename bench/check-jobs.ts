@@ -29,14 +29,20 @@ export async function main(): Promise<number> {
     writeFileSync(join(dir, 'deadman.toml'), toml);
     const bin = new URL('../../bin/deadman.js', import.meta.url).pathname;
     const cliStarted = performance.now();
-    const cli = spawnSync(process.execPath, [bin, 'check', '--config', join(dir, 'deadman.toml'), '--database', join(dir, 'state', 'deadman.db')], { encoding: 'utf8' });
+    const cli = spawnSync(
+      process.execPath,
+      [bin, 'check', '--config', join(dir, 'deadman.toml'), '--database', join(dir, 'state', 'deadman.db')],
+      { encoding: 'utf8' },
+    );
     const cliMs = performance.now() - cliStarted;
     const summary = cli.stdout.trim().split('\n').pop();
     if (cli.status !== 1 || summary !== `${JOBS} checked | 1 green and dead | ${JOBS - 1} alive`) {
       throw new Error(`deadman check ended ${cli.status}: ${summary} ${cli.stderr}`);
     }
-    process.stdout.write(`check-jobs: ${JOBS} jobs × 3 file claims evaluated in ${Math.round(evaluateMs)} ms; `
-      + `\`deadman check\` end to end (start-up, config, records) in ${Math.round(cliMs)} ms (budget ${BUDGET_MS} ms)\n`);
+    process.stdout.write(
+      `check-jobs: ${JOBS} jobs × 3 file claims evaluated in ${Math.round(evaluateMs)} ms; ` +
+        `\`deadman check\` end to end (start-up, config, records) in ${Math.round(cliMs)} ms (budget ${BUDGET_MS} ms)\n`,
+    );
     return evaluateMs < BUDGET_MS && cliMs < BUDGET_MS ? 0 : 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -53,21 +59,29 @@ function buildFixture(dir: string): { jobs: Array<[string, Job]>; toml: string }
     mkdirSync(join(root, 'logs'), { recursive: true });
     writeFileSync(join(root, 'export.csv'), i === 0 ? '' : 'id,value\n1,2\n');
     writeFileSync(join(root, 'backup.tar.gz'), 'x'.repeat(2048));
-    for (const day of ['2026-09-08', '2026-09-09', '2026-09-10']) writeFileSync(join(root, 'logs', `run-${day}.log`), 'done\n');
+    for (const day of ['2026-09-08', '2026-09-09', '2026-09-10'])
+      writeFileSync(join(root, 'logs', `run-${day}.log`), 'done\n');
     utimesSync(join(root, 'backup.tar.gz'), hourAgo, hourAgo);
     const claims = [
       { kind: 'file', root, path: join(root, 'export.csv'), non_empty: true, max_age: '6h' },
       { kind: 'file', root, path: join(root, 'backup.tar.gz'), min_bytes: 1024, max_age: '1d' },
       { kind: 'file', root, glob: join(root, 'logs', '*.log'), non_empty: true, max_age: '1d' },
     ];
-    jobs.push([`job-${i}`, { rerun: ['/bin/true'], timeout: 60_000, evidence: claims.map((c) => claimSchema.parse(c)) }]);
-    toml.push(`[jobs.job-${i}]\nrerun = ["/bin/true"]\n${claims.map((c) => `[[jobs.job-${i}.evidence]]\n${tomlPairs(c)}`).join('\n')}`);
+    jobs.push([
+      `job-${i}`,
+      { rerun: ['/bin/true'], timeout: 60_000, evidence: claims.map((c) => claimSchema.parse(c)) },
+    ]);
+    toml.push(
+      `[jobs.job-${i}]\nrerun = ["/bin/true"]\n${claims.map((c) => `[[jobs.job-${i}.evidence]]\n${tomlPairs(c)}`).join('\n')}`,
+    );
   }
   return { jobs, toml: toml.join('\n\n') };
 }
 
 function tomlPairs(claim: Record<string, unknown>): string {
-  return Object.entries(claim).map(([key, value]) => `${key} = ${JSON.stringify(value)}`).join('\n');
+  return Object.entries(claim)
+    .map(([key, value]) => `${key} = ${JSON.stringify(value)}`)
+    .join('\n');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

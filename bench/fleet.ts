@@ -13,11 +13,16 @@ import { fleetTable, type FleetRow, type FleetRows } from './helpers/figures.ts'
  * mean little without it. A missed target is reported, not failed, so it returns 0.
  */
 
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 export async function fleetModules(): Promise<Array<{ file: string; rows: FleetRows }>> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const files = readdirSync(here).filter((file) => file.endsWith('.js') && !['run-all.js', 'fleet.js'].includes(file)).sort();
+  const files = readdirSync(here)
+    .filter((file) => file.endsWith('.js') && !['run-all.js', 'fleet.js'].includes(file))
+    .sort();
   const found: Array<{ file: string; rows: FleetRows }> = [];
   for (const file of files) {
     const bench = (await import(pathToFileURL(`${here}/${file}`).href)) as { fleetRows?: FleetRows };
@@ -27,14 +32,23 @@ export async function fleetModules(): Promise<Array<{ file: string; rows: FleetR
 }
 
 export async function main(): Promise<number> {
-  process.stdout.write(`fleet (issue 36): ${process.execPath} ${process.version}; load average at start (1, 5, 15 min): ${load()}\n`);
+  process.stdout.write(
+    `fleet (issue 36): ${process.execPath} ${process.version}; load average at start (1, 5, 15 min): ${load()}\n`,
+  );
   const rows: FleetRow[] = [];
   for (const { file, rows: of } of await fleetModules()) {
     const started = performance.now();
     try {
-      rows.push(...await of());
+      rows.push(...(await of()));
     } catch (error) {
-      rows.push({ figure: `${file}: failed: ${(error as Error).message}`, floor: '—', now: '—', ratio: '—', target: '—', met: false });
+      rows.push({
+        figure: `${file}: failed: ${(error as Error).message}`,
+        floor: '—',
+        now: '—',
+        ratio: '—',
+        target: '—',
+        met: false,
+      });
     }
     process.stdout.write(`  (${file}: ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
   }

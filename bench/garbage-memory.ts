@@ -56,12 +56,19 @@ export async function main(): Promise<number> {
       '1 M short lines': writeCorpusFile(bench.dir, 'short-lines', shortLines(1_000_000)),
       'one 100 MB line': writeCorpusFile(bench.dir, 'single-line', singleLine(100 * MB)),
     };
-    process.stdout.write(`garbage-memory: ${process.execPath} ${process.version}; deadman run --adapter … -- cat <corpus>\n`);
+    process.stdout.write(
+      `garbage-memory: ${process.execPath} ${process.version}; deadman run --adapter … -- cat <corpus>\n`,
+    );
     const figures: Figure[] = [];
     for (const [name, corpus] of Object.entries(corpora)) {
       for (const adapter of ADAPTERS) {
         const { peakKb, seconds } = await passThrough(adapter, corpus.file, corpus.bytes, bench);
-        figures.push({ what: `peak RSS, ${name}, --adapter ${adapter}`, value: `${megabytes(peakKb)} (${seconds.toFixed(1)} s)`, target: `< ${TARGET_MB} MB`, pass: peakKb * 1024 < TARGET_MB * MB });
+        figures.push({
+          what: `peak RSS, ${name}, --adapter ${adapter}`,
+          value: `${megabytes(peakKb)} (${seconds.toFixed(1)} s)`,
+          target: `< ${TARGET_MB} MB`,
+          pass: peakKb * 1024 < TARGET_MB * MB,
+        });
       }
     }
     process.stdout.write(table(figures));
@@ -71,7 +78,11 @@ export async function main(): Promise<number> {
   }
 }
 
-function writeCorpusFile(dir: string, name: string, pieces: Iterable<Uint8Array | string>): { file: string; bytes: number } {
+function writeCorpusFile(
+  dir: string,
+  name: string,
+  pieces: Iterable<Uint8Array | string>,
+): { file: string; bytes: number } {
   const file = join(dir, `${name}.bin`);
   return { file, bytes: writeCorpus(file, pieces) };
 }

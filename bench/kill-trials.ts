@@ -17,7 +17,9 @@ export async function main(): Promise<number> {
   try {
     const started = performance.now();
     const { trials, failures } = await runKillTrials(root, TRIALS, 4);
-    process.stdout.write(`kill trials: ${trials - failures.length}/${trials} held (marker parses or absent, integrity_check ok, next run starts) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `kill trials: ${trials - failures.length}/${trials} held (marker parses or absent, integrity_check ok, next run starts) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
     for (const failure of failures) process.stdout.write(`  ${failure}\n`);
     return failures.length === 0 ? 0 : 1;
   } finally {

@@ -1,5 +1,12 @@
 import { pathToFileURL } from 'node:url';
-import { hungToolKillDelay, INACTIVITY_MS, LIVENESS_CASES, runCase, startHostNoise, HUNG_TIMEOUT_MS } from '../test/helpers/liveness-cases.ts';
+import {
+  hungToolKillDelay,
+  INACTIVITY_MS,
+  LIVENESS_CASES,
+  runCase,
+  startHostNoise,
+  HUNG_TIMEOUT_MS,
+} from '../test/helpers/liveness-cases.ts';
 
 /**
  * `npm run bench` part: liveness under busy-host noise (a tree exec'ing /bin/true every 0.3 s
@@ -37,13 +44,15 @@ export async function main(): Promise<number> {
       else hungLatencies.push(delayMs - HUNG_TIMEOUT_MS);
     }
     const cases = LIVENESS_CASES.length * RUNS;
-    process.stdout.write([
-      `liveness (${RUNS} runs of ${LIVENESS_CASES.length} cases under busy-host noise, inactivity ${INACTIVITY_MS} ms, hung_timeout ${HUNG_TIMEOUT_MS} ms)`,
-      `  inactivity stall latency beyond the limit: median ${inactivityLatencies.length ? median(inactivityLatencies).toFixed(0) : '-'} ms (of ${inactivityLatencies.length})`,
-      `  hung tool killed beyond hung_timeout:      median ${hungLatencies.length ? median(hungLatencies).toFixed(0) : '-'} ms (of ${hungLatencies.length}), missed ${hungMissed}`,
-      `  false stalls: ${falseStalls} of ${LIVENESS_CASES.filter((c) => c.expect === 'survive').length * RUNS}; missed stalls: ${missedStalls} of ${LIVENESS_CASES.filter((c) => c.expect === 'stall').length * RUNS} (${cases} runs)`,
-      '',
-    ].join('\n'));
+    process.stdout.write(
+      [
+        `liveness (${RUNS} runs of ${LIVENESS_CASES.length} cases under busy-host noise, inactivity ${INACTIVITY_MS} ms, hung_timeout ${HUNG_TIMEOUT_MS} ms)`,
+        `  inactivity stall latency beyond the limit: median ${inactivityLatencies.length ? median(inactivityLatencies).toFixed(0) : '-'} ms (of ${inactivityLatencies.length})`,
+        `  hung tool killed beyond hung_timeout:      median ${hungLatencies.length ? median(hungLatencies).toFixed(0) : '-'} ms (of ${hungLatencies.length}), missed ${hungMissed}`,
+        `  false stalls: ${falseStalls} of ${LIVENESS_CASES.filter((c) => c.expect === 'survive').length * RUNS}; missed stalls: ${missedStalls} of ${LIVENESS_CASES.filter((c) => c.expect === 'stall').length * RUNS} (${cases} runs)`,
+        '',
+      ].join('\n'),
+    );
     return falseStalls + missedStalls + hungMissed === 0 ? 0 : 1;
   } finally {
     stopNoise();

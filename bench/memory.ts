@@ -34,14 +34,38 @@ export async function main(): Promise<number> {
     ]);
     const memory = (x: Idle) => `${megabytes(x.rssKb)} (PSS ${megabytes(x.pssKb)}, anonymous ${megabytes(x.anonKb)})`;
     process.stdout.write(`memory: ${process.execPath} ${process.version}; deadman run -- sleep 60, no NOTIFY_SOCKET\n`);
-    process.stdout.write(table([
-      { what: 'RSS of deadman supervising idle `sleep 60` / floor', value: `${memory(deadman)} = floor + ${megabytes(deadman.rssKb - floor.rssKb)}`, target: `≤ floor + ${OVER_FLOOR_MB} MB`, pass: (deadman.rssKb - floor.rssKb) * 1024 <= OVER_FLOOR_MB * 1e6 },
-      { what: '  reference: its peak (VmHWM) so far, start-up included', value: megabytes(deadman.peakKb), target: '', pass: null },
-      { what: '  reference: an idle `node -e setTimeout…`', value: memory(node), target: '', pass: null },
-      { what: '  floor: Node with SQLite open, supervising `sleep 60` on pipes', value: memory(floor), target: '', pass: null },
-      { what: `CPU supervising idle \`sleep 60\` (${MEASURE_MS / 1000} s)`, value: `${deadman.percent.toFixed(2)} % of a core (${deadman.cpuMs.toFixed(0)} ms)`, target: '≤ 0.2 %', pass: deadman.percent <= 0.2 },
-    ]));
-    process.stdout.write('  (RSS counts the Node binary\'s pages in full; PSS splits pages shared with other processes among them: what one more unit costs)\n');
+    process.stdout.write(
+      table([
+        {
+          what: 'RSS of deadman supervising idle `sleep 60` / floor',
+          value: `${memory(deadman)} = floor + ${megabytes(deadman.rssKb - floor.rssKb)}`,
+          target: `≤ floor + ${OVER_FLOOR_MB} MB`,
+          pass: (deadman.rssKb - floor.rssKb) * 1024 <= OVER_FLOOR_MB * 1e6,
+        },
+        {
+          what: '  reference: its peak (VmHWM) so far, start-up included',
+          value: megabytes(deadman.peakKb),
+          target: '',
+          pass: null,
+        },
+        { what: '  reference: an idle `node -e setTimeout…`', value: memory(node), target: '', pass: null },
+        {
+          what: '  floor: Node with SQLite open, supervising `sleep 60` on pipes',
+          value: memory(floor),
+          target: '',
+          pass: null,
+        },
+        {
+          what: `CPU supervising idle \`sleep 60\` (${MEASURE_MS / 1000} s)`,
+          value: `${deadman.percent.toFixed(2)} % of a core (${deadman.cpuMs.toFixed(0)} ms)`,
+          target: '≤ 0.2 %',
+          pass: deadman.percent <= 0.2,
+        },
+      ]),
+    );
+    process.stdout.write(
+      "  (RSS counts the Node binary's pages in full; PSS splits pages shared with other processes among them: what one more unit costs)\n",
+    );
     return 0;
   } finally {
     rmSync(bench.dir, { recursive: true, force: true });
@@ -54,12 +78,15 @@ export async function main(): Promise<number> {
  * writes a row.
  */
 function floorScript(database: string): string {
-  return sqliteFloorScript(database, `const { createHmac } = await import('node:crypto');
+  return sqliteFloorScript(
+    database,
+    `const { createHmac } = await import('node:crypto');
     createHmac('sha256', 'key').update('marker').digest();
     const child = spawn('sleep', ['60'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', () => {});
     const poll = setInterval(insertRow, 1000);
-    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`);
+    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`,
+  );
 }
 
 interface Idle {
@@ -79,11 +106,15 @@ async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv 
     await sleep(SETTLE_MS);
     const before = { cpu: cpuTicks(child.pid!).own, at: performance.now() };
     await sleep(MEASURE_MS);
-    const cpuMs = (cpuTicks(child.pid!).own - before.cpu) / clockTicksPerSecond() * 1000;
+    const cpuMs = ((cpuTicks(child.pid!).own - before.cpu) / clockTicksPerSecond()) * 1000;
     const pid = child.pid!;
     return {
-      percent: cpuMs / (performance.now() - before.at) * 100, cpuMs,
-      rssKb: statusKb(pid, 'VmRSS'), pssKb: smapsRollupKb(pid, 'Pss'), anonKb: statusKb(pid, 'RssAnon'), peakKb: statusKb(pid, 'VmHWM'),
+      percent: (cpuMs / (performance.now() - before.at)) * 100,
+      cpuMs,
+      rssKb: statusKb(pid, 'VmRSS'),
+      pssKb: smapsRollupKb(pid, 'Pss'),
+      anonKb: statusKb(pid, 'RssAnon'),
+      peakKb: statusKb(pid, 'VmHWM'),
     };
   } finally {
     child.kill('SIGTERM');

@@ -37,7 +37,12 @@ export async function main(): Promise<number> {
     try {
       const cost = msPerPoll(tree.pid, false);
       const target = owned === 1_000;
-      figures.push({ what: `poll, ${owned} owned processes`, value: shown(cost), target: target ? `≤ ${TARGET_1000_MS} ms` : '', pass: target ? cost.wallMs <= TARGET_1000_MS : null });
+      figures.push({
+        what: `poll, ${owned} owned processes`,
+        value: shown(cost),
+        target: target ? `≤ ${TARGET_1000_MS} ms` : '',
+        pass: target ? cost.wallMs <= TARGET_1000_MS : null,
+      });
       figures.push(reference(`  same, /proc-scan fallback`, shown(msPerPoll(tree.pid, true))));
       if (target) figures.push(reference(`  detector on top (fold + find)`, `${detectorMsPerPoll(tree.pid)} ms`));
     } finally {
@@ -55,7 +60,12 @@ export async function main(): Promise<number> {
   }
   const latencies: number[] = [];
   for (let run = 0; run < LATENCY_RUNS; run++) latencies.push(await detectionLatency());
-  figures.push(reference(`hung found after hung_timeout, poll ${POLL_MS} ms (${LATENCY_RUNS} runs)`, latencies.map((ms) => `${ms.toFixed(0)} ms`).join(', ')));
+  figures.push(
+    reference(
+      `hung found after hung_timeout, poll ${POLL_MS} ms (${LATENCY_RUNS} runs)`,
+      latencies.map((ms) => `${ms.toFixed(0)} ms`).join(', '),
+    ),
+  );
 
   console.log('deadman poll cost (Linux /proc observer, children-file walk)');
   process.stdout.write(table(figures));
@@ -109,7 +119,15 @@ function msPerPoll(rootPid: number, forceProcScan: boolean): PollCost {
 function detectorMsPerPoll(rootPid: number): string {
   const observer = createLinuxObserver({ rootPid, useCgroup: false, monotonic });
   let progress = emptyProgress;
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: 0, baseline: new Set<string>(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
+  const options = {
+    hungTimeoutMs: HUNG_TIMEOUT_MS,
+    lastOutputAt: 0,
+    baseline: new Set<string>(),
+    ignore: [],
+    openTools: [],
+    firstToolAt: null,
+    requireOpenTool: false,
+  };
   const samples = Array.from({ length: POLLS }, () => {
     const observation = observer.observe();
     return timed(() => {
@@ -128,10 +146,21 @@ function detectorMsPerPoll(rootPid: number): string {
  */
 async function detectionLatency(): Promise<number> {
   const loopStart = monotonic();
-  const phase = (Math.random() * POLL_MS / 1000).toFixed(3);
-  const child = spawn('/bin/sh', ['-c', `sleep ${phase}; setsid sleep 600 & wait`], { detached: true, stdio: 'ignore' });
+  const phase = ((Math.random() * POLL_MS) / 1000).toFixed(3);
+  const child = spawn('/bin/sh', ['-c', `sleep ${phase}; setsid sleep 600 & wait`], {
+    detached: true,
+    stdio: 'ignore',
+  });
   const observer = createLinuxObserver({ rootPid: child.pid!, useCgroup: false, monotonic });
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: loopStart, baseline: new Set<string>(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
+  const options = {
+    hungTimeoutMs: HUNG_TIMEOUT_MS,
+    lastOutputAt: loopStart,
+    baseline: new Set<string>(),
+    ignore: [],
+    openTools: [],
+    firstToolAt: null,
+    requireOpenTool: false,
+  };
   let progress = emptyProgress;
   try {
     for (;;) {

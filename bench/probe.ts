@@ -24,25 +24,48 @@ const REQUESTS = 201;
 
 export async function fleetRows(): Promise<FleetRow[]> {
   const bench = deadmanBench('probe');
-  const run = spawn(process.execPath, bench.run('--name', 'probe', '--inactivity', 'off', '--health-listen', '127.0.0.1:0', '--', 'sleep', '600'), { ...bench.opts, stdio: ['ignore', 'ignore', 'pipe'] });
-  const bare = spawn(process.execPath, ['-e', "const s = require('node:http').createServer((q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('ok\\n')).listen(0, '127.0.0.1', () => console.error('port ' + s.address().port))"], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawn(
+    process.execPath,
+    bench.run('--name', 'probe', '--inactivity', 'off', '--health-listen', '127.0.0.1:0', '--', 'sleep', '600'),
+    { ...bench.opts, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const bare = spawn(
+    process.execPath,
+    [
+      '-e',
+      "const s = require('node:http').createServer((q, r) => r.writeHead(200, { 'content-type': 'text/plain' }).end('ok\\n')).listen(0, '127.0.0.1', () => console.error('port ' + s.address().port))",
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   try {
     const [port, barePort] = await Promise.all([portOf(run, /health on port (\d+)/), portOf(bare, /port (\d+)/)]);
     const database = join(bench.dir, 'deadman.db');
-    await until(() => existsSync(join(bench.opts.env.STATE_DIRECTORY!, 'health', 'probe.json')), 'the run\'s health file');
-    const t = timeStarts({
-      floor: { argv: ['--input-type=module', '-e', readOnlyFloor(database)] },
-      health: { argv: [deadmanBin, 'health', '--name', 'probe'] },
-      status: { argv: [deadmanBin, 'status', '--database', database] },
-      metrics: { argv: [deadmanBin, 'metrics', '--database', database] },
-    }, bench.opts);
+    await until(
+      () => existsSync(join(bench.opts.env.STATE_DIRECTORY!, 'health', 'probe.json')),
+      "the run's health file",
+    );
+    const t = timeStarts(
+      {
+        floor: { argv: ['--input-type=module', '-e', readOnlyFloor(database)] },
+        health: { argv: [deadmanBin, 'health', '--name', 'probe'] },
+        status: { argv: [deadmanBin, 'status', '--database', database] },
+        metrics: { argv: [deadmanBin, 'metrics', '--database', database] },
+      },
+      bench.opts,
+    );
     const floorWhat = 'node opening the database read-only, reading one row';
     const served = await timeRequests(port, run.pid!, barePort, bare.pid!);
     return [
       fleetRow('`deadman health --name N` (median wall)', t.health, t.floor, floorWhat, PROBE_TARGET),
       fleetRow('`deadman status` (median wall)', t.status, t.floor, floorWhat, PROBE_TARGET),
       fleetRow('`deadman metrics` (median wall)', t.metrics, t.floor, floorWhat, PROBE_TARGET),
-      fleetRow('httpGet on `run --health-listen` (median per request; CPU: the server\'s)', served.deadman, served.bare, 'a bare node:http server answering 200', PROBE_TARGET),
+      fleetRow(
+        "httpGet on `run --health-listen` (median per request; CPU: the server's)",
+        served.deadman,
+        served.bare,
+        'a bare node:http server answering 200',
+        PROBE_TARGET,
+      ),
     ];
   } finally {
     run.kill('SIGTERM');
@@ -61,7 +84,12 @@ function readOnlyFloor(database: string): string {
 }
 
 /** Interleaved GETs to both servers, one at a time: the median answer time, and each server's CPU per request. */
-async function timeRequests(port: number, pid: number, barePort: number, barePid: number): Promise<{ deadman: { wallMs: number; cpuMs: number }; bare: { wallMs: number; cpuMs: number } }> {
+async function timeRequests(
+  port: number,
+  pid: number,
+  barePort: number,
+  barePid: number,
+): Promise<{ deadman: { wallMs: number; cpuMs: number }; bare: { wallMs: number; cpuMs: number } }> {
   const times = { deadman: [] as number[], bare: [] as number[] };
   const before = { deadman: cpuTicks(pid).own, bare: cpuTicks(barePid).own };
   for (let i = 0; i < REQUESTS; i++) {
@@ -70,8 +98,8 @@ async function timeRequests(port: number, pid: number, barePort: number, barePid
   }
   const msPerTick = 1000 / clockTicksPerSecond();
   return {
-    deadman: { wallMs: median(times.deadman), cpuMs: (cpuTicks(pid).own - before.deadman) * msPerTick / REQUESTS },
-    bare: { wallMs: median(times.bare), cpuMs: (cpuTicks(barePid).own - before.bare) * msPerTick / REQUESTS },
+    deadman: { wallMs: median(times.deadman), cpuMs: ((cpuTicks(pid).own - before.deadman) * msPerTick) / REQUESTS },
+    bare: { wallMs: median(times.bare), cpuMs: ((cpuTicks(barePid).own - before.bare) * msPerTick) / REQUESTS },
   };
 }
 
@@ -79,7 +107,13 @@ function get(port: number): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (response) => {
-      response.resume().on('end', () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET answered ${response.statusCode}`))));
+      response
+        .resume()
+        .on('end', () =>
+          response.statusCode === 200
+            ? resolve(performance.now() - started)
+            : reject(new Error(`GET answered ${response.statusCode}`)),
+        );
     });
     req.on('error', reject).end();
   });
@@ -106,15 +140,21 @@ function portOf(child: ChildProcess, pattern: RegExp): Promise<number> {
 }
 
 function exitOf(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 export async function main(): Promise<number> {
   process.stdout.write(`probe: ${process.execPath} ${process.version}\n`);
   for (const row of await fleetRows()) {
-    process.stdout.write(`  ${row.figure}: ${row.now} / ${row.floor} = ${row.ratio}  target ${row.target}  ${row.met ? 'PASS' : 'MISS'}\n`);
+    process.stdout.write(
+      `  ${row.figure}: ${row.now} / ${row.floor} = ${row.ratio}  target ${row.target}  ${row.met ? 'PASS' : 'MISS'}\n`,
+    );
   }
-  process.stdout.write('  (wall: median of interleaved starts, CPU: their mean user+system; httpGet: median of interleaved requests)\n');
+  process.stdout.write(
+    '  (wall: median of interleaved starts, CPU: their mean user+system; httpGet: median of interleaved requests)\n',
+  );
   return 0;
 }
 

@@ -35,17 +35,51 @@ const WARM_UP_EVENTS = 100_000;
 export async function fleetRows(): Promise<FleetRow[]> {
   const bench = deadmanBench('resident');
   try {
-    const resident = await residents(RESIDENTS, (i) => {
-      mkdirSync(join(bench.dir, `r${i}`));
-      return [process.execPath, ...bench.run('--name', `r${i}`, '--', 'sleep', '120').map((arg) => arg.endsWith('deadman.db') ? join(bench.dir, `r${i}`, 'deadman.db') : arg)];
-    }, bench.opts);
-    const floor = await residents(RESIDENTS, (i) => [process.execPath, '--input-type=module', '-e', floorScript(join(bench.dir, `floor${i}.db`))], bench.opts);
+    const resident = await residents(
+      RESIDENTS,
+      (i) => {
+        mkdirSync(join(bench.dir, `r${i}`));
+        return [
+          process.execPath,
+          ...bench
+            .run('--name', `r${i}`, '--', 'sleep', '120')
+            .map((arg) => (arg.endsWith('deadman.db') ? join(bench.dir, `r${i}`, 'deadman.db') : arg)),
+        ];
+      },
+      bench.opts,
+    );
+    const floor = await residents(
+      RESIDENTS,
+      (i) => [process.execPath, '--input-type=module', '-e', floorScript(join(bench.dir, `floor${i}.db`))],
+      bench.opts,
+    );
     const soak = await soakRss(bench);
-    const perMinute = (ms: number) => `${(ms * 60_000 / CPU_WINDOW_MS).toFixed(0)} ms / 60 s`;
+    const perMinute = (ms: number) => `${((ms * 60_000) / CPU_WINDOW_MS).toFixed(0)} ms / 60 s`;
     return [
-      { figure: `idle memory per resident, ${RESIDENTS} at once (PSS)`, floor: megabytes(floor.pssKb), now: `${megabytes(resident.pssKb)} (RSS ${megabytes(resident.rssKb)})`, ratio: `${(resident.pssKb / floor.pssKb).toFixed(2)}×`, target: '≤ 18 MB PSS', met: resident.pssKb * 1024 <= 18e6 },
-      { figure: `idle CPU supervising \`sleep\` (${CPU_WINDOW_MS / 1000} s, scaled)`, floor: perMinute(floor.cpuMs), now: perMinute(resident.cpuMs), ratio: '—', target: '≤ 30 ms / 60 s', met: resident.cpuMs * 60_000 / CPU_WINDOW_MS <= 30 },
-      { figure: `soak: RSS after ${WARM_UP_EVENTS / 1000}k events, then ${SOAK_EVENTS / 1e6} M more (codex)`, floor: megabytes(soak.warmKb), now: megabytes(soak.afterKb), ratio: `+ ${megabytes(soak.afterKb - soak.warmKb)}`, target: '≤ + 2 MB', met: (soak.afterKb - soak.warmKb) * 1024 <= 2e6 },
+      {
+        figure: `idle memory per resident, ${RESIDENTS} at once (PSS)`,
+        floor: megabytes(floor.pssKb),
+        now: `${megabytes(resident.pssKb)} (RSS ${megabytes(resident.rssKb)})`,
+        ratio: `${(resident.pssKb / floor.pssKb).toFixed(2)}×`,
+        target: '≤ 18 MB PSS',
+        met: resident.pssKb * 1024 <= 18e6,
+      },
+      {
+        figure: `idle CPU supervising \`sleep\` (${CPU_WINDOW_MS / 1000} s, scaled)`,
+        floor: perMinute(floor.cpuMs),
+        now: perMinute(resident.cpuMs),
+        ratio: '—',
+        target: '≤ 30 ms / 60 s',
+        met: (resident.cpuMs * 60_000) / CPU_WINDOW_MS <= 30,
+      },
+      {
+        figure: `soak: RSS after ${WARM_UP_EVENTS / 1000}k events, then ${SOAK_EVENTS / 1e6} M more (codex)`,
+        floor: megabytes(soak.warmKb),
+        now: megabytes(soak.afterKb),
+        ratio: `+ ${megabytes(soak.afterKb - soak.warmKb)}`,
+        target: '≤ + 2 MB',
+        met: (soak.afterKb - soak.warmKb) * 1024 <= 2e6,
+      },
     ];
   } finally {
     rmSync(bench.dir, { recursive: true, force: true });
@@ -54,17 +88,26 @@ export async function fleetRows(): Promise<FleetRow[]> {
 
 /** The floor's script (bench/memory.ts measures the same floor for one process). */
 function floorScript(database: string): string {
-  return sqliteFloorScript(database, `const { createHmac } = await import('node:crypto');
+  return sqliteFloorScript(
+    database,
+    `const { createHmac } = await import('node:crypto');
     createHmac('sha256', 'key').update('marker').digest();
     const child = spawn('sleep', ['120'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', () => {});
     const poll = setInterval(insertRow, 1000);
-    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`);
+    process.on('SIGTERM', () => { clearInterval(poll); child.kill(); db.close(); });`,
+  );
 }
 
 /** `count` processes started at once and left to settle: their mean PSS and RSS, and mean CPU over CPU_WINDOW_MS. */
-async function residents(count: number, argv: (i: number) => string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ pssKb: number; rssKb: number; cpuMs: number }> {
-  const children: ChildProcess[] = Array.from({ length: count }, (_, i) => argv(i)).map(([file, ...args]) => spawn(file!, args, { ...opts, stdio: 'ignore' }));
+async function residents(
+  count: number,
+  argv: (i: number) => string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ pssKb: number; rssKb: number; cpuMs: number }> {
+  const children: ChildProcess[] = Array.from({ length: count }, (_, i) => argv(i)).map(([file, ...args]) =>
+    spawn(file!, args, { ...opts, stdio: 'ignore' }),
+  );
   const closed = children.map((child) => new Promise((resolve) => child.once('close', resolve)));
   try {
     const pids = children.map((child) => child.pid!);
@@ -72,7 +115,7 @@ async function residents(count: number, argv: (i: number) => string[], opts: { c
     await settled(ticks, count);
     const before = ticks();
     await sleep(CPU_WINDOW_MS);
-    const cpuMs = (ticks() - before) / clockTicksPerSecond() * 1000 / count;
+    const cpuMs = (((ticks() - before) / clockTicksPerSecond()) * 1000) / count;
     const mean = (kb: (pid: number) => number) => pids.reduce((sum, pid) => sum + kb(pid), 0) / count;
     return { pssKb: mean((pid) => smapsRollupKb(pid, 'Pss')), rssKb: mean((pid) => statusKb(pid, 'VmRSS')), cpuMs };
   } finally {
@@ -85,7 +128,7 @@ async function residents(count: number, argv: (i: number) => string[], opts: { c
 async function settled(ticks: () => number, count: number): Promise<void> {
   await sleep(QUIET_COMPACTION_MS);
   const limit = performance.now() + SETTLE_LIMIT_MS;
-  for (let last = ticks(); performance.now() < limit; ) {
+  for (let last = ticks(); performance.now() < limit;) {
     await sleep(STILL_MS);
     const now = ticks();
     if (now - last <= count) return;
@@ -103,7 +146,9 @@ async function soakRss(bench: ReturnType<typeof deadmanBench>): Promise<{ warmKb
   writeFileSync(lines, `${longTurnLines('codex', 3).join('\n')}\n`);
   const writer = join(bench.dir, 'soak-writer.mjs');
   const go = join(bench.dir, 'soak-go');
-  writeFileSync(writer, `import { existsSync, readFileSync } from 'node:fs';
+  writeFileSync(
+    writer,
+    `import { existsSync, readFileSync } from 'node:fs';
     const all = readFileSync(${JSON.stringify(lines)}, 'utf8').split('\\n').filter(Boolean);
     const [opening, body] = [all.slice(0, 2), all.slice(2, -1)];
     const write = (text) => new Promise((done) => process.stdout.write(text, done));
@@ -113,8 +158,12 @@ async function soakRss(bench: ReturnType<typeof deadmanBench>): Promise<{ warmKb
     let n = 0;
     const burst = async (events) => { for (let end = n + events; n < end;) { let chunk = ''; for (let k = 0; k < 1000; k++, n++) chunk += body[n % body.length].replace(/"item_(\\d+)/g, '"item_$1_' + Math.floor(n / body.length)) + '\\n'; await write(chunk); } };
     await burst(${WARM_UP_EVENTS}); await pause();
-    await burst(${SOAK_EVENTS}); await pause();`);
-  const child = spawn(process.execPath, bench.run('--adapter', 'codex', '--', process.execPath, writer), { ...bench.opts, stdio: ['ignore', 'ignore', 'pipe'] });
+    await burst(${SOAK_EVENTS}); await pause();`,
+  );
+  const child = spawn(process.execPath, bench.run('--adapter', 'codex', '--', process.execPath, writer), {
+    ...bench.opts,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const closed = new Promise((resolve) => child.once('close', resolve));
   const rss: number[] = [];
   const paused = (async () => {

@@ -11,11 +11,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * closes the output: on a shared host the figures mean little without it.
  */
 
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 export async function main(): Promise<number> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const benches = readdirSync(here).filter((file) => file.endsWith('.js') && file !== 'run-all.js').sort();
+  const benches = readdirSync(here)
+    .filter((file) => file.endsWith('.js') && file !== 'run-all.js')
+    .sort();
   let worst = 0;
   process.stdout.write(`load average at start (1, 5, 15 min): ${load()}\n\n`);
   for (const file of benches) {

@@ -27,20 +27,44 @@ export async function main(): Promise<number> {
     const catLoop = ['sh', '-c', `for i in $(seq ${BLOCK_REPEATS}); do cat "$0"; done`, block];
     const catRelay = ['sh', '-c', `for i in $(seq ${BLOCK_REPEATS}); do cat "$0"; done | cat`, block];
 
-    process.stdout.write(`run-overhead: ${process.execPath} ${process.version}; deadman run with no NOTIFY_SOCKET, state in ${bench.dir}\n`);
+    process.stdout.write(
+      `run-overhead: ${process.execPath} ${process.version}; deadman run with no NOTIFY_SOCKET, state in ${bench.dir}\n`,
+    );
     const direct = await throughput(catLoop, bench.opts, false);
     const relay = await throughput(catRelay, bench.opts, false);
     const wrapped = await throughput([process.execPath, ...bench.run('--', ...catLoop)], bench.opts, true);
 
     const mbps = (r: { mbps: number }) => `${r.mbps.toFixed(0)} MB/s`;
     const figures: Figure[] = [
-      { what: `passthrough ${BLOCK_BYTES * BLOCK_REPEATS / 2 ** 20} MiB, run / a \`| cat\` relay`, value: `${mbps(wrapped)} / ${mbps(relay)} = ${(wrapped.mbps / relay.mbps).toFixed(2)}×`, target: '≥ 0.9× (keep)', pass: wrapped.mbps / relay.mbps >= 0.9 },
-      { what: '  reference: run / direct pipe', value: `${mbps(wrapped)} / ${mbps(direct)} = ${(wrapped.mbps / direct.mbps).toFixed(2)}×`, target: '', pass: null },
-      { what: 'peak RSS of deadman during passthrough', value: megabytes(wrapped.peak.rssKb), target: '≤ 55 MB', pass: wrapped.peak.rssKb * 1024 <= 55e6 },
-      { what: '  reference: its peak anonymous memory and peak PSS (the Node binary\'s pages shared)', value: `${megabytes(wrapped.peak.anonKb)}, PSS ${megabytes(wrapped.peak.pssKb)}`, target: '', pass: null },
+      {
+        what: `passthrough ${(BLOCK_BYTES * BLOCK_REPEATS) / 2 ** 20} MiB, run / a \`| cat\` relay`,
+        value: `${mbps(wrapped)} / ${mbps(relay)} = ${(wrapped.mbps / relay.mbps).toFixed(2)}×`,
+        target: '≥ 0.9× (keep)',
+        pass: wrapped.mbps / relay.mbps >= 0.9,
+      },
+      {
+        what: '  reference: run / direct pipe',
+        value: `${mbps(wrapped)} / ${mbps(direct)} = ${(wrapped.mbps / direct.mbps).toFixed(2)}×`,
+        target: '',
+        pass: null,
+      },
+      {
+        what: 'peak RSS of deadman during passthrough',
+        value: megabytes(wrapped.peak.rssKb),
+        target: '≤ 55 MB',
+        pass: wrapped.peak.rssKb * 1024 <= 55e6,
+      },
+      {
+        what: "  reference: its peak anonymous memory and peak PSS (the Node binary's pages shared)",
+        value: `${megabytes(wrapped.peak.anonKb)}, PSS ${megabytes(wrapped.peak.pssKb)}`,
+        target: '',
+        pass: null,
+      },
     ];
     process.stdout.write(table(figures));
-    process.stdout.write(`  (passthrough: median of ${THROUGHPUT_RUNS}, first byte to end of stream, read and discarded by the bench; start-up: startup.js, idle memory and CPU: memory.js)\n`);
+    process.stdout.write(
+      `  (passthrough: median of ${THROUGHPUT_RUNS}, first byte to end of stream, read and discarded by the bench; start-up: startup.js, idle memory and CPU: memory.js)\n`,
+    );
     return 0;
   } finally {
     rmSync(bench.dir, { recursive: true, force: true });
@@ -55,7 +79,11 @@ interface PeakMemory {
 }
 
 /** MB/s of the argv's stdout, read and discarded here; for deadman also its peak memory. */
-async function throughput(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }, sampleMemory: boolean): Promise<{ mbps: number; peak: PeakMemory }> {
+async function throughput(
+  argv: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+  sampleMemory: boolean,
+): Promise<{ mbps: number; peak: PeakMemory }> {
   const rates: number[] = [];
   const peak: PeakMemory = { rssKb: 0, anonKb: 0, pssKb: 0 };
   for (let run = 0; run < THROUGHPUT_RUNS; run++) {
@@ -77,7 +105,8 @@ async function throughput(argv: string[], opts: { cwd: string; env: NodeJS.Proce
     await ended;
     const seconds = (performance.now() - firstByteAt) / 1000;
     if (sampler) clearInterval(sampler);
-    if (code !== 0 || bytes !== BLOCK_BYTES * BLOCK_REPEATS) throw new Error(`${argv.join(' ')} ended ${code} after ${bytes} bytes`);
+    if (code !== 0 || bytes !== BLOCK_BYTES * BLOCK_REPEATS)
+      throw new Error(`${argv.join(' ')} ended ${code} after ${bytes} bytes`);
     rates.push(bytes / 1e6 / seconds);
   }
   return { mbps: median(rates), peak };

@@ -24,20 +24,59 @@ const PEAK_OVER_GENERIC_MB = 12;
 function codexCycle(n: number): string {
   const command = `/bin/bash -lc 'make test-${n}'`;
   const output = `ok ${n} - a test line of the tool's captured output\\n`.repeat(40);
-  return [
-    JSON.stringify({ type: 'item.started', item: { id: `item_${n}`, type: 'command_execution', command, aggregated_output: '', exit_code: null, status: 'in_progress' } }),
-    JSON.stringify({ type: 'item.completed', item: { id: `item_${n}`, type: 'command_execution', command, aggregated_output: output, exit_code: 0, status: 'completed' } }),
-    JSON.stringify({ type: 'item.completed', item: { id: `msg_${n}`, type: 'agent_message', text: `Step ${n} passed; moving on to the next one.` } }),
-  ].join('\n') + '\n';
+  return (
+    [
+      JSON.stringify({
+        type: 'item.started',
+        item: {
+          id: `item_${n}`,
+          type: 'command_execution',
+          command,
+          aggregated_output: '',
+          exit_code: null,
+          status: 'in_progress',
+        },
+      }),
+      JSON.stringify({
+        type: 'item.completed',
+        item: {
+          id: `item_${n}`,
+          type: 'command_execution',
+          command,
+          aggregated_output: output,
+          exit_code: 0,
+          status: 'completed',
+        },
+      }),
+      JSON.stringify({
+        type: 'item.completed',
+        item: { id: `msg_${n}`, type: 'agent_message', text: `Step ${n} passed; moving on to the next one.` },
+      }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** A command whose output is long (a test log, a build): 100 KB, most of the line, in which Codex escapes every newline. */
 function codexLongOutputCycle(n: number): string {
-  const item = { id: `item_${n}`, type: 'command_execution', command: `/bin/bash -lc 'make test-${n}'`, exit_code: 0, status: 'completed' };
-  return [
-    JSON.stringify({ type: 'item.started', item: { ...item, aggregated_output: '', exit_code: null, status: 'in_progress' } }),
-    JSON.stringify({ type: 'item.completed', item: { ...item, aggregated_output: `ok ${n} - a test line of the tool's captured output\n`.repeat(2000) } }),
-  ].join('\n') + '\n';
+  const item = {
+    id: `item_${n}`,
+    type: 'command_execution',
+    command: `/bin/bash -lc 'make test-${n}'`,
+    exit_code: 0,
+    status: 'completed',
+  };
+  return (
+    [
+      JSON.stringify({
+        type: 'item.started',
+        item: { ...item, aggregated_output: '', exit_code: null, status: 'in_progress' },
+      }),
+      JSON.stringify({
+        type: 'item.completed',
+        item: { ...item, aggregated_output: `ok ${n} - a test line of the tool's captured output\n`.repeat(2000) },
+      }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** A message's uuid as Claude Code writes it, 36 characters: JSON.parse keeps strings of up to 10 in the old generation's string table, so short stand-ins would cost memory the real stream does not. */
@@ -48,22 +87,100 @@ function claudeUuid(n: number, k: number): string {
 /** One cycle of Claude `stream-json` events: a Bash tool use, its result, then text. */
 function claudeCycle(n: number): string {
   const session = '6e800c64-22ae-404c-869c-65b8d8ca672c';
-  const message = (content: object[]) => ({ id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content, stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } });
-  return [
-    JSON.stringify({ type: 'assistant', message: message([{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }]), parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 1) }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: `ok ${n} - a test line\n`.repeat(60), is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 2) }),
-    JSON.stringify({ type: 'assistant', message: message([{ type: 'text', text: `Step ${n} passed; moving on to the next one.` }]), parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 3) }),
-  ].join('\n') + '\n';
+  const message = (content: object[]) => ({
+    id: `msg_${n}`,
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-opus',
+    content,
+    stop_reason: null,
+    usage: { input_tokens: 100, output_tokens: 1 },
+  });
+  return (
+    [
+      JSON.stringify({
+        type: 'assistant',
+        message: message([
+          {
+            type: 'tool_use',
+            id: `toolu_${n}`,
+            name: 'Bash',
+            input: { command: `make test-${n}`, description: 'run the tests' },
+          },
+        ]),
+        parent_tool_use_id: null,
+        session_id: session,
+        uuid: claudeUuid(n, 1),
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              tool_use_id: `toolu_${n}`,
+              type: 'tool_result',
+              content: `ok ${n} - a test line\n`.repeat(60),
+              is_error: false,
+            },
+          ],
+        },
+        parent_tool_use_id: null,
+        session_id: session,
+        uuid: claudeUuid(n, 2),
+      }),
+      JSON.stringify({
+        type: 'assistant',
+        message: message([{ type: 'text', text: `Step ${n} passed; moving on to the next one.` }]),
+        parent_tool_use_id: null,
+        session_id: session,
+        uuid: claudeUuid(n, 3),
+      }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** A Bash call whose output is long, as Claude Code writes it: the output in the tool result and again in tool_use_result.stdout. */
 function claudeLongOutputCycle(n: number): string {
   const session = '6e800c64-22ae-404c-869c-65b8d8ca672c';
   const output = `ok ${n} - a test line of the tool's captured output\n`.repeat(2000);
-  return [
-    JSON.stringify({ type: 'assistant', message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-opus', content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}`, description: 'run the tests' } }], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } }, parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 1) }),
-    JSON.stringify({ type: 'user', message: { role: 'user', content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: output, is_error: false }] }, parent_tool_use_id: null, session_id: session, uuid: claudeUuid(n, 2), tool_use_result: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false } }),
-  ].join('\n') + '\n';
+  return (
+    [
+      JSON.stringify({
+        type: 'assistant',
+        message: {
+          id: `msg_${n}`,
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-opus',
+          content: [
+            {
+              type: 'tool_use',
+              id: `toolu_${n}`,
+              name: 'Bash',
+              input: { command: `make test-${n}`, description: 'run the tests' },
+            },
+          ],
+          stop_reason: null,
+          usage: { input_tokens: 100, output_tokens: 1 },
+        },
+        parent_tool_use_id: null,
+        session_id: session,
+        uuid: claudeUuid(n, 1),
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: output, is_error: false }],
+        },
+        parent_tool_use_id: null,
+        session_id: session,
+        uuid: claudeUuid(n, 2),
+        tool_use_result: { stdout: output, stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+      }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** Writes cycles until the file holds at least `bytes`; returns its event count. */
@@ -86,9 +203,21 @@ export async function main(): Promise<number> {
   const bench = deadmanBench('throughput');
   const { dir } = bench;
   try {
-    const stream = (name: string, cycle: (n: number) => string, eventsPerCycle: number, megabytes: number, target: number) => {
+    const stream = (
+      name: string,
+      cycle: (n: number) => string,
+      eventsPerCycle: number,
+      megabytes: number,
+      target: number,
+    ) => {
       const file = join(dir, `${name}.jsonl`);
-      return { adapter: name.split('-')[0]!, file, bytes: megabytes * MB, target, events: writeStream(file, cycle, megabytes * MB, eventsPerCycle) };
+      return {
+        adapter: name.split('-')[0]!,
+        file,
+        bytes: megabytes * MB,
+        target,
+        events: writeStream(file, cycle, megabytes * MB, eventsPerCycle),
+      };
     };
     const streams = {
       codex: stream('codex', codexCycle, 3, 50, 0.9),
@@ -96,8 +225,12 @@ export async function main(): Promise<number> {
       claude: stream('claude', claudeCycle, 3, 100, 0.5),
       'claude (100 KB outputs)': stream('claude-long', claudeLongOutputCycle, 2, 100, 0.5),
     };
-    const counts = Object.entries(streams).map(([name, { events }]) => `${name} ${events}`).join(', ');
-    process.stdout.write(`throughput: ${process.execPath} ${process.version}; event streams (events: ${counts}), state in ${dir}\n`);
+    const counts = Object.entries(streams)
+      .map(([name, { events }]) => `${name} ${events}`)
+      .join(', ');
+    process.stdout.write(
+      `throughput: ${process.execPath} ${process.version}; event streams (events: ${counts}), state in ${dir}\n`,
+    );
     const runs = new Map<string, Pass[]>();
     // Interleaved rounds: a change in machine load hits every case alike.
     for (let round = 0; round < ROUNDS; round++) {
@@ -110,19 +243,36 @@ export async function main(): Promise<number> {
     }
     const seconds = (key: string) => median(runs.get(key)!.map((r) => r.seconds));
     const cpu = (key: string) => median(runs.get(key)!.map((r) => r.cpuSeconds));
-    const peakMb = (key: string) => Math.max(...runs.get(key)!.map((r) => r.peakKb)) * 1024 / 1e6;
+    const peakMb = (key: string) => (Math.max(...runs.get(key)!.map((r) => r.peakKb)) * 1024) / 1e6;
     const figures: Figure[] = Object.entries(streams).flatMap(([name, { adapter: agent, bytes, target }]) => {
       const [generic, parsed] = [seconds(`${name}/generic`), seconds(`${name}/${agent}`)];
       const mbps = (s: number) => `${(bytes / MB / s).toFixed(0)} MB/s`;
       const [peak, floor] = [peakMb(`${name}/${agent}`), peakMb(`${name}/generic`)];
       return [
-        { what: `${bytes / MB} MB of ${name} events, --adapter ${agent} / generic (floor)`, value: `${mbps(parsed)} / ${mbps(generic)} = ${(generic / parsed).toFixed(2)}×`, target: `≥ ${target}×`, pass: generic / parsed >= target },
-        { what: `  reference: deadman's CPU, --adapter ${agent} / generic`, value: `${cpu(`${name}/${agent}`).toFixed(2)} / ${cpu(`${name}/generic`).toFixed(2)} s`, target: '', pass: null },
-        { what: `  peak RSS, --adapter ${agent} / generic (floor)`, value: `${peak.toFixed(1)} / ${floor.toFixed(1)} MB = floor + ${(peak - floor).toFixed(1)} MB`, target: `≤ floor + ${PEAK_OVER_GENERIC_MB} MB`, pass: peak - floor <= PEAK_OVER_GENERIC_MB },
+        {
+          what: `${bytes / MB} MB of ${name} events, --adapter ${agent} / generic (floor)`,
+          value: `${mbps(parsed)} / ${mbps(generic)} = ${(generic / parsed).toFixed(2)}×`,
+          target: `≥ ${target}×`,
+          pass: generic / parsed >= target,
+        },
+        {
+          what: `  reference: deadman's CPU, --adapter ${agent} / generic`,
+          value: `${cpu(`${name}/${agent}`).toFixed(2)} / ${cpu(`${name}/generic`).toFixed(2)} s`,
+          target: '',
+          pass: null,
+        },
+        {
+          what: `  peak RSS, --adapter ${agent} / generic (floor)`,
+          value: `${peak.toFixed(1)} / ${floor.toFixed(1)} MB = floor + ${(peak - floor).toFixed(1)} MB`,
+          target: `≤ floor + ${PEAK_OVER_GENERIC_MB} MB`,
+          pass: peak - floor <= PEAK_OVER_GENERIC_MB,
+        },
       ];
     });
     process.stdout.write(table(figures));
-    process.stdout.write(`  (median of ${ROUNDS} interleaved rounds, first byte to end of stream, read and discarded by the bench)\n`);
+    process.stdout.write(
+      `  (median of ${ROUNDS} interleaved rounds, first byte to end of stream, read and discarded by the bench)\n`,
+    );
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { deadmanBench } from './helpers/deadman-env.ts';
 import { fleetTable, median, type FleetRow } from './helpers/figures.ts';
 import { passThrough } from './helpers/pass-through.ts';
-import { longTurnLines, manyTurnLines, turnsPerRound, writeRecordedStream, type RecordedAgent } from './helpers/recorded-streams.ts';
+import {
+  longTurnLines,
+  manyTurnLines,
+  turnsPerRound,
+  writeRecordedStream,
+  type RecordedAgent,
+} from './helpers/recorded-streams.ts';
 
 /**
  * Streams shaped like the real CLIs' (issue 36, recorded-streams.ts) through `deadman run
@@ -32,9 +38,24 @@ function streams(dir: string, agent: RecordedAgent): Record<'long' | 'many' | 'm
     return { file, bytes: statSync(file).size, turns: turns(repeats) };
   };
   return {
-    long: write('long', (n) => longTurnLines(agent, n), 10 * MB, () => 1),
-    many: write('many', (n) => manyTurnLines(agent, n), 4.9 * MB, (n) => n * turnsPerRound(agent)),
-    many2: write('many2', (n) => manyTurnLines(agent, n), 9.8 * MB, (n) => n * turnsPerRound(agent)),
+    long: write(
+      'long',
+      (n) => longTurnLines(agent, n),
+      10 * MB,
+      () => 1,
+    ),
+    many: write(
+      'many',
+      (n) => manyTurnLines(agent, n),
+      4.9 * MB,
+      (n) => n * turnsPerRound(agent),
+    ),
+    many2: write(
+      'many2',
+      (n) => manyTurnLines(agent, n),
+      9.8 * MB,
+      (n) => n * turnsPerRound(agent),
+    ),
   };
 }
 
@@ -64,22 +85,37 @@ export async function fleetRows(): Promise<FleetRow[]> {
   }
 }
 
-function rowsOf(agent: string, of: Record<'long' | 'many' | 'many2', Stream>, seconds: (key: string) => number, cpu: (key: string) => number): FleetRow[] {
+function rowsOf(
+  agent: string,
+  of: Record<'long' | 'many' | 'many2', Stream>,
+  seconds: (key: string) => number,
+  cpu: (key: string) => number,
+): FleetRow[] {
   const rate = (stream: Stream, s: number) => `${(stream.bytes / MB / s).toFixed(1)} MB/s`;
   const versus = (name: 'long' | 'many2', target: number, figure: string): FleetRow => {
     const [floor, now] = [seconds(`${agent}/${name}/generic`), seconds(`${agent}/${name}/${agent}`)];
     const cpus = `CPU ${cpu(`${agent}/${name}/${agent}`).toFixed(2)} / ${cpu(`${agent}/${name}/generic`).toFixed(2)} s`;
-    return { figure, floor: `generic ${rate(of[name], floor)}`, now: `${rate(of[name], now)} (${cpus})`, ratio: `${(floor / now).toFixed(2)}×`, target: `≥ ${target}×`, met: floor / now >= target };
+    return {
+      figure,
+      floor: `generic ${rate(of[name], floor)}`,
+      now: `${rate(of[name], now)} (${cpus})`,
+      ratio: `${(floor / now).toFixed(2)}×`,
+      target: `≥ ${target}×`,
+      met: floor / now >= target,
+    };
   };
   const [once, twice] = [seconds(`${agent}/many/${agent}`), seconds(`${agent}/many2/${agent}`)];
-  const growth = (twice / of.many2.bytes) / (once / of.many.bytes);
+  const growth = twice / of.many2.bytes / (once / of.many.bytes);
   return [
     versus('long', 0.9, `long turn, ${(of.long.bytes / MB).toFixed(1)} MB, --adapter ${agent}`),
     versus('many2', 0.5, `many turns, ${of.many2.turns} in ${(of.many2.bytes / MB).toFixed(1)} MB, --adapter ${agent}`),
     {
-      figure: `  ${agent}: time per MB, ${of.many2.turns} turns / ${of.many.turns}`, floor: '—',
+      figure: `  ${agent}: time per MB, ${of.many2.turns} turns / ${of.many.turns}`,
+      floor: '—',
       now: `${once.toFixed(2)} s for ${(of.many.bytes / MB).toFixed(1)} MB, ${twice.toFixed(2)} s for ${(of.many2.bytes / MB).toFixed(1)} MB`,
-      ratio: `${growth.toFixed(2)}×`, target: `linear (≤ ${LINEAR_SLACK}×)`, met: growth <= LINEAR_SLACK,
+      ratio: `${growth.toFixed(2)}×`,
+      target: `linear (≤ ${LINEAR_SLACK}×)`,
+      met: growth <= LINEAR_SLACK,
     },
   ];
 }

@@ -20,7 +20,10 @@ const deadmanRequire = createRequire(import.meta.url);
 const englishOnlyZod = {
   name: 'english-only-zod',
   setup(onBuild) {
-    onBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, () => ({ path: 'zod-locales', namespace: 'english-only-zod' }));
+    onBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, () => ({
+      path: 'zod-locales',
+      namespace: 'english-only-zod',
+    }));
     onBuild.onLoad({ filter: /.*/, namespace: 'english-only-zod' }, () => ({
       contents: "export { default as en } from 'zod/v4/locales/en.js';",
       resolveDir: root,
@@ -38,18 +41,27 @@ const englishOnlyZod = {
 const builtinsThroughRequire = {
   name: 'builtins-through-require',
   setup(onBuild) {
-    onBuild.onResolve({ filter: /^[a-z0-9_/:]+$/ }, (args) => (
+    onBuild.onResolve({ filter: /^[a-z0-9_/:]+$/ }, (args) =>
       args.kind === 'import-statement' && isBuiltin(args.path)
-        // One module per importer: esbuild knows a module by its path alone.
-        ? { path: `${args.path}?from=${args.importer}`, namespace: 'builtin-through-require', pluginData: { builtin: args.path, names: importedNames(args.importer, args.path) } }
-        : undefined
-    ));
-    onBuild.onLoad({ filter: /.*/, namespace: 'builtin-through-require' }, ({ pluginData: { builtin: path, names } }) => ({
-      contents: LOADED_AT_FIRST_CALL.has(path)
-        ? names.map((name) => `export const ${name} = (...args) => require(${JSON.stringify(path)}).${name}(...args);\n`).join('')
-        : `const builtin = require(${JSON.stringify(path)});\nexport default builtin;\n${names.length > 0 ? `export const { ${names.join(', ')} } = builtin;\n` : ''}`,
-      loader: 'js',
-    }));
+        ? // One module per importer: esbuild knows a module by its path alone.
+          {
+            path: `${args.path}?from=${args.importer}`,
+            namespace: 'builtin-through-require',
+            pluginData: { builtin: args.path, names: importedNames(args.importer, args.path) },
+          }
+        : undefined,
+    );
+    onBuild.onLoad(
+      { filter: /.*/, namespace: 'builtin-through-require' },
+      ({ pluginData: { builtin: path, names } }) => ({
+        contents: LOADED_AT_FIRST_CALL.has(path)
+          ? names
+              .map((name) => `export const ${name} = (...args) => require(${JSON.stringify(path)}).${name}(...args);\n`)
+              .join('')
+          : `const builtin = require(${JSON.stringify(path)});\nexport default builtin;\n${names.length > 0 ? `export const { ${names.join(', ')} } = builtin;\n` : ''}`,
+        loader: 'js',
+      }),
+    );
   },
 };
 
@@ -68,10 +80,13 @@ const LOADED_AT_FIRST_CALL = new Set(['node:crypto', 'node:v8']);
 function importedNames(importer, specifier) {
   const source = readFileSync(importer, 'utf8');
   const quoted = `['"]${specifier.replace(/[/.]/g, '\\$&')}['"]`;
-  if (new RegExp(`import\\s*\\*\\s*as\\s+\\w+\\s*from\\s*${quoted}`).test(source)) return Object.keys(deadmanRequire(specifier)).filter((name) => /^[A-Za-z_$][\\w$]*$/.test(name));
+  if (new RegExp(`import\\s*\\*\\s*as\\s+\\w+\\s*from\\s*${quoted}`).test(source))
+    return Object.keys(deadmanRequire(specifier)).filter((name) => /^[A-Za-z_$][\\w$]*$/.test(name));
   const names = new Set();
   // `import type { … }` is gone before esbuild resolves anything; `{ type X }` is skipped below.
-  for (const match of source.matchAll(new RegExp(`import\\s+(?:\\w+\\s*,\\s*)?\\{([^}]*)\\}\\s*from\\s*${quoted}`, 'g'))) {
+  for (const match of source.matchAll(
+    new RegExp(`import\\s+(?:\\w+\\s*,\\s*)?\\{([^}]*)\\}\\s*from\\s*${quoted}`, 'g'),
+  )) {
     for (const item of match[1].split(',')) {
       const name = item.trim().split(/\s+as\s+/)[0];
       if (name && !name.startsWith('type ')) names.add(name);
@@ -90,7 +105,9 @@ function importedNames(importer, specifier) {
 const probeApart = {
   name: 'probe-apart',
   setup(onBuild) {
-    onBuild.onResolve({ filter: /\/lean-readers\.ts$/ }, (args) => (args.importer.endsWith('lib/main.ts') ? { path: './probe/lean-readers.mjs', external: true } : undefined));
+    onBuild.onResolve({ filter: /\/lean-readers\.ts$/ }, (args) =>
+      args.importer.endsWith('lib/main.ts') ? { path: './probe/lean-readers.mjs', external: true } : undefined,
+    );
   },
 };
 
@@ -129,17 +146,31 @@ const options = {
   // node_modules paths for each of the ~25 chunks a start loads (~10 M instructions of a
   // `run -- true`, callgrind), where a built-in needs none. Anything else still resolves from
   // the chunk's own place.
-  banner: { js: "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);" },
+  banner: {
+    js: "const require = (id) => process.getBuiltinModule(id) ?? process.getBuiltinModule('node:module').createRequire(import.meta.url)(id);",
+  },
   logLevel: 'warning',
   metafile: true,
 };
-const result = await build({ ...options, entryPoints: { main: 'lib/main.ts', zod: 'node_modules/zod/index.js' }, outdir: 'dist/bundle', plugins: [englishOnlyZod, builtinsThroughRequire, probeApart] });
-const probe = await build({ ...options, entryPoints: { 'lean-readers': 'lib/commands/lean-readers.ts' }, outdir: 'dist/bundle/probe', plugins: [englishOnlyZod, builtinsThroughRequire, zodFromMain] });
+const result = await build({
+  ...options,
+  entryPoints: { main: 'lib/main.ts', zod: 'node_modules/zod/index.js' },
+  outdir: 'dist/bundle',
+  plugins: [englishOnlyZod, builtinsThroughRequire, probeApart],
+});
+const probe = await build({
+  ...options,
+  entryPoints: { 'lean-readers': 'lib/commands/lean-readers.ts' },
+  outdir: 'dist/bundle/probe',
+  plugins: [englishOnlyZod, builtinsThroughRequire, zodFromMain],
+});
 result.warnings.push(...probe.warnings);
 // A warning here is a bundle that breaks at run time (an import() esbuild cannot follow, a
 // require of a missing file): fail the build instead.
 if (result.warnings.length > 0) {
-  process.stderr.write(`bin/bundle.js: ${result.warnings.length} esbuild warning(s) above; the bundle would not work as dist/lib does\n`);
+  process.stderr.write(
+    `bin/bundle.js: ${result.warnings.length} esbuild warning(s) above; the bundle would not work as dist/lib does\n`,
+  );
   process.exit(1);
 }
 // Which sources went into which chunk: test/bin/bundle.test.ts checks the run path's chunks with it.

@@ -9,7 +9,9 @@ const { statSync } = module.createRequire(import.meta.url)('node:fs');
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
   const { suggestNode } = await import('./find-node.js');
-  process.stderr.write(`deadman: needs Node.js >= 22.13 for node:sqlite, this is ${process.version} at ${process.execPath}; ${suggestNode()}\n`);
+  process.stderr.write(
+    `deadman: needs Node.js >= 22.13 for node:sqlite, this is ${process.version} at ${process.execPath}; ${suggestNode()}\n`,
+  );
   // EX_CONFIG: the unit lists it in RestartPreventExitStatus=, so a wrong Node is not a crash loop.
   process.exit(78);
 }
@@ -41,7 +43,8 @@ function modifiedMs(relative) {
 }
 const bundled = modifiedMs('../dist/bundle/main.mjs');
 const compiled = modifiedMs('../dist/lib/main.js');
-const { main } = bundled !== null && (compiled === null || bundled >= compiled)
-  ? await import('../dist/bundle/main.mjs')
-  : await import('../dist/lib/main.js');
+const { main } =
+  bundled !== null && (compiled === null || bundled >= compiled)
+    ? await import('../dist/bundle/main.mjs')
+    : await import('../dist/lib/main.js');
 await main(process.argv.slice(2));

@@ -14,14 +14,21 @@ function candidates() {
   const nvmNodes = existsSync(nvm) ? readdirSync(nvm).map((v) => join(nvm, v, 'bin', 'node')) : [];
   return [
     fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url)),
-    '/usr/local/bin/node', '/usr/bin/node', '/usr/bin/nodejs', '/opt/homebrew/bin/node',
+    '/usr/local/bin/node',
+    '/usr/bin/node',
+    '/usr/bin/nodejs',
+    '/opt/homebrew/bin/node',
     ...nvmNodes,
   ];
 }
 
 function versionOf(path) {
   try {
-    return execFileSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(path, ['-p', 'process.versions.node'], {
+      encoding: 'utf8',
+      timeout: 5000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return null;
   }

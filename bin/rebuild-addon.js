@@ -39,9 +39,16 @@ if (!existsSync(join(root, 'node_modules', 'sd-notify'))) {
     const args = ['rebuild', 'sd-notify', ...(nodedir ? [`--nodedir=${nodedir}`] : [])];
     execFileSync('npm', args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (error) {
-    say(`rebuilding sd-notify failed (${String(error.stderr ?? error.message).trim().split('\n').pop()})`);
+    say(
+      `rebuilding sd-notify failed (${String(error.stderr ?? error.message)
+        .trim()
+        .split('\n')
+        .pop()})`,
+    );
   }
-  say(loads()
-    ? `sd-notify rebuilt for Node ${process.version}`
-    : 'sd-notify unavailable (needs libsystemd-dev to build); deadman will use the systemd-notify fallback');
+  say(
+    loads()
+      ? `sd-notify rebuilt for Node ${process.version}`
+      : 'sd-notify unavailable (needs libsystemd-dev to build); deadman will use the systemd-notify fallback',
+  );
 }

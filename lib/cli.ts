@@ -22,11 +22,14 @@ export async function runCli(argv: string[]): Promise<number> {
   let reached: string[] = [];
   // Every usage failure throws, so that no handler runs after one (yargs goes on otherwise).
   const parser = buildParser(yargs(words))
-    .middleware(((args: Arguments, y: YargsInternals) => {
-      // The innermost command is checked first; its parent (`config` of `config check`) then sees the same words.
-      reached = y.getInternalMethods().getContext().commands;
-      checked ||= rejectUnknownWords(words, args, y);
-    }) as never, true)
+    .middleware(
+      ((args: Arguments, y: YargsInternals) => {
+        // The innermost command is checked first; its parent (`config` of `config check`) then sees the same words.
+        reached = y.getInternalMethods().getContext().commands;
+        checked ||= rejectUnknownWords(words, args, y);
+      }) as never,
+      true,
+    )
     .fail((message, error) => {
       throw error ?? usageError(usageLine(message ?? 'invalid command line', failedCommand(words, reached)));
     });
@@ -65,11 +68,15 @@ const TAKES_PROGRAM = new Set(['run', 'unit', 'install', 'agent']);
 function rejectUnknownWords(argv: string[], args: Arguments, y: YargsInternals): boolean {
   const commandPath = y.getInternalMethods().getContext().commands;
   if (commandPath.length === 0) return false;
-  const problem = commandLineProblem(argv, {
-    command: commandPath.join(' '),
-    options: optionTable(y.getOptions()),
-    takesProgram: TAKES_PROGRAM.has(commandPath[0]!),
-  }, args._.slice(commandPath.length).map(String));
+  const problem = commandLineProblem(
+    argv,
+    {
+      command: commandPath.join(' '),
+      options: optionTable(y.getOptions()),
+      takesProgram: TAKES_PROGRAM.has(commandPath[0]!),
+    },
+    args._.slice(commandPath.length).map(String),
+  );
   if (problem !== null) throw usageError(problem);
   return true;
 }
@@ -107,18 +114,27 @@ function rejectUnknownCommand(argv: string[]): void {
 export function buildParser(parser: Argv): Argv {
   let built = parser
     .scriptName('deadman')
-    .usage('$0 <command> [options]\n\nKeeps long autonomous work alive: detects stalls, recovers them safely, revives interrupted agent sessions.')
+    .usage(
+      '$0 <command> [options]\n\nKeeps long autonomous work alive: detects stalls, recovers them safely, revives interrupted agent sessions.',
+    )
     .parserConfiguration({ 'populate--': true, 'unknown-options-as-args': false })
-    .option('config', { type: 'string', describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)', global: true })
+    .option('config', {
+      type: 'string',
+      describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)',
+      global: true,
+    })
     .version(packageVersion())
     .strict()
     .detectLocale(false)
     .demandCommand(1, 'name a command')
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue(`Manuals: man deadman, man deadman.toml (or man -l ${packageFile('docs/man/deadman.1')}). Docs: ${packageFile('README.md')} and ${packageFile('docs')}/ (exit codes: docs/exit-codes.md).`);
+    .epilogue(
+      `Manuals: man deadman, man deadman.toml (or man -l ${packageFile('docs/man/deadman.1')}). Docs: ${packageFile('README.md')} and ${packageFile('docs')}/ (exit codes: docs/exit-codes.md).`,
+    );
   // `reference` (hidden) renders the man pages and fish completion from `commands`, so it is not one of them.
-  for (const command of commands) built = built.command(withExamples(command as CommandModule, String(command.command).split(' ')[0]!));
+  for (const command of commands)
+    built = built.command(withExamples(command as CommandModule, String(command.command).split(' ')[0]!));
   built = built.command(referenceCommand(packageVersion()) as CommandModule);
   return built.help().alias('help', 'h');
 }

@@ -35,7 +35,12 @@ export const ExitCode = {
 } as const;
 
 /** Exit codes that must not trigger `Restart=on-failure`: retrying cannot help. */
-export const NO_RESTART_CODES = [ExitCode.USAGE, ExitCode.GREEN_BUT_DEAD, ExitCode.DO_NOT_RESTART, ExitCode.CONFIG] as const;
+export const NO_RESTART_CODES = [
+  ExitCode.USAGE,
+  ExitCode.GREEN_BUT_DEAD,
+  ExitCode.DO_NOT_RESTART,
+  ExitCode.CONFIG,
+] as const;
 
 /** The shell convention for a child killed by a signal. */
 export function exitCodeForSignal(signalNumber: number): number {

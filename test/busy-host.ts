@@ -17,7 +17,8 @@ import { startHostLoad } from './helpers/host-load.ts';
 const SAMPLE_MS = 5_000;
 
 function suiteCommand(): string {
-  const script = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { test: string } }).scripts.test;
+  const script = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: { test: string } })
+    .scripts.test;
   // `npm test` builds, then runs the suite: only the last step here (test:busy builds first).
   return script.split(' && ').at(-1)!;
 }
@@ -31,14 +32,18 @@ async function main(): Promise<number> {
   const suite = spawn('sh', ['-c', suiteCommand()], { cwd: repoRoot, stdio: 'inherit' });
   const stopBoth = () => suite.kill('SIGTERM');
   process.once('SIGINT', stopBoth).once('SIGTERM', stopBoth);
-  const code = await new Promise<number>((resolve) => suite.on('close', (exit, signal) => resolve(exit ?? (signal ? 128 : 1))));
+  const code = await new Promise<number>((resolve) =>
+    suite.on('close', (exit, signal) => resolve(exit ?? (signal ? 128 : 1))),
+  );
   clearInterval(sampler);
   stopLoad();
   const wallS = (performance.now() - started) / 1000;
   const mean = loads.length > 0 ? loads.reduce((a, b) => a + b, 0) / loads.length : loadavg()[0]!;
   const max = Math.max(...loads, loadavg()[0]!);
-  process.stdout.write(`test:busy: suite exited ${code} after ${wallS.toFixed(0)} s beside ${busyLoops} busy loops and an exec storm on ${availableParallelism()} CPUs;`
-    + ` load average (1 min) mean ${mean.toFixed(1)}, max ${max.toFixed(1)}\n`);
+  process.stdout.write(
+    `test:busy: suite exited ${code} after ${wallS.toFixed(0)} s beside ${busyLoops} busy loops and an exec storm on ${availableParallelism()} CPUs;` +
+      ` load average (1 min) mean ${mean.toFixed(1)}, max ${max.toFixed(1)}\n`,
+  );
   return code;
 }
 

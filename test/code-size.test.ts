@@ -16,12 +16,25 @@ import { typescriptSources } from './helpers/lib-sources.ts';
 const MAX_FILE_LINES = 250;
 const MAX_FUNCTION_LINES = 60;
 
-type FunctionLike = ts.FunctionDeclaration | ts.MethodDeclaration | ts.ArrowFunction | ts.FunctionExpression
-  | ts.ConstructorDeclaration | ts.GetAccessorDeclaration | ts.SetAccessorDeclaration;
+type FunctionLike =
+  | ts.FunctionDeclaration
+  | ts.MethodDeclaration
+  | ts.ArrowFunction
+  | ts.FunctionExpression
+  | ts.ConstructorDeclaration
+  | ts.GetAccessorDeclaration
+  | ts.SetAccessorDeclaration;
 
 function isFunctionLike(node: ts.Node): node is FunctionLike {
-  return ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)
-    || ts.isConstructorDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isSetAccessorDeclaration(node);
+  return (
+    ts.isFunctionDeclaration(node) ||
+    ts.isMethodDeclaration(node) ||
+    ts.isArrowFunction(node) ||
+    ts.isFunctionExpression(node) ||
+    ts.isConstructorDeclaration(node) ||
+    ts.isGetAccessorDeclaration(node) ||
+    ts.isSetAccessorDeclaration(node)
+  );
 }
 
 /** What a person would call the function: its declared name, or the variable/property it is assigned to. */
@@ -29,7 +42,11 @@ function functionName(node: FunctionLike): string {
   if (node.name && !ts.isComputedPropertyName(node.name)) return node.name.getText();
   if (ts.isConstructorDeclaration(node)) return 'constructor';
   const parent = node.parent;
-  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText();
+  if (
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) &&
+    parent.name
+  )
+    return parent.name.getText();
   return '(anonymous)';
 }
 
@@ -44,7 +61,8 @@ export function sizeOffences(fileName: string, text: string): string[] {
     if (isFunctionLike(node) && node.body) {
       const first = lineOf(node.getStart(source));
       const length = lineOf(node.getEnd()) - first + 1;
-      if (length > MAX_FUNCTION_LINES) offences.push(`${fileName}:${first}: ${functionName(node)} has ${length} lines (limit ${MAX_FUNCTION_LINES})`);
+      if (length > MAX_FUNCTION_LINES)
+        offences.push(`${fileName}:${first}: ${functionName(node)} has ${length} lines (limit ${MAX_FUNCTION_LINES})`);
     }
     ts.forEachChild(node, visit);
   };
@@ -56,9 +74,15 @@ const body = (lines: number) => Array.from({ length: lines }, (_, i) => `  const
 
 test('the size check names a long file, a long function, a long arrow and a long method, and passes short ones', () => {
   assert.deepEqual(sizeOffences('short.ts', `export function ok() {\n${body(58)}\n}\n`), []);
-  assert.deepEqual(sizeOffences('long.ts', `export function tooLong() {\n${body(59)}\n}\n`), ['long.ts:1: tooLong has 61 lines (limit 60)']);
-  assert.deepEqual(sizeOffences('arrow.ts', `\nconst run = async () => {\n${body(60)}\n};\n`), ['arrow.ts:2: run has 62 lines (limit 60)']);
-  assert.deepEqual(sizeOffences('method.ts', `class A {\n  go(): void {\n${body(60)}\n  }\n}\n`), ['method.ts:2: go has 62 lines (limit 60)']);
+  assert.deepEqual(sizeOffences('long.ts', `export function tooLong() {\n${body(59)}\n}\n`), [
+    'long.ts:1: tooLong has 61 lines (limit 60)',
+  ]);
+  assert.deepEqual(sizeOffences('arrow.ts', `\nconst run = async () => {\n${body(60)}\n};\n`), [
+    'arrow.ts:2: run has 62 lines (limit 60)',
+  ]);
+  assert.deepEqual(sizeOffences('method.ts', `class A {\n  go(): void {\n${body(60)}\n  }\n}\n`), [
+    'method.ts:2: go has 62 lines (limit 60)',
+  ]);
   const longFile = Array.from({ length: 251 }, (_, i) => `export const c${i} = ${i};`).join('\n') + '\n';
   assert.deepEqual(sizeOffences('big.ts', longFile), ['big.ts: 251 lines (limit 250)']);
 });

@@ -26,6 +26,14 @@ function mapSection(): string {
 test('the map in docs/design.md names every folder of lib/ and only those', () => {
   const named = new Set([...mapSection().matchAll(/`(lib\/[\w/-]+\/)`/g)].map((m) => m[1]!));
   const actual = folders(join(repoRoot, 'lib'), 'lib/');
-  assert.deepEqual(actual.filter((folder) => !named.has(folder)), [], 'folders of lib/ the map does not name');
-  assert.deepEqual([...named].filter((folder) => !actual.includes(folder)), [], 'folders the map names that lib/ does not have');
+  assert.deepEqual(
+    actual.filter((folder) => !named.has(folder)),
+    [],
+    'folders of lib/ the map does not name',
+  );
+  assert.deepEqual(
+    [...named].filter((folder) => !actual.includes(folder)),
+    [],
+    'folders the map names that lib/ does not have',
+  );
 });

@@ -23,9 +23,18 @@ export function signalTableMarkdown(): string {
   ];
   for (const kind of SIGNAL_KINDS) {
     const row = signalRow(kind)!;
-    const end = row.end === undefined ? '' : row.end === 'verdict' ? 'the agent\'s verdict' : `${row.end.outcome}, ${row.end.exitCode}`;
-    const consult = Object.entries(row.consult ?? {}).map(([answer, action]) => (answer === action ? answer : `${answer} (${action})`)).join(', ');
-    lines.push(`| ${kind} | ${row.raisedBy} | ${row.diagnosis.action} | ${consult} | ${row.stall} | ${end} | ${row.nextPass ?? ''} | ${row.errorCode} | ${row.severity} |`);
+    const end =
+      row.end === undefined
+        ? ''
+        : row.end === 'verdict'
+          ? "the agent's verdict"
+          : `${row.end.outcome}, ${row.end.exitCode}`;
+    const consult = Object.entries(row.consult ?? {})
+      .map(([answer, action]) => (answer === action ? answer : `${answer} (${action})`))
+      .join(', ');
+    lines.push(
+      `| ${kind} | ${row.raisedBy} | ${row.diagnosis.action} | ${consult} | ${row.stall} | ${end} | ${row.nextPass ?? ''} | ${row.errorCode} | ${row.severity} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -42,7 +51,9 @@ export function actionListMarkdown(): string {
 export const detectorLine = `Detectors, in the order each tick runs them: ${DETECTION_ORDER.join(', ')}.`;
 
 /** Every action, as the diagnose step lists them. */
-export const diagnoseLine = `${ACTION_NAMES.slice(0, -1).map((a) => `\`${a}\``).join(', ')} or \`${ACTION_NAMES.at(-1)}\``;
+export const diagnoseLine = `${ACTION_NAMES.slice(0, -1)
+  .map((a) => `\`${a}\``)
+  .join(', ')} or \`${ACTION_NAMES.at(-1)}\``;
 
 const design = readFileSync(join(repoRoot, 'docs', 'design.md'), 'utf8');
 const howTo = design.slice(design.indexOf('## How to add a signal'));
@@ -53,12 +64,16 @@ test('docs/design.md shows the signal registry as the code has it', () => {
 
 test('"How to add a signal" lists every kind, detector and action the registry has', () => {
   assert.ok(design.includes('## How to add a signal'));
-  for (const [what, text] of [['kinds', kindListMarkdown()], ['detectors', detectorLine], ['actions', actionListMarkdown()]] as const) {
+  for (const [what, text] of [
+    ['kinds', kindListMarkdown()],
+    ['detectors', detectorLine],
+    ['actions', actionListMarkdown()],
+  ] as const) {
     assert.ok(howTo.includes(text), `"How to add a signal" should list the ${what}:\n${text}`);
   }
 });
 
-test('the pipeline\'s detect and diagnose steps name every detector and action', () => {
+test("the pipeline's detect and diagnose steps name every detector and action", () => {
   const pipeline = design.slice(0, design.indexOf('## The engine'));
   assert.ok(pipeline.includes(diagnoseLine), `the diagnose step should list: ${diagnoseLine}`);
   const engine = design.slice(design.indexOf('## The engine'), design.indexOf('## Choices'));
@@ -86,9 +101,13 @@ export function filesNamingKinds(): Map<string, string[]> {
       ts.forEachChild(node, visit);
     };
     visit(source);
-    const rowOf = (kind: string) => source.statements.some((s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === kind));
+    const rowOf = (kind: string) =>
+      source.statements.some(
+        (s) => ts.isVariableStatement(s) && s.declarationList.declarations.some((d) => d.name.getText() === kind),
+      );
     for (const kind of found) {
-      const asAction = kind in ACTIONS && file.startsWith('core/signals/') && file !== 'core/signals/registry.ts' && !rowOf(kind);
+      const asAction =
+        kind in ACTIONS && file.startsWith('core/signals/') && file !== 'core/signals/registry.ts' && !rowOf(kind);
       if (!asAction) named.get(kind)!.push(file);
     }
   }
@@ -97,5 +116,9 @@ export function filesNamingKinds(): Map<string, string[]> {
 
 test('every signal kind is named in at most 3 lib files: its row, the registry and the one place that raises or reads it', () => {
   const over = [...filesNamingKinds()].filter(([, files]) => files.length > 3);
-  assert.deepEqual(over.map(([kind, files]) => `${kind}: ${files.join(', ')}`), [], 'move what these files know of a kind into its row (lib/core/signals/)');
+  assert.deepEqual(
+    over.map(([kind, files]) => `${kind}: ${files.join(', ')}`),
+    [],
+    'move what these files know of a kind into its row (lib/core/signals/)',
+  );
 });

@@ -14,12 +14,17 @@ import { repoRoot } from './helpers/cli.ts';
  * rendered table the failure prints into the document.
  */
 
-function markdownTable(table: Record<string, Partial<Record<string, unknown>>>, cell: (value: unknown) => string): string {
+function markdownTable(
+  table: Record<string, Partial<Record<string, unknown>>>,
+  cell: (value: unknown) => string,
+): string {
   const events = [...new Set(Object.values(table).flatMap((row) => Object.keys(row)))];
   const lines = [
     `| state | ${events.join(' | ')} |`,
     `|---|${events.map(() => '---').join('|')}|`,
-    ...Object.entries(table).map(([state, row]) => `| ${state} | ${events.map((e) => (row[e] === undefined ? '' : cell(row[e]))).join(' | ')} |`),
+    ...Object.entries(table).map(
+      ([state, row]) => `| ${state} | ${events.map((e) => (row[e] === undefined ? '' : cell(row[e]))).join(' | ')} |`,
+    ),
   ];
   return lines.join('\n');
 }
@@ -32,9 +37,9 @@ export function runTableMarkdown(): string {
 }
 
 export function incidentTableMarkdown(): string {
-  return markdownTable(INCIDENT_TABLE, (value) => (typeof value === 'function'
-    ? `RECOVERING, or ESCALATED after ${MAX_RECOVERY_ATTEMPTS} attempts`
-    : String(value)));
+  return markdownTable(INCIDENT_TABLE, (value) =>
+    typeof value === 'function' ? `RECOVERING, or ESCALATED after ${MAX_RECOVERY_ATTEMPTS} attempts` : String(value),
+  );
 }
 
 const design = readFileSync(join(repoRoot, 'docs', 'design.md'), 'utf8');
@@ -51,7 +56,12 @@ test('docs/design.md shows the incident state × event table as the code has it'
 
 /** The follow-up table, each standing with what judges it, and the standings followed up at once. */
 export function followUpTableMarkdown(): string {
-  const withJudge = Object.fromEntries(Object.entries(FOLLOW_UP_TABLE).map(([standing, row]) => [`${standing} (by ${JUDGED_BY[standing as keyof typeof JUDGED_BY]})`, row!]));
+  const withJudge = Object.fromEntries(
+    Object.entries(FOLLOW_UP_TABLE).map(([standing, row]) => [
+      `${standing} (by ${JUDGED_BY[standing as keyof typeof JUDGED_BY]})`,
+      row!,
+    ]),
+  );
   return `${markdownTable(withJudge, String)}\n\nFollowed up again at once when an action moved the case there: ${FOLLOWED_AT_ONCE.join(', ')}.`;
 }
 

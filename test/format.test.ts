@@ -32,7 +32,10 @@ async function isFormatted(file: string, text: string): Promise<boolean> {
 test('the format globs cover the TypeScript and JavaScript of lib/, test/, bench/ and bin/', () => {
   const globs = formatGlobs();
   for (const dir of ['lib/', 'test/', 'bench/', 'bin/']) {
-    assert.ok(globs.some((glob) => glob.startsWith(dir)), `npm run format leaves ${dir} out: ${globs.join(' ')}`);
+    assert.ok(
+      globs.some((glob) => glob.startsWith(dir)),
+      `npm run format leaves ${dir} out: ${globs.join(' ')}`,
+    );
   }
 });
 

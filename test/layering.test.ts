@@ -30,7 +30,8 @@ const lib = join(repoRoot, 'lib');
 /** Every module specifier a source file names: static imports and re-exports (over any number of lines), and dynamic import(). */
 export function importedSpecifiers(text: string): string[] {
   // Anchored at the start of a line, so commented-out imports (`// import`, ` * import`) are not read.
-  const statements = /^[ \t]*(?:(?:import|export)\b[^;]*?\bfrom|import)\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const statements =
+    /^[ \t]*(?:(?:import|export)\b[^;]*?\bfrom|import)\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
   return [...text.matchAll(statements)].map((m) => (m[1] ?? m[2])!);
 }
 
@@ -77,7 +78,10 @@ function findCycle(graph: Map<string, { files: string[] }>): string[] | null {
 }
 
 /** A layer's folders as a graph: which sibling folders each folder's files import, with one file import per edge to name it. */
-function folderGraph(graph: Map<string, { files: string[] }>, layer: string): Map<string, { files: string[]; via: Map<string, string> }> {
+function folderGraph(
+  graph: Map<string, { files: string[] }>,
+  layer: string,
+): Map<string, { files: string[]; via: Map<string, string> }> {
   const core = join(lib, layer);
   const folderOf = (file: string) => dirname(relative(core, file));
   const folders = new Map<string, { files: string[]; via: Map<string, string> }>();
@@ -110,8 +114,26 @@ test('the import reader sees multi-line imports, re-exports and dynamic imports,
 });
 
 test('the cycle finder reports a cycle and passes a tree', () => {
-  assert.deepEqual(findCycle(new Map([['a', { files: ['b'] }], ['b', { files: ['c'] }], ['c', { files: ['a'] }]])), ['a', 'b', 'c', 'a']);
-  assert.equal(findCycle(new Map([['a', { files: ['b', 'c'] }], ['b', { files: ['c'] }], ['c', { files: [] }]])), null);
+  assert.deepEqual(
+    findCycle(
+      new Map([
+        ['a', { files: ['b'] }],
+        ['b', { files: ['c'] }],
+        ['c', { files: ['a'] }],
+      ]),
+    ),
+    ['a', 'b', 'c', 'a'],
+  );
+  assert.equal(
+    findCycle(
+      new Map([
+        ['a', { files: ['b', 'c'] }],
+        ['b', { files: ['c'] }],
+        ['c', { files: [] }],
+      ]),
+    ),
+    null,
+  );
 });
 
 test('lib/ layers import only downwards, every import resolves to a file, and the core imports no node:* module', () => {
@@ -121,10 +143,15 @@ test('lib/ layers import only downwards, every import resolves to a file, and th
     const layer = layerOf(file);
     const allowed = MAY_IMPORT[layer];
     for (const target of files) {
-      if (!graph.has(target)) offences.push(`${relative(repoRoot, file)}: imports ${relative(repoRoot, target)}, which is not a lib/ source file`);
-      else if (allowed && layerOf(target) !== layer && !allowed.includes(layerOf(target))) offences.push(`${relative(repoRoot, file)}: ${layer} imports ${relative(repoRoot, target)}`);
+      if (!graph.has(target))
+        offences.push(
+          `${relative(repoRoot, file)}: imports ${relative(repoRoot, target)}, which is not a lib/ source file`,
+        );
+      else if (allowed && layerOf(target) !== layer && !allowed.includes(layerOf(target)))
+        offences.push(`${relative(repoRoot, file)}: ${layer} imports ${relative(repoRoot, target)}`);
     }
-    if (layer === 'core') for (const builtin of builtins) offences.push(`${relative(repoRoot, file)}: the core imports ${builtin}`);
+    if (layer === 'core')
+      for (const builtin of builtins) offences.push(`${relative(repoRoot, file)}: the core imports ${builtin}`);
   }
   assert.ok(graph.size > 40, `read ${graph.size} files`);
   assert.deepEqual(offences, []);
@@ -136,12 +163,25 @@ test('lib/ has no import cycle', () => {
 });
 
 /** Every lib/ folder that has folders of its own, with how many at least: each is checked below. */
-const FOLDERED_LAYERS = [['core', 8], ['supervise', 4], ['commands', 2], ['io', 10]] as const;
+const FOLDERED_LAYERS = [
+  ['core', 8],
+  ['supervise', 4],
+  ['commands', 2],
+  ['io', 10],
+] as const;
 
 test('the folder check covers every lib/ folder that has folders, and io/ has no loose files', () => {
-  const withFolders = readdirSync(lib).filter((name) => statSync(join(lib, name)).isDirectory() && readdirSync(join(lib, name)).some((child) => statSync(join(lib, name, child)).isDirectory()));
+  const withFolders = readdirSync(lib).filter(
+    (name) =>
+      statSync(join(lib, name)).isDirectory() &&
+      readdirSync(join(lib, name)).some((child) => statSync(join(lib, name, child)).isDirectory()),
+  );
   assert.deepEqual(withFolders.sort(), FOLDERED_LAYERS.map(([layer]) => layer).sort());
-  assert.deepEqual(readdirSync(join(lib, 'io')).filter((name) => name.endsWith('.ts')), [], 'lib/io/ files outside a folder');
+  assert.deepEqual(
+    readdirSync(join(lib, 'io')).filter((name) => name.endsWith('.ts')),
+    [],
+    'lib/io/ files outside a folder',
+  );
 });
 
 for (const [layer, least] of FOLDERED_LAYERS) {
@@ -154,8 +194,13 @@ for (const [layer, least] of FOLDERED_LAYERS) {
   });
 }
 
-test('supervise/ports.ts owns the loop\'s interfaces: it takes types from core and its own records, never from io', () => {
+test("supervise/ports.ts owns the loop's interfaces: it takes types from core and its own records, never from io", () => {
   const ports = join(lib, 'supervise', 'ports.ts');
-  const fromIo = importGraph().get(ports)!.files.filter((target) => layerOf(target) === 'io');
-  assert.deepEqual(fromIo.map((target) => relative(repoRoot, target)), []);
+  const fromIo = importGraph()
+    .get(ports)!
+    .files.filter((target) => layerOf(target) === 'io');
+  assert.deepEqual(
+    fromIo.map((target) => relative(repoRoot, target)),
+    [],
+  );
 });

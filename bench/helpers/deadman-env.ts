@@ -20,9 +20,15 @@ export const deadmanBin = new URL('../../../bin/deadman.js', import.meta.url).pa
 export function deadmanBench(name: string, entry = deadmanBin): DeadmanBench {
   const dir = mkdtempSync(join(tmpdir(), `deadman-bench-${name}-`));
   const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state') };
-  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'INVOCATION_ID', 'DEADMAN_CONFIG']) delete env[key];
+  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'INVOCATION_ID', 'DEADMAN_CONFIG'])
+    delete env[key];
   mkdirSync(env.STATE_DIRECTORY!);
   const config = join(dir, 'bench.toml');
   writeFileSync(config, 'inactivity = "10min"\nstop_grace = "5s"\nhung_timeout = "2min"\n');
-  return { dir, opts: { cwd: dir, env }, config, run: (...args) => [entry, 'run', '--database', join(dir, 'deadman.db'), ...args] };
+  return {
+    dir,
+    opts: { cwd: dir, env },
+    config,
+    run: (...args) => [entry, 'run', '--database', join(dir, 'deadman.db'), ...args],
+  };
 }

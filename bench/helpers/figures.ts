@@ -11,7 +11,13 @@ export interface Figure {
 export function table(figures: Figure[]): string {
   const width = (pick: (f: Figure) => string) => Math.max(...figures.map((f) => pick(f).length));
   const [w, v, t] = [width((f) => f.what), width((f) => f.value), width((f) => f.target)];
-  return figures.map((f) => `  ${f.what.padEnd(w)}  ${f.value.padEnd(v)}  ${f.pass === null ? '' : `target ${f.target.padEnd(t)}  ${f.pass ? 'PASS' : 'MISS'}`}`.trimEnd() + '\n').join('');
+  return figures
+    .map(
+      (f) =>
+        `  ${f.what.padEnd(w)}  ${f.value.padEnd(v)}  ${f.pass === null ? '' : `target ${f.target.padEnd(t)}  ${f.pass ? 'PASS' : 'MISS'}`}`.trimEnd() +
+        '\n',
+    )
+    .join('');
 }
 
 export function median(values: number[]): number {
@@ -22,7 +28,7 @@ export function median(values: number[]): number {
 }
 
 /** kB as /proc reports them, in MB (10^6 bytes) as the targets are written. */
-export const megabytes = (kb: number): string => `${(kb * 1024 / 1e6).toFixed(1)} MB`;
+export const megabytes = (kb: number): string => `${((kb * 1024) / 1e6).toFixed(1)} MB`;
 
 /**
  * One row of issue 36's table (bench/fleet.ts prints every bench module's `fleetRows()`): a
@@ -42,7 +48,14 @@ export interface FleetRow {
 export type FleetRows = () => Promise<FleetRow[]>;
 
 export function fleetTable(rows: FleetRow[]): string {
-  const head: FleetRow = { figure: 'figure', floor: 'floor (same run)', now: 'now', ratio: 'ratio', target: 'target', met: true };
+  const head: FleetRow = {
+    figure: 'figure',
+    floor: 'floor (same run)',
+    now: 'now',
+    ratio: 'ratio',
+    target: 'target',
+    met: true,
+  };
   const cells = (r: FleetRow, met: string) => [r.figure, r.floor, r.now, r.ratio, r.target, met];
   const lines = [cells(head, ''), ...rows.map((r) => cells(r, r.met ? 'MET' : 'MISSED'))];
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));

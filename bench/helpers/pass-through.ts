@@ -12,8 +12,16 @@ export interface Pass {
 }
 
 /** One `deadman run --adapter <adapter> -- cat <file>`, its stdout read and discarded here. */
-export async function passThrough(adapter: string, file: string, fileBytes: number, bench: DeadmanBench): Promise<Pass> {
-  const child = spawn(process.execPath, bench.run('--adapter', adapter, '--', 'cat', file), { ...bench.opts, stdio: ['ignore', 'pipe', 'ignore'] });
+export async function passThrough(
+  adapter: string,
+  file: string,
+  fileBytes: number,
+  bench: DeadmanBench,
+): Promise<Pass> {
+  const child = spawn(process.execPath, bench.run('--adapter', adapter, '--', 'cat', file), {
+    ...bench.opts,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let bytes = 0;
   let firstByteAt = 0;
   let peakKb = 0;

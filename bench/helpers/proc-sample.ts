@@ -30,7 +30,9 @@ export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM' | 'RssAnon'): num
  */
 export function smapsRollupKb(pid: number, field: 'Pss' | 'Pss_Anon'): number {
   try {
-    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+    return Number(
+      new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0,
+    );
   } catch {
     return 0;
   }

@@ -17,18 +17,33 @@ export const RECORDINGS = new URL('../../../test/fixtures/agents/recordings/', i
 
 /** Each recording of `agent`, as its lines, in name order. */
 export function recordings(agent: RecordedAgent): string[][] {
-  return readdirSync(RECORDINGS).filter((name) => name.startsWith(`${agent}-`)).sort()
-    .map((name) => readFileSync(`${RECORDINGS}${name}`, 'utf8').split('\n').filter((line) => line !== ''));
+  return readdirSync(RECORDINGS)
+    .filter((name) => name.startsWith(`${agent}-`))
+    .sort()
+    .map((name) =>
+      readFileSync(`${RECORDINGS}${name}`, 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
 }
 
 /** The lines of one long turn: the session's opening, the recorded tool and message lines `repeats` times, the turn's end. */
 export function longTurnLines(agent: RecordedAgent, repeats: number): string[] {
   const all = recordings(agent).flat();
   const type = (line: string) => (JSON.parse(line) as { type: string }).type;
-  const body = all.filter((line) => agent === 'codex' ? type(line).startsWith('item.') : ['assistant', 'user'].includes(type(line)));
-  const opening = agent === 'codex' ? [all.find((l) => type(l) === 'thread.started')!, '{"type":"turn.started"}'] : [all.find((l) => type(l) === 'system')!];
+  const body = all.filter((line) =>
+    agent === 'codex' ? type(line).startsWith('item.') : ['assistant', 'user'].includes(type(line)),
+  );
+  const opening =
+    agent === 'codex'
+      ? [all.find((l) => type(l) === 'thread.started')!, '{"type":"turn.started"}']
+      : [all.find((l) => type(l) === 'system')!];
   // A completed turn: an error result would leave the run's marker to be revived by the next run of the same name.
-  const end = all.find((l) => agent === 'codex' ? type(l) === 'turn.completed' : type(l) === 'result' && (JSON.parse(l) as { is_error?: boolean }).is_error === false)!;
+  const end = all.find((l) =>
+    agent === 'codex'
+      ? type(l) === 'turn.completed'
+      : type(l) === 'result' && (JSON.parse(l) as { is_error?: boolean }).is_error === false,
+  )!;
   const lines = [...opening];
   for (let n = 0; n < repeats; n++) lines.push(...body.map((line) => ownIds(line, n)));
   lines.push(end);

@@ -30,15 +30,23 @@ interface AgentArgs extends AttachedAgentArgs {
 
 export const agentCommand: CommandModule<object, AgentArgs> = {
   command: 'agent',
-  describe: 'deadman agent [options] -- codex …: an interactive Codex or Claude Code in a pseudo-terminal, supervised like attach (its exit code passed through)',
+  describe:
+    'deadman agent [options] -- codex …: an interactive Codex or Claude Code in a pseudo-terminal, supervised like attach (its exit code passed through)',
   builder: (y) => attachedAgentOptions(y),
   handler: async (args) => {
     const command = (args['--'] ?? []).map(String);
     const agent = splitProgram(command).agent;
-    if (agent === null) throw usageError(`deadman agent runs Codex or Claude Code: put the agent after -- (deadman agent -- codex), got ${JSON.stringify(command.join(' ') || 'nothing')}`);
-    if (!programFound(command[0]!, process.env)) throw new DeadmanError(`${command[0]}: command not found`, ExitCode.NOT_FOUND);
+    if (agent === null)
+      throw usageError(
+        `deadman agent runs Codex or Claude Code: put the agent after -- (deadman agent -- codex), got ${JSON.stringify(command.join(' ') || 'nothing')}`,
+      );
+    if (!programFound(command[0]!, process.env))
+      throw new DeadmanError(`${command[0]}: command not found`, ExitCode.NOT_FOUND);
     if (ptyCommand(command, process.env) === null) {
-      throw new DeadmanError('deadman agent needs `script` (util-linux on Linux, BSD on macOS) for a pseudo-terminal; without it, start the agent yourself and run deadman attach beside it', ExitCode.NOT_FOUND);
+      throw new DeadmanError(
+        'deadman agent needs `script` (util-linux on Linux, BSD on macOS) for a pseudo-terminal; without it, start the agent yourself and run deadman attach beside it',
+        ExitCode.NOT_FOUND,
+      );
     }
     const context = await attachedAgentContext(args);
     const recording = openAttachedRecording(context);
@@ -51,25 +59,46 @@ export const agentCommand: CommandModule<object, AgentArgs> = {
 };
 
 /** `json`: end with the summary as one JSON object (attach's and run's `--json`). */
-async function runAgent(command: string[], agent: AgentKind, context: Context, recording: AttachedRecording, json: boolean): Promise<number> {
+async function runAgent(
+  command: string[],
+  agent: AgentKind,
+  context: Context,
+  recording: AttachedRecording,
+  json: boolean,
+): Promise<number> {
   const { logger, records } = recording;
   const cwd = process.cwd();
   const name = runName(context.config.name, null, command, agent, cwd);
   const { supervised, terminal } = supervisedHere(name, logger);
   // The marker's adapter is the agent's kind: the TUI's command line has none of the headless forms auto-detection reads.
   const config = { ...context.config, adapter: agent };
-  const prepare = () => RunMarkerKeeper.prepare({ name, command, cwd, config, context, records, logger, interactive: true });
+  const prepare = () =>
+    RunMarkerKeeper.prepare({ name, command, cwd, config, context, records, logger, interactive: true });
   let marker = terminal ? await prepare() : null;
   const start = marker?.start ?? null;
   if (start?.refusal) {
-    recordRefusal(records, thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }), start.refusal, logger);
+    recordRefusal(
+      records,
+      thisProcessRun({ name, argv: command, cwd, unit: null, adapter: 'none', reviveOf: null }),
+      start.refusal,
+      logger,
+    );
     return start.refusal.exitCode;
   }
   const passes = [recording];
   let argv = start?.argv ?? command;
   let answeredLimitAt: number | null = null;
   for (;;) {
-    const tui = await superviseTui(argv, agent, { name, cwd, supervised, marker, context, recording: passes.at(-1)!, logger, answeredLimitAt });
+    const tui = await superviseTui(argv, agent, {
+      name,
+      cwd,
+      supervised,
+      marker,
+      context,
+      recording: passes.at(-1)!,
+      logger,
+      answeredLimitAt,
+    });
     answeredLimitAt = tui.limitAt;
     if (tui.continued && marker) {
       const resumed = await resumeAfterLimit(marker, tui.continued, prepare, logger);
@@ -85,9 +114,23 @@ async function runAgent(command: string[], agent: AgentKind, context: Context, r
 }
 
 /** The agent's end: its marker finished, the summary printed when an agent ran, the later passes' recordings closed. */
-function agentEnded(tui: Awaited<ReturnType<typeof superviseTui>>, marker: RunMarkerKeeper | null, passes: AttachedRecording[], how: { context: Context; logger: Logger; json: boolean }): number {
+function agentEnded(
+  tui: Awaited<ReturnType<typeof superviseTui>>,
+  marker: RunMarkerKeeper | null,
+  passes: AttachedRecording[],
+  how: { context: Context; logger: Logger; json: boolean },
+): number {
   marker?.finish(agentEnd(tui.exitCode, tui.stopSignal), false);
-  if (tui.agentPid !== null) printRunSummary({ passes: passes.map((pass) => pass.records), database: how.context.paths.database, logger: how.logger, form: how.json ? 'json' : 'block' }, tui.exitCode);
+  if (tui.agentPid !== null)
+    printRunSummary(
+      {
+        passes: passes.map((pass) => pass.records),
+        database: how.context.paths.database,
+        logger: how.logger,
+        form: how.json ? 'json' : 'block',
+      },
+      tui.exitCode,
+    );
   for (const pass of passes.slice(1)) pass.close();
   return tui.exitCode;
 }
@@ -100,9 +143,16 @@ function agentEnded(tui: Awaited<ReturnType<typeof superviseTui>>, marker: RunMa
  */
 function supervisedHere(name: string, logger: Logger): { supervised: boolean; terminal: boolean } {
   const supervised = threadChildrenAvailable();
-  if (!supervised) process.stderr.write('deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n');
+  if (!supervised)
+    process.stderr.write(
+      'deadman: the agent runs in a pseudo-terminal but is not supervised here: finding it under `script` needs /proc/<pid>/task/<tid>/children (Linux)\n',
+    );
   const terminal = supervised && process.stdin.isTTY === true;
-  if (supervised && !terminal) logger.log('notice', `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`);
+  if (supervised && !terminal)
+    logger.log(
+      'notice',
+      `no terminal on stdin: no revive marker is kept for "${name}" (an interactive session is resumed only in a terminal)`,
+    );
   return { supervised, terminal };
 }
 
@@ -111,13 +161,22 @@ function supervisedHere(name: string, logger: Logger): { supervised: boolean; te
  * budget, its checks): the new marker, and the command line that continues it, or null when it
  * could not be (said why).
  */
-async function resumeAfterLimit(marker: RunMarkerKeeper, reason: string, prepare: () => Promise<RunMarkerKeeper>, logger: Logger): Promise<{ marker: RunMarkerKeeper | null; argv: string[] | null }> {
+async function resumeAfterLimit(
+  marker: RunMarkerKeeper,
+  reason: string,
+  prepare: () => Promise<RunMarkerKeeper>,
+  logger: Logger,
+): Promise<{ marker: RunMarkerKeeper | null; argv: string[] | null }> {
   const sessionId = marker.markedSession;
   marker.finish({ clean: false, outcome: 'usage-limit', reason, reraise: null }, false);
   const resume = await prepare();
   const { start: again } = resume;
   // Only the same session is continued: a refusal or a fresh start would not continue it.
-  if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId) return { marker: resume, argv: [...again.argv, CONTINUE_PROMPT] };
-  logger.log('warn', `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`);
+  if (!again.refusal && again.sessionId !== null && again.sessionId === sessionId)
+    return { marker: resume, argv: [...again.argv, CONTINUE_PROMPT] };
+  logger.log(
+    'warn',
+    `could not resume session ${sessionId ?? '?'} to continue it: ${again.refusal?.reason ?? 'not resumable'}; continue it in the agent yourself`,
+  );
   return { marker: again.refusal ? null : resume, argv: null };
 }

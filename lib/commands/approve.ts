@@ -25,12 +25,18 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
   const verb = decision === 'approve' ? 'approve' : 'deny';
   return {
     command: `${verb} <incident>`,
-    describe: decision === 'approve'
-      ? 'let the running deadman kill the hung subtree of an incident AWAITING_APPROVAL'
-      : 'tell the running deadman to leave the hung subtree of an incident AWAITING_APPROVAL alone',
-    builder: (y) => y
-      .positional('incident', { type: 'number', demandOption: true, describe: 'the incident id (deadman incidents, STATUS=, the journal line)' })
-      .options(stateOptions),
+    describe:
+      decision === 'approve'
+        ? 'let the running deadman kill the hung subtree of an incident AWAITING_APPROVAL'
+        : 'tell the running deadman to leave the hung subtree of an incident AWAITING_APPROVAL alone',
+    builder: (y) =>
+      y
+        .positional('incident', {
+          type: 'number',
+          demandOption: true,
+          describe: 'the incident id (deadman incidents, STATUS=, the journal line)',
+        })
+        .options(stateOptions),
     handler: async (args) => {
       const { id, store, database, context } = await openForIncident(args);
       let found;
@@ -40,25 +46,40 @@ function answerCommand(decision: ApprovalAnswer['decision']): CommandModule<obje
         store.close();
       }
       const run = waitingRun(id, verb, found);
-      const request: ApprovalAnswer = { run_token: run.token, incident_id: id, decision, by: currentOperator(), at: new Date(context.clock.wall()).toISOString() };
+      const request: ApprovalAnswer = {
+        run_token: run.token,
+        incident_id: id,
+        decision,
+        by: currentOperator(),
+        at: new Date(context.clock.wall()).toISOString(),
+      };
       const path = writeApprovalAnswer(context.paths.stateDir, request);
-      process.stdout.write(`${verb === 'approve' ? 'approved' : 'denied'} incident ${id} as ${request.by}; run #${run.id} (${run.name}) takes ${path} at its next poll (deadman report ${id} shows it)\n`);
+      process.stdout.write(
+        `${verb === 'approve' ? 'approved' : 'denied'} incident ${id} as ${request.by}; run #${run.id} (${run.name}) takes ${path} at its next poll (deadman report ${id} shows it)\n`,
+      );
     },
   };
 }
 
 /** The live run that waits for this answer, with its token; any other case is one line, exit 1. */
 function waitingRun(id: number, verb: string, found: IncidentAsRead): RecordedRun & { token: string } {
-  const refuse = (why: string) => new DeadmanError(`incident ${id} ${why}: there is nothing to ${verb}`, ExitCode.ATTENTION);
+  const refuse = (why: string) =>
+    new DeadmanError(`incident ${id} ${why}: there is nothing to ${verb}`, ExitCode.ATTENTION);
   const { run } = found;
   if (run === null) throw refuse('has no run recorded any more');
   const presence = runPresence(run, !found.lost);
   // The state every reader gives (report, incidents, status): a lost run's waiting incident reads ABANDONED, an escalated one stays ESCALATED.
   if (found.state !== 'AWAITING_APPROVAL') {
-    throw refuse(`is ${found.state}, not AWAITING_APPROVAL${presence === 'lost' ? `; its run #${run.id} (${run.name}) lost its deadman (pid ${run.pid})` : ''}`);
+    throw refuse(
+      `is ${found.state}, not AWAITING_APPROVAL${presence === 'lost' ? `; its run #${run.id} (${run.name}) lost its deadman (pid ${run.pid})` : ''}`,
+    );
   }
-  if (presence === 'ended') throw refuse(`belongs to run #${run.id} (${run.name}), which ended (${run.outcome ?? 'no outcome'})`);
-  if (!run.token) throw refuse(`belongs to run #${run.id} (${run.name}), recorded by an older deadman that takes no answers bound to its run; restart it`);
+  if (presence === 'ended')
+    throw refuse(`belongs to run #${run.id} (${run.name}), which ended (${run.outcome ?? 'no outcome'})`);
+  if (!run.token)
+    throw refuse(
+      `belongs to run #${run.id} (${run.name}), recorded by an older deadman that takes no answers bound to its run; restart it`,
+    );
   return { ...run, token: run.token };
 }
 

@@ -18,21 +18,32 @@ import { redactorFor } from './shared/open-store.ts';
  * person's yes, pins it under the claim's hash.
  */
 
-export function explainJobs(selected: ReadonlyArray<[string, Job]>, stateDir: string, out: (line: string) => void): number {
+export function explainJobs(
+  selected: ReadonlyArray<[string, Job]>,
+  stateDir: string,
+  out: (line: string) => void,
+): number {
   const { lines, pending } = explainText(selected, stateDir);
   lines.forEach(out);
   return pending ? ExitCode.ATTENTION : ExitCode.OK;
 }
 
 /** The plan of each job as lines (`--explain`, `config check`), and whether any claim has none yet. */
-export function explainText(selected: ReadonlyArray<[string, Job]>, stateDir: string): { lines: string[]; pending: boolean } {
+export function explainText(
+  selected: ReadonlyArray<[string, Job]>,
+  stateDir: string,
+): { lines: string[]; pending: boolean } {
   const plans = planAll(selected, stateDir);
-  const lines = selected.flatMap(([name, job]) => [name, ...explainLines(name, job, plans.get(name)!).map((line) => `  ${line}`)]);
+  const lines = selected.flatMap(([name, job]) => [
+    name,
+    ...explainLines(name, job, plans.get(name)!).map((line) => `  ${line}`),
+  ]);
   return { lines, pending: [...plans.values()].some((plan) => plan.english?.source === 'pending') };
 }
 
 function explainLines(name: string, job: Job, plan: JobPlan): string[] {
-  const block = (claims: JobPlan['claims']) => claims.flatMap((claim) => [`  [[jobs.${name}.evidence]]`, ...planLines(claim).map((l) => `  ${l}`)]);
+  const block = (claims: JobPlan['claims']) =>
+    claims.flatMap((claim) => [`  [[jobs.${name}.evidence]]`, ...planLines(claim).map((l) => `  ${l}`)]);
   const lines = job.evidence.length > 0 ? ['written claims:', ...block(job.evidence)] : [];
   const english = plan.english;
   if (english === null) return lines;
@@ -60,10 +71,14 @@ export async function approvePlan(session: ApproveSession, name: string, job: Jo
     return ExitCode.OK;
   }
   const stored = readPlan(stateDir, job.claim, 'proposed');
-  const proposal = stored !== null && 'plan' in stored
-    ? stored.plan
-    : await askForPlan(config.diagnose, redactorFor(config), planQuestion(name, job.claim, reading.refusal));
-  if (proposal === null) throw configError(`no diagnostician is configured to propose a plan for "${name}"; set [diagnose] diagnostician, reword the claim, or write [[jobs.${name}.evidence]]`);
+  const proposal =
+    stored !== null && 'plan' in stored
+      ? stored.plan
+      : await askForPlan(config.diagnose, redactorFor(config), planQuestion(name, job.claim, reading.refusal));
+  if (proposal === null)
+    throw configError(
+      `no diagnostician is configured to propose a plan for "${name}"; set [diagnose] diagnostician, reword the claim, or write [[jobs.${name}.evidence]]`,
+    );
   if (!proposal.ok) {
     out(`not approved: the diagnostician proposed no usable plan: it ${proposal.problem}`);
     return ExitCode.ATTENTION;
@@ -75,10 +90,18 @@ export async function approvePlan(session: ApproveSession, name: string, job: Jo
   for (const line of proposedLines(name, proposal.plan)) out(line);
   const answer = await confirm(session.assumeYes);
   if (answer !== 'yes') {
-    out(answer === 'no' ? 'refused; no plan was pinned' : 'not approved: no terminal to ask; pass --yes to approve without asking');
+    out(
+      answer === 'no'
+        ? 'refused; no plan was pinned'
+        : 'not approved: no terminal to ask; pass --yes to approve without asking',
+    );
     return ExitCode.ATTENTION;
   }
-  const path = writePlan(stateDir, 'approved', { ...record, approved_by: currentOperator(), approved_at: new Date(session.clock.wall()).toISOString() });
+  const path = writePlan(stateDir, 'approved', {
+    ...record,
+    approved_by: currentOperator(),
+    approved_at: new Date(session.clock.wall()).toISOString(),
+  });
   out(`approved and pinned: ${path}`);
   return ExitCode.OK;
 }

@@ -15,7 +15,8 @@ const SHELLS = Object.keys(SCRIPTS) as Shell[];
 
 export const completionCommand: CommandModule<object, { shell?: Shell }> = {
   command: 'completion [shell]',
-  describe: 'print a shell completion script: deadman completion fish|bash|zsh (default: by $SHELL); install lines at its top',
+  describe:
+    'print a shell completion script: deadman completion fish|bash|zsh (default: by $SHELL); install lines at its top',
   builder: (y) => y.positional('shell', { choices: SHELLS, describe: 'the shell the script is for' }),
   handler: (args) => {
     const shell = args.shell ?? shellOfEnvironment(process.env.SHELL);

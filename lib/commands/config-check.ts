@@ -24,11 +24,12 @@ interface ConfigCheckArgs extends CommonArgs {
 export const configCheckCommand: CommandModule<object, ConfigCheckArgs> = {
   command: 'check',
   describe: 'validate the config and show what deadman would use',
-  builder: (y) => y
-    .options(stateOptions)
-    .option('json', { type: 'boolean', describe: 'print one JSON object (snake_case keys; docs/cli-json.md)' })
-    .option('quiet', { type: 'boolean', describe: 'print only the problems (nothing when all is well): for cron' })
-    .conflicts('json', 'quiet'),
+  builder: (y) =>
+    y
+      .options(stateOptions)
+      .option('json', { type: 'boolean', describe: 'print one JSON object (snake_case keys; docs/cli-json.md)' })
+      .option('quiet', { type: 'boolean', describe: 'print only the problems (nothing when all is well): for cron' })
+      .conflicts('json', 'quiet'),
   handler: async (args) => {
     const facts = await gatherFacts(args);
     if (facts.problems.length > 0) process.exitCode = ExitCode.CONFIG;
@@ -64,9 +65,16 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   const notifier = createSdNotifier();
   const probe = probeAddon();
   const machine = {
-    under_systemd: systemd.underSystemd, notify_socket: systemd.notifySocket ?? null, watchdog_usec: systemd.watchdogUsec ?? null,
-    watchdog_pid: systemd.watchdogPid ?? null, notify_path: notifier.path, notify_detail: notifier.detail, addon_loaded: probe.loaded,
-    addon_detail: probe.loaded ? 'sd-notify loaded (NotifyAccess=main works)' : `${probe.why} (units need NotifyAccess=all for the systemd-notify fallback)`,
+    under_systemd: systemd.underSystemd,
+    notify_socket: systemd.notifySocket ?? null,
+    watchdog_usec: systemd.watchdogUsec ?? null,
+    watchdog_pid: systemd.watchdogPid ?? null,
+    notify_path: notifier.path,
+    notify_detail: notifier.detail,
+    addon_loaded: probe.loaded,
+    addon_detail: probe.loaded
+      ? 'sd-notify loaded (NotifyAccess=main works)'
+      : `${probe.why} (units need NotifyAccess=all for the systemd-notify fallback)`,
   };
   let context: Context;
   try {
@@ -74,7 +82,17 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   } catch (error) {
     if (!(error instanceof DeadmanError)) throw error;
     // The problems (at most 21 lines) each name the file.
-    return { ok: false, config_file: args.config ?? null, state_dir: null, database: null, marker_dir: null, diagnostician: null, claim_plans: [], ...machine, problems: error.message.split('\n') };
+    return {
+      ok: false,
+      config_file: args.config ?? null,
+      state_dir: null,
+      database: null,
+      marker_dir: null,
+      diagnostician: null,
+      claim_plans: [],
+      ...machine,
+      problems: error.message.split('\n'),
+    };
   }
   // WATCHDOG_USEC as set, whatever WATCHDOG_PID says: `config check` inside the unit is not its main process.
   const watchdogUsec = Number(process.env.WATCHDOG_USEC);
@@ -82,9 +100,18 @@ async function gatherFacts(args: ConfigCheckArgs): Promise<ConfigFacts> {
   const notifyAccess = notifyAccessProblem(probe, process.env);
   if (notifyAccess) problems.push(notifyAccess);
   return {
-    ok: problems.length === 0, config_file: context.file ?? null, state_dir: context.paths.stateDir, database: context.paths.database,
-    marker_dir: context.paths.markerDir, diagnostician: describeDiagnostician(chooseDiagnostician(context.config.diagnose), process.env), ...machine, problems,
-    claim_plans: explainText(Object.entries(context.config.jobs).filter(([, job]) => job.claim !== undefined), dirname(context.paths.database)).lines,
+    ok: problems.length === 0,
+    config_file: context.file ?? null,
+    state_dir: context.paths.stateDir,
+    database: context.paths.database,
+    marker_dir: context.paths.markerDir,
+    diagnostician: describeDiagnostician(chooseDiagnostician(context.config.diagnose), process.env),
+    ...machine,
+    problems,
+    claim_plans: explainText(
+      Object.entries(context.config.jobs).filter(([, job]) => job.claim !== undefined),
+      dirname(context.paths.database),
+    ).lines,
   };
 }
 
@@ -114,8 +141,13 @@ function environmentProblems(context: Context, watchdogMs: number | null): strin
   return [
     ...crossFieldProblems(context.config, { watchdogMs, chosen: context.chosen }),
     unwritableDirProblem(context.paths.stateDir, 'state dir', where),
-    dirname(context.paths.database) === context.paths.stateDir ? null
-      : unwritableDirProblem(dirname(context.paths.database), 'database dir', 'point database (or --database) at a writable place'),
+    dirname(context.paths.database) === context.paths.stateDir
+      ? null
+      : unwritableDirProblem(
+          dirname(context.paths.database),
+          'database dir',
+          'point database (or --database) at a writable place',
+        ),
   ].filter((line): line is string => line !== null);
 }
 
@@ -124,7 +156,8 @@ function environmentProblems(context: Context, watchdogMs: number | null): strin
  * NotifyAccess=main never hears: its watchdog then kills healthy work.
  */
 function notifyAccessProblem(probe: AddonProbe, env: NodeJS.ProcessEnv): string | null {
-  const why = env.DEADMAN_NOTIFY === 'systemd-notify' ? 'DEADMAN_NOTIFY=systemd-notify' : probe.loaded ? null : probe.why;
+  const why =
+    env.DEADMAN_NOTIFY === 'systemd-notify' ? 'DEADMAN_NOTIFY=systemd-notify' : probe.loaded ? null : probe.why;
   if (why === null) return null;
   return `notify: deadman notifies through systemd-notify (${why}), so its unit needs NotifyAccess=all: units made by \`deadman unit\`/\`install\` set it, the shipped deadman@.service says main; change that line, or make the addon load (\`npm rebuild sd-notify\`, needs libsystemd-dev)`;
 }

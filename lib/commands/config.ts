@@ -15,6 +15,10 @@ const schema: CommandModule<object, CommonArgs> = {
 export const configCommand: CommandModule<object, CommonArgs> = {
   command: 'config <action>',
   describe: 'inspect the configuration',
-  builder: (y) => y.command(withExamples(configCheckCommand, 'config check')).command(withExamples(schema, 'config schema')).demandCommand(1, 'name an action: check or schema'),
+  builder: (y) =>
+    y
+      .command(withExamples(configCheckCommand, 'config check'))
+      .command(withExamples(schema, 'config schema'))
+      .demandCommand(1, 'name an action: check or schema'),
   handler: () => {},
 };

@@ -36,7 +36,12 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
     };
     const argvLog = join(dir, 'agent-argv.jsonl');
     // Not the caller's systemd unit, config or state: the demo's runs are its own.
-    const env = { ...childEnvironment(process.env, null), STATE_DIRECTORY: join(dir, 'state'), DEADMAN_CONFIG: '', FAKE_AGENT_ARGV_LOG: argvLog };
+    const env = {
+      ...childEnvironment(process.env, null),
+      STATE_DIRECTORY: join(dir, 'state'),
+      DEADMAN_CONFIG: '',
+      FAKE_AGENT_ARGV_LOG: argvLog,
+    };
     out('deadman demo — real stalls, caught and handled (offline: fake agents, no API key)');
     out(`state in ${dir}`);
     const scenarios = demoScenarios(paths);
@@ -68,14 +73,31 @@ export const demoCommand: CommandModule<object, CommonArgs> = {
 };
 
 /** Runs the steps in order; returns how the last one ended. */
-async function runScenario(scenario: Scenario, ctx: { env: NodeJS.ProcessEnv; dir: string; argvLog: string }): Promise<number | string> {
+async function runScenario(
+  scenario: Scenario,
+  ctx: { env: NodeJS.ProcessEnv; dir: string; argvLog: string },
+): Promise<number | string> {
   if (scenario.config) writeFileSync(scenario.config.file, scenario.config.text);
   let last: number | string = 'not run';
   for (const step of scenario.steps) {
     out(`     $ ${step.shown}`);
-    const outcome = await runBounded({ argv: step.argv, cwd: ctx.dir, env: { ...ctx.env, ...step.env }, timeoutMs: 30_000 });
+    const outcome = await runBounded({
+      argv: step.argv,
+      cwd: ctx.dir,
+      env: { ...ctx.env, ...step.env },
+      timeoutMs: 30_000,
+    });
     const code = outcome.kind === 'exited' ? outcome.code : outcome.kind;
-    const said = 'stderr' in outcome ? outcome.stderr.split('\n').filter((l) => /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving|USAGE_LIMIT|waiting for usage|FINISHED|REPEATED)/.test(l)) : [];
+    const said =
+      'stderr' in outcome
+        ? outcome.stderr
+            .split('\n')
+            .filter((l) =>
+              /^deadman: (HUNG|TERMINATE|incident|revived|EVIDENCE|OUTPUT|not reviving|USAGE_LIMIT|waiting for usage|FINISHED|REPEATED)/.test(
+                l,
+              ),
+            )
+        : [];
     for (const line of said) out(`     ${line}`);
     out(`     → exit ${code}`);
     last = code;
@@ -89,14 +111,31 @@ function explain(scenario: Scenario, database: string, argvLog: string): { lines
   try {
     const name = scenario.steps[0]!.argv[scenario.steps[0]!.argv.indexOf('--name') + 1]!;
     const incident = store.get<{ id: number; kind: string; state: string }>(
-      'SELECT i.id, i.kind, i.state FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.id DESC LIMIT 1', name);
-    const action = incident ? store.get<{ detail: { killed: number[] } }>("SELECT detail FROM actions WHERE incident_id = ? AND kind = 'TERMINATE_DESCENDANT_PROCESS'", incident.id) : undefined;
+      'SELECT i.id, i.kind, i.state FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.id DESC LIMIT 1',
+      name,
+    );
+    const action = incident
+      ? store.get<{ detail: { killed: number[] } }>(
+          "SELECT detail FROM actions WHERE incident_id = ? AND kind = 'TERMINATE_DESCENDANT_PROCESS'",
+          incident.id,
+        )
+      : undefined;
     const lines: string[] = [];
     if (incident) lines.push(`incident #${incident.id} ${incident.kind} → ${incident.state}`);
-    if (action) lines.push(`killed pids ${action.detail.killed.join(', ')}; the agent got a failed tool result and finished its turn`);
+    if (action)
+      lines.push(
+        `killed pids ${action.detail.killed.join(', ')}; the agent got a failed tool result and finished its turn`,
+      );
     if (scenario.steps.length > 1 && existsSync(argvLog)) {
-      const resumed = readFileSync(argvLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]).findLast((a) => a.includes('resume'));
-      if (resumed) lines.push(`resumed with: ${resumed.slice(0, resumed.indexOf('resume') + 2).join(' ')} "${resumed.at(-1)!.split('\n')[0]}…"`);
+      const resumed = readFileSync(argvLog, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[])
+        .findLast((a) => a.includes('resume'));
+      if (resumed)
+        lines.push(
+          `resumed with: ${resumed.slice(0, resumed.indexOf('resume') + 2).join(' ')} "${resumed.at(-1)!.split('\n')[0]}…"`,
+        );
     }
     return { lines, incident: incident ? `${incident.kind} → ${incident.state}` : null };
   } finally {

@@ -31,7 +31,11 @@ interface HealthArgs extends CommonArgs {
 export const HEALTH_OPTIONS = {
   name: { type: 'string', describe: 'the run to judge (default: name from the config)' },
   quiet: { type: 'boolean', describe: 'print nothing; the exit code says it' },
-  settle: { type: 'boolean', describe: 'for ExecStopPost=: settle a run whose deadman is gone, then exit 0 when systemd says the service ended well ($SERVICE_RESULT=success), 1 when not' },
+  settle: {
+    type: 'boolean',
+    describe:
+      'for ExecStopPost=: settle a run whose deadman is gone, then exit 0 when systemd says the service ended well ($SERVICE_RESULT=success), 1 when not',
+  },
   json: { type: 'boolean', describe: 'print one JSON object (snake_case keys, ISO-8601 UTC times; docs/cli-json.md)' },
   ...stateOptions,
 } as const satisfies Record<string, Options>;
@@ -41,7 +45,8 @@ export const HEALTH_CONFLICT = ['json', 'quiet'] as const;
 
 export const healthCommand: CommandModule<object, HealthArgs> = {
   command: 'health',
-  describe: 'exit 0 while the run is healthy, 1 when not (stalled, its deadman gone), 64 for no such run (for liveness probes and HEALTHCHECK)',
+  describe:
+    'exit 0 while the run is healthy, 1 when not (stalled, its deadman gone), 64 for no such run (for liveness probes and HEALTHCHECK)',
   builder: (y) => y.options(HEALTH_OPTIONS).conflicts(...HEALTH_CONFLICT),
   handler: async (args) => {
     const context = await loadContext(args);
@@ -51,10 +56,18 @@ export const healthCommand: CommandModule<object, HealthArgs> = {
     const ownerAlive = record !== null && isRunOwnerAlive(record);
     // No file at all: a deadman killed before its first refresh may still have left a run open.
     if (!ownerAlive) await settleRecords(args, context);
-    const stop = args.settle ? context.serviceStop ?? null : null;
-    const verdict = stop ? endedVerdict(name, stop.result) : judgeHealth(record, context.clock.wall(), name, ownerAlive);
+    const stop = args.settle ? (context.serviceStop ?? null) : null;
+    const verdict = stop
+      ? endedVerdict(name, stop.result)
+      : judgeHealth(record, context.clock.wall(), name, ownerAlive);
     if (args.json) {
-      const json = { name, healthy: verdict.healthy, refreshed_at: record ? new Date(record.updated_at).toISOString() : null, last_status: record?.status ?? null, detail: verdict.line };
+      const json = {
+        name,
+        healthy: verdict.healthy,
+        refreshed_at: record ? new Date(record.updated_at).toISOString() : null,
+        last_status: record?.status ?? null,
+        detail: verdict.line,
+      };
       printSync(`${JSON.stringify(json, null, 2)}\n`);
     } else if (!args.quiet) printSync(`${verdict.line}\n`);
     // A name no run ever had is a mistake on the command line, not a dead run.

@@ -19,11 +19,15 @@ interface IncidentsArgs extends CommonArgs {
 export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
   command: 'incidents',
   describe: 'list recorded incidents, oldest first',
-  builder: (y) => y
-    .option('since', { type: 'string', describe: 'only incidents opened within this span, e.g. 24h or 7d (default: all kept)' })
-    .option('name', { type: 'string', describe: 'only incidents of runs with this name' })
-    .option('json', { type: 'boolean', describe: 'print a JSON array' })
-    .options(stateOptions),
+  builder: (y) =>
+    y
+      .option('since', {
+        type: 'string',
+        describe: 'only incidents opened within this span, e.g. 24h or 7d (default: all kept)',
+      })
+      .option('name', { type: 'string', describe: 'only incidents of runs with this name' })
+      .option('json', { type: 'boolean', describe: 'print a JSON array' })
+      .options(stateOptions),
   handler: async (args) => {
     // A bad --since is refused before the database is looked at.
     const span = args.since === undefined ? undefined : sinceSpan(args.since);
@@ -33,8 +37,16 @@ export const incidentsCommand: CommandModule<object, IncidentsArgs> = {
     const redactor = redactorFor(context.config);
     try {
       // Those of a run whose deadman is gone are ABANDONED, as every reader says.
-      const rows = redactor.value(readRows(database, () => (store ? withAbandoned(listIncidents(store, { since, name: args.name }), settleLost(store, context, now)) : [])));
-      process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(incidentListJson(rows)), null, 2)}\n` : renderIncidentList(rows, now));
+      const rows = redactor.value(
+        readRows(database, () =>
+          store ? withAbandoned(listIncidents(store, { since, name: args.name }), settleLost(store, context, now)) : [],
+        ),
+      );
+      process.stdout.write(
+        args.json
+          ? `${JSON.stringify(snakeCaseKeys(incidentListJson(rows)), null, 2)}\n`
+          : renderIncidentList(rows, now),
+      );
     } finally {
       store?.close();
     }

@@ -21,7 +21,26 @@ import { ackCommand } from './ack.ts';
 import { completionCommand } from './completion.ts';
 
 /** Every registered command. Only commands that work are listed here. */
-export const commands: CommandModule<object, never>[] = [runCommandModule as never, demoCommand as never, configCommand as never, checkCommand as never,
-  unitCommand as never, installCommand as never, incidentsCommand as never, reportCommand as never, reviveCommand as never, statusCommand as never,
-  notifyCommand as never, metricsCommand as never, healthCommand as never, replayCommand as never, watchCommand as never, attachCommand as never, agentCommand as never,
-  approveCommand as never, denyCommand as never, ackCommand as never, completionCommand as never];
+export const commands: CommandModule<object, never>[] = [
+  runCommandModule as never,
+  demoCommand as never,
+  configCommand as never,
+  checkCommand as never,
+  unitCommand as never,
+  installCommand as never,
+  incidentsCommand as never,
+  reportCommand as never,
+  reviveCommand as never,
+  statusCommand as never,
+  notifyCommand as never,
+  metricsCommand as never,
+  healthCommand as never,
+  replayCommand as never,
+  watchCommand as never,
+  attachCommand as never,
+  agentCommand as never,
+  approveCommand as never,
+  denyCommand as never,
+  ackCommand as never,
+  completionCommand as never,
+];

@@ -21,10 +21,11 @@ interface InstallArgs extends ServiceArgs {
 export const installCommand: CommandModule<object, InstallArgs> = {
   command: 'install',
   describe: 'write the unit (or plist) of deadman unit into place and print how to start it',
-  builder: (y) => serviceOptions(y)
-    .option('force', { type: 'boolean', describe: 'replace an existing file' })
-    .option('unit-dir', { type: 'string', describe: 'write here instead of the standard directory' })
-    .usage('$0 install [--name N] [--user] [--launchd] [--on-failure [UNIT]] [--force] [run options] -- <command…>'),
+  builder: (y) =>
+    serviceOptions(y)
+      .option('force', { type: 'boolean', describe: 'replace an existing file' })
+      .option('unit-dir', { type: 'string', describe: 'write here instead of the standard directory' })
+      .usage('$0 install [--name N] [--user] [--launchd] [--on-failure [UNIT]] [--force] [run options] -- <command…>'),
   handler: async (args) => {
     const service = await defineService(args);
     const path = join(targetDirectory(args, service), service.fileName);
@@ -36,7 +37,11 @@ export const installCommand: CommandModule<object, InstallArgs> = {
       const target = join(dirname(path), file.fileName);
       return `${installFile(target, file.text, { replace: args.force === true, mode })} ${target}\n`;
     });
-    process.stdout.write(`${written.join('')}${nextSteps(service, path).map((line) => `${line}\n`).join('')}`);
+    process.stdout.write(
+      `${written.join('')}${nextSteps(service, path)
+        .map((line) => `${line}\n`)
+        .join('')}`,
+    );
   },
 };
 
@@ -46,7 +51,9 @@ function targetDirectory(args: InstallArgs, service: ServiceDefinition): string 
   if (service.kind === 'launchd') return join(home, 'Library', 'LaunchAgents');
   if (service.scope === 'user') return join(process.env.XDG_CONFIG_HOME || join(home, '.config'), 'systemd', 'user');
   if (process.getuid?.() !== 0) {
-    throw usageError('a system unit goes to /etc/systemd/system, which needs root: run this with sudo, or pass --user for a unit of your own');
+    throw usageError(
+      'a system unit goes to /etc/systemd/system, which needs root: run this with sudo, or pass --user for a unit of your own',
+    );
   }
   return '/etc/systemd/system';
 }
@@ -54,12 +61,22 @@ function targetDirectory(args: InstallArgs, service: ServiceDefinition): string 
 function nextSteps(service: ServiceDefinition, path: string): string[] {
   const unit = service.fileName;
   // This job's records, where this job keeps them: the flags given here, not the shell's defaults.
-  const records = formatArgv(['deadman', 'incidents', '--name', service.run.name, ...service.run.readArgs], { quoting: 'shell' });
+  const records = formatArgv(['deadman', 'incidents', '--name', service.run.name, ...service.run.readArgs], {
+    quoting: 'shell',
+  });
   if (service.kind === 'launchd') {
-    return [`start: launchctl bootstrap gui/$(id -u) ${path}`, `stop:  launchctl bootout gui/$(id -u) ${path}`, `watch: ${records}`];
+    return [
+      `start: launchctl bootstrap gui/$(id -u) ${path}`,
+      `stop:  launchctl bootout gui/$(id -u) ${path}`,
+      `watch: ${records}`,
+    ];
   }
   const systemctl = service.scope === 'user' ? 'systemctl --user' : 'systemctl';
-  const steps = [`start: ${systemctl} daemon-reload && ${systemctl} enable --now ${unit}`, `watch: ${systemctl} status ${unit} · ${records}`];
-  if (service.scope === 'user') steps.push(`keep it running after you log out: loginctl enable-linger ${userInfo().username}`);
+  const steps = [
+    `start: ${systemctl} daemon-reload && ${systemctl} enable --now ${unit}`,
+    `watch: ${systemctl} status ${unit} · ${records}`,
+  ];
+  if (service.scope === 'user')
+    steps.push(`keep it running after you log out: loginctl enable-linger ${userInfo().username}`);
   return steps;
 }

@@ -55,11 +55,21 @@ export async function readLean(command: string | undefined, words: string[]): Pr
 
 /** Each option at most once, with its value; null for any other command line. */
 function leanValues(words: string[], options: Record<string, Options>): Record<string, unknown> | null {
-  const table = Object.fromEntries(Object.entries(options).map(([name, option]) => [name, { type: option.type as 'string' | 'boolean' }]));
+  const table = Object.fromEntries(
+    Object.entries(options).map(([name, option]) => [name, { type: option.type as 'string' | 'boolean' }]),
+  );
   try {
-    const { values, tokens } = parseArgs({ args: words, options: table, strict: true, allowPositionals: false, tokens: true });
+    const { values, tokens } = parseArgs({
+      args: words,
+      options: table,
+      strict: true,
+      allowPositionals: false,
+      tokens: true,
+    });
     const names = tokens.filter((token) => token.kind === 'option').map((token) => token.name);
-    return new Set(names).size === names.length && !tokens.some((token) => token.kind === 'option-terminator') ? values : null;
+    return new Set(names).size === names.length && !tokens.some((token) => token.kind === 'option-terminator')
+      ? values
+      : null;
   } catch {
     return null;
   }

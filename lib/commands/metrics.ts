@@ -26,7 +26,7 @@ export const METRICS_OPTIONS = {
 
 export const metricsCommand: CommandModule<object, MetricsArgs> = {
   command: 'metrics',
-  describe: 'print every run\'s health, incidents, revives and kills as Prometheus text (or --json)',
+  describe: "print every run's health, incidents, revives and kills as Prometheus text (or --json)",
   builder: (y) => y.options(METRICS_OPTIONS),
   handler: async (args) => {
     const { store, database, context } = await openExistingStore(args);
@@ -39,9 +39,21 @@ export const metricsCommand: CommandModule<object, MetricsArgs> = {
     }
     if (args.json) {
       const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-      const rows = facts.map((f) => ({ name: f.name, healthy: f.healthy, running: f.running, state: f.state, started_at: iso(f.startedAt), ended_at: iso(f.endedAt),
-        last_output_at: iso(f.lastOutputAt), last_output_age_seconds: f.lastOutputAt === null ? null : Math.max(0, now - f.lastOutputAt) / 1000,
-        last_exit_code: f.lastExitCode, open_incidents: f.openIncidents, revives: f.revives, kills: f.kills, stalls: f.stalls }));
+      const rows = facts.map((f) => ({
+        name: f.name,
+        healthy: f.healthy,
+        running: f.running,
+        state: f.state,
+        started_at: iso(f.startedAt),
+        ended_at: iso(f.endedAt),
+        last_output_at: iso(f.lastOutputAt),
+        last_output_age_seconds: f.lastOutputAt === null ? null : Math.max(0, now - f.lastOutputAt) / 1000,
+        last_exit_code: f.lastExitCode,
+        open_incidents: f.openIncidents,
+        revives: f.revives,
+        kills: f.kills,
+        stalls: f.stalls,
+      }));
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       return;
     }

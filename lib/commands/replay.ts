@@ -19,26 +19,43 @@ interface ReplayArgs {
 
 export const replayCommand: CommandModule<object, ReplayArgs> = {
   command: 'replay [trace]',
-  describe: 'replay a recorded run (deadman run --record FILE) or a shipped trace on a simulated clock; signals nothing',
-  builder: (y) => y
-    .positional('trace', { type: 'string', describe: `a trace file, or a shipped trace: ${shippedTraceNames().join(', ')}` })
-    .option('json', { type: 'boolean', describe: 'print the steps and signal sequence as JSON' }),
+  describe:
+    'replay a recorded run (deadman run --record FILE) or a shipped trace on a simulated clock; signals nothing',
+  builder: (y) =>
+    y
+      .positional('trace', {
+        type: 'string',
+        describe: `a trace file, or a shipped trace: ${shippedTraceNames().join(', ')}`,
+      })
+      .option('json', { type: 'boolean', describe: 'print the steps and signal sequence as JSON' }),
   handler: async (args) => {
     if (args.trace === undefined) {
-      process.stdout.write(`shipped traces (deadman replay NAME):\n${shippedTraceNames().map((n) => `  ${n}\n`).join('')}`);
+      process.stdout.write(
+        `shipped traces (deadman replay NAME):\n${shippedTraceNames()
+          .map((n) => `  ${n}\n`)
+          .join('')}`,
+      );
       return;
     }
     const { name, trace } = readTrace(args.trace);
     const replayed = await replayTrace(trace, commandClock.sleep);
     const sequence = signalSequence(replayed.steps);
     const view = {
-      name, title: trace.header.title, adapter: traceAdapter(trace), durationMs: replayed.durationMs, steps: replayed.steps, notes: replayed.notes,
-      outcome: replayed.result?.outcome ?? 'not started', exitCode: replayed.exitCode,
+      name,
+      title: trace.header.title,
+      adapter: traceAdapter(trace),
+      durationMs: replayed.durationMs,
+      steps: replayed.steps,
+      notes: replayed.notes,
+      outcome: replayed.result?.outcome ?? 'not started',
+      exitCode: replayed.exitCode,
     };
     process.stdout.write(args.json ? `${JSON.stringify({ ...view, signals: sequence })}\n` : renderReplay(view));
     const expected = trace.header.expect;
     if (expected && JSON.stringify(expected) !== JSON.stringify(sequence)) {
-      process.stderr.write(`deadman: replay of ${name} expected [${expected.join('; ')}] but showed [${sequence.join('; ')}]\n`);
+      process.stderr.write(
+        `deadman: replay of ${name} expected [${expected.join('; ')}] but showed [${sequence.join('; ')}]\n`,
+      );
       process.exitCode = ExitCode.ATTENTION;
     }
   },

@@ -25,15 +25,22 @@ interface ReportArgs extends CommonArgs {
 export const reportCommand: CommandModule<object, ReportArgs> = {
   command: 'report <incident>',
   describe: 'show one incident: timeline, evidence, action, verification, advice',
-  builder: (y) => y
-    .positional('incident', { type: 'string', describe: `an incident id (see deadman incidents), "latest", or a shipped scenario (${shippedTraceNames().join(', ')})`, demandOption: true })
-    .option('name', { type: 'string', describe: 'with "latest": the latest incident of runs with this name' })
-    .option('json', { type: 'boolean', describe: 'print the report as JSON' })
-    .options(stateOptions),
+  builder: (y) =>
+    y
+      .positional('incident', {
+        type: 'string',
+        describe: `an incident id (see deadman incidents), "latest", or a shipped scenario (${shippedTraceNames().join(', ')})`,
+        demandOption: true,
+      })
+      .option('name', { type: 'string', describe: 'with "latest": the latest incident of runs with this name' })
+      .option('json', { type: 'boolean', describe: 'print the report as JSON' })
+      .options(stateOptions),
   handler: async (args) => {
     const scenario = await scenarioReport(args.incident);
     if (scenario) {
-      process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(scenario), null, 2)}\n` : renderReportText(scenario));
+      process.stdout.write(
+        args.json ? `${JSON.stringify(snakeCaseKeys(scenario), null, 2)}\n` : renderReportText(scenario),
+      );
       return;
     }
     const wanted = parseIncidentArg(args.incident);
@@ -47,11 +54,17 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
         const loaded = loadIncidentRows(store, id);
         return loaded && { ...loaded, incident: withAbandoned([loaded.incident], lost)[0]! };
       });
-      if (rows === null && wanted !== 'latest') throw usageError(`no incident #${wanted} in ${database}; list them with deadman incidents`);
+      if (rows === null && wanted !== 'latest')
+        throw usageError(`no incident #${wanted} in ${database}; list them with deadman incidents`);
       // Rows are stored redacted; this also hides what newer patterns know and older runs kept.
       const out = rows === null ? null : redactor.value(buildReport(rows));
       if (args.json) process.stdout.write(`${JSON.stringify(snakeCaseKeys(out), null, 2)}\n`);
-      else process.stdout.write(out ? redactor.text(renderReportText(out)) : `no incidents recorded${args.name ? ` for runs named ${args.name}` : ''} in ${database}\n`);
+      else
+        process.stdout.write(
+          out
+            ? redactor.text(renderReportText(out))
+            : `no incidents recorded${args.name ? ` for runs named ${args.name}` : ''} in ${database}\n`,
+        );
     } finally {
       store?.close();
     }
@@ -61,5 +74,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
 function parseIncidentArg(value: string): number | 'latest' {
   if (value === 'latest') return 'latest';
   if (/^[1-9]\d{0,15}$/.test(value)) return Number(value);
-  throw usageError(`"${value}" is not an incident id; give a number from deadman incidents, "latest", or a shipped scenario (${shippedTraceNames().join(', ')})`);
+  throw usageError(
+    `"${value}" is not an incident id; give a number from deadman incidents, "latest", or a shipped scenario (${shippedTraceNames().join(', ')})`,
+  );
 }

@@ -40,12 +40,20 @@ interface ReviveArgs extends CommonArgs {
 
 export const reviveCommand: CommandModule<object, ReviveArgs> = {
   command: 'revive',
-  describe: 'after a restart: resume interrupted agent sessions, each under a supervising deadman run of its own (bounded by revive.max_revives)',
-  builder: (y) => y
-    .option('dry-run', { type: 'boolean', describe: 'list what would be revived; change nothing, do not wait revive.delay' })
-    .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
-    .option('name', { type: 'string', describe: 'only the marker of this run name (session files are then not searched)' })
-    .options(stateOptions),
+  describe:
+    'after a restart: resume interrupted agent sessions, each under a supervising deadman run of its own (bounded by revive.max_revives)',
+  builder: (y) =>
+    y
+      .option('dry-run', {
+        type: 'boolean',
+        describe: 'list what would be revived; change nothing, do not wait revive.delay',
+      })
+      .option('json', { type: 'boolean', describe: 'print one JSON object per session, as an array' })
+      .option('name', {
+        type: 'string',
+        describe: 'only the marker of this run name (session files are then not searched)',
+      })
+      .options(stateOptions),
   handler: async (args) => {
     const context = await loadContext(args);
     // The argv it prints and journals carries the prompt: kept verbatim in the marker, never shown so.
@@ -54,7 +62,9 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
     const dryRun = args['dry-run'] === true;
     const { revive } = context.config;
     if (!dryRun && revive.delay > 0) await new Promise((resolve) => setTimeout(resolve, revive.delay));
-    const release = dryRun ? () => {} : await lockMarkers(context.paths.markerDir, 2 * revive.start_timeout + 5_000, context.clock);
+    const release = dryRun
+      ? () => {}
+      : await lockMarkers(context.paths.markerDir, 2 * revive.start_timeout + 5_000, context.clock);
     if (release === null) {
       logger.log('warn', `another deadman revive is working in ${context.paths.markerDir}; leaving the sessions to it`);
       return;
@@ -68,21 +78,42 @@ export const reviveCommand: CommandModule<object, ReviveArgs> = {
 };
 
 /** Reads, decides and acts in one go, under the lock when it acts. */
-async function reviveAll(args: ReviveArgs, context: Context, logger: Logger, dryRun: boolean, redactor: Redactor): Promise<void> {
+async function reviveAll(
+  args: ReviveArgs,
+  context: Context,
+  logger: Logger,
+  dryRun: boolean,
+  redactor: Redactor,
+): Promise<void> {
   const { revive } = context.config;
   const now = context.clock.wall();
   const marked = await knownMarkers(context, args.name, now, dryRun, logger);
-  const { markers, sessions } = args.name === undefined ? withSessionFiles(context.config, marked, now) : { markers: marked, sessions: [] };
+  const { markers, sessions } =
+    args.name === undefined ? withSessionFiles(context.config, marked, now) : { markers: marked, sessions: [] };
   const plan = planRevives(markers, sessions, {
-    now, maxAgeMs: revive.max_age, maxRevives: revive.max_revives, template: revive.command, message: revive.message,
+    now,
+    maxAgeMs: revive.max_age,
+    maxRevives: revive.max_revives,
+    template: revive.command,
+    message: revive.message,
   });
   const rows = dryRun ? plan.map((step) => reviveRow(step)) : await carryOut(plan, context, args.database, logger);
-  process.stdout.write(args.json ? `${JSON.stringify(snakeCaseKeys(redactor.value(rows)), null, 2)}\n` : redactor.text(renderReviveRows(rows, dryRun)));
+  process.stdout.write(
+    args.json
+      ? `${JSON.stringify(snakeCaseKeys(redactor.value(rows)), null, 2)}\n`
+      : redactor.text(renderReviveRows(rows, dryRun)),
+  );
   if (!dryRun && plan.some((step) => step.action === 'exhausted')) process.exitCode = ExitCode.DO_NOT_RESTART;
 }
 
 /** The markers, damaged ones logged (one line each) and left out, refused ones also recorded, ended detached resumes settled. */
-async function knownMarkers(context: Context, name: string | undefined, now: number, dryRun: boolean, logger: Logger): Promise<KnownMarker[]> {
+async function knownMarkers(
+  context: Context,
+  name: string | undefined,
+  now: number,
+  dryRun: boolean,
+  logger: Logger,
+): Promise<KnownMarker[]> {
   const dir = context.paths.markerDir;
   if (!dryRun) removeStaleTempFiles(dir);
   const options = { now, setAside: !dryRun };
@@ -103,13 +134,20 @@ async function knownMarkers(context: Context, name: string | undefined, now: num
  * The agents' session files (`revive.session_files`): sessions deadman did not start become
  * markers of their own, and those it did are reconciled with what the file says since.
  */
-function withSessionFiles(config: Config, markers: KnownMarker[], now: number): { markers: KnownMarker[]; sessions: Marker[] } {
+function withSessionFiles(
+  config: Config,
+  markers: KnownMarker[],
+  now: number,
+): { markers: KnownMarker[]; sessions: Marker[] } {
   const { session_files: agents, max_age: maxAge, message } = config.revive;
   if (agents.length === 0) return { markers, sessions: [] };
   const found = findSessionFiles(agents, sessionDirs(config.revive), now, maxAge, startsWithReviveMessage(message));
   const byId = new Map(found.map(({ finding }) => [finding.sessionId, finding]));
   return {
-    markers: markers.map((known) => ({ ...known, marker: reconcileWithSession(known.marker, byId.get(known.marker.sessionId ?? '')) })),
+    markers: markers.map((known) => ({
+      ...known,
+      marker: reconcileWithSession(known.marker, byId.get(known.marker.sessionId ?? '')),
+    })),
     sessions: selectInterrupted(found, now, maxAge).map(({ finding }) => markerForSession(finding, now)),
   };
 }

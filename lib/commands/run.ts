@@ -52,7 +52,11 @@ async function runCommand(values: RunValues, commandLine: string[], unredactedLo
   const { run, fullLogger, stopReloading, trace } = await startRun(values, commandLine, unredactedLogger);
   try {
     const end = await supervisePassesOf(run);
-    return await endRun(run, end, { summaryJson: values['summary-json'] === true, summary: values.summary === true, fullLogger });
+    return await endRun(run, end, {
+      summaryJson: values['summary-json'] === true,
+      summary: values.summary === true,
+      fullLogger,
+    });
   } finally {
     await run.listener?.close();
     stopReloading();
@@ -70,24 +74,61 @@ async function startRun(values: RunValues, commandLine: string[], unredactedLogg
   const onStall = onStallFor(config.on_stall, watchdogUsec, logger);
   // ps, top and systemctl status show this instead of `node /usr/lib/…/deadman.js` (or MainThread).
   process.title = `deadman run ${name}`;
-  const listener = await listenForHealth({ address: healthListen as string | undefined, public: healthPublic === true }, name, context.clock);
+  const listener = await listenForHealth(
+    { address: healthListen as string | undefined, public: healthPublic === true },
+    name,
+    context.clock,
+  );
   const trace = typeof record === 'string' ? openTraceWriter(record) : null;
   const store = new RecordingStore({
-    path: context.paths.database, open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS, retain: false }), logger,
-    wall: () => context.clock.wall(), monotonic: () => context.clock.monotonic(),
+    path: context.paths.database,
+    open: () => openStore(context, { busyTimeoutMs: RECORDING_BUSY_TIMEOUT_MS, retain: false }),
+    logger,
+    wall: () => context.clock.wall(),
+    monotonic: () => context.clock.monotonic(),
   });
   const recorder = trace && new TraceRecorder(trace, traceSettings(config, onStall), redactor.text, context.clock);
   const live = new LiveConfig(config);
   const stopReloading = listenForReload(configReloader(settings.reload, live, logger));
   // Sinks are read at every alert, so a reloaded [notify] applies to the next one.
-  const alerts = runAlerts({ name, notify: () => live.current.notify, paths: context.paths, redactor, logger, clock: context.clock });
+  const alerts = runAlerts({
+    name,
+    notify: () => live.current.notify,
+    paths: context.paths,
+    redactor,
+    logger,
+    clock: context.clock,
+  });
   alerts.started();
-  const run: RunPass = { name, command, cwd, config, live, context, redactor, logger, notifier, unit, store, watchdogUsec, onStall, recorder, actionsTaken: new Set(), alerts, passes: [], listener };
+  const run: RunPass = {
+    name,
+    command,
+    cwd,
+    config,
+    live,
+    context,
+    redactor,
+    logger,
+    notifier,
+    unit,
+    store,
+    watchdogUsec,
+    onStall,
+    recorder,
+    actionsTaken: new Set(),
+    alerts,
+    passes: [],
+    listener,
+  };
   return { run, fullLogger, stopReloading, trace };
 }
 
 /** After the last pass: alerts delivered, the summary printed, the run's exit recorded; the exit code. */
-async function endRun(run: RunPass, end: PassesEnd, options: { summaryJson: boolean; summary: boolean; fullLogger: Logger }): Promise<number> {
+async function endRun(
+  run: RunPass,
+  end: PassesEnd,
+  options: { summaryJson: boolean; summary: boolean; fullLogger: Logger },
+): Promise<number> {
   const { notifier, watchdogUsec, store } = run;
   // Alerts still on their way (each bounded by notify.timeout) are waited for, the watchdog fed from now on: deadman is well.
   if (watchdogUsec) notifier.send('WATCHDOG=1');
@@ -96,24 +137,53 @@ async function endRun(run: RunPass, end: PassesEnd, options: { summaryJson: bool
   stopFeeding();
   // A summary asked for by name is printed even under --quiet.
   const form = summaryForm({ json: options.summaryJson, block: options.summary }, process.stderr.isTTY === true);
-  printRunSummary({ passes: run.passes, database: run.context.paths.database, logger: options.summary ? options.fullLogger : run.logger, form }, end.reraise ? shellExitCode(null, end.reraise) : end.exitCode);
+  printRunSummary(
+    {
+      passes: run.passes,
+      database: run.context.paths.database,
+      logger: options.summary ? options.fullLogger : run.logger,
+      form,
+    },
+    end.reraise ? shellExitCode(null, end.reraise) : end.exitCode,
+  );
   if (end.reraise) reraise(end.reraise, store);
-  store.write('the run\'s exit', (s) => recordProcessExit(s, { pid: process.pid, startTime: ownStartTime() }, end.exitCode, `the run ended ${end.exitCode} after this pass`));
+  store.write("the run's exit", (s) =>
+    recordProcessExit(
+      s,
+      { pid: process.pid, startTime: ownStartTime() },
+      end.exitCode,
+      `the run ended ${end.exitCode} after this pass`,
+    ),
+  );
   return end.exitCode;
 }
 
 const yargsOptions = Object.fromEntries(
-  Object.entries(RUN_OPTIONS).map(([flag, option]) => [flag, { type: option.type, describe: option.describe, ...('multiple' in option ? { array: true } : {}) } satisfies Options]),
+  Object.entries(RUN_OPTIONS).map(([flag, option]) => [
+    flag,
+    {
+      type: option.type,
+      describe: option.describe,
+      ...('multiple' in option ? { array: true } : {}),
+    } satisfies Options,
+  ]),
 );
 
 /** yargs registration: `deadman run --help` lists the options; parsing itself is parseRunArgs. */
 export const runCommandModule: CommandModule = {
   command: 'run [options] [-- <command..>]',
-  describe: 'run a command under supervision (the unit\'s ExecStart=)',
+  describe: "run a command under supervision (the unit's ExecStart=)",
   builder: (y) => y.options(yargsOptions),
   handler: async (args) => {
-    const values = Object.fromEntries(Object.keys({ ...RUN_OPTIONS, config: 0 }).filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
-    const command = [...((args.command as string[] | undefined) ?? []), ...((args['--'] as string[] | undefined) ?? [])].map(String);
+    const values = Object.fromEntries(
+      Object.keys({ ...RUN_OPTIONS, config: 0 })
+        .filter((k) => args[k] !== undefined)
+        .map((k) => [k, args[k]]),
+    );
+    const command = [
+      ...((args.command as string[] | undefined) ?? []),
+      ...((args['--'] as string[] | undefined) ?? []),
+    ].map(String);
     const logger = createLogger();
     process.exitCode = exitCodeForManager(await runCommand(values as RunValues, command, logger), logger);
   },

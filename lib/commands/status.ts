@@ -1,7 +1,12 @@
 import type { CommandModule, Options } from 'yargs';
 import { adapterOptions } from '../core/adapters/index.ts';
 import {
-  renderStatus, statusJson, statusRows, type StatusIncident, type StatusMarker, type StatusRun,
+  renderStatus,
+  statusJson,
+  statusRows,
+  type StatusIncident,
+  type StatusMarker,
+  type StatusRun,
 } from '../core/status/run-status-rows.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
@@ -34,7 +39,8 @@ export const STATUS_OPTIONS = {
 
 export const statusCommand: CommandModule<object, StatusArgs> = {
   command: 'status',
-  describe: 'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention or a person (docs/status.md)',
+  describe:
+    'one line per run: state, session, age, revive count, open incident; exit 1 when any needs attention or a person (docs/status.md)',
   builder: (y) => y.options(STATUS_OPTIONS),
   handler: async (args) => {
     const context = await loadContext(args);
@@ -42,16 +48,20 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const database = context.paths.database;
     // A database named by hand that is not there is a typo, not an empty history.
     if ((args.database !== undefined || args['state-dir'] !== undefined) && pathState(database) === 'missing') {
-      throw usageError(`database ${database} does not exist; check --database / --state-dir (deadman config check shows the paths)`);
+      throw usageError(
+        `database ${database} does not exist; check --database / --state-dir (deadman config check shows the paths)`,
+      );
     }
     const markers = await statusMarkers(context, now);
     const recorded = await readRecords(args, context, now);
     const rows = statusRows(markers, recorded.runs, recorded.incidents, (run) => !recorded.lost.has(run.id));
     const maxRevives = context.config.revive.max_revives;
     const redactor = redactorFor(context.config);
-    process.stdout.write(args.json
-      ? `${JSON.stringify(redactor.value(statusJson(rows, maxRevives)), null, 2)}\n`
-      : redactor.text(renderStatus(rows, now, maxRevives)));
+    process.stdout.write(
+      args.json
+        ? `${JSON.stringify(redactor.value(statusJson(rows, maxRevives)), null, 2)}\n`
+        : redactor.text(renderStatus(rows, now, maxRevives)),
+    );
     process.exitCode = rows.some((row) => row.needsAttention) ? ExitCode.ATTENTION : ExitCode.OK;
   },
 };
@@ -59,18 +69,30 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
 /** The markers as they stand, an ended detached resume settled in memory only. */
 async function statusMarkers(context: Context, now: number): Promise<StatusMarker[]> {
   const reads = await listMarkers(context.paths.markerDir, { setAside: false });
-  return Promise.all(reads.map(async (read): Promise<StatusMarker> => {
-    if (read.status !== 'ok') return { name: read.name, marker: null, problem: read.status === 'missing' ? null : read.problem, livePid: null };
-    const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
-    return { name: read.name, marker, problem: null, livePid: liveSessionPid(marker) };
-  }));
+  return Promise.all(
+    reads.map(async (read): Promise<StatusMarker> => {
+      if (read.status !== 'ok')
+        return {
+          name: read.name,
+          marker: null,
+          problem: read.status === 'missing' ? null : read.problem,
+          livePid: null,
+        };
+      const marker = await settleEndedResume(read.marker, now, adapterOptions(context.config.generic));
+      return { name: read.name, marker, problem: null, livePid: liveSessionPid(marker) };
+    }),
+  );
 }
 
 /**
  * The database's part of the status, read-only. One that cannot be read (damaged) costs only
  * its rows: the markers still tell which runs exist, so status says what it could not read.
  */
-async function readRecords(args: StatusArgs, context: Context, now: number): Promise<{ runs: StatusRun[]; incidents: StatusIncident[]; lost: ReadonlySet<number> }> {
+async function readRecords(
+  args: StatusArgs,
+  context: Context,
+  now: number,
+): Promise<{ runs: StatusRun[]; incidents: StatusIncident[]; lost: ReadonlySet<number> }> {
   const none = { runs: [], incidents: [], lost: new Set<number>() };
   let opened: Awaited<ReturnType<typeof openExistingStore>> | null = null;
   try {
@@ -80,7 +102,9 @@ async function readRecords(args: StatusArgs, context: Context, now: number): Pro
     return readRows(database, () => {
       const lost = settleLost(store, context, now);
       return {
-        runs: store.all<StatusRun>('SELECT r.* FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id'),
+        runs: store.all<StatusRun>(
+          'SELECT r.* FROM runs r JOIN (SELECT MAX(id) AS id FROM runs GROUP BY name) latest ON latest.id = r.id',
+        ),
         incidents: withAbandoned(listIncidents(store), lost),
         lost: lost.runIds,
       };

@@ -5,7 +5,10 @@ import { defineService, serviceOptions, type ServiceArgs } from './unit/service-
 export const unitCommand: CommandModule<object, ServiceArgs> = {
   command: 'unit',
   describe: 'print a systemd unit (or launchd plist) that runs a command under deadman run',
-  builder: (y) => serviceOptions(y).usage('$0 unit [--name N] [--user] [--launchd] [--on-failure [UNIT]] [run options] -- <command…>'),
+  builder: (y) =>
+    serviceOptions(y).usage(
+      '$0 unit [--name N] [--user] [--launchd] [--on-failure [UNIT]] [run options] -- <command…>',
+    ),
   handler: async (args) => {
     const service = await defineService(args);
     // With --on-failure alone, its OnFailure= unit follows; `deadman install` writes both files.

@@ -26,16 +26,27 @@ const LOOK_EVERY_MS = 2_000;
 
 export const watchCommand: CommandModule<object, WatchArgs> = {
   command: 'watch',
-  describe: 'show a persisted Codex or Claude session of this repository: turn state, events, signals (never signals a process)',
-  builder: (y) => y
-    .option('session', { type: 'string', describe: 'the session id (default: the newest session of this repository in the last 7 days)' })
-    .option('once', { type: 'boolean', describe: 'look once and exit (default: look every 2s until interrupted)' })
-    .option('json', { type: 'boolean', describe: 'print the view as JSON' }),
+  describe:
+    'show a persisted Codex or Claude session of this repository: turn state, events, signals (never signals a process)',
+  builder: (y) =>
+    y
+      .option('session', {
+        type: 'string',
+        describe: 'the session id (default: the newest session of this repository in the last 7 days)',
+      })
+      .option('once', { type: 'boolean', describe: 'look once and exit (default: look every 2s until interrupted)' })
+      .option('json', { type: 'boolean', describe: 'print the view as JSON' }),
   handler: async (args) => {
     const { config, clock } = await loadContext(args);
     const root = repositoryRoot(process.cwd());
-    const look = () => lookAtSession(root, args.session, { dirs: sessionDirs(config.revive), inactivityMs: config.inactivity, wall: () => clock.wall() });
-    const print = (view: WatchedSession) => process.stdout.write(args.json ? `${JSON.stringify(view)}\n` : `${renderWatched(view)}\n`);
+    const look = () =>
+      lookAtSession(root, args.session, {
+        dirs: sessionDirs(config.revive),
+        inactivityMs: config.inactivity,
+        wall: () => clock.wall(),
+      });
+    const print = (view: WatchedSession) =>
+      process.stdout.write(args.json ? `${JSON.stringify(view)}\n` : `${renderWatched(view)}\n`);
     const first = look();
     if (typeof first === 'string') {
       process.stderr.write(`deadman: ${first}\n`);
@@ -64,16 +75,24 @@ function lookAtSession(root: string, sessionId: string | undefined, options: Loo
     ? repositorySessions(AGENTS, options.dirs, '/', now, 0).find((f) => f.finding.sessionId === sessionId)
     : repositorySessions(AGENTS, options.dirs, root, now, RECENT_MS)[0];
   if (!chosen) {
-    return sessionId ? `no session ${sessionId} in ${options.dirs.codexHome}/sessions or ${options.dirs.claudeConfigDir}/projects`
+    return sessionId
+      ? `no session ${sessionId} in ${options.dirs.codexHome}/sessions or ${options.dirs.claudeConfigDir}/projects`
       : `no Codex or Claude session of ${root} in the last ${formatDuration(RECENT_MS)} (looked in ${options.dirs.codexHome}/sessions and ${options.dirs.claudeConfigDir}/projects)`;
   }
-  if (!inRepository(chosen.finding.cwd, root)) return `session ${sessionId} is not a session of ${root} (its workspace is ${chosen.finding.cwd ?? 'unknown'}): run deadman watch there`;
-  const lines = readFileSync(chosen.path, 'utf8').split('\n').filter((line) => line !== '');
+  if (!inRepository(chosen.finding.cwd, root))
+    return `session ${sessionId} is not a session of ${root} (its workspace is ${chosen.finding.cwd ?? 'unknown'}): run deadman watch there`;
+  const lines = readFileSync(chosen.path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   return watchSession({ ...chosen, lines, holders: fileHolders(chosen.path) }, now, options.inactivityMs);
 }
 
 /** Looks again every few seconds and prints the view when it changed; ends on SIGINT or SIGTERM. */
-async function watchUntilInterrupted(look: () => WatchedSession | string, print: (view: WatchedSession) => void, first: WatchedSession): Promise<void> {
+async function watchUntilInterrupted(
+  look: () => WatchedSession | string,
+  print: (view: WatchedSession) => void,
+  first: WatchedSession,
+): Promise<void> {
   let shown = describeChange(first);
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {

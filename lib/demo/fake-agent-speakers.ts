@@ -1,7 +1,15 @@
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { claudeLines, codexLines, lastRolloutTotal, limitInWords, rolloutLines, transcriptLine, type ToolEnd } from './fake-agent-lines.ts';
+import {
+  claudeLines,
+  codexLines,
+  lastRolloutTotal,
+  limitInWords,
+  rolloutLines,
+  transcriptLine,
+  type ToolEnd,
+} from './fake-agent-lines.ts';
 
 /**
  * How the fake agent (fake-agent.ts) speaks as Codex or as Claude Code: the lines each prints
@@ -37,9 +45,12 @@ export function newSessionId(): string {
 export function codexSpeaker(id: string, run: Invocation, sessionDir: string | undefined): Speaker {
   const turn = newSessionId();
   const existing = sessionDir ? readdirSync(sessionDir).find((name) => name.endsWith(`-${id}.jsonl`)) : undefined;
-  const file = sessionDir ? join(sessionDir, existing ?? `rollout-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`) : null;
+  const file = sessionDir
+    ? join(sessionDir, existing ?? `rollout-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`)
+    : null;
   const record = (line: object) => file && appendFileSync(file, `${JSON.stringify(line)}\n`);
-  const before = file && existing ? lastRolloutTotal(readFileSync(file, 'utf8').split('\n').filter(Boolean)) : undefined;
+  const before =
+    file && existing ? lastRolloutTotal(readFileSync(file, 'utf8').split('\n').filter(Boolean)) : undefined;
   return {
     start() {
       if (!existing) record(rolloutLines.sessionMeta(Date.now(), id, run.cwd));
@@ -51,7 +62,10 @@ export function codexSpeaker(id: string, run: Invocation, sessionDir: string | u
     },
     toolStarted: (command) => print(codexLines.commandStarted('item_1', command)),
     toolEnded: (command, end) => print(codexLines.commandCompleted('item_1', command, end)),
-    edited: (path) => ['started', 'completed'].forEach((phase) => print(codexLines.fileChange(phase as 'started' | 'completed', 'item_0', path))),
+    edited: (path) =>
+      ['started', 'completed'].forEach((phase) =>
+        print(codexLines.fileChange(phase as 'started' | 'completed', 'item_0', path)),
+      ),
     finish(text, tokens) {
       print(codexLines.agentMessage('item_2', text));
       const completed = codexLines.turnCompleted(tokens, before);
@@ -96,13 +110,20 @@ export function claudeSpeaker(id: string, run: Invocation, sessionDir: string | 
       print(claudeLines.result(id, true, text));
     },
     interrupted() {
-      say(claudeLines.toolResult(id, 'toolu_1', { exitCode: 130, output: 'The user doesn\'t want to proceed with this tool use.' }));
+      say(
+        claudeLines.toolResult(id, 'toolu_1', {
+          exitCode: 130,
+          output: "The user doesn't want to proceed with this tool use.",
+        }),
+      );
       say(claudeLines.interrupted(id));
       print(claudeLines.result(id, false, ''));
     },
     usageLimit(resetsAt, inWords) {
       if (!inWords) print(claudeLines.rateLimitRejected(id, resetsAt));
-      const text = inWords ? process.env.FAKE_AGENT_LIMIT_TEXT || limitInWords(resetsAt, 'Asia/Kolkata') : `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
+      const text = inWords
+        ? process.env.FAKE_AGENT_LIMIT_TEXT || limitInWords(resetsAt, 'Asia/Kolkata')
+        : `You've hit your limit · resets ${new Date(resetsAt * 1000).toISOString().slice(11, 16)} (UTC)`;
       say(claudeLines.text(id, text));
       print({ ...claudeLines.result(id, true, text), is_error: true });
     },

@@ -36,16 +36,39 @@ import { runTool, startTool } from './fake-agent-tools.ts';
  * agents do (exit 1); SIGTERM is not handled (exit 143).
  */
 
-const SCENARIOS = ['complete', 'hang-tool', 'silent', 'crash', 'finish-no-exit', 'usage-limit', 'usage-limit-text', 'repeat-failure', 'over-budget', 'turn-then-crash'] as const;
+const SCENARIOS = [
+  'complete',
+  'hang-tool',
+  'silent',
+  'crash',
+  'finish-no-exit',
+  'usage-limit',
+  'usage-limit-text',
+  'repeat-failure',
+  'over-budget',
+  'turn-then-crash',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Fails the same way each time; only the time in its output changes. */
 const FAILING_TEST = 'echo "FAIL parser.test.ts: expected 2 to equal 3 at $(date +%s%N)"; exit 1';
 const FAILING_TEST_LATER = 'echo "FAIL parser.test.ts: expected 2 to equal 3"; exit 1';
-const TOOL_COMMAND: Record<Scenario, string> = { complete: 'true', 'hang-tool': 'sleep 600', silent: 'true', crash: 'sleep 30', 'finish-no-exit': 'true', 'usage-limit': 'true', 'usage-limit-text': 'true', 'repeat-failure': 'true', 'over-budget': FAILING_TEST_LATER, 'turn-then-crash': 'true' };
+const TOOL_COMMAND: Record<Scenario, string> = {
+  complete: 'true',
+  'hang-tool': 'sleep 600',
+  silent: 'true',
+  crash: 'sleep 30',
+  'finish-no-exit': 'true',
+  'usage-limit': 'true',
+  'usage-limit-text': 'true',
+  'repeat-failure': 'true',
+  'over-budget': FAILING_TEST_LATER,
+  'turn-then-crash': 'true',
+};
 
 /** The usage-limit scenarios' first process: the speaker's limit lines, or a real CLI's recorded ones. */
 function hitLimit(speaker: Speaker, inWords: boolean): void {
-  if (process.env.FAKE_AGENT_LIMIT_LINES) process.stdout.write(readFileSync(process.env.FAKE_AGENT_LIMIT_LINES, 'utf8'));
+  if (process.env.FAKE_AGENT_LIMIT_LINES)
+    process.stdout.write(readFileSync(process.env.FAKE_AGENT_LIMIT_LINES, 'utf8'));
   else speaker.usageLimit(Math.floor(Date.now() / 1000) + Number(process.env.FAKE_AGENT_LIMIT_RESET_S ?? 5), inWords);
 }
 
@@ -65,18 +88,29 @@ function readInvocation(mode: 'codex' | 'claude', args: string[]): Invocation {
   if (mode === 'codex') {
     if (args[0] !== 'exec' || !args.includes('--json')) fail('fake-agent: codex mode speaks only `exec --json`', 2);
     const resumeAt = args.indexOf('resume');
-    return { resumeId: resumeAt >= 0 ? args[resumeAt + 1] ?? null : null, prompt: args.at(-1) ?? '', cwd, sandbox };
+    return { resumeId: resumeAt >= 0 ? (args[resumeAt + 1] ?? null) : null, prompt: args.at(-1) ?? '', cwd, sandbox };
   }
-  if (valueAfter(args, '--output-format') !== 'stream-json') fail('fake-agent: claude mode speaks only --output-format stream-json', 2);
+  if (valueAfter(args, '--output-format') !== 'stream-json')
+    fail('fake-agent: claude mode speaks only --output-format stream-json', 2);
   if (!args.includes('--verbose')) fail('Error: When using --print, --output-format=stream-json requires --verbose', 1);
-  return { resumeId: valueAfter(args, '--resume', '-r') ?? null, prompt: valueAfter(args, '-p', '--print') ?? '', cwd, sandbox };
+  return {
+    resumeId: valueAfter(args, '--resume', '-r') ?? null,
+    prompt: valueAfter(args, '-p', '--print') ?? '',
+    cwd,
+    sandbox,
+  };
 }
 
 /** The fake agent's invocation: which CLI it plays, the scenario, the session it speaks for. */
 function startAgent() {
   const [mode, ...args] = process.argv.slice(2);
-  if (mode !== 'codex' && mode !== 'claude') fail('usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose', 2);
-  if (process.env.FAKE_AGENT_ARGV_LOG) appendFileSync(process.env.FAKE_AGENT_ARGV_LOG, `${JSON.stringify([mode, ...args])}\n`);
+  if (mode !== 'codex' && mode !== 'claude')
+    fail(
+      'usage: fake-agent.js codex exec --json … | fake-agent.js claude -p … --output-format stream-json --verbose',
+      2,
+    );
+  if (process.env.FAKE_AGENT_ARGV_LOG)
+    appendFileSync(process.env.FAKE_AGENT_ARGV_LOG, `${JSON.stringify([mode, ...args])}\n`);
   const scenario = (process.env.FAKE_AGENT_SCENARIO || 'complete') as Scenario;
   if (!SCENARIOS.includes(scenario)) fail(`fake-agent: FAKE_AGENT_SCENARIO must be one of ${SCENARIOS.join(', ')}`, 2);
   const run = readInvocation(mode, args);
@@ -100,7 +134,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   const repeats = Number(process.env.FAKE_AGENT_REPEATS ?? 12);
-  for (let i = 0; scenario === 'repeat-failure' && (run.resumeId === null || process.env.FAKE_AGENT_FAIL_RESUMED) && i < repeats; i += 1) {
+  for (
+    let i = 0;
+    scenario === 'repeat-failure' && (run.resumeId === null || process.env.FAKE_AGENT_FAIL_RESUMED) && i < repeats;
+    i += 1
+  ) {
     speaker.toolStarted(FAILING_TEST);
     tool = runTool(FAILING_TEST, toolEnv, run.cwd);
     speaker.toolEnded(FAILING_TEST, await tool.ended);
@@ -119,7 +157,8 @@ async function main(): Promise<void> {
   speaker.toolEnded(named, await tool.ended);
   const overBudget = scenario === 'over-budget' && !run.prompt.includes('handoff');
   speaker.finish('done', overBudget ? 50_000 : Number(process.env.FAKE_AGENT_TURN_TOKENS ?? 100));
-  if (process.env.FAKE_AGENT_LINGER_MS) await new Promise((resolve) => setTimeout(resolve, Number(process.env.FAKE_AGENT_LINGER_MS)));
+  if (process.env.FAKE_AGENT_LINGER_MS)
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.FAKE_AGENT_LINGER_MS)));
   if (scenario === 'turn-then-crash') {
     speaker.toolStarted(TOOL_COMMAND.crash);
     await runTool(TOOL_COMMAND.crash, toolEnv, run.cwd).started;

@@ -56,7 +56,10 @@ export interface SpawnedChild {
 export type SpawnOutcome = { ok: true; child: SpawnedChild } | { ok: false; exitCode: number; message: string };
 
 /** Starts the supervised command (argv verbatim, its own process group). */
-export type Spawner = (argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }) => Promise<SpawnOutcome>;
+export type Spawner = (
+  argv: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string },
+) => Promise<SpawnOutcome>;
 
 /** One of the child's streams on its way to deadman's own fd (io/passthrough.ts). */
 export interface Passthrough {
@@ -71,7 +74,12 @@ export interface Passthrough {
  * keep it) with the monotonic time it arrived, read once, so the trace and the run's judgement
  * place it at the same time; `onUndeliverable` hears once when the fd stopped taking output.
  */
-export type OutputForwarder = (source: Readable, fd: number, onChunk: (chunk: Buffer, arrivedAt: number) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void) => Passthrough;
+export type OutputForwarder = (
+  source: Readable,
+  fd: number,
+  onChunk: (chunk: Buffer, arrivedAt: number) => void,
+  onUndeliverable: (error: NodeJS.ErrnoException) => void,
+) => Passthrough;
 
 /** Repeats `run` every `ms` until the returned function is called. */
 export type Repeater = (ms: number, run: () => void) => () => void;
@@ -110,7 +118,13 @@ export interface EvidenceGate {
  * fails never reaches the loop. The run's start and end are the command's (RunRecords).
  */
 export interface RunRecorder {
-  update(changes: { session_id?: string; adapter?: string; outcome?: string; reason?: string; error_code?: string | null }): void;
+  update(changes: {
+    session_id?: string;
+    adapter?: string;
+    outcome?: string;
+    reason?: string;
+    error_code?: string | null;
+  }): void;
   /** Must not wait on the store: it is called on the output path. */
   event(stream: string, kind: string, raw: string, truncated: boolean, data: object | null): void;
   undelivered(stream: string, problem: string): void;
@@ -118,7 +132,12 @@ export interface RunRecorder {
   openIncident(kind: SignalKind, message: string, evidence: SignalEvidence): Incident;
   /** Applies one incident state-machine event; false (and nothing recorded) when it does not apply. */
   move(incident: Incident, event: IncidentEvent, reason: string, evidence?: object): boolean;
-  diagnosis(incident: Incident, diagnosis: { action: string; rationale: string }, source: 'rules' | 'external' | 'external-refused', detail?: object): void;
+  diagnosis(
+    incident: Incident,
+    diagnosis: { action: string; rationale: string },
+    source: 'rules' | 'external' | 'external-refused',
+    detail?: object,
+  ): void;
   decision(incident: Incident, decision: PolicyDecision): void;
   action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void;
   verification(incident: Incident, verdict: string, detail: string): void;

@@ -15,20 +15,32 @@ import { query } from '../helpers/db.ts';
  */
 
 for (const cli of ['codex', 'claude'] as Cli[]) {
-  test(`${cli}: spent credit ends 69 credit_exhausted, one alert, no revive`, { skip: skipUnlessAgent(cli) }, async (t) => {
-    const spent = cli === 'codex' ? codexInsufficientQuota : claudeCreditTooLow;
-    const { dir, run, server } = await runScenario(t, cli, [spent, { kind: 'text', text: 'A revive that must not happen.' }], ['--timeout', '60s']);
-    const finished = await run.finished;
-    narrate(t, finished);
-    const printed = cli === 'codex' ? /"message":"Quota exceeded\. Check your plan and billing details\."/ : /"error":"billing_error"[^\n]*"Credit balance is too low"|"Credit balance is too low"[^\n]*"error":"billing_error"/;
-    assert.match(finished.stdout, printed);
-    assert.equal(server.turns().length, 1, 'the session was not resumed into the same wall');
-    assert.equal(runs(run.database).length, 1);
-    assert.equal(query(run.database, 'SELECT id FROM revives').length, 0);
-    assert.equal(finished.code, 69, finished.stderr);
-    assert.match(finished.stderr, /credit_exhausted/);
-    const alerts = alertsSent(dir);
-    assert.equal(alerts.length, 1, JSON.stringify(alerts));
-    assert.match(JSON.stringify(alerts[0]), /credit/i);
-  });
+  test(
+    `${cli}: spent credit ends 69 credit_exhausted, one alert, no revive`,
+    { skip: skipUnlessAgent(cli) },
+    async (t) => {
+      const spent = cli === 'codex' ? codexInsufficientQuota : claudeCreditTooLow;
+      const { dir, run, server } = await runScenario(
+        t,
+        cli,
+        [spent, { kind: 'text', text: 'A revive that must not happen.' }],
+        ['--timeout', '60s'],
+      );
+      const finished = await run.finished;
+      narrate(t, finished);
+      const printed =
+        cli === 'codex'
+          ? /"message":"Quota exceeded\. Check your plan and billing details\."/
+          : /"error":"billing_error"[^\n]*"Credit balance is too low"|"Credit balance is too low"[^\n]*"error":"billing_error"/;
+      assert.match(finished.stdout, printed);
+      assert.equal(server.turns().length, 1, 'the session was not resumed into the same wall');
+      assert.equal(runs(run.database).length, 1);
+      assert.equal(query(run.database, 'SELECT id FROM revives').length, 0);
+      assert.equal(finished.code, 69, finished.stderr);
+      assert.match(finished.stderr, /credit_exhausted/);
+      const alerts = alertsSent(dir);
+      assert.equal(alerts.length, 1, JSON.stringify(alerts));
+      assert.match(JSON.stringify(alerts[0]), /credit/i);
+    },
+  );
 }

@@ -33,12 +33,17 @@ const says = (request: LoggedRequest, text: string) => JSON.stringify(request.bo
 function skip(): false | string {
   const agent = skipUnlessAgent('claude');
   if (agent !== false) return agent;
-  return spawnSync('tmux', ['-V']).status === 0 ? false : 'tmux is not installed (the test drives the TUI in a tmux terminal)';
+  return spawnSync('tmux', ['-V']).status === 0
+    ? false
+    : 'tmux is not installed (the test drives the TUI in a tmux terminal)';
 }
 
 async function limitedTui(t: { after(fn: () => void): void }, autoContinue: boolean, grace: string) {
   const dir = tempDir(t, 'deadman-agents-tui-');
-  const server = await startModelServer(t, dir, [claudeUsageLimit(RESET_S), { kind: 'text', text: 'Continued after the reset; done.' }]);
+  const server = await startModelServer(t, dir, [
+    claudeUsageLimit(RESET_S),
+    { kind: 'text', text: 'Continued after the reset; done.' },
+  ]);
   const config = configWithAlerts(dir, `[usage_limit]\ncontinue_grace = "${grace}"`);
   const tui = startTui(t, server, dir, { autoContinue, config });
   await promptReady(tui, 60_000);
@@ -51,13 +56,20 @@ async function limitedTui(t: { after(fn: () => void): void }, autoContinue: bool
 /** Quits the agent as its person would; how deadman ended is said, not asserted (the namespace is killed after the test anyway). */
 async function quit(t: { diagnostic(message: string): void }, tui: Tui): Promise<void> {
   tui.quit();
-  const code = await waitFor(() => tui.exitCode() ?? undefined, 15_000, 'deadman agent to end with the agent').catch(() => null);
-  t.diagnostic(code === null ? 'deadman agent still running after /exit (killed with the namespace)' : `deadman agent exit ${code}`);
+  const code = await waitFor(() => tui.exitCode() ?? undefined, 15_000, 'deadman agent to end with the agent').catch(
+    () => null,
+  );
+  t.diagnostic(
+    code === null
+      ? 'deadman agent still running after /exit (killed with the namespace)'
+      : `deadman agent exit ${code}`,
+  );
 }
 
 function diagnose(t: { diagnostic(message: string): void }, tui: Tui, started: number): void {
   t.diagnostic(`wall ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  for (const line of tui.deadmanLines().split('\n')) if (/^deadman: (?!run \S+ ·|summary of run| )/.test(line)) t.diagnostic(line);
+  for (const line of tui.deadmanLines().split('\n'))
+    if (/^deadman: (?!run \S+ ·|summary of run| )/.test(line)) t.diagnostic(line);
 }
 
 test('claude TUI continues by itself after the reset: deadman sends no second prompt', { skip: skip() }, async (t) => {
@@ -66,31 +78,50 @@ test('claude TUI continues by itself after the reset: deadman sends no second pr
   assert.match(tui.screen(), /continue automatically/i, 'Claude armed its auto-continue');
   // The end of the reset's minute plus Claude's own delay: inside deadman's 2 min grace.
   await waitFor(() => server.turns().length >= 2 || undefined, 150_000, "Claude's own continue turn");
-  await waitFor(() => /continued by itself after its usage limit: no prompt sent/.test(tui.deadmanLines()) || undefined, 10_000, 'deadman to see it');
+  await waitFor(
+    () => /continued by itself after its usage limit: no prompt sent/.test(tui.deadmanLines()) || undefined,
+    10_000,
+    'deadman to see it',
+  );
   const [limited, continued] = server.turns();
   assert.ok(says(continued!, CLAUDE_CONTINUE), "the second turn is Claude's own continue");
   assert.ok(continued!.at - limited!.at >= (RESET_S - 1) * 1000, 'continued only after the reset');
   await quit(t, tui);
   diagnose(t, tui, started);
   const turns = server.turns();
-  assert.equal(turns.filter((r) => says(r, CLAUDE_CONTINUE) || says(r, CONTINUE_PROMPT)).length, 1, 'exactly one continue turn');
+  assert.equal(
+    turns.filter((r) => says(r, CLAUDE_CONTINUE) || says(r, CONTINUE_PROMPT)).length,
+    1,
+    'exactly one continue turn',
+  );
   assert.equal(turns.filter((r) => says(r, CONTINUE_PROMPT)).length, 0, 'none from deadman');
   assert.doesNotMatch(tui.deadmanLines(), /resuming the session with a prompt/);
 });
 
-test('claude TUI with auto-continue off: deadman resumes the session with one prompt after the grace', { skip: skip() }, async (t) => {
-  const started = performance.now();
-  const { server, tui } = await limitedTui(t, false, '2s');
-  await waitFor(() => server.turns().length >= 2 || undefined, 120_000, "deadman's continue turn");
-  assert.match(tui.deadmanLines(), /claude did not continue within usage_limit\.continue_grace after its usage limit reset: resuming the session with a prompt to continue/);
-  const [limited, continued] = server.turns();
-  assert.ok(says(continued!, CONTINUE_PROMPT), "the second turn is deadman's prompt");
-  assert.ok(says(continued!, PROMPT), 'in the same conversation');
-  assert.ok(continued!.at - limited!.at >= (RESET_S + 2 - 1) * 1000, 'only after the reset and the grace');
-  await waitFor(() => /Continued after the reset; done\./.test(tui.screen()) || undefined, 30_000, 'the resumed answer on screen');
-  await quit(t, tui);
-  diagnose(t, tui, started);
-  const turns = server.turns();
-  assert.equal(turns.filter((r) => says(r, CONTINUE_PROMPT)).length, 1, 'prompted once');
-  assert.equal(turns.filter((r) => says(r, CLAUDE_CONTINUE)).length, 0, 'Claude did not continue by itself');
-});
+test(
+  'claude TUI with auto-continue off: deadman resumes the session with one prompt after the grace',
+  { skip: skip() },
+  async (t) => {
+    const started = performance.now();
+    const { server, tui } = await limitedTui(t, false, '2s');
+    await waitFor(() => server.turns().length >= 2 || undefined, 120_000, "deadman's continue turn");
+    assert.match(
+      tui.deadmanLines(),
+      /claude did not continue within usage_limit\.continue_grace after its usage limit reset: resuming the session with a prompt to continue/,
+    );
+    const [limited, continued] = server.turns();
+    assert.ok(says(continued!, CONTINUE_PROMPT), "the second turn is deadman's prompt");
+    assert.ok(says(continued!, PROMPT), 'in the same conversation');
+    assert.ok(continued!.at - limited!.at >= (RESET_S + 2 - 1) * 1000, 'only after the reset and the grace');
+    await waitFor(
+      () => /Continued after the reset; done\./.test(tui.screen()) || undefined,
+      30_000,
+      'the resumed answer on screen',
+    );
+    await quit(t, tui);
+    diagnose(t, tui, started);
+    const turns = server.turns();
+    assert.equal(turns.filter((r) => says(r, CONTINUE_PROMPT)).length, 1, 'prompted once');
+    assert.equal(turns.filter((r) => says(r, CLAUDE_CONTINUE)).length, 0, 'Claude did not continue by itself');
+  },
+);

@@ -16,24 +16,33 @@ import { skipUnlessAgent } from './harness/skip.ts';
 const RESET_S = 8;
 
 for (const cli of ['codex', 'claude'] as Cli[]) {
-  test(`${cli}: a usage limit ${RESET_S} s ahead is waited out and the session resumed to exit 0`, { skip: skipUnlessAgent(cli) }, async (t) => {
-    const limit = cli === 'codex' ? codexUsageLimit(RESET_S) : claudeUsageLimit(RESET_S);
-    const { run, server } = await runScenario(t, cli, [limit, { kind: 'text', text: 'Resumed after the reset; done.' }], ['--timeout', '150s'],
-      { subscription: true, config: '[usage_limit]\nmax_wait = "2min"\njitter = "500ms"' });
-    const finished = await run.finished;
-    narrate(t, finished);
-    assert.equal(finished.code, 0, finished.stderr);
-    assert.match(finished.stderr, /waiting for usage limit reset/);
-    assert.deepEqual(incidents(run.database), [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }]);
-    assert.deepEqual(actionKinds(run.database), ['WAIT_FOR_USAGE_RESET']);
-    const [limited, resumed] = runs(run.database);
-    assert.equal(limited?.outcome, 'usage-limit');
-    assert.equal(resumed?.outcome, 'completed');
-    assert.equal(resumed?.session_id, limited?.session_id, 'the resumed run is the same session');
-    const turns = server.turns();
-    assert.equal(turns.length, 2, 'the limited request, then the resumed one');
-    const waited = turns[1]!.at - turns[0]!.at;
-    assert.ok(waited >= (RESET_S - 2) * 1000, `resumed only near the reset (${waited} ms later)`);
-    assert.ok(JSON.stringify(turns[1]!.body).includes(PROMPT), 'the resumed request carries the conversation so far');
-  });
+  test(
+    `${cli}: a usage limit ${RESET_S} s ahead is waited out and the session resumed to exit 0`,
+    { skip: skipUnlessAgent(cli) },
+    async (t) => {
+      const limit = cli === 'codex' ? codexUsageLimit(RESET_S) : claudeUsageLimit(RESET_S);
+      const { run, server } = await runScenario(
+        t,
+        cli,
+        [limit, { kind: 'text', text: 'Resumed after the reset; done.' }],
+        ['--timeout', '150s'],
+        { subscription: true, config: '[usage_limit]\nmax_wait = "2min"\njitter = "500ms"' },
+      );
+      const finished = await run.finished;
+      narrate(t, finished);
+      assert.equal(finished.code, 0, finished.stderr);
+      assert.match(finished.stderr, /waiting for usage limit reset/);
+      assert.deepEqual(incidents(run.database), [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }]);
+      assert.deepEqual(actionKinds(run.database), ['WAIT_FOR_USAGE_RESET']);
+      const [limited, resumed] = runs(run.database);
+      assert.equal(limited?.outcome, 'usage-limit');
+      assert.equal(resumed?.outcome, 'completed');
+      assert.equal(resumed?.session_id, limited?.session_id, 'the resumed run is the same session');
+      const turns = server.turns();
+      assert.equal(turns.length, 2, 'the limited request, then the resumed one');
+      const waited = turns[1]!.at - turns[0]!.at;
+      assert.ok(waited >= (RESET_S - 2) * 1000, `resumed only near the reset (${waited} ms later)`);
+      assert.ok(JSON.stringify(turns[1]!.body).includes(PROMPT), 'the resumed request carries the conversation so far');
+    },
+  );
 }

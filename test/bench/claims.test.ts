@@ -21,7 +21,7 @@ test('the corpus: at least 200 cases, every claim with an alive and a dead shape
   for (const [claim, expected] of shapes) assert.deepEqual([...expected].sort(), ['alive', 'dead'], claim);
 });
 
-test('deadman\'s evaluator scores 100 % on the corpus, with no false alive', async (t) => {
+test("deadman's evaluator scores 100 % on the corpus, with no false alive", async (t) => {
   const score = await scoreCorpus(tempDir(t));
   assert.deepEqual(score.wrong, []);
   assert.equal(score.falseAlive, 0);

@@ -13,10 +13,14 @@ import { watchAutoContinue } from '../../lib/commands/agent/agent-continue.ts';
  */
 
 const SAID = '2026-12-07T00:10:23.000Z';
-const limitEntry = (timestamp: string, resets = '12:10am') => JSON.stringify({
-  type: 'assistant', timestamp, isApiErrorMessage: true, error: 'rate_limit',
-  message: { content: [{ type: 'text', text: `You've hit your 5-hour limit · resets ${resets} (UTC)` }] },
-});
+const limitEntry = (timestamp: string, resets = '12:10am') =>
+  JSON.stringify({
+    type: 'assistant',
+    timestamp,
+    isApiErrorMessage: true,
+    error: 'rate_limit',
+    message: { content: [{ type: 'text', text: `You've hit your 5-hour limit · resets ${resets} (UTC)` }] },
+  });
 
 function watch(t: { after(fn: () => void): void }, lines: string[], answeredLimitAt: number | null): string[] {
   const file = join(tempDir(t), 'transcript.jsonl');
@@ -24,8 +28,13 @@ function watch(t: { after(fn: () => void): void }, lines: string[], answeredLimi
   let poll = () => {};
   const calls: string[] = [];
   watchAutoContinue(file, {
-    agent: 'claude', graceMs: 2_000, clock: { wall: () => Date.parse('2026-12-07T00:30:00Z') }, pollMs: 250,
-    every: (_ms, run) => ((poll = run), () => {}), logger: { log: () => {} }, answeredLimitAt,
+    agent: 'claude',
+    graceMs: 2_000,
+    clock: { wall: () => Date.parse('2026-12-07T00:30:00Z') },
+    pollMs: 250,
+    every: (_ms, run) => ((poll = run), () => {}),
+    logger: { log: () => {} },
+    answeredLimitAt,
     onContinue: (_reason, limitAt) => calls.push(new Date(limitAt).toISOString()),
   });
   poll();

@@ -19,7 +19,10 @@ const agentScript = join(repoRoot, 'dist', 'test', 'fixtures', 'resumable-agent.
 const ID = '01a23013-cccc-7e73-a729-000000000002';
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
-interface AgentLine { pid: number; args: string[] }
+interface AgentLine {
+  pid: number;
+  args: string[];
+}
 
 function setup(t: { after(fn: () => void): void }, env: Record<string, string>) {
   const dir = tempDir(t);
@@ -30,17 +33,48 @@ function setup(t: { after(fn: () => void): void }, env: Record<string, string>) 
   writeFileSync(agentLog, '');
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, '[usage_limit]\ncontinue_grace = "1s"\n');
-  const fullEnv = { ...process.env, CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: state, MARKER_DIR: join(state, 'markers'), AGENT_LOG: agentLog, DEADMAN_CONFIG: config, HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh', AGENT_LIMIT_RESET_S: '1', ...env };
+  const fullEnv = {
+    ...process.env,
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    STATE_DIRECTORY: state,
+    MARKER_DIR: join(state, 'markers'),
+    AGENT_LOG: agentLog,
+    DEADMAN_CONFIG: config,
+    HOME: dir,
+    NOTIFY_SOCKET: '',
+    SHELL: '/bin/sh',
+    AGENT_LIMIT_RESET_S: '1',
+    ...env,
+  };
   const agentLines = () => wholeJsonLines<AgentLine>(agentLog);
   const start = (): Promise<Finished> => {
-    const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', process.execPath, agentScript, 'claude'];
-    return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], { cwd: repo, env: fullEnv });
+    const inner = [
+      process.execPath,
+      deadmanBin,
+      'agent',
+      '--poll',
+      '250ms',
+      '--',
+      process.execPath,
+      agentScript,
+      'claude',
+    ];
+    return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], {
+      cwd: repo,
+      env: fullEnv,
+    });
   };
   const agent = (n: number) => waitFor(() => agentLines()[n - 1], 15_000, `agent process ${n}`);
   const marker = () => {
     const dir = join(state, 'markers');
     const [file] = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
-    return file === undefined ? null : JSON.parse(readFileSync(join(dir, file), 'utf8')) as { state: string; reviveCount: number; sessionId: string | null };
+    return file === undefined
+      ? null
+      : (JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+          state: string;
+          reviveCount: number;
+          sessionId: string | null;
+        });
   };
   return { start, agent, agentLines, marker };
 }
@@ -67,11 +101,18 @@ test('deadman agent: the agent stays silent past the reset and the grace → the
   assert.deepEqual(first.args, []);
   const second = await s.agent(2);
   assert.deepEqual(second.args, ['--resume', ID, CONTINUE_PROMPT], 'the same session, with the prompt');
-  await waitFor(() => s.marker()?.state === 'running' && s.marker()!.reviveCount === 1 || undefined, 5_000, 'the marker taken by the resume');
+  await waitFor(
+    () => (s.marker()?.state === 'running' && s.marker()!.reviveCount === 1) || undefined,
+    5_000,
+    'the marker taken by the resume',
+  );
   process.kill(second.pid, 'SIGUSR1');
   const ended = await finished;
   assert.equal(ended.code, 0, ended.stdout);
-  assert.match(ended.stdout, /claude did not continue within usage_limit\.continue_grace after its usage limit reset: resuming the session with a prompt to continue/);
+  assert.match(
+    ended.stdout,
+    /claude did not continue within usage_limit\.continue_grace after its usage limit reset: resuming the session with a prompt to continue/,
+  );
   assert.equal(s.agentLines().length, 2, 'prompted once');
   assert.equal(s.marker()!.state, 'completed');
 });

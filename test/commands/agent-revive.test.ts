@@ -18,7 +18,13 @@ const agentScript = join(repoRoot, 'dist', 'test', 'fixtures', 'resumable-agent.
 const ID = '01a23013-cccc-7e73-a729-000000000002';
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
-interface AgentLine { pid: number; args: string[]; runTag: string | null; tty: boolean; markerBefore: boolean }
+interface AgentLine {
+  pid: number;
+  args: string[];
+  runTag: string | null;
+  tty: boolean;
+  markerBefore: boolean;
+}
 
 function setup(t: { after(fn: () => void): void }, stateName = 'state', kind: 'codex' | 'claude' = 'codex') {
   const dir = tempDir(t);
@@ -28,12 +34,26 @@ function setup(t: { after(fn: () => void): void }, stateName = 'state', kind: 'c
   const markers = join(state, 'markers');
   const agentLog = join(dir, 'agent.jsonl');
   writeFileSync(agentLog, '');
-  const env = { ...process.env, CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: state, MARKER_DIR: markers, AGENT_LOG: agentLog, DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh' };
+  const env = {
+    ...process.env,
+    CODEX_HOME: join(dir, 'codex'),
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    STATE_DIRECTORY: state,
+    MARKER_DIR: markers,
+    AGENT_LOG: agentLog,
+    DEADMAN_CONFIG: '',
+    HOME: dir,
+    NOTIFY_SOCKET: '',
+    SHELL: '/bin/sh',
+  };
   const agentLines = () => wholeJsonLines<AgentLine>(agentLog);
   /** `deadman agent -- node resumable-agent.js <kind>` in a terminal; resolves when deadman exits. */
   const start = (): Promise<Finished> => {
     const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', process.execPath, agentScript, kind];
-    return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], { cwd: repo, env });
+    return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], {
+      cwd: repo,
+      env,
+    });
   };
   /** The n-th agent process (1-based), once it logged. */
   const agent = (n: number) => waitFor(() => agentLines()[n - 1], 10_000, `agent process ${n}`);
@@ -43,7 +63,15 @@ function setup(t: { after(fn: () => void): void }, stateName = 'state', kind: 'c
   };
   const marker = () => {
     const file = markerFile();
-    return file === null ? null : JSON.parse(readFileSync(file, 'utf8')) as { state: string; sessionId: string | null; runTag: string; reviveCount: number; reason: string | null };
+    return file === null
+      ? null
+      : (JSON.parse(readFileSync(file, 'utf8')) as {
+          state: string;
+          sessionId: string | null;
+          runTag: string;
+          reviveCount: number;
+          reason: string | null;
+        });
   };
   return { dir, repo, state, markers, env, start, agent, marker, markerFile, database: join(state, 'deadman.db') };
 }
@@ -57,13 +85,19 @@ async function interruptedSession(s: ReturnType<typeof setup>): Promise<Finished
   return finished;
 }
 
-for (const [kind, resume] of [['codex', ['resume', ID]], ['claude', ['--resume', ID]]] as const) {
+for (const [kind, resume] of [
+  ['codex', ['resume', ID]],
+  ['claude', ['--resume', ID]],
+] as const) {
   test(`deadman agent (${kind}): a marker before the agent starts, the session id from its session file, interrupted on a kill, then resumed as the TUI`, async (t) => {
     const s = setup(t, 'state', kind);
     const killed = interruptedSession(s);
     const first = await s.agent(1);
-    assert.deepEqual({ args: first.args, tty: first.tty, markerBefore: first.markerBefore }, { args: [], tty: true, markerBefore: true });
-    assert.equal(first.runTag, s.marker()!.runTag, 'the agent carries the marker\'s run tag (one agent per session)');
+    assert.deepEqual(
+      { args: first.args, tty: first.tty, markerBefore: first.markerBefore },
+      { args: [], tty: true, markerBefore: true },
+    );
+    assert.equal(first.runTag, s.marker()!.runTag, "the agent carries the marker's run tag (one agent per session)");
     const ended = await killed;
     assert.equal(ended.code, 137, ended.stdout);
     assert.deepEqual([s.marker()!.state, s.marker()!.reason], ['interrupted', 'failed: the agent exited 137']);
@@ -71,19 +105,38 @@ for (const [kind, resume] of [['codex', ['resume', ID]], ['claude', ['--resume',
     // deadman revive is a headless hook: it leaves an interactive session to its terminal.
     const revive = await runProgram(process.execPath, [deadmanBin, 'revive', '--dry-run'], { cwd: s.repo, env: s.env });
     assert.equal(revive.code, 0, revive.stderr);
-    assert.match(revive.stdout, new RegExp(`an interactive session: resumed only in a terminal, by its command under deadman agent \\(deadman agent -- .*resumable-agent\\.js ${kind}\\)`));
+    assert.match(
+      revive.stdout,
+      new RegExp(
+        `an interactive session: resumed only in a terminal, by its command under deadman agent \\(deadman agent -- .*resumable-agent\\.js ${kind}\\)`,
+      ),
+    );
 
     const resumed = s.start();
     const second = await s.agent(2);
     assert.deepEqual(second.args, resume, 'the same command resumes the session in the terminal');
     assert.equal(second.tty, true);
-    await waitFor(() => s.marker()?.state === 'running' && s.marker()!.reviveCount === 1, 5_000, 'the marker taken by the resume');
+    await waitFor(
+      () => s.marker()?.state === 'running' && s.marker()!.reviveCount === 1,
+      5_000,
+      'the marker taken by the resume',
+    );
     process.kill(second.pid, 'SIGUSR1');
     const quit = await resumed;
     assert.equal(quit.code, 0, quit.stdout);
-    assert.deepEqual([s.marker()!.state, s.marker()!.reviveCount], ['completed', 0], 'the person quit: nothing to revive');
-    const revives = query<{ session_id: string; source: string; outcome: string }>(s.database, 'SELECT session_id, source, outcome FROM revives');
-    assert.deepEqual(revives.map((r) => ({ ...r })), [{ session_id: ID, source: 'inline', outcome: 'started' }]);
+    assert.deepEqual(
+      [s.marker()!.state, s.marker()!.reviveCount],
+      ['completed', 0],
+      'the person quit: nothing to revive',
+    );
+    const revives = query<{ session_id: string; source: string; outcome: string }>(
+      s.database,
+      'SELECT session_id, source, outcome FROM revives',
+    );
+    assert.deepEqual(
+      revives.map((r) => ({ ...r })),
+      [{ session_id: ID, source: 'inline', outcome: 'started' }],
+    );
   });
 }
 
@@ -115,7 +168,10 @@ for (const [kind, tamper] of Object.entries(TAMPERING)) {
     assert.match(ended.stdout, /refus/i);
     assert.ok(!existsSync(join(s.dir, 'PWNED')));
     const incidents = query<{ kind: string; state: string }>(s.database, 'SELECT kind, state FROM incidents');
-    assert.deepEqual(incidents.map((i) => `${i.kind} ${i.state}`), ['REVIVE_REFUSED ESCALATED']);
+    assert.deepEqual(
+      incidents.map((i) => `${i.kind} ${i.state}`),
+      ['REVIVE_REFUSED ESCALATED'],
+    );
   });
 }
 
@@ -129,5 +185,9 @@ test('deadman agent: a second one on a session that has a live agent refuses to 
   assert.match(second.stdout, /its session still has a live process \(pid \d+\); not starting a second supervisor/);
   process.kill(first.pid, 'SIGUSR1');
   assert.equal((await running).code, 0);
-  assert.equal(readFileSync(join(s.dir, 'agent.jsonl'), 'utf8').trim().split('\n').length, 1, 'no second agent was started');
+  assert.equal(
+    readFileSync(join(s.dir, 'agent.jsonl'), 'utf8').trim().split('\n').length,
+    1,
+    'no second agent was started',
+  );
 });

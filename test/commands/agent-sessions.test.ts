@@ -18,17 +18,36 @@ import { wholeJsonLines } from '../helpers/json-lines.ts';
 const agentScript = join(repoRoot, 'dist', 'test', 'fixtures', 'resumable-agent.js');
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 const ROUNDS: Array<{ kind: 'codex' | 'claude'; offsetsMs: number[] }> = [
-  { kind: 'codex', offsetsMs: [0, 1_000] }, { kind: 'claude', offsetsMs: [0, 1_000] },
-  { kind: 'codex', offsetsMs: [0, 0] }, { kind: 'claude', offsetsMs: [0, 2_000] },
-  { kind: 'codex', offsetsMs: [0, 500, 1_000] }, { kind: 'claude', offsetsMs: [0, 700, 1_400] },
-  { kind: 'codex', offsetsMs: [0, 2_000, 2_000] }, { kind: 'claude', offsetsMs: [0, 0, 300] },
-  { kind: 'codex', offsetsMs: [0, 1_500] }, { kind: 'claude', offsetsMs: [0, 1_000, 2_000] },
+  { kind: 'codex', offsetsMs: [0, 1_000] },
+  { kind: 'claude', offsetsMs: [0, 1_000] },
+  { kind: 'codex', offsetsMs: [0, 0] },
+  { kind: 'claude', offsetsMs: [0, 2_000] },
+  { kind: 'codex', offsetsMs: [0, 500, 1_000] },
+  { kind: 'claude', offsetsMs: [0, 700, 1_400] },
+  { kind: 'codex', offsetsMs: [0, 2_000, 2_000] },
+  { kind: 'claude', offsetsMs: [0, 0, 300] },
+  { kind: 'codex', offsetsMs: [0, 1_500] },
+  { kind: 'claude', offsetsMs: [0, 1_000, 2_000] },
 ];
 
-interface AgentLine { pid: number; id: string; args: string[]; runTag: string | null }
-interface MarkerFile { name: string; sessionId: string | null; runTag: string; state: string }
+interface AgentLine {
+  pid: number;
+  id: string;
+  args: string[];
+  runTag: string | null;
+}
+interface MarkerFile {
+  name: string;
+  sessionId: string | null;
+  runTag: string;
+  state: string;
+}
 
-async function round(t: { after(fn: () => void): void }, kind: 'codex' | 'claude', offsetsMs: number[]): Promise<string[]> {
+async function round(
+  t: { after(fn: () => void): void },
+  kind: 'codex' | 'claude',
+  offsetsMs: number[],
+): Promise<string[]> {
   const dir = tempDir(t);
   const repo = join(dir, 'repo');
   mkdirSync(join(repo, '.git'), { recursive: true });
@@ -36,17 +55,38 @@ async function round(t: { after(fn: () => void): void }, kind: 'codex' | 'claude
   const agentLog = join(dir, 'agent.jsonl');
   writeFileSync(agentLog, '');
   const env = {
-    ...process.env, CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), STATE_DIRECTORY: join(dir, 'state'), MARKER_DIR: markers,
-    AGENT_LOG: agentLog, AGENT_FRESH_IDS: '1', AGENT_TICK_MS: '100', DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '', SHELL: '/bin/sh',
+    ...process.env,
+    CODEX_HOME: join(dir, 'codex'),
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    STATE_DIRECTORY: join(dir, 'state'),
+    MARKER_DIR: markers,
+    AGENT_LOG: agentLog,
+    AGENT_FRESH_IDS: '1',
+    AGENT_TICK_MS: '100',
+    DEADMAN_CONFIG: '',
+    HOME: dir,
+    NOTIFY_SOCKET: '',
+    SHELL: '/bin/sh',
   };
   const agents = () => wholeJsonLines<AgentLine>(agentLog);
-  const markerFiles = () => (existsSync(markers) ? readdirSync(markers).filter((f) => f.endsWith('.json')) : [])
-    .map((f) => JSON.parse(readFileSync(join(markers, f), 'utf8')) as MarkerFile);
+  const markerFiles = () =>
+    (existsSync(markers) ? readdirSync(markers).filter((f) => f.endsWith('.json')) : []).map(
+      (f) => JSON.parse(readFileSync(join(markers, f), 'utf8')) as MarkerFile,
+    );
   // Each command its own option, so each its own run name and marker.
-  const command = (n: number) => [process.execPath, agentScript, kind, kind === 'codex' ? '--profile' : '--model', `p${n}`];
+  const command = (n: number) => [
+    process.execPath,
+    agentScript,
+    kind,
+    kind === 'codex' ? '--profile' : '--model',
+    `p${n}`,
+  ];
   const start = (n: number): Promise<Finished> => {
     const inner = [process.execPath, deadmanBin, 'agent', '--poll', '250ms', '--', ...command(n)];
-    return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], { cwd: repo, env });
+    return runProgram('script', ['-q', '-e', '-c', `exec ${inner.map(quote).join(' ')}`, '/dev/null'], {
+      cwd: repo,
+      env,
+    });
   };
   const startAll = async () => {
     const runs: Array<Promise<Finished>> = [];
@@ -61,28 +101,46 @@ async function round(t: { after(fn: () => void): void }, kind: 'codex' | 'claude
 
   const first = await startAll();
   const originals = await waitFor(() => (agents().length === offsetsMs.length ? agents() : null), 15_000, 'the agents');
-  await waitFor(() => markerFiles().length === offsetsMs.length && markerFiles().every((m) => m.sessionId !== null), 15_000, 'every marker naming a session');
+  await waitFor(
+    () => markerFiles().length === offsetsMs.length && markerFiles().every((m) => m.sessionId !== null),
+    15_000,
+    'every marker naming a session',
+  );
   for (const a of originals) {
     const marker = markerFiles().find((m) => m.runTag === a.runTag);
-    if (marker?.sessionId !== a.id) misses.push(`${kind} ${offsetsMs.join('/')} ms: the marker of agent ${profileOf(a)} (session ${a.id}) names ${marker?.sessionId}`);
+    if (marker?.sessionId !== a.id)
+      misses.push(
+        `${kind} ${offsetsMs.join('/')} ms: the marker of agent ${profileOf(a)} (session ${a.id}) names ${marker?.sessionId}`,
+      );
   }
   for (const a of originals) process.kill(a.pid, 'SIGKILL');
   await Promise.all(first);
 
   const again = await startAll();
-  const resumed = await waitFor(() => (agents().length === 2 * offsetsMs.length ? agents().slice(offsetsMs.length) : null), 15_000, 'the resumed agents');
+  const resumed = await waitFor(
+    () => (agents().length === 2 * offsetsMs.length ? agents().slice(offsetsMs.length) : null),
+    15_000,
+    'the resumed agents',
+  );
   for (const a of resumed) {
     const own = originals.find((o) => profileOf(o) === profileOf(a))!;
-    if (!a.args.includes(own.id)) misses.push(`${kind} ${offsetsMs.join('/')} ms: agent ${profileOf(a)} was resumed as ${JSON.stringify(a.args)}, not into its session ${own.id}`);
+    if (!a.args.includes(own.id))
+      misses.push(
+        `${kind} ${offsetsMs.join('/')} ms: agent ${profileOf(a)} was resumed as ${JSON.stringify(a.args)}, not into its session ${own.id}`,
+      );
   }
   for (const a of resumed) process.kill(a.pid, 'SIGUSR1');
   await Promise.all(again);
   return misses;
 }
 
-test('two and three agents started 0–2 s apart in one repository: each marker names its own session, each resume its own, 10 rounds', { timeout: 300_000 }, async (t) => {
-  t.after(startHostNoise());
-  const misses: string[] = [];
-  for (const { kind, offsetsMs } of ROUNDS) misses.push(...(await round(t, kind, offsetsMs)));
-  assert.deepEqual(misses, []);
-});
+test(
+  'two and three agents started 0–2 s apart in one repository: each marker names its own session, each resume its own, 10 rounds',
+  { timeout: 300_000 },
+  async (t) => {
+    t.after(startHostNoise());
+    const misses: string[] = [];
+    for (const { kind, offsetsMs } of ROUNDS) misses.push(...(await round(t, kind, offsetsMs)));
+    assert.deepEqual(misses, []);
+  },
+);

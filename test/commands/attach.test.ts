@@ -20,15 +20,29 @@ function startAgent(t: { after(fn: () => void): void }, dir: string) {
   mkdirSync(join(repo, '.git'), { recursive: true });
   const signalLog = join(dir, 'signals.log');
   writeFileSync(signalLog, '');
-  const env = { ...process.env, CODEX_HOME: join(dir, 'codex'), SIGNAL_LOG: signalLog, DEADMAN_CONFIG: '', HOME: dir, NOTIFY_SOCKET: '' };
-  const agent = spawn(process.execPath, [agentScript, 'codex'], { cwd: repo, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    ...process.env,
+    CODEX_HOME: join(dir, 'codex'),
+    SIGNAL_LOG: signalLog,
+    DEADMAN_CONFIG: '',
+    HOME: dir,
+    NOTIFY_SOCKET: '',
+  };
+  const agent = spawn(process.execPath, [agentScript, 'codex'], {
+    cwd: repo,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let said = '';
   agent.stdout.setEncoding('utf8').on('data', (d: string) => (said += d));
   t.after(() => {
     for (const pid of [...said.matchAll(/^(?:helper|tool) (\d+)$/gm)].map((m) => Number(m[1]))) {
       try {
         process.kill(-pid, 'SIGKILL');
-      } catch { /* gone */ }
+      } catch {
+        /* gone */
+      }
     }
     agent.kill('SIGKILL');
   });
@@ -46,10 +60,29 @@ test('attach --auto-recover kills only the hung tool subtree; the agent carries 
   const once = await runDeadman(['attach', '--once', '--database', database], { cwd: repo, env });
   assert.equal(once.code, 0, once.stderr);
   assert.match(once.stderr, new RegExp(`codex pid ${agent.pid} in .*/repo`));
-  assert.match(once.stderr, /monitoring 4 owned descendant\(s\) of pid \d+, baseline 2/, 'helper sh + sleep are baseline; the tool sh + sleep are not');
+  assert.match(
+    once.stderr,
+    /monitoring 4 owned descendant\(s\) of pid \d+, baseline 2/,
+    'helper sh + sleep are baseline; the tool sh + sleep are not',
+  );
 
-  const attach = spawn(process.execPath, [deadmanBin, 'attach', '--auto-recover', '--hung-timeout', '2s', '--kill-grace', '1s', '--poll', '250ms', '--database', database],
-    { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const attach = spawn(
+    process.execPath,
+    [
+      deadmanBin,
+      'attach',
+      '--auto-recover',
+      '--hung-timeout',
+      '2s',
+      '--kill-grace',
+      '1s',
+      '--poll',
+      '250ms',
+      '--database',
+      database,
+    ],
+    { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   attach.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => attach.on('exit', (code) => resolve(code)));
@@ -61,16 +94,30 @@ test('attach --auto-recover kills only the hung tool subtree; the agent carries 
 
   assert.match(stderr, /stopped after .*: HUNG_PROCESS → TERMINATE_DESCENDANT_PROCESS → RESOLVED; killed \[\d+ \d+\]/);
   // The summary block attach ends with, as run's does.
-  assert.match(stderr, /deadman: summary of run attach-codex-\d+\ndeadman: {3}status {8}attached: [^\n]*\ndeadman: {3}return code {3}0\n[\s\S]*deadman: {3}action {8}TERMINATE_DESCENDANT_PROCESS\n[\s\S]*deadman: {3}verification {2}RESOLVED: /);
-  const [incident] = query<{ kind: string; state: string; id: number }>(database, 'SELECT id, kind, state FROM incidents');
+  assert.match(
+    stderr,
+    /deadman: summary of run attach-codex-\d+\ndeadman: {3}status {8}attached: [^\n]*\ndeadman: {3}return code {3}0\n[\s\S]*deadman: {3}action {8}TERMINATE_DESCENDANT_PROCESS\n[\s\S]*deadman: {3}verification {2}RESOLVED: /,
+  );
+  const [incident] = query<{ kind: string; state: string; id: number }>(
+    database,
+    'SELECT id, kind, state FROM incidents',
+  );
   assert.deepEqual({ kind: incident?.kind, state: incident?.state }, { kind: 'HUNG_PROCESS', state: 'RESOLVED' });
-  const [action] = query<{ target: { pid: number }; detail: { killed: number[] } }>(database, 'SELECT target, detail FROM actions WHERE incident_id = ?', incident!.id);
+  const [action] = query<{ target: { pid: number }; detail: { killed: number[] } }>(
+    database,
+    'SELECT target, detail FROM actions WHERE incident_id = ?',
+    incident!.id,
+  );
   assert.equal(action!.target.pid, toolPid, 'the target is the tool command');
   assert.equal(action!.detail.killed.length, 2);
   assert.ok(action!.detail.killed.includes(toolPid));
   assert.ok(!action!.detail.killed.includes(helperPid) && !action!.detail.killed.includes(agent.pid!));
 
-  assert.equal(readFileSync(signalLog, 'utf8'), 'tool SIGTERM\n', 'the tool got SIGTERM; the agent and the older helper got nothing');
+  assert.equal(
+    readFileSync(signalLog, 'utf8'),
+    'tool SIGTERM\n',
+    'the tool got SIGTERM; the agent and the older helper got nothing',
+  );
   assert.equal(agent.exitCode, null, 'the agent is still open');
   process.kill(helperPid, 0); // the helper is alive
 });
@@ -83,7 +130,10 @@ test('attach without an agent in the repository, or with the pid of something el
   const none = await runDeadman(['attach', '--once', '--database', join(dir, 'd.db')], { cwd: repo, env });
   assert.equal(none.code, 64);
   assert.match(none.stderr, /^deadman: no Codex or Claude Code process works in .*\/repo: start one, or give --pid\n$/);
-  const other = await runDeadman(['attach', '--once', '--pid', String(process.pid), '--database', join(dir, 'd.db')], { cwd: repo, env });
+  const other = await runDeadman(['attach', '--once', '--pid', String(process.pid), '--database', join(dir, 'd.db')], {
+    cwd: repo,
+    env,
+  });
   assert.equal(other.code, 64);
   assert.match(other.stderr, /^deadman: pid \d+ is not a Codex or Claude Code process: give the agent's pid\n$/);
 });
@@ -93,9 +143,15 @@ test('attach with two agents in the repository lists both and exits 64', async (
   const repo = join(dir, 'repo');
   mkdirSync(join(repo, '.git', 'sub'), { recursive: true });
   // Two processes whose command line is an agent's (argv[0] "codex"), one in a subdirectory; one elsewhere.
-  const agents = [repo, join(repo, '.git', 'sub'), dir].map((cwd) => spawn('bash', ['-c', 'exec -a codex sleep 600'], { cwd, stdio: 'ignore' }));
+  const agents = [repo, join(repo, '.git', 'sub'), dir].map((cwd) =>
+    spawn('bash', ['-c', 'exec -a codex sleep 600'], { cwd, stdio: 'ignore' }),
+  );
   t.after(() => agents.forEach((a) => a.kill('SIGKILL')));
-  await waitFor(() => agents.every((a) => readFileSync(`/proc/${a.pid}/cmdline`, 'utf8').startsWith('codex\0')), 5000, 'the agents to exec');
+  await waitFor(
+    () => agents.every((a) => readFileSync(`/proc/${a.pid}/cmdline`, 'utf8').startsWith('codex\0')),
+    5000,
+    'the agents to exec',
+  );
   const env = { ...process.env, DEADMAN_CONFIG: '', HOME: dir };
   const finished = await runDeadman(['attach', '--once', '--database', join(dir, 'd.db')], { cwd: repo, env });
   assert.equal(finished.code, 64);
@@ -103,5 +159,8 @@ test('attach with two agents in the repository lists both and exits 64', async (
   assert.match(finished.stderr, new RegExp(`pid ${agents[0]!.pid}  codex`));
   assert.match(finished.stderr, new RegExp(`pid ${agents[1]!.pid}  codex`));
   assert.doesNotMatch(finished.stderr, new RegExp(`pid ${agents[2]!.pid} `));
-  assert.ok(agents.every((a) => a.exitCode === null && a.signalCode === null), 'none of them was signalled');
+  assert.ok(
+    agents.every((a) => a.exitCode === null && a.signalCode === null),
+    'none of them was signalled',
+  );
 });

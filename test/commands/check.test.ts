@@ -26,8 +26,12 @@ function setup(t: { after(fn: () => void): void }, toml: (out: string) => string
   const database = join(dir, 'state', 'deadman.db');
   writeFileSync(config, toml(out));
   return {
-    dir, out, config, database,
-    check: (args) => runDeadman(['check', ...args, '--config', config, '--database', database], { cwd: dir, detached: true }),
+    dir,
+    out,
+    config,
+    database,
+    check: (args) =>
+      runDeadman(['check', ...args, '--config', config, '--database', database], { cwd: dir, detached: true }),
     rows: (sql) => {
       const store = new Store(database);
       try {
@@ -69,7 +73,9 @@ async function closedPort(): Promise<number> {
 
 test('prints a block per job that needs attention and the summary; exit 1', async (t) => {
   const port = await closedPort();
-  const s = setup(t, (out) => `${exportJob(out)}
+  const s = setup(
+    t,
+    (out) => `${exportJob(out)}
 [jobs.backup]
 rerun = ["/usr/local/bin/backup", "--full"]
 [[jobs.backup.evidence]]
@@ -88,7 +94,8 @@ rerun = ["/bin/true"]
 [[jobs.api.evidence]]
 kind = "http"
 url = "http://127.0.0.1:${port}/health"
-${HEALTHY_JOB}`);
+${HEALTHY_JOB}`,
+  );
   writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
   writeFileSync(join(s.out, 'backup.tar.gz'), 'x');
   const fourDaysAgo = (Date.now() - 4 * 86_400_000 - 60_000) / 1000;
@@ -116,15 +123,30 @@ ${HEALTHY_JOB}`);
 
   const verbose = await s.check(['healthy', 'backup', '-v']);
   assert.equal(verbose.code, 1);
-  assert.deepEqual(verbose.stdout.split('\n').filter((l) => !l.startsWith(' ')), ['DEAD   backup', 'alive  healthy', '2 checked | 1 green and dead | 1 alive', '']);
+  assert.deepEqual(
+    verbose.stdout.split('\n').filter((l) => !l.startsWith(' ')),
+    ['DEAD   backup', 'alive  healthy', '2 checked | 1 green and dead | 1 alive', ''],
+  );
 
   const healthy = await s.check(['healthy']);
   assert.deepEqual([healthy.code, healthy.stdout], [0, '1 checked | 0 green and dead | 1 alive\n']);
 
-  const recorded = s.rows<{ job: string; claim: string; verdict: string; reason: string }>('SELECT job, claim, verdict, reason FROM evidence_results ORDER BY id');
+  const recorded = s.rows<{ job: string; claim: string; verdict: string; reason: string }>(
+    'SELECT job, claim, verdict, reason FROM evidence_results ORDER BY id',
+  );
   assert.equal(recorded.length, 5 + 2 + 1);
-  assert.deepEqual(recorded[0], { job: 'nightly-export', claim: 'export', verdict: 'dead', reason: 'export-2026-09-10.csv is 0 bytes' });
-  assert.deepEqual(recorded[1], { job: 'backup', claim: 'file-1', verdict: 'dead', reason: 'backup.tar.gz is 4 days stale' });
+  assert.deepEqual(recorded[0], {
+    job: 'nightly-export',
+    claim: 'export',
+    verdict: 'dead',
+    reason: 'export-2026-09-10.csv is 0 bytes',
+  });
+  assert.deepEqual(recorded[1], {
+    job: 'backup',
+    claim: 'file-1',
+    verdict: 'dead',
+    reason: 'backup.tar.gz is 4 days stale',
+  });
 });
 
 test('--json prints one document', async (t) => {
@@ -139,38 +161,75 @@ test('--json prints one document', async (t) => {
 });
 
 test('one job whose claim escapes its root is refused with the reason; every other job is still audited', async (t) => {
-  const s = setup(t, (out) => `${exportJob(out)}
+  const s = setup(
+    t,
+    (out) => `${exportJob(out)}
 [jobs.sneaky]
 rerun = ["/bin/true"]
 [[jobs.sneaky.evidence]]
 kind = "file"
 root = "${out}/export"
 path = "${out}/export-secrets/x.csv"
-${HEALTHY_JOB}`);
+${HEALTHY_JOB}`,
+  );
   writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
   const result = await s.check([]);
   assert.equal(result.code, 78, result.stderr);
   const lines = result.stdout.trimEnd().split('\n');
   assert.equal(lines[0], 'REFUSED sneaky');
-  assert.match(lines[1]!, new RegExp(`^ {7}${s.config}: jobs\\.sneaky\\.evidence\\[0\\]\\.path = ".*export-secrets/x\\.csv": .*a claim may only look inside its root$`));
-  assert.equal(lines[2], 'DEAD   nightly-export', 'the other jobs\' deaths are still reported');
+  assert.match(
+    lines[1]!,
+    new RegExp(
+      `^ {7}${s.config}: jobs\\.sneaky\\.evidence\\[0\\]\\.path = ".*export-secrets/x\\.csv": .*a claim may only look inside its root$`,
+    ),
+  );
+  assert.equal(lines[2], 'DEAD   nightly-export', "the other jobs' deaths are still reported");
   assert.equal(lines.at(-1), '2 checked | 1 green and dead | 1 alive | 1 refused');
   assert.equal(result.stderr, '');
-  const recorded = s.rows<{ job: string; claim: string; verdict: string; reason: string }>('SELECT job, claim, verdict, reason FROM evidence_results ORDER BY id');
-  assert.deepEqual(recorded.map((r) => [r.job, r.verdict]), [['sneaky', 'refused'], ['nightly-export', 'dead'], ['healthy', 'alive']]);
+  const recorded = s.rows<{ job: string; claim: string; verdict: string; reason: string }>(
+    'SELECT job, claim, verdict, reason FROM evidence_results ORDER BY id',
+  );
+  assert.deepEqual(
+    recorded.map((r) => [r.job, r.verdict]),
+    [
+      ['sneaky', 'refused'],
+      ['nightly-export', 'dead'],
+      ['healthy', 'alive'],
+    ],
+  );
   assert.match(recorded[0]!.reason, /a claim may only look inside its root/);
 
   const json = await s.check(['--json']);
   assert.equal(json.code, 78);
-  const doc = JSON.parse(json.stdout) as { summary: Record<string, unknown>; jobs: Array<{ job: string; verdict: string; problems?: string[] }> };
+  const doc = JSON.parse(json.stdout) as {
+    summary: Record<string, unknown>;
+    jobs: Array<{ job: string; verdict: string; problems?: string[] }>;
+  };
   assert.deepEqual(doc.summary, { checked: 2, dead: 1, unknown: 0, alive: 1, refused: 1, needs_attention: true });
-  assert.deepEqual(doc.jobs.map((j) => [j.job, j.verdict]), [['nightly-export', 'dead'], ['healthy', 'alive'], ['sneaky', 'refused']]);
+  assert.deepEqual(
+    doc.jobs.map((j) => [j.job, j.verdict]),
+    [
+      ['nightly-export', 'dead'],
+      ['healthy', 'alive'],
+      ['sneaky', 'refused'],
+    ],
+  );
   const named = await s.check(['healthy']);
-  assert.deepEqual([named.code, named.stdout], [0, '1 checked | 0 green and dead | 1 alive\n'], 'a job named alone is judged alone');
+  assert.deepEqual(
+    [named.code, named.stdout],
+    [0, '1 checked | 0 green and dead | 1 alive\n'],
+    'a job named alone is judged alone',
+  );
 
-  const flagged = await runDeadman(['config', 'check', '--quiet', '--config', s.config], { env: { ...process.env, STATE_DIRECTORY: join(s.dir, 'state') } });
+  const flagged = await runDeadman(['config', 'check', '--quiet', '--config', s.config], {
+    env: { ...process.env, STATE_DIRECTORY: join(s.dir, 'state') },
+  });
   assert.equal(flagged.code, 78);
-  assert.match(flagged.stdout, /^problem: .*jobs\.sneaky\.evidence\[0\]\.path .*a claim may only look inside its root$/m, 'config check still calls it a problem');
+  assert.match(
+    flagged.stdout,
+    /^problem: .*jobs\.sneaky\.evidence\[0\]\.path .*a claim may only look inside its root$/m,
+    'config check still calls it a problem',
+  );
   writeFileSync(s.config, `poll = "1 fortnight"\n${readFileSync(s.config, 'utf8')}`);
   const other = await s.check([]);
   assert.equal(other.code, 78, 'a problem outside the jobs still refuses the whole config');
@@ -195,7 +254,9 @@ test('bad command lines are one-line usage errors', async (t) => {
 
 /** Runs `deadman check --fix` inside a real pseudo-terminal, typing `answer`. */
 function checkInTerminal(s: Setup, answer: string) {
-  const command = [process.execPath, deadmanBin, 'check', '--fix', '--config', s.config, '--database', s.database].join(' ');
+  const command = [process.execPath, deadmanBin, 'check', '--fix', '--config', s.config, '--database', s.database].join(
+    ' ',
+  );
   return runProgram('script', ['-qec', command, '/dev/null'], { cwd: s.dir, input: answer });
 }
 
@@ -210,7 +271,9 @@ test('--fix answered n changes nothing and records the refusal', async (t) => {
   assert.match(result.stdout, /1 checked \| 1 green and dead \| 0 alive/);
   const after = statSync(file);
   assert.deepEqual([after.size, after.mtimeMs, readFileSync(file, 'utf8')], [before.size, before.mtimeMs, '']);
-  const [decision] = s.rows<{ job: string; action: string; verdict: string; reason: string; who: string; at: number }>('SELECT * FROM decisions');
+  const [decision] = s.rows<{ job: string; action: string; verdict: string; reason: string; who: string; at: number }>(
+    'SELECT * FROM decisions',
+  );
   assert.equal(decision?.job, 'nightly-export');
   assert.equal(decision?.action, 'RERUN');
   assert.equal(decision?.verdict, 'REFUSED');
@@ -225,12 +288,21 @@ test('--fix answered y reruns the job and re-checks it from scratch', async (t) 
   writeFileSync(join(s.out, 'export-2026-09-10.csv'), '');
   const result = await checkInTerminal(s, 'y\n');
   assert.equal(result.code, 0, result.stdout);
-  assert.match(result.stdout, /rerun exited 0 after \d+m?s\r?\nalive  nightly-export\r?\n1 checked \| 0 green and dead \| 1 alive/);
+  assert.match(
+    result.stdout,
+    /rerun exited 0 after \d+m?s\r?\nalive  nightly-export\r?\n1 checked \| 0 green and dead \| 1 alive/,
+  );
   assert.equal(readFileSync(join(s.out, 'export-2026-09-10.csv'), 'utf8'), 'a,b\n');
-  assert.deepEqual(s.rows<{ verdict: string }>('SELECT verdict FROM decisions').map((r) => r.verdict), ['APPROVED']);
+  assert.deepEqual(
+    s.rows<{ verdict: string }>('SELECT verdict FROM decisions').map((r) => r.verdict),
+    ['APPROVED'],
+  );
   const [action] = s.rows<{ kind: string; result: string; target: { argv: string[] } }>('SELECT * FROM actions');
   assert.deepEqual([action?.kind, action?.result, action?.target.argv[0]], ['RERUN', 'exit 0', '/bin/sh']);
-  assert.deepEqual(s.rows<{ verdict: string }>('SELECT verdict FROM evidence_results ORDER BY id').map((r) => r.verdict), ['dead', 'alive']);
+  assert.deepEqual(
+    s.rows<{ verdict: string }>('SELECT verdict FROM evidence_results ORDER BY id').map((r) => r.verdict),
+    ['dead', 'alive'],
+  );
 });
 
 test('--fix with no terminal refuses unless --yes', async (t) => {
@@ -241,16 +313,22 @@ test('--fix with no terminal refuses unless --yes', async (t) => {
   assert.equal(refused.code, 1);
   assert.match(refused.stdout, /not fixed: no terminal to ask for approval; pass --yes/);
   assert.equal(readFileSync(file, 'utf8'), '');
-  assert.deepEqual(s.rows<{ verdict: string; reason: string }>('SELECT verdict, reason FROM decisions'),
-    [{ verdict: 'REFUSED', reason: 'no terminal to ask (export-2026-09-10.csv is 0 bytes)' }]);
+  assert.deepEqual(s.rows<{ verdict: string; reason: string }>('SELECT verdict, reason FROM decisions'), [
+    { verdict: 'REFUSED', reason: 'no terminal to ask (export-2026-09-10.csv is 0 bytes)' },
+  ]);
   const approved = await s.check(['--fix', '--yes']);
   assert.equal(approved.code, 0, approved.stdout);
   assert.match(approved.stdout, /approved with --yes\n {7}rerun exited 0 after .*\nalive  nightly-export\n/);
   assert.equal(readFileSync(file, 'utf8'), 'a,b\n');
 });
 
-test('a rerun runs as the job\'s user in its cwd, and a failing rerun stays DEAD', { skip: process.getuid?.() !== 0 && 'needs root to switch users' }, async (t) => {
-  const s = setup(t, (out) => `
+test(
+  "a rerun runs as the job's user in its cwd, and a failing rerun stays DEAD",
+  { skip: process.getuid?.() !== 0 && 'needs root to switch users' },
+  async (t) => {
+    const s = setup(
+      t,
+      (out) => `
 [jobs.as-nobody]
 rerun = ["/bin/sh", "-c", "id -un > ${out}/who.txt; pwd >> ${out}/who.txt; echo failing >&2; exit 4"]
 user = "nobody"
@@ -260,19 +338,26 @@ kind = "file"
 root = "${out}"
 path = "${out}/who.txt"
 contains = "^root$"
-`);
-  chmodSync(s.dir, 0o755);
-  chmodSync(s.out, 0o777);
-  const result = await s.check(['--fix', '--yes']);
-  assert.equal(result.code, 1, result.stdout + result.stderr);
-  assert.equal(readFileSync(join(s.out, 'who.txt'), 'utf8'), 'nobody\n/tmp\n');
-  assert.match(result.stdout, /rerun exited 4 after .*\nDEAD   as-nobody\n {7}who\.txt does not contain \/\^root\$\/\n1 checked \| 1 green and dead \| 0 alive\n$/);
-  const [action] = s.rows<{ result: string; detail: string }>('SELECT result, detail FROM actions');
-  assert.deepEqual(action, { result: 'exit 4', detail: 'stderr:\nfailing\n' });
-});
+`,
+    );
+    chmodSync(s.dir, 0o755);
+    chmodSync(s.out, 0o777);
+    const result = await s.check(['--fix', '--yes']);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.equal(readFileSync(join(s.out, 'who.txt'), 'utf8'), 'nobody\n/tmp\n');
+    assert.match(
+      result.stdout,
+      /rerun exited 4 after .*\nDEAD   as-nobody\n {7}who\.txt does not contain \/\^root\$\/\n1 checked \| 1 green and dead \| 0 alive\n$/,
+    );
+    const [action] = s.rows<{ result: string; detail: string }>('SELECT result, detail FROM actions');
+    assert.deepEqual(action, { result: 'exit 4', detail: 'stderr:\nfailing\n' });
+  },
+);
 
 test('evidence that cannot be read is unknown (permission denied), never alive', async (t) => {
-  const s = setup(t, (out) => `
+  const s = setup(
+    t,
+    (out) => `
 [jobs.private]
 rerun = ["/bin/true"]
 [[jobs.private.evidence]]
@@ -283,7 +368,8 @@ path = "${out}/private/export.csv"
 kind = "file"
 root = "${out}"
 glob = "${out}/private/*.csv"
-`);
+`,
+  );
   mkdirSync(join(s.out, 'private'));
   writeFileSync(join(s.out, 'private', 'export.csv'), 'a,b\n');
   chmodSync(join(s.out, 'private'), 0o000);
@@ -292,7 +378,11 @@ glob = "${out}/private/*.csv"
   try {
     if (process.getuid?.() === 0) {
       // root reads anything: drop the capabilities that let it, so mode 000 applies to it too.
-      result = await runProgram('setpriv', ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, ...args], { cwd: s.dir });
+      result = await runProgram(
+        'setpriv',
+        ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, ...args],
+        { cwd: s.dir },
+      );
     } else {
       result = await runProgram(process.execPath, args, { cwd: s.dir });
     }

@@ -22,13 +22,24 @@ test('config check --json is one snake_case object with the paths, and exit 78 w
   const ok = await runDeadman(['config', 'check', '--json', '--config', good], { env });
   assert.equal(ok.code, 0, ok.stderr);
   const facts = JSON.parse(ok.stdout) as Record<string, unknown>;
-  assert.ok(Object.keys(facts).every((key) => SNAKE.test(key)), Object.keys(facts).join(', '));
-  assert.deepEqual([facts.ok, facts.config_file, facts.state_dir, facts.database, facts.problems], [true, good, join(dir, 'state'), join(dir, 'state', 'deadman.db'), []]);
+  assert.ok(
+    Object.keys(facts).every((key) => SNAKE.test(key)),
+    Object.keys(facts).join(', '),
+  );
+  assert.deepEqual(
+    [facts.ok, facts.config_file, facts.state_dir, facts.database, facts.problems],
+    [true, good, join(dir, 'state'), join(dir, 'state', 'deadman.db'), []],
+  );
   assert.equal(typeof facts.addon_loaded, 'boolean');
 
   const refused = await runDeadman(['config', 'check', '--json', '--config', bad], { env });
   assert.equal(refused.code, 78);
-  const problems = JSON.parse(refused.stdout) as { ok: boolean; config_file: string; state_dir: null; problems: string[] };
+  const problems = JSON.parse(refused.stdout) as {
+    ok: boolean;
+    config_file: string;
+    state_dir: null;
+    problems: string[];
+  };
   assert.deepEqual([problems.ok, problems.config_file, problems.state_dir], [false, bad, null]);
   assert.equal(problems.problems.length, 2);
   assert.match(problems.problems.join('\n'), /poll = "5x": has an unknown unit "x"/);
@@ -43,7 +54,10 @@ test('config check --quiet prints nothing for a good config and only the problem
   assert.equal(refused.code, 78);
   const lines = refused.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 2);
-  assert.ok(lines.every((line) => line.startsWith(`problem: ${bad}: `)), refused.stdout);
+  assert.ok(
+    lines.every((line) => line.startsWith(`problem: ${bad}: `)),
+    refused.stdout,
+  );
   const both = await runDeadman(['config', 'check', '--quiet', '--json'], { env });
   assert.equal(both.code, 64);
 });
@@ -53,8 +67,12 @@ test('health --json says healthy: false with null times when no run wrote a heal
   const result = await runDeadman(['health', '--name', 'nobody', '--json'], { env });
   assert.equal(result.code, 64);
   assert.deepEqual(JSON.parse(result.stdout), {
-    name: 'nobody', healthy: false, refreshed_at: null, last_status: null,
-    detail: 'nobody: no such run: no run of this name wrote a health file in this state directory (check --name, and state_dir or $STATE_DIRECTORY)',
+    name: 'nobody',
+    healthy: false,
+    refreshed_at: null,
+    last_status: null,
+    detail:
+      'nobody: no such run: no run of this name wrote a health file in this state directory (check --name, and state_dir or $STATE_DIRECTORY)',
   });
 });
 
@@ -65,12 +83,37 @@ function keysOf(value: unknown): string[] {
   return Object.entries(value).flatMap(([key, item]) => [key, ...keysOf(item)]);
 }
 
-test('every read command\'s --json is snake_case with ISO-8601 UTC times', async (t) => {
+test("every read command's --json is snake_case with ISO-8601 UTC times", async (t) => {
   const dir = tempDir(t);
   const env = { ...process.env, STATE_DIRECTORY: dir, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' };
-  const stalled = await runDeadman(['run', '--name', 'styled', '--inactivity', '1s', '--poll', '250ms', '--stop-grace', '1s', '--', 'sh', '-c', 'echo hi; exec sleep 30'], { env });
+  const stalled = await runDeadman(
+    [
+      'run',
+      '--name',
+      'styled',
+      '--inactivity',
+      '1s',
+      '--poll',
+      '250ms',
+      '--stop-grace',
+      '1s',
+      '--',
+      'sh',
+      '-c',
+      'echo hi; exec sleep 30',
+    ],
+    { env },
+  );
   assert.equal(stalled.code, 75, stalled.stderr);
-  const commands = [['status'], ['incidents'], ['report', 'latest'], ['metrics'], ['revive', '--dry-run'], ['health', '--name', 'styled'], ['config', 'check']];
+  const commands = [
+    ['status'],
+    ['incidents'],
+    ['report', 'latest'],
+    ['metrics'],
+    ['revive', '--dry-run'],
+    ['health', '--name', 'styled'],
+    ['config', 'check'],
+  ];
   for (const command of commands) {
     const result = await runDeadman([...command, '--json'], { env });
     const document = JSON.parse(result.stdout) as unknown;
@@ -78,6 +121,7 @@ test('every read command\'s --json is snake_case with ISO-8601 UTC times', async
     assert.ok(keys.length > 0, `${command.join(' ')}: empty`);
     const bad = keys.filter((key) => !SNAKE.test(key) && !/^\d+$/.test(key));
     assert.deepEqual(bad, [], `${command.join(' ')} --json has keys not in snake_case`);
-    for (const time of JSON.stringify(document).match(/"\d{4}-\d\d-\d\d[^"]*"/g) ?? []) assert.match(time, /^"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"$/, command.join(' '));
+    for (const time of JSON.stringify(document).match(/"\d{4}-\d\d-\d\d[^"]*"/g) ?? [])
+      assert.match(time, /^"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"$/, command.join(' '));
   }
 });

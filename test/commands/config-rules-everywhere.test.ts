@@ -29,7 +29,10 @@ test('hung_timeout not shorter than inactivity: config check, run, unit and inst
   const checked = await runDeadman(['config', 'check', '--quiet', '--config', config], { env });
   assert.equal(checked.code, ExitCode.CONFIG);
   // (Its other lines, such as a missing sd-notify addon, are facts of this machine, not of the file.)
-  const expected = checked.stdout.split('\n').find((line) => HUNG.test(line))!.replace(/^problem: /, '');
+  const expected = checked.stdout
+    .split('\n')
+    .find((line) => HUNG.test(line))!
+    .replace(/^problem: /, '');
   const marker = join(dir, 'ran');
   const run = await runDeadman(['run', '--config', config, '--', 'touch', marker], { env });
   assert.equal(run.code, ExitCode.CONFIG, run.stderr);
@@ -40,7 +43,10 @@ test('hung_timeout not shorter than inactivity: config check, run, unit and inst
   assert.equal(refusedLine(unit.stderr), expected);
   assert.equal(unit.stdout, '', 'no unit printed');
   const unitDir = join(dir, 'units');
-  const install = await runDeadman(['install', '--user', '--unit-dir', unitDir, '--config', config, '--', 'true'], { env, cwd: dir });
+  const install = await runDeadman(['install', '--user', '--unit-dir', unitDir, '--config', config, '--', 'true'], {
+    env,
+    cwd: dir,
+  });
   assert.equal(install.code, ExitCode.CONFIG, install.stderr);
   assert.equal(refusedLine(install.stderr), expected);
   assert.equal(existsSync(unitDir), false, 'nothing installed');
@@ -59,14 +65,23 @@ test('a default hung_timeout against a short inactivity is no conflict: nobody c
 test('a watchdog longer than inactivity: unit and install refuse --watchdog, run refuses WatchdogSec=', async (t) => {
   const dir = tempDir(t);
   const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', WATCHDOG_USEC: '' };
-  const unit = await runDeadman(['unit', '--inactivity', '1min', '--watchdog', '2min', '--', 'true'], { env, cwd: dir });
+  const unit = await runDeadman(['unit', '--inactivity', '1min', '--watchdog', '2min', '--', 'true'], {
+    env,
+    cwd: dir,
+  });
   assert.equal(unit.code, ExitCode.CONFIG, unit.stdout);
   assert.match(refusedLine(unit.stderr), WATCHDOG);
   assert.doesNotMatch(unit.stdout, /WatchdogSec=120s/);
-  const install = await runDeadman(['install', '--user', '--unit-dir', join(dir, 'units'), '--inactivity', '1min', '--watchdog', '2min', '--', 'true'], { env, cwd: dir });
+  const install = await runDeadman(
+    ['install', '--user', '--unit-dir', join(dir, 'units'), '--inactivity', '1min', '--watchdog', '2min', '--', 'true'],
+    { env, cwd: dir },
+  );
   assert.equal(install.code, ExitCode.CONFIG);
   assert.match(refusedLine(install.stderr), WATCHDOG);
-  const equal = await runDeadman(['unit', '--inactivity', '1min', '--watchdog', '1min', '--', 'true'], { env, cwd: dir });
+  const equal = await runDeadman(['unit', '--inactivity', '1min', '--watchdog', '1min', '--', 'true'], {
+    env,
+    cwd: dir,
+  });
   assert.equal(equal.code, 0, equal.stderr);
   const underSystemd = { ...env, NOTIFY_SOCKET: join(dir, 'notify.sock'), WATCHDOG_USEC: '120000000' };
   const run = await runDeadman(['run', '--inactivity', '1min', '--', 'true'], { env: underSystemd });

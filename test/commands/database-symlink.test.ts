@@ -12,7 +12,14 @@ import { query } from '../helpers/db.ts';
  * exit 74; a link given as --database is refused the same way (pass the real path).
  */
 
-const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', JOURNAL_STREAM: '', INVOCATION_ID: '' };
+const env = {
+  ...process.env,
+  DEADMAN_CONFIG: '',
+  NOTIFY_SOCKET: '',
+  WATCHDOG_USEC: '',
+  JOURNAL_STREAM: '',
+  INVOCATION_ID: '',
+};
 
 /** A real database with one recorded run, in a directory of its own. */
 async function realDatabase(dir: string): Promise<string> {
@@ -24,7 +31,7 @@ async function realDatabase(dir: string): Promise<string> {
 
 const oneLine = (stderr: string, pattern: RegExp) => stderr.split('\n').filter((line) => pattern.test(line));
 
-test('a symlink at the state directory\'s database: the run records nothing through it, readers refuse it (74)', async (t) => {
+test("a symlink at the state directory's database: the run records nothing through it, readers refuse it (74)", async (t) => {
   const dir = tempDir(t);
   const real = await realDatabase(dir);
   const state = join(dir, 'state');
@@ -36,12 +43,22 @@ test('a symlink at the state directory\'s database: the run records nothing thro
   assert.equal(run.stdout, 'work\n', 'the work runs');
   assert.equal(oneLine(run.stderr, /symbolic link/).length, 1, run.stderr);
   assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
-  assert.equal(query<{ n: number }>(real, 'SELECT count(*) AS n FROM runs')[0]!.n, 1, 'nothing was written through the link');
+  assert.equal(
+    query<{ n: number }>(real, 'SELECT count(*) AS n FROM runs')[0]!.n,
+    1,
+    'nothing was written through the link',
+  );
 
   for (const command of [['status'], ['incidents'], ['report', 'latest'], ['metrics']]) {
     const read = await runDeadman([...command, '--state-dir', state], { env });
     assert.equal(read.code, 74, `${command.join(' ')}: ${read.stderr}`);
-    assert.deepEqual(read.stderr.trim().split('\n'), [`deadman: ${join(state, 'deadman.db')}: a symbolic link (to ${real}); deadman opens no database through one, which could make it write elsewhere: pass the real path with --database (nothing was opened)`], command.join(' '));
+    assert.deepEqual(
+      read.stderr.trim().split('\n'),
+      [
+        `deadman: ${join(state, 'deadman.db')}: a symbolic link (to ${real}); deadman opens no database through one, which could make it write elsewhere: pass the real path with --database (nothing was opened)`,
+      ],
+      command.join(' '),
+    );
   }
 });
 
@@ -67,12 +84,15 @@ test('a link an operator gives as --database is refused too, naming the real pat
   symlinkSync(real, link);
   const read = await runDeadman(['status', '--database', link], { env });
   assert.equal(read.code, 74, read.stderr);
-  assert.match(read.stderr, /^deadman: .*link\.db: a symbolic link \(to .*real\/deadman\.db\); .*pass the real path with --database/);
+  assert.match(
+    read.stderr,
+    /^deadman: .*link\.db: a symbolic link \(to .*real\/deadman\.db\); .*pass the real path with --database/,
+  );
   const given = await runDeadman(['status', '--database', real], { env });
   assert.equal(given.code, 0, `the real path reads (its run completed): ${given.stderr}`);
 });
 
-test('a symlink planted as the database\'s -wal (or -journal) is not followed: its target stays as it was', async (t) => {
+test("a symlink planted as the database's -wal (or -journal) is not followed: its target stays as it was", async (t) => {
   const dir = tempDir(t);
   const real = await realDatabase(dir);
   const victim = join(dir, 'victim');

@@ -11,7 +11,10 @@ test('deadman demo runs its seven scenarios for real in under 30 s; report lates
   const demo = await runDeadman(['demo', '--database', database]);
   const elapsed = performance.now() - started;
   assert.equal(demo.code, 0, demo.stderr);
-  assert.ok(elapsed < host.scaled(30_000), `demo took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
+  assert.ok(
+    elapsed < host.scaled(30_000),
+    `demo took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`,
+  );
   for (const expected of [
     /incident #\d+ HUNG_PROCESS → RESOLVED/,
     /killed pids \d+/,
@@ -27,7 +30,8 @@ test('deadman demo runs its seven scenarios for real in under 30 s; report lates
     /REPEATED_FAILURE: `.*parser\.test\.ts.*` failed the same way \d+ times/,
     /incident #\d+ REPEATED_FAILURE → RESOLVED/,
     /[67] incidents/,
-  ]) assert.match(demo.stdout, expected);
+  ])
+    assert.match(demo.stdout, expected);
 
   const report = await runDeadman(['report', 'latest', '--json', '--database', database]);
   assert.equal(report.code, 0, report.stderr);

@@ -22,5 +22,6 @@ test('a command line that is not plainly valid, or no probe, is left to yargs', 
     ['report', []],
     [undefined, []],
   ];
-  for (const [command, words] of leftToYargs) assert.equal(await readLean(command, words), null, `${command} ${words.join(' ')}`);
+  for (const [command, words] of leftToYargs)
+    assert.equal(await readLean(command, words), null, `${command} ${words.join(' ')}`);
 });

@@ -9,7 +9,25 @@ test('deadman metrics shows a stalled and a completed run as Prometheus text tha
   const dir = tempDir(t);
   const database = join(dir, 'deadman.db');
   const env = { ...process.env, STATE_DIRECTORY: dir, DEADMAN_CONFIG: '' };
-  const stuck = await runDeadman(['run', '--name', 'stuck', '--database', database, '--inactivity', '1s', '--poll', '100ms', '--stop-grace', '1s', '--', 'sleep', '30'], { env });
+  const stuck = await runDeadman(
+    [
+      'run',
+      '--name',
+      'stuck',
+      '--database',
+      database,
+      '--inactivity',
+      '1s',
+      '--poll',
+      '100ms',
+      '--stop-grace',
+      '1s',
+      '--',
+      'sleep',
+      '30',
+    ],
+    { env },
+  );
   assert.equal(stuck.code, 75, stuck.stderr);
   const fine = await runDeadman(['run', '--name', 'fine', '--database', database, '--', 'true'], { env });
   assert.equal(fine.code, 0, fine.stderr);
@@ -17,7 +35,9 @@ test('deadman metrics shows a stalled and a completed run as Prometheus text tha
   const metrics = await runDeadman(['metrics', '--database', database], { env });
   assert.equal(metrics.code, 0, metrics.stderr);
   const { samples } = parsePrometheus(metrics.stdout);
-  const value = (name: string, labels: Record<string, string>) => samples.find((s: ParsedSample) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))?.value;
+  const value = (name: string, labels: Record<string, string>) =>
+    samples.find((s: ParsedSample) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+      ?.value;
   assert.equal(value('deadman_last_exit_code', { name: 'stuck' }), 75);
   assert.equal(value('deadman_stalls_total', { name: 'stuck' }), 1);
   assert.equal(value('deadman_open_incidents', { name: 'stuck', kind: 'OUTPUT_INACTIVITY', state: 'ESCALATED' }), 1);
@@ -27,7 +47,13 @@ test('deadman metrics shows a stalled and a completed run as Prometheus text tha
 
   const json = await runDeadman(['metrics', '--json', '--database', database], { env });
   const rows = JSON.parse(json.stdout) as Array<{ name: string; last_exit_code: number; stalls: number }>;
-  assert.deepEqual(rows.map((r) => [r.name, r.last_exit_code, r.stalls]), [['fine', 0, 0], ['stuck', 75, 1]]);
+  assert.deepEqual(
+    rows.map((r) => [r.name, r.last_exit_code, r.stalls]),
+    [
+      ['fine', 0, 0],
+      ['stuck', 75, 1],
+    ],
+  );
 });
 
 test('with no database there are no runs, and nothing is created', async (t) => {

@@ -14,9 +14,17 @@ test('retention applies to whichever command records: deadman check alone keeps 
   store.close();
   writeFileSync(join(dir, 'out.csv'), 'a\n');
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `[retention]\nmax_age = "30d"\n[jobs.nightly]\nrerun = ["/bin/true"]\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "${dir}"\npath = "${dir}/out.csv"\n`);
+  writeFileSync(
+    config,
+    `[retention]\nmax_age = "30d"\n[jobs.nightly]\nrerun = ["/bin/true"]\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "${dir}"\npath = "${dir}/out.csv"\n`,
+  );
   const result = await runDeadman(['check', '--config', config, '--database', database]);
   assert.equal(result.code, 0, result.stdout + result.stderr);
-  assert.deepEqual(query<{ reason: string }>(database, 'SELECT reason FROM evidence_results').map((r) => r.reason).filter((r) => r === 'ancient'), []);
+  assert.deepEqual(
+    query<{ reason: string }>(database, 'SELECT reason FROM evidence_results')
+      .map((r) => r.reason)
+      .filter((r) => r === 'ancient'),
+    [],
+  );
   assert.equal(query(database, 'SELECT id FROM evidence_results').length, 1, 'the fresh verdict is kept');
 });

@@ -15,23 +15,49 @@ import { PLANTED } from '../helpers/planted-secrets.ts';
  * One incident alert each, no lifecycle end (the hook is not the run), secrets redacted.
  */
 
-interface AlertBody { event: string; name: string; incident: { kind: string; state: string; error_code: string | null } | null; reason: string | null }
+interface AlertBody {
+  event: string;
+  name: string;
+  incident: { kind: string; state: string; error_code: string | null } | null;
+  reason: string | null;
+}
 
 const ID = '01a23100-0000-7000-8000-0000000000bb';
 
 function setup(t: { after(fn: () => void): void }, url: string) {
   const dir = tempDir(t);
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `state_dir = ${JSON.stringify(join(dir, 'state'))}\n[revive]\ndelay = "0"\nmax_age = "1h"\nmax_revives = 1\n`
-    + `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\ntimeout = "3s"\n`);
+  writeFileSync(
+    config,
+    `state_dir = ${JSON.stringify(join(dir, 'state'))}\n[revive]\ndelay = "0"\nmax_age = "1h"\nmax_revives = 1\n` +
+      `[notify]\nwebhook = ["${url}/hook"]\nhealthchecks = "${url}/ping/abc"\ntimeout = "3s"\n`,
+  );
   const env = { ...process.env, HOME: dir, NOTIFY_SOCKET: '', DEADMAN_CONFIG: '', STATE_DIRECTORY: '' };
   // The prompt carries a secret: it is in the marker's argv, never in an alert.
   const argv = ['/bin/true', 'exec', '--json', `use ${PLANTED.openai}`];
-  const started = withSessionId(newMarker({ name: 'agent', adapter: 'codex', argv, cwd: dir, owner: { pid: 999_999, startTime: 1 }, now: Date.now() - 60_000 }), ID, Date.now() - 60_000);
-  return { dir, config, env, markers: join(dir, 'state', 'markers'), interrupted: markInterrupted(started, 'exit 137', Date.now() - 60_000) };
+  const started = withSessionId(
+    newMarker({
+      name: 'agent',
+      adapter: 'codex',
+      argv,
+      cwd: dir,
+      owner: { pid: 999_999, startTime: 1 },
+      now: Date.now() - 60_000,
+    }),
+    ID,
+    Date.now() - 60_000,
+  );
+  return {
+    dir,
+    config,
+    env,
+    markers: join(dir, 'state', 'markers'),
+    interrupted: markInterrupted(started, 'exit 137', Date.now() - 60_000),
+  };
 }
 
-const hooks = (received: readonly Received[]) => received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body) as AlertBody);
+const hooks = (received: readonly Received[]) =>
+  received.filter((r) => r.path === '/hook').map((r) => JSON.parse(r.body) as AlertBody);
 
 test('a spent revive budget: deadman revive sends the HALT_AND_ESCALATE alert to both sinks', async (t) => {
   const sink = await loopbackSink(t);
@@ -39,11 +65,21 @@ test('a spent revive budget: deadman revive sends the HALT_AND_ESCALATE alert to
   writeMarker(s.markers, { ...s.interrupted, reviveCount: 1 });
   const result = await runDeadman(['revive', '--config', s.config], { env: s.env, cwd: s.dir });
   assert.equal(result.code, ExitCode.DO_NOT_RESTART, result.stderr);
-  assert.deepEqual(hooks(sink.received).map((a) => [a.event, a.name, a.incident?.kind, a.incident?.state, a.incident?.error_code]),
-    [['incident', 'agent', 'HALT_AND_ESCALATE', 'ESCALATED', 'halted']]);
+  assert.deepEqual(
+    hooks(sink.received).map((a) => [a.event, a.name, a.incident?.kind, a.incident?.state, a.incident?.error_code]),
+    [['incident', 'agent', 'HALT_AND_ESCALATE', 'ESCALATED', 'halted']],
+  );
   assert.match(hooks(sink.received)[0]!.reason ?? '', /a person must look/);
-  assert.deepEqual(sink.received.filter((r) => r.path.startsWith('/ping/abc')).map((r) => r.path), ['/ping/abc/fail'], 'the check goes down: a person is needed');
-  assert.equal(sink.received.filter((r) => r.body.includes(PLANTED.openai)).length, 0, 'the prompt\'s secret is in no alert');
+  assert.deepEqual(
+    sink.received.filter((r) => r.path.startsWith('/ping/abc')).map((r) => r.path),
+    ['/ping/abc/fail'],
+    'the check goes down: a person is needed',
+  );
+  assert.equal(
+    sink.received.filter((r) => r.body.includes(PLANTED.openai)).length,
+    0,
+    "the prompt's secret is in no alert",
+  );
 });
 
 test('a refused marker: deadman revive sends the REVIVE_REFUSED alert', async (t) => {
@@ -56,5 +92,8 @@ test('a refused marker: deadman revive sends the REVIVE_REFUSED alert', async (t
   const result = await runDeadman(['revive', '--config', s.config], { env: s.env, cwd: s.dir });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /revive marker .* refused/);
-  assert.deepEqual(hooks(sink.received).map((a) => [a.event, a.incident?.kind, a.incident?.state]), [['incident', 'REVIVE_REFUSED', 'ESCALATED']]);
+  assert.deepEqual(
+    hooks(sink.received).map((a) => [a.event, a.incident?.kind, a.incident?.state]),
+    [['incident', 'REVIVE_REFUSED', 'ESCALATED']],
+  );
 });

@@ -24,29 +24,72 @@ test('a session found only in a Codex rollout is resumed under a supervising dea
   const rollout = interruptedRollout(dir, SESSION, dir);
   const state = join(dir, 'state');
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `state_dir = ${JSON.stringify(state)}\n[revive]\ndelay = "0"\nmax_age = "1h"\nstart_timeout = "10s"\n${rollout.toml}`);
+  writeFileSync(
+    config,
+    `state_dir = ${JSON.stringify(state)}\n[revive]\ndelay = "0"\nmax_age = "1h"\nstart_timeout = "10s"\n${rollout.toml}`,
+  );
   const log = join(dir, 'argv.log');
   const env = {
-    ...process.env, ...rollout.env, FAKE_AGENT_ARGV_LOG: log, FAKE_AGENT_LINGER_MS: '3000', HOME: dir,
-    NOTIFY_SOCKET: '', DEADMAN_CONFIG: '', INVOCATION_ID: '', MANAGERPID: '',
+    ...process.env,
+    ...rollout.env,
+    FAKE_AGENT_ARGV_LOG: log,
+    FAKE_AGENT_LINGER_MS: '3000',
+    HOME: dir,
+    NOTIFY_SOCKET: '',
+    DEADMAN_CONFIG: '',
+    INVOCATION_ID: '',
+    MANAGERPID: '',
   };
   const revive = () => runDeadman(['revive', '--config', config, '--json'], { env, cwd: dir });
 
   const first = await revive();
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stderr, new RegExp(`revived session ${SESSION} \\(2/5\\) — ${rollout.name}, supervised by deadman run pid \\d+, detached`), 'the file\'s earlier revive prompt counts');
+  assert.match(
+    first.stderr,
+    new RegExp(`revived session ${SESSION} \\(2/5\\) — ${rollout.name}, supervised by deadman run pid \\d+, detached`),
+    "the file's earlier revive prompt counts",
+  );
   const pid = Number(/supervised by deadman run pid (\d+), detached/.exec(first.stderr)![1]);
   await waitFor(() => argvLog(log).length > 0, 10_000, 'the resumed agent');
 
   const second = await revive();
   assert.equal(second.code, 0, second.stderr);
-  assert.deepEqual((JSON.parse(second.stdout) as Array<{ name: string; action: string }>).map((row) => [row.name, row.action]), [[rollout.name, 'skip']]);
+  assert.deepEqual(
+    (JSON.parse(second.stdout) as Array<{ name: string; action: string }>).map((row) => [row.name, row.action]),
+    [[rollout.name, 'skip']],
+  );
 
-  await waitFor(() => { const stat = readProcStat(pid); return stat === null || isZombie(stat); }, 20_000, 'the supervising deadman run to end');
+  await waitFor(
+    () => {
+      const stat = readProcStat(pid);
+      return stat === null || isZombie(stat);
+    },
+    20_000,
+    'the supervising deadman run to end',
+  );
   assert.equal(argvLog(log).length, 1, 'resumed once');
-  assert.deepEqual(argvLog(log)[0]!.slice(0, 12), ['codex', 'exec', '--json', '--skip-git-repo-check', '-s', 'workspace-write', '-m', 'fake-model', '-C', dir, 'resume', SESSION]);
-  assert.deepEqual(query(join(state, 'deadman.db'), 'SELECT name, revive_of, exit_code FROM runs'), [{ name: rollout.name, revive_of: SESSION, exit_code: 0 }]);
-  assert.deepEqual(query(join(state, 'deadman.db'), 'SELECT session_id, attempt, budget FROM revives'), [{ session_id: SESSION, attempt: 2, budget: 5 }], 'counted once, by the run');
+  assert.deepEqual(argvLog(log)[0]!.slice(0, 12), [
+    'codex',
+    'exec',
+    '--json',
+    '--skip-git-repo-check',
+    '-s',
+    'workspace-write',
+    '-m',
+    'fake-model',
+    '-C',
+    dir,
+    'resume',
+    SESSION,
+  ]);
+  assert.deepEqual(query(join(state, 'deadman.db'), 'SELECT name, revive_of, exit_code FROM runs'), [
+    { name: rollout.name, revive_of: SESSION, exit_code: 0 },
+  ]);
+  assert.deepEqual(
+    query(join(state, 'deadman.db'), 'SELECT session_id, attempt, budget FROM revives'),
+    [{ session_id: SESSION, attempt: 2, budget: 5 }],
+    'counted once, by the run',
+  );
   const marker = await readMarker(join(state, 'markers'), rollout.name);
   assert.ok(marker.status === 'ok', JSON.stringify(marker));
   assert.deepEqual([marker.marker.state, marker.marker.sessionId], ['completed', SESSION]);

@@ -23,23 +23,51 @@ function setup(t: { after(fn: () => void): void }) {
   const log = join(dir, 'argv.jsonl');
   const database = join(dir, 'state', 'deadman.db');
   const run = async (tokens: number) => {
-    const result = await runDeadman(['run', '--config', join(dir, 'deadman.toml'), '--name', 'budget-job', '--adapter', 'codex', '--poll', '100ms',
-      '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'make the parser tests pass'], {
-      env: {
-        ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'turn-then-crash', FAKE_AGENT_ARGV_LOG: log,
-        FAKE_AGENT_SESSION_DIR: sessions, FAKE_AGENT_TURN_TOKENS: String(tokens), FAKE_AGENT_LINGER_MS: '1500',
+    const result = await runDeadman(
+      [
+        'run',
+        '--config',
+        join(dir, 'deadman.toml'),
+        '--name',
+        'budget-job',
+        '--adapter',
+        'codex',
+        '--poll',
+        '100ms',
+        '--',
+        process.execPath,
+        fakeAgent,
+        'codex',
+        'exec',
+        '--json',
+        'make the parser tests pass',
+      ],
+      {
+        env: {
+          ...process.env,
+          STATE_DIRECTORY: join(dir, 'state'),
+          NOTIFY_SOCKET: '',
+          FAKE_AGENT_SCENARIO: 'turn-then-crash',
+          FAKE_AGENT_ARGV_LOG: log,
+          FAKE_AGENT_SESSION_DIR: sessions,
+          FAKE_AGENT_TURN_TOKENS: String(tokens),
+          FAKE_AGENT_LINGER_MS: '1500',
+        },
+        cwd: dir,
       },
-      cwd: dir,
-    });
+    );
     await killAgentLeftovers(log);
     return result;
   };
   return { run, database, log };
 }
 
-const charged = (database: string) => query<{ run_id: number; tokens: number }>(database,
-  `SELECT e.run_id, SUM(json_extract(u.value, '$.usage.inputTokens') + json_extract(u.value, '$.usage.outputTokens')) AS tokens
-     FROM events e, json_each(e.data, '$.events') u WHERE json_extract(u.value, '$.type') = 'usage' GROUP BY e.run_id ORDER BY e.run_id`).map((r) => r.tokens);
+const charged = (database: string) =>
+  query<{ run_id: number; tokens: number }>(
+    database,
+    `SELECT e.run_id, SUM(json_extract(u.value, '$.usage.inputTokens') + json_extract(u.value, '$.usage.outputTokens')) AS tokens
+     FROM events e, json_each(e.data, '$.events') u WHERE json_extract(u.value, '$.type') = 'usage' GROUP BY e.run_id ORDER BY e.run_id`,
+  ).map((r) => r.tokens);
 
 test('a Codex session resumed twice is charged per process, not its running total: SESSION_BUDGET_RISK is not raised early', async (t) => {
   const s = setup(t);
@@ -49,7 +77,11 @@ test('a Codex session resumed twice is charged per process, not its running tota
     assert.doesNotMatch(result.stderr, /SESSION_BUDGET_RISK/);
   }
   const argvs = argvLog(s.log);
-  assert.deepEqual(argvs.map((argv) => argv.includes('resume')), [false, true, true], 'the second and third processes resume the session');
+  assert.deepEqual(
+    argvs.map((argv) => argv.includes('resume')),
+    [false, true, true],
+    'the second and third processes resume the session',
+  );
   assert.deepEqual(charged(s.database), [4010, 4010, 4010], 'each process is charged what it added');
   assert.deepEqual(query(s.database, "SELECT id FROM incidents WHERE kind = 'SESSION_BUDGET_RISK'"), []);
 });
@@ -57,6 +89,9 @@ test('a Codex session resumed twice is charged per process, not its running tota
 test('control: one fresh turn over the budget in the same setup is raised', async (t) => {
   const s = setup(t);
   const result = await s.run(12_000);
-  assert.match(result.stderr, /SESSION_BUDGET_RISK: the session used 12010 tokens, at or over budget\.tokens \(10000\)/);
+  assert.match(
+    result.stderr,
+    /SESSION_BUDGET_RISK: the session used 12010 tokens, at or over budget\.tokens \(10000\)/,
+  );
   assert.deepEqual(charged(s.database), [12_010]);
 });

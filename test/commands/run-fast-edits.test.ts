@@ -20,21 +20,42 @@ async function fastEdits(t: { after(fn: () => void): void }, gaps: string) {
   mkdirSync(dir);
   execFileSync('git', ['init', '-q'], { cwd: dir });
   const database = join(state, 'deadman.db');
-  const result = await runDeadman(['run', '--database', database, '--adapter', 'codex', '--poll', '200ms', '--', process.execPath, agent], {
-    env: { ...process.env, STATE_DIRECTORY: state, NOTIFY_SOCKET: '', DEADMAN_CONFIG: '', GAPS_MS: gaps, RERUNS: '6' }, cwd: dir,
-  });
+  const result = await runDeadman(
+    ['run', '--database', database, '--adapter', 'codex', '--poll', '200ms', '--', process.execPath, agent],
+    {
+      env: {
+        ...process.env,
+        STATE_DIRECTORY: state,
+        NOTIFY_SOCKET: '',
+        DEADMAN_CONFIG: '',
+        GAPS_MS: gaps,
+        RERUNS: '6',
+      },
+      cwd: dir,
+    },
+  );
   return { result, incidents: query<{ kind: string }>(database, 'SELECT kind FROM incidents').map((r) => r.kind) };
 }
 
-test('an edit 0.1–0.5 s before each rerun of a failing test is a change: no REPEATED_FAILURE, no NO_PROGRESS, 10 runs out of 10', { timeout: 180_000 }, async (t) => {
-  t.after(startHostNoise());
-  const gapSets = ['100', '300', '500', '100,500', '200,400'];
-  const misses: string[] = [];
-  for (let i = 0; i < REPEATS; i += AT_ONCE) {
-    const batch = await Promise.all(Array.from({ length: AT_ONCE }, (_, j) => gapSets[(i + j) % gapSets.length]!).map(async (gaps) => ({ gaps, ...(await fastEdits(t, gaps)) })));
-    for (const { gaps, result, incidents } of batch) {
-      if (result.code !== 0 || incidents.length > 0) misses.push(`gaps ${gaps} ms: exit ${result.code}, incidents [${incidents.join(' ')}]: ${result.stderr}`);
+test(
+  'an edit 0.1–0.5 s before each rerun of a failing test is a change: no REPEATED_FAILURE, no NO_PROGRESS, 10 runs out of 10',
+  { timeout: 180_000 },
+  async (t) => {
+    t.after(startHostNoise());
+    const gapSets = ['100', '300', '500', '100,500', '200,400'];
+    const misses: string[] = [];
+    for (let i = 0; i < REPEATS; i += AT_ONCE) {
+      const batch = await Promise.all(
+        Array.from({ length: AT_ONCE }, (_, j) => gapSets[(i + j) % gapSets.length]!).map(async (gaps) => ({
+          gaps,
+          ...(await fastEdits(t, gaps)),
+        })),
+      );
+      for (const { gaps, result, incidents } of batch) {
+        if (result.code !== 0 || incidents.length > 0)
+          misses.push(`gaps ${gaps} ms: exit ${result.code}, incidents [${incidents.join(' ')}]: ${result.stderr}`);
+      }
     }
-  }
-  assert.deepEqual(misses, []);
-});
+    assert.deepEqual(misses, []);
+  },
+);

@@ -22,17 +22,46 @@ for (const [adapter, args] of Object.entries(AGENTS)) {
     const database = join(dir, 'deadman.db');
     const host = measureHostDelay();
     const started = performance.now();
-    const result = await runDeadman(['run', '--database', database, '--adapter', adapter, '--exit-grace', '1s', '--poll', '200ms', '--stop-grace', '2s',
-      '--', process.execPath, fakeAgent, ...args],
-    { env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'finish-no-exit' }, cwd: dir });
+    const result = await runDeadman(
+      [
+        'run',
+        '--database',
+        database,
+        '--adapter',
+        adapter,
+        '--exit-grace',
+        '1s',
+        '--poll',
+        '200ms',
+        '--stop-grace',
+        '2s',
+        '--',
+        process.execPath,
+        fakeAgent,
+        ...args,
+      ],
+      {
+        env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'finish-no-exit' },
+        cwd: dir,
+      },
+    );
     const tookMs = performance.now() - started;
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /FINISHED_NOT_EXITED: the agent printed its final result \(success\)/);
     // The fake idles forever: only deadman's stop can have ended it, well before inactivity (30min).
-    assert.ok(tookMs < host.scaled(30_000), `took ${Math.round(tookMs)}ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
+    assert.ok(
+      tookMs < host.scaled(30_000),
+      `took ${Math.round(tookMs)}ms (host ${host.stretch().toFixed(1)}× slower than idle)`,
+    );
     const incidents = query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents');
-    assert.deepEqual(incidents.map((r) => ({ ...r })), [{ kind: 'FINISHED_NOT_EXITED', state: 'RESOLVED' }]);
-    assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind), ['END_FINISHED_RUN']);
+    assert.deepEqual(
+      incidents.map((r) => ({ ...r })),
+      [{ kind: 'FINISHED_NOT_EXITED', state: 'RESOLVED' }],
+    );
+    assert.deepEqual(
+      query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind),
+      ['END_FINISHED_RUN'],
+    );
     const run = query<{ outcome: string; exit_code: number }>(database, 'SELECT outcome, exit_code FROM runs')[0]!;
     assert.deepEqual({ ...run }, { outcome: 'completed', exit_code: 0 });
   });

@@ -19,20 +19,55 @@ const claude = ['claude', '-p', 'the task', '--output-format', 'stream-json', '-
 function launchdRun(dir: string, maxWait: string, resetS: string, ...options: string[]) {
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `[usage_limit]\nmax_wait = "${maxWait}"\njitter = "0s"\n`);
-  return runDeadman(['run', '--config', config, '--database', join(dir, 'deadman.db'), '--adapter', 'claude', '--poll', '200ms', '--on-stall', 'exit', ...options,
-    '--', process.execPath, fakeAgent, ...claude], {
-    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', DEADMAN_LAUNCHD_LABEL: 'deadman.review', FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: resetS },
-    cwd: dir,
-  });
+  return runDeadman(
+    [
+      'run',
+      '--config',
+      config,
+      '--database',
+      join(dir, 'deadman.db'),
+      '--adapter',
+      'claude',
+      '--poll',
+      '200ms',
+      '--on-stall',
+      'exit',
+      ...options,
+      '--',
+      process.execPath,
+      fakeAgent,
+      ...claude,
+    ],
+    {
+      env: {
+        ...process.env,
+        STATE_DIRECTORY: dir,
+        NOTIFY_SOCKET: '',
+        DEADMAN_LAUNCHD_LABEL: 'deadman.review',
+        FAKE_AGENT_SCENARIO: 'usage-limit',
+        FAKE_AGENT_LIMIT_RESET_S: resetS,
+      },
+      cwd: dir,
+    },
+  );
 }
 
 test('under launchd a reset beyond usage_limit.max_wait ends the job with 0, saying it stands for 69 (do not restart)', async (t) => {
   const dir = tempDir(t);
   const result = await launchdRun(dir, '10s', '7200');
   assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the limit resets at .* beyond usage_limit\.max_wait \(10s\) from now \(exit 69: do not restart/);
-  assert.match(result.stderr, /exit 69 means do not restart: launchd job deadman\.review ends with 0, since its KeepAlive \(SuccessfulExit=false\) restarts on any other code/);
-  assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs').map((r) => r.outcome), ['usage-limit']);
+  assert.match(
+    result.stderr,
+    /USAGE_LIMIT: not waiting, the limit resets at .* beyond usage_limit\.max_wait \(10s\) from now \(exit 69: do not restart/,
+  );
+  assert.match(
+    result.stderr,
+    /exit 69 means do not restart: launchd job deadman\.review ends with 0, since its KeepAlive \(SuccessfulExit=false\) restarts on any other code/,
+  );
+  assert.deepEqual(
+    query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs').map((r) => r.outcome),
+    ['usage-limit'],
+  );
 });
 
 test('under launchd a reset 2 s ahead is waited for with no notify socket, then the session resumes and completes', async (t) => {
@@ -41,24 +76,55 @@ test('under launchd a reset 2 s ahead is waited for with no notify socket, then 
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /waiting for usage limit reset at/);
   assert.doesNotMatch(result.stderr, /launchd job/, 'a real 0 needs no note');
-  assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
+  assert.deepEqual(
+    query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome),
+    ['usage-limit', 'completed'],
+  );
 });
 
 test('the wait does not count against --timeout: a 4 s wait under a 3 s timeout resumes and completes (exit 0, not 124)', async (t) => {
   const dir = tempDir(t);
   const result = await launchdRun(dir, '1min', '4', '--timeout', '3s');
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
+  assert.deepEqual(
+    query<{ outcome: string }>(join(dir, 'deadman.db'), 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome),
+    ['usage-limit', 'completed'],
+  );
 });
 
 test('under launchd a SIGINT (launchctl kill INT) leaves the session interrupted, to be revived, as under a systemd unit', async (t) => {
   const dir = tempDir(t);
   const argvLog = join(dir, 'argv.jsonl');
   const markerFile = join(dir, 'markers', 'job.json');
-  const run = spawn(process.execPath, [deadmanBin, 'run', '--name', 'job', '--adapter', 'claude', '--poll', '200ms', '--', process.execPath, fakeAgent, ...claude], {
-    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', DEADMAN_LAUNCHD_LABEL: 'deadman.job', FAKE_AGENT_SCENARIO: 'silent', FAKE_AGENT_ARGV_LOG: argvLog },
-    cwd: dir, stdio: 'ignore',
-  });
+  const run = spawn(
+    process.execPath,
+    [
+      deadmanBin,
+      'run',
+      '--name',
+      'job',
+      '--adapter',
+      'claude',
+      '--poll',
+      '200ms',
+      '--',
+      process.execPath,
+      fakeAgent,
+      ...claude,
+    ],
+    {
+      env: {
+        ...process.env,
+        STATE_DIRECTORY: dir,
+        NOTIFY_SOCKET: '',
+        DEADMAN_LAUNCHD_LABEL: 'deadman.job',
+        FAKE_AGENT_SCENARIO: 'silent',
+        FAKE_AGENT_ARGV_LOG: argvLog,
+      },
+      cwd: dir,
+      stdio: 'ignore',
+    },
+  );
   t.after(() => killAgentLeftovers(argvLog));
   const marker = () => JSON.parse(readFileSync(markerFile, 'utf8')) as { state: string; sessionId: string | null };
   await waitFor(() => existsSync(markerFile) && marker().sessionId, 5_000, 'the session id in the marker');

@@ -22,7 +22,10 @@ test('run --quiet -- true prints nothing and exits 0', async (t) => {
 
 test('run --quiet says a run that did not end 0, in one line', async (t) => {
   const state = tempDir(t);
-  const result = await runDeadman(['run', '--quiet', '--name', 'sad', '--', 'false'], { env: quietEnv(state), cwd: state });
+  const result = await runDeadman(['run', '--quiet', '--name', 'sad', '--', 'false'], {
+    env: quietEnv(state),
+    cwd: state,
+  });
   assert.equal(result.code, 1);
   assert.equal(result.stdout, '');
   assert.match(result.stderr, /^deadman: run sad failed: child exited 1 \(exit 1\)\n$/);
@@ -36,12 +39,20 @@ test('without a terminal: banner, end line and one summary line; the banner name
   assert.equal(lines.length, 3, result.stderr);
   assert.match(lines[0]!, / · sd_notify none · alerts none · /);
   assert.doesNotMatch(lines[0]!, / notify none/);
-  assert.match(lines[2]!, new RegExp(`^deadman: summary of run plain: status completed: exited 0 · return code 0 · database ${join(state, 'deadman.db')}$`));
+  assert.match(
+    lines[2]!,
+    new RegExp(
+      `^deadman: summary of run plain: status completed: exited 0 · return code 0 · database ${join(state, 'deadman.db')}$`,
+    ),
+  );
 });
 
 test('--summary, or a terminal, gets the block; --summary is said even under --quiet', async (t) => {
   const state = tempDir(t);
-  const asked = await runDeadman(['run', '--quiet', '--summary', '--name', 'asked', '--', 'true'], { env: quietEnv(state), cwd: state });
+  const asked = await runDeadman(['run', '--quiet', '--summary', '--name', 'asked', '--', 'true'], {
+    env: quietEnv(state),
+    cwd: state,
+  });
   assert.equal(asked.code, 0, asked.stderr);
   assert.match(asked.stderr, /^deadman: summary of run asked\ndeadman: {3}status {8}completed: exited 0\n/);
   const command = [process.execPath, deadmanBin, 'run', '--name', 'seen', '--', 'true'].join(' ');

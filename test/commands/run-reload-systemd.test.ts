@@ -15,14 +15,16 @@ import { tempDir, waitFor } from '../helpers/cli.ts';
 
 /** The PIDs whose parent is `pid`. */
 function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(entry)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 test('systemctl reload and kill -s HUP re-read the config; the child survives, a new inactivity takes effect', async (t) => {
@@ -35,25 +37,41 @@ test('systemctl reload and kill -s HUP re-read the config; the child survives, a
   writeFileSync(config, good);
   const unit = 'reloadable.service';
   // The child talks until told to be quiet, then stalls.
-  await manager.writeUnit(unit, deadmanUnit({
-    runArgs: ['--config', config, '--name', 'reloadable'],
-    command: ['sh', '-c', `while [ ! -e ${quiet} ]; do echo tick; sleep 0.3; done; echo quiet; exec sleep 600`],
-    env: { STATE_DIRECTORY: join(dir, 'state') }, notifyAccess: 'all',
-    extra: ['ExecReload=/bin/kill -HUP $MAINPID'],
-  }));
+  await manager.writeUnit(
+    unit,
+    deadmanUnit({
+      runArgs: ['--config', config, '--name', 'reloadable'],
+      command: ['sh', '-c', `while [ ! -e ${quiet} ]; do echo tick; sleep 0.3; done; echo quiet; exec sleep 600`],
+      env: { STATE_DIRECTORY: join(dir, 'state') },
+      notifyAccess: 'all',
+      extra: ['ExecReload=/bin/kill -HUP $MAINPID'],
+    }),
+  );
   assert.equal((await manager.systemctl('start', unit)).code, 0);
   const { MainPID } = await manager.waitFor(unit, (p) => p.ActiveState === 'active' && Number(p.MainPID) > 0, 10_000);
   const deadman = Number(MainPID);
-  const [child] = await waitFor(() => (childrenOf(deadman).length > 0 ? childrenOf(deadman) : null), 5_000, 'the child');
+  const [child] = await waitFor(
+    () => (childrenOf(deadman).length > 0 ? childrenOf(deadman) : null),
+    5_000,
+    'the child',
+  );
   const log = () => readFileSync(manager.logPath, 'utf8');
 
   writeFileSync(config, 'inactivity = "soon"\n');
   assert.equal((await manager.systemctl('reload', unit)).code, 0);
-  await waitFor(() => /SIGHUP: config not reloaded, the running one stays: .*inactivity = "soon"/.test(log()), 5_000, 'the refusal');
+  await waitFor(
+    () => /SIGHUP: config not reloaded, the running one stays: .*inactivity = "soon"/.test(log()),
+    5_000,
+    'the refusal',
+  );
 
   writeFileSync(config, good.replace('10min', '3s'));
   assert.equal((await manager.systemctl('kill', '-s', 'HUP', '--kill-who=main', unit)).code, 0);
-  await waitFor(() => /SIGHUP: re-read .*job\.toml: applied inactivity 10min → 3s/.test(log()), 5_000, 'the reload line');
+  await waitFor(
+    () => /SIGHUP: re-read .*job\.toml: applied inactivity 10min → 3s/.test(log()),
+    5_000,
+    'the reload line',
+  );
   const after = await manager.show(unit);
   assert.equal(after.ActiveState, 'active', JSON.stringify(after));
   assert.equal(after.MainPID, MainPID, 'deadman itself goes on');

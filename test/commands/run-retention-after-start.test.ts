@@ -29,20 +29,44 @@ const counter = (database: string, max: number) => `
     await new Promise((r) => setTimeout(r, 50));
   }`;
 
-test('a run starts its command before pruning a database far past max_runs, then prunes it a bounded batch a poll', { timeout: 120_000 }, async (t) => {
-  const dir = tempDir(t);
-  const database = join(dir, 'deadman.db');
-  fillFinishedRuns(database, FILLED, { endedAt: Date.now() - 60_000 });
-  const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `poll = "${POLL_MS}ms"\n[retention]\nmax_runs = ${MAX_RUNS}\n`);
-  const run = await runDeadman(['run', '--config', config, '--database', database, '--', process.execPath, '--input-type=module', '-e', counter(database, MAX_RUNS)], { env, cwd: dir });
-  assert.equal(run.code, 0, run.stderr);
-  const counts = run.stdout.trim().split('\n').map((line) => line.split(' ').map(Number) as [number, number]);
-  assert.equal(counts[0]![0], FILLED + 1, `the command's first look found runs pruned already: ${run.stdout}`);
-  assert.equal(counts.at(-1)![0], MAX_RUNS, 'retention went on while the command ran, down to max_runs');
-  for (let i = 1; i < counts.length; i++) {
-    const [[before, then], [after, now]] = [counts[i - 1]!, counts[i]!];
-    const polls = Math.ceil((now - then) / POLL_MS) + 1;
-    assert.ok(before - after <= RUNS_PER_POLL * polls, `${before - after} runs went in ${now - then} ms (at most ${RUNS_PER_POLL} a poll of ${POLL_MS} ms)`);
-  }
-});
+test(
+  'a run starts its command before pruning a database far past max_runs, then prunes it a bounded batch a poll',
+  { timeout: 120_000 },
+  async (t) => {
+    const dir = tempDir(t);
+    const database = join(dir, 'deadman.db');
+    fillFinishedRuns(database, FILLED, { endedAt: Date.now() - 60_000 });
+    const config = join(dir, 'deadman.toml');
+    writeFileSync(config, `poll = "${POLL_MS}ms"\n[retention]\nmax_runs = ${MAX_RUNS}\n`);
+    const run = await runDeadman(
+      [
+        'run',
+        '--config',
+        config,
+        '--database',
+        database,
+        '--',
+        process.execPath,
+        '--input-type=module',
+        '-e',
+        counter(database, MAX_RUNS),
+      ],
+      { env, cwd: dir },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const counts = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ').map(Number) as [number, number]);
+    assert.equal(counts[0]![0], FILLED + 1, `the command's first look found runs pruned already: ${run.stdout}`);
+    assert.equal(counts.at(-1)![0], MAX_RUNS, 'retention went on while the command ran, down to max_runs');
+    for (let i = 1; i < counts.length; i++) {
+      const [[before, then], [after, now]] = [counts[i - 1]!, counts[i]!];
+      const polls = Math.ceil((now - then) / POLL_MS) + 1;
+      assert.ok(
+        before - after <= RUNS_PER_POLL * polls,
+        `${before - after} runs went in ${now - then} ms (at most ${RUNS_PER_POLL} a poll of ${POLL_MS} ms)`,
+      );
+    }
+  },
+);

@@ -22,7 +22,9 @@ function everyTable(database: string): string {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
-    return tables.map(({ name }) => `${name}: ${JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all())}`).join('\n');
+    return tables
+      .map(({ name }) => `${name}: ${JSON.stringify(db.prepare(`SELECT * FROM "${name}"`).all())}`)
+      .join('\n');
   } finally {
     db.close();
   }
@@ -32,24 +34,74 @@ test('planted secrets appear nowhere: database, report, incidents, status, journ
   const dir = tempDir(t);
   const database = join(dir, 'deadman.db');
   const diagnostician = join(dir, 'diagnose.sh');
-  writeFileSync(diagnostician, `#!/bin/sh\ncat > ${dir}/incident.json\necho '{"action":"TERMINATE_DESCENDANT_PROCESS","rationale":"idle"}'\n`, { mode: 0o755 });
+  writeFileSync(
+    diagnostician,
+    `#!/bin/sh\ncat > ${dir}/incident.json\necho '{"action":"TERMINATE_DESCENDANT_PROCESS","rationale":"idle"}'\n`,
+    { mode: 0o755 },
+  );
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `state_dir = ${JSON.stringify(dir)}\n[diagnose]\ncommand = [${JSON.stringify(diagnostician)}]\ntimeout = "5s"\n`);
+  writeFileSync(
+    config,
+    `state_dir = ${JSON.stringify(dir)}\n[diagnose]\ncommand = [${JSON.stringify(diagnostician)}]\ntimeout = "5s"\n`,
+  );
   // The root prints everything, then runs a tool that hangs with secrets in its argv; once
   // deadman kills that tool the root finishes.
   const script = `printf '%s\\n' "$PLANTED_TEXT"; echo "$MY_SERVICE_TOKEN"; setsid sh -c 'sleep 30; true' hung-tool "--password=${PLANTED.pairPassword}" "${PLANTED.anthropic}" "https://u:${PLANTED.urlPassword}@h/x"; echo done`;
-  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', JOURNAL_STREAM: '', PWD: dir, PLANTED_TEXT, MY_SERVICE_TOKEN: PLANTED.envSecret };
-  const run = await runDeadman(['run', '--config', config, '--database', database, '--adapter', 'generic', '--auto-recover', '--hung-timeout', '1s',
-    '--inactivity', '20s', '--poll', '200ms', '--stop-grace', '1s', '--', 'sh', '-c', script, 'root', `token=${PLANTED.github}`, PLANTED.openai],
-  { env, cwd: dir });
+  const env = {
+    ...process.env,
+    DEADMAN_CONFIG: '',
+    NOTIFY_SOCKET: '',
+    WATCHDOG_USEC: '',
+    JOURNAL_STREAM: '',
+    PWD: dir,
+    PLANTED_TEXT,
+    MY_SERVICE_TOKEN: PLANTED.envSecret,
+  };
+  const run = await runDeadman(
+    [
+      'run',
+      '--config',
+      config,
+      '--database',
+      database,
+      '--adapter',
+      'generic',
+      '--auto-recover',
+      '--hung-timeout',
+      '1s',
+      '--inactivity',
+      '20s',
+      '--poll',
+      '200ms',
+      '--stop-grace',
+      '1s',
+      '--',
+      'sh',
+      '-c',
+      script,
+      'root',
+      `token=${PLANTED.github}`,
+      PLANTED.openai,
+    ],
+    { env, cwd: dir },
+  );
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stderr, /HUNG_PROCESS: /);
   // Passthrough is the child's own output, byte for byte: deadman does not edit what it relays.
   assert.ok(run.stdout.includes(PLANTED.anthropic));
 
   const readerEnv = { ...process.env, DEADMAN_CONFIG: '', MY_SERVICE_TOKEN: '' };
-  const read = (args: string[]) => runDeadman([...args, '--config', config, '--database', database], { env: readerEnv, cwd: dir });
-  const outputs = await Promise.all([['report', 'latest'], ['report', 'latest', '--json'], ['incidents'], ['incidents', '--json'], ['status', '--json']].map(read));
+  const read = (args: string[]) =>
+    runDeadman([...args, '--config', config, '--database', database], { env: readerEnv, cwd: dir });
+  const outputs = await Promise.all(
+    [
+      ['report', 'latest'],
+      ['report', 'latest', '--json'],
+      ['incidents'],
+      ['incidents', '--json'],
+      ['status', '--json'],
+    ].map(read),
+  );
   for (const out of outputs) assert.equal(out.code, 0, out.stderr);
   assert.match(outputs[0]!.stdout, /HUNG_PROCESS/);
 

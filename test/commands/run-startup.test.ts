@@ -21,5 +21,6 @@ test('the run path loads no yargs, zod or TOML parser until it needs them', asyn
   const result = await runProgram(process.execPath, ['--input-type=module', '-e', script]);
   assert.equal(result.code, 0, result.stderr);
   const packages = JSON.parse(result.stdout) as string[];
-  for (const heavy of ['yargs', 'zod', '@iarna/toml']) assert.ok(!packages.some((p) => p.startsWith(heavy)), `${heavy} is loaded: ${packages.join(', ')}`);
+  for (const heavy of ['yargs', 'zod', '@iarna/toml'])
+    assert.ok(!packages.some((p) => p.startsWith(heavy)), `${heavy} is loaded: ${packages.join(', ')}`);
 });

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
@@ -21,7 +30,8 @@ function setup(t: { after(fn: () => void): void }, stateDir?: string) {
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `state_dir = ${JSON.stringify(state)}\ninactivity = "1min"\n`);
   const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', INVOCATION_ID: '' };
-  const deadman = (args: string[]) => runDeadman([...args.slice(0, 1), '--config', config, ...args.slice(1)], { cwd: dir, env });
+  const deadman = (args: string[]) =>
+    runDeadman([...args.slice(0, 1), '--config', config, ...args.slice(1)], { cwd: dir, env });
   return { dir, state, database: join(state, 'deadman.db'), deadman };
 }
 
@@ -45,10 +55,18 @@ test('a truncated database is moved aside with one line, and the run is recorded
   const result = await s.deadman(['run', '--', ...CHILD]);
   assert.equal(result.code, 7, result.stderr);
   assert.equal(result.stdout, 'working\n');
-  assert.equal(lines(result.stderr, /moved it aside to .*deadman\.db\.corrupt-.* and started a fresh one/).length, 1, result.stderr);
+  assert.equal(
+    lines(result.stderr, /moved it aside to .*deadman\.db\.corrupt-.* and started a fresh one/).length,
+    1,
+    result.stderr,
+  );
   assert.ok(readdirSync(s.state).some((f) => f.startsWith('deadman.db.corrupt-')));
   assert.deepEqual(query<{ exit_code: number }>(s.database, 'SELECT exit_code FROM runs'), [{ exit_code: 7 }]);
-  assert.equal((await s.deadman(['status'])).code, 1, 'status reads the fresh database: its run failed with 7, which needs attention');
+  assert.equal(
+    (await s.deadman(['status'])).code,
+    1,
+    'status reads the fresh database: its run failed with 7, which needs attention',
+  );
 });
 
 test('on a read-only file system the work runs and its code is kept; status and report still read it', async (t) => {
@@ -61,7 +79,14 @@ test('on a read-only file system the work runs and its code is kept; status and 
   assert.equal(result.code, 7, result.stderr);
   assert.equal(result.stdout, 'working\n');
   // One cause, one line: the records, the marker and the health file all go with the directory.
-  assert.equal(lines(result.stderr, /^deadman: state directory .* cannot be written \(read-only file system\): not recording, no revive marker, health reports unhealthy; the work goes on$/).length, 1, result.stderr);
+  assert.equal(
+    lines(
+      result.stderr,
+      /^deadman: state directory .* cannot be written \(read-only file system\): not recording, no revive marker, health reports unhealthy; the work goes on$/,
+    ).length,
+    1,
+    result.stderr,
+  );
   assert.equal(result.stderr.trim().split('\n').length, 3, result.stderr);
   assert.doesNotMatch(result.stderr, /internal error|\n\s+at /);
   const status = await s.deadman(['status', '--json']);
@@ -80,7 +105,14 @@ test('on a full file system the work runs and its code is kept, with one line na
   const result = await s.deadman(['run', '--', ...CHILD]);
   assert.equal(result.code, 7, result.stderr);
   assert.equal(result.stdout, 'working\n');
-  assert.equal(lines(result.stderr, /^deadman: state directory .* cannot be written \(file system full: \d+ kB free\): not recording, /).length, 1, result.stderr);
+  assert.equal(
+    lines(
+      result.stderr,
+      /^deadman: state directory .* cannot be written \(file system full: \d+ kB free\): not recording, /,
+    ).length,
+    1,
+    result.stderr,
+  );
   assert.ok(result.stderr.trim().split('\n').length <= 3, result.stderr);
   assert.doesNotMatch(result.stderr, /internal error|\n\s+at /);
 });
@@ -95,7 +127,14 @@ test('a file system that fills up under a database already there: at most 3 line
   assert.equal(result.stdout, 'working\n');
   // The cause, the start line and the end line: the records, the marker and the health file all go with the full disk.
   assert.ok(result.stderr.trim().split('\n').length <= 3, result.stderr);
-  assert.equal(lines(result.stderr, /^deadman: state directory .* cannot be written \(file system full: \d+ kB free\): not recording, no revive marker, health reports unhealthy; the work goes on$/).length, 1, result.stderr);
+  assert.equal(
+    lines(
+      result.stderr,
+      /^deadman: state directory .* cannot be written \(file system full: \d+ kB free\): not recording, no revive marker, health reports unhealthy; the work goes on$/,
+    ).length,
+    1,
+    result.stderr,
+  );
   assert.doesNotMatch(result.stderr, /cannot rollback|internal error|\n\s+at /);
 });
 
@@ -105,7 +144,14 @@ test('a state directory that cannot be created does not stop the work', async (t
   const s = setup(t, join(dir, 'file', 'state'));
   const result = await s.deadman(['run', '--', ...CHILD]);
   assert.equal(result.code, 7, result.stderr);
-  assert.equal(lines(result.stderr, /^deadman: state directory .*file\/state cannot be created \(ENOTDIR: .*file is not a directory\): not recording, /).length, 1, result.stderr);
+  assert.equal(
+    lines(
+      result.stderr,
+      /^deadman: state directory .*file\/state cannot be created \(ENOTDIR: .*file is not a directory\): not recording, /,
+    ).length,
+    1,
+    result.stderr,
+  );
   assert.equal(result.stderr.trim().split('\n').length, 3, result.stderr);
 });
 

@@ -30,7 +30,11 @@ test('a database file left 0644 is made 0600 before anything is recorded in it, 
   const run = await runDeadman(['run', '--state-dir', dir, '--database', database, '--', 'true'], { env });
   assert.equal(run.code, 0, run.stderr);
   assert.equal(statSync(database).mode & 0o777, 0o600);
-  assert.equal(run.stderr.split('\n').filter((line) => line.includes('readable by others (mode 0644): made it 0600')).length, 1, run.stderr);
+  assert.equal(
+    run.stderr.split('\n').filter((line) => line.includes('readable by others (mode 0644): made it 0600')).length,
+    1,
+    run.stderr,
+  );
   assert.equal(runs(database), 1);
 });
 
@@ -40,11 +44,15 @@ test('a run SIGKILLed the moment its database appears leaves it 0600 (20 kills)'
   for (let i = 0; i < 20; i++) {
     const dir = tempDir(t);
     const database = join(dir, 'deadman.db');
-    const child = spawn(process.execPath, [deadmanBin, 'run', '--state-dir', dir, '--', 'true'], { env, stdio: 'ignore' });
+    const child = spawn(process.execPath, [deadmanBin, 'run', '--state-dir', dir, '--', 'true'], {
+      env,
+      stdio: 'ignore',
+    });
     const watch = setInterval(() => existsSync(database) && child.kill('SIGKILL'), 0);
     await new Promise((resolve) => child.on('close', resolve));
     clearInterval(watch);
-    if (existsSync(database) && (statSync(database).mode & 0o077) !== 0) loose.push(`kill ${i}: ${(statSync(database).mode & 0o777).toString(8)}`);
+    if (existsSync(database) && (statSync(database).mode & 0o077) !== 0)
+      loose.push(`kill ${i}: ${(statSync(database).mode & 0o777).toString(8)}`);
   }
   assert.deepEqual(loose, []);
 });
@@ -65,7 +73,11 @@ test('a state directory deleted mid-run: noticed within a poll, said once, recor
   const base = tempDir(t);
   const dir = join(base, 'state');
   const database = join(dir, 'deadman.db');
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--state-dir', dir, '--poll', '200ms', '--', 'sh', '-c', 'sleep 2; echo after'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [deadmanBin, 'run', '--state-dir', dir, '--poll', '200ms', '--', 'sh', '-c', 'sleep 2; echo after'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -84,7 +96,10 @@ test('a state directory deleted mid-run: noticed within a poll, said once, recor
   const host = measureHostDelay();
   await waitFor(() => stderr.includes('was deleted'), 3000, 'the line about the deletion');
   // A poll is 200 ms; the margin is for two busy cores, and grows with how slowly this host ran.
-  assert.ok(performance.now() - deletedAt < host.scaled(1500), `noticed after ${Math.round(performance.now() - deletedAt)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
+  assert.ok(
+    performance.now() - deletedAt < host.scaled(1500),
+    `noticed after ${Math.round(performance.now() - deletedAt)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`,
+  );
   assert.equal(await exited, 0, stderr);
   assert.equal(stderr.split('\n').filter((line) => line.includes('was deleted')).length, 1, stderr);
   assert.match(stderr, /with its directory .*the records before it went with it/);
@@ -95,12 +110,19 @@ test('a state directory deleted mid-run: noticed within a poll, said once, recor
 });
 
 /** Milliseconds from spawning `deadman run` to the child's first byte on stdout, and the run's stderr. */
-function firstByteLatency(args: string[], onStderr: (stderr: string) => void = () => undefined): Promise<{ ms: number; stderr: string; code: number | null }> {
+function firstByteLatency(
+  args: string[],
+  onStderr: (stderr: string) => void = () => undefined,
+): Promise<{ ms: number; stderr: string; code: number | null }> {
   return new Promise((resolve) => {
     const started = performance.now();
     let ms = -1;
     let stderr = '';
-    const child = spawn(process.execPath, [deadmanBin, 'run', ...args, '--', 'sh', '-c', 'echo first; sleep 1.5; echo second'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [deadmanBin, 'run', ...args, '--', 'sh', '-c', 'echo first; sleep 1.5; echo second'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     child.stdout.once('data', () => (ms = performance.now() - started));
     child.stderr.setEncoding('utf8').on('data', (d: string) => onStderr((stderr += d)));
     child.on('close', (code) => resolve({ ms, stderr, code }));
@@ -115,23 +137,41 @@ test('a lock held by another writer (BEGIN EXCLUSIVE) delays no byte of the outp
   const args = ['--state-dir', dir, '--database', database, '--poll', '200ms'];
   const free = await firstByteLatency(args);
   assert.equal(free.code, 0, free.stderr);
-  const holder = spawn(process.execPath, ['-e', `
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const { DatabaseSync } = require('node:sqlite');
     const db = new DatabaseSync(${JSON.stringify(database)});
     db.exec('BEGIN EXCLUSIVE'); db.exec("INSERT INTO revives (name, session_id, at, attempt, budget, source, argv, outcome) VALUES ('x', 'x', 1, 0, 0, 'marker', '[]', 'held')");
     console.log('locked');
     process.stdin.once('data', () => { db.exec('ROLLBACK'); db.close(); process.exit(0); });
-  `], { stdio: ['pipe', 'pipe', 'inherit'] });
+  `,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   t.after(() => holder.kill('SIGKILL'));
   await new Promise((resolve) => holder.stdout.once('data', resolve));
   // The lock is let go once the run said it met it (not after a fixed second: a loaded host
   // may start the run after that), and the run goes on 1.5 s to record again.
-  const locked = await firstByteLatency(args, (stderr) => stderr.includes('locked by another writer') && !holder.stdin.writableEnded && holder.stdin.end('release\n'));
+  const locked = await firstByteLatency(
+    args,
+    (stderr) =>
+      stderr.includes('locked by another writer') && !holder.stdin.writableEnded && holder.stdin.end('release\n'),
+  );
   assert.equal(locked.code, 0, locked.stderr);
   t.diagnostic(`first byte: ${Math.round(free.ms)} ms without the lock, ${Math.round(locked.ms)} ms with it`);
   // Before, the run waited up to 2 s on the lock before the child's first byte: 2.1-2.3 s.
-  assert.ok(locked.ms < free.ms + host.scaled(1000), `first byte after ${Math.round(locked.ms)} ms with the lock, ${Math.round(free.ms)} ms without`);
-  assert.equal(locked.stderr.split('\n').filter((line) => line.includes('locked by another writer')).length, 1, locked.stderr);
+  assert.ok(
+    locked.ms < free.ms + host.scaled(1000),
+    `first byte after ${Math.round(locked.ms)} ms with the lock, ${Math.round(free.ms)} ms without`,
+  );
+  assert.equal(
+    locked.stderr.split('\n').filter((line) => line.includes('locked by another writer')).length,
+    1,
+    locked.stderr,
+  );
   assert.match(locked.stderr, /recording again in .*\(\d+ records? dropped while it could not be written\)/);
   assert.equal(runs(database), 3, 'the locked run recorded itself once the lock was free');
 });

@@ -18,10 +18,34 @@ async function repeatedFailure(t: { after(fn: () => void): void }, extra: string
   mkdirSync(repo);
   execFileSync('git', ['init', '-q'], { cwd: repo });
   const database = join(state, 'deadman.db');
-  const result = await runDeadman(['run', '--name', 'parser', '--database', database, '--adapter', 'codex', '--poll', '200ms', '--stop-grace', '2s', '--auto-recover', ...extra,
-    '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'make the parser tests pass'], {
-    env: { ...process.env, STATE_DIRECTORY: state, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'repeat-failure' }, cwd: repo,
-  });
+  const result = await runDeadman(
+    [
+      'run',
+      '--name',
+      'parser',
+      '--database',
+      database,
+      '--adapter',
+      'codex',
+      '--poll',
+      '200ms',
+      '--stop-grace',
+      '2s',
+      '--auto-recover',
+      ...extra,
+      '--',
+      process.execPath,
+      fakeAgent,
+      'codex',
+      'exec',
+      '--json',
+      'make the parser tests pass',
+    ],
+    {
+      env: { ...process.env, STATE_DIRECTORY: state, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'repeat-failure' },
+      cwd: repo,
+    },
+  );
   return { result, database };
 }
 
@@ -49,14 +73,23 @@ test('the text block (--summary): every line of the summary, over both passes of
 test('--summary-json: the same summary as one JSON object, the last line on stderr', async (t) => {
   const { result, database } = await repeatedFailure(t, ['--summary-json']);
   assert.equal(result.code, 0, result.stderr);
-  const summary = JSON.parse(result.stderr.trimEnd().split('\n').at(-1)!) as Record<string, unknown> & { incident: Record<string, unknown>; events: Record<string, number> };
+  const summary = JSON.parse(result.stderr.trimEnd().split('\n').at(-1)!) as Record<string, unknown> & {
+    incident: Record<string, unknown>;
+    events: Record<string, number>;
+  };
   assert.equal(summary.status, 'recovered_and_resumed');
   assert.equal(summary.return_code, 0);
   assert.equal(summary.error_code, null);
   assert.equal(summary.passes, 2);
   assert.ok((summary.events.tool_finished ?? 0) >= 3);
   assert.equal(summary.database, database);
-  assert.deepEqual([summary.incident.kind, summary.incident.action, summary.incident.state], ['REPEATED_FAILURE', 'CANCEL_AND_RESUME', 'RESOLVED']);
-  assert.deepEqual(summary.incident.policy, { verdict: 'allow', reason: 'auto_recover is on and the session can be resumed' });
+  assert.deepEqual(
+    [summary.incident.kind, summary.incident.action, summary.incident.state],
+    ['REPEATED_FAILURE', 'CANCEL_AND_RESUME', 'RESOLVED'],
+  );
+  assert.deepEqual(summary.incident.policy, {
+    verdict: 'allow',
+    reason: 'auto_recover is on and the session can be resumed',
+  });
   assert.doesNotMatch(result.stderr, /summary of run [^\n]*\ndeadman: {3}status/, 'no text block as well');
 });

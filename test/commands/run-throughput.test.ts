@@ -9,7 +9,7 @@ import { deadmanBin, tempDir } from '../helpers/cli.ts';
 const CHUNK = 64 * 1024 * 1024;
 const REPEAT = 16;
 
-test('1 GiB through stdout arrives byte-identical, and deadman\'s peak RSS stays bounded', async (t) => {
+test("1 GiB through stdout arrives byte-identical, and deadman's peak RSS stays bounded", async (t) => {
   const dir = tempDir(t);
   const block = randomBytes(CHUNK);
   const file = join(dir, 'block.bin');
@@ -17,8 +17,20 @@ test('1 GiB through stdout arrives byte-identical, and deadman\'s peak RSS stays
   const expected = createHash('sha256');
   for (let i = 0; i < REPEAT; i++) expected.update(block);
 
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', join(dir, 'deadman.db'), '--',
-    'sh', '-c', `for i in $(seq ${REPEAT}); do cat ${file}; done`], { env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      deadmanBin,
+      'run',
+      '--database',
+      join(dir, 'deadman.db'),
+      '--',
+      'sh',
+      '-c',
+      `for i in $(seq ${REPEAT}); do cat ${file}; done`,
+    ],
+    { env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const received = createHash('sha256');
   let bytes = 0;
   child.stdout.on('data', (chunk: Buffer) => {
@@ -39,7 +51,7 @@ test('1 GiB through stdout arrives byte-identical, and deadman\'s peak RSS stays
   assert.equal(code, 0);
   assert.equal(bytes, CHUNK * REPEAT);
   assert.equal(received.digest('hex'), expected.digest('hex'));
-  assert.ok(peakKb > 0, 'sampled deadman\'s memory');
+  assert.ok(peakKb > 0, "sampled deadman's memory");
   assert.ok(peakKb < 120 * 1024, `peak RSS ${Math.round(peakKb / 1024)} MiB`);
   t.diagnostic(`peak RSS ${Math.round(peakKb / 1024)} MiB for 1 GiB passed through`);
 });

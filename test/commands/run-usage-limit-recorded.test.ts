@@ -28,10 +28,36 @@ function runWithLines(t: { after(fn: () => void): void }, adapter: 'claude' | 'c
   const linesFile = join(dir, 'limit.jsonl');
   writeFileSync(linesFile, `${lines.join('\n')}\n`);
   const argvFile = join(dir, 'argv.jsonl');
-  const result = runDeadman(['run', '--config', config, '--database', database, '--adapter', adapter, '--poll', '200ms', '--stop-grace', '2s', '--', process.execPath, fakeAgent, ...AGENTS[adapter]], {
-    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_LINES: linesFile, FAKE_AGENT_ARGV_LOG: argvFile },
-    cwd: dir,
-  });
+  const result = runDeadman(
+    [
+      'run',
+      '--config',
+      config,
+      '--database',
+      database,
+      '--adapter',
+      adapter,
+      '--poll',
+      '200ms',
+      '--stop-grace',
+      '2s',
+      '--',
+      process.execPath,
+      fakeAgent,
+      ...AGENTS[adapter],
+    ],
+    {
+      env: {
+        ...process.env,
+        STATE_DIRECTORY: dir,
+        NOTIFY_SOCKET: '',
+        FAKE_AGENT_SCENARIO: 'usage-limit',
+        FAKE_AGENT_LIMIT_LINES: linesFile,
+        FAKE_AGENT_ARGV_LOG: argvFile,
+      },
+      cwd: dir,
+    },
+  );
   return { result, database, argvFile };
 }
 
@@ -45,13 +71,22 @@ test('claude: a throttle that is not the usage limit → a 1 s backoff, then the
   const [first, resumed] = argvLog(argvFile);
   assert.ok(first && !first.includes('--resume'));
   assert.ok(resumed?.includes('--resume'), JSON.stringify(resumed));
-  assert.match(resumed![resumed!.indexOf('-p') + 1]!, /^Your previous run in this session stopped because the API throttled requests/, 'the resumed prompt says what happened');
-  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
+  assert.match(
+    resumed![resumed!.indexOf('-p') + 1]!,
+    /^Your previous run in this session stopped because the API throttled requests/,
+    'the resumed prompt says what happened',
+  );
+  assert.deepEqual(
+    query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome),
+    ['usage-limit', 'completed'],
+  );
 });
 
 /** "h:mm AM" in the host's zone, `aheadMs` from now: how Codex 0.169 prints the reset. */
 function hostClock(aheadMs: number): string {
-  return new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', hour12: true }).format(Date.now() + aheadMs).replace(/\s/g, ' ');
+  return new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', hour12: true })
+    .format(Date.now() + aheadMs)
+    .replace(/\s/g, ' ');
 }
 
 test('codex 0.169: "You’ve hit your usage limit … try again at <h:mm PM>." is a USAGE_LIMIT whose reset is read in the host zone', async (t) => {
@@ -61,7 +96,16 @@ test('codex 0.169: "You’ve hit your usage limit … try again at <h:mm PM>." i
   const result = await running;
   assert.equal(result.code, 69, result.stderr);
   // Two hours ahead, to the end of that minute: beyond max_wait, so the reset was read (not "no reset time").
-  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the limit resets at \d\d:\d\d UTC, beyond usage_limit\.max_wait \(10s\) from now/);
-  assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM incidents').map((r) => r.kind), ['USAGE_LIMIT']);
-  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs').map((r) => r.outcome), ['usage-limit']);
+  assert.match(
+    result.stderr,
+    /USAGE_LIMIT: not waiting, the limit resets at \d\d:\d\d UTC, beyond usage_limit\.max_wait \(10s\) from now/,
+  );
+  assert.deepEqual(
+    query<{ kind: string }>(database, 'SELECT kind FROM incidents').map((r) => r.kind),
+    ['USAGE_LIMIT'],
+  );
+  assert.deepEqual(
+    query<{ outcome: string }>(database, 'SELECT outcome FROM runs').map((r) => r.outcome),
+    ['usage-limit'],
+  );
 });

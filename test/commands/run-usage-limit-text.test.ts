@@ -23,10 +23,37 @@ function run(t: { after(fn: () => void): void }, extraEnv: NodeJS.ProcessEnv) {
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, '[usage_limit]\nmax_wait = "2min"\njitter = "0s"\n');
   const argvFile = join(dir, 'argv.jsonl');
-  const result = runDeadman(['run', '--config', config, '--database', database, '--adapter', 'claude', '--poll', '200ms', '--stop-grace', '2s', '--', process.execPath, fakeAgent, ...CLAUDE], {
-    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'usage-limit-text', FAKE_AGENT_LIMIT_RESET_S: '3', FAKE_AGENT_ARGV_LOG: argvFile, ...extraEnv },
-    cwd: dir,
-  });
+  const result = runDeadman(
+    [
+      'run',
+      '--config',
+      config,
+      '--database',
+      database,
+      '--adapter',
+      'claude',
+      '--poll',
+      '200ms',
+      '--stop-grace',
+      '2s',
+      '--',
+      process.execPath,
+      fakeAgent,
+      ...CLAUDE,
+    ],
+    {
+      env: {
+        ...process.env,
+        STATE_DIRECTORY: dir,
+        NOTIFY_SOCKET: '',
+        FAKE_AGENT_SCENARIO: 'usage-limit-text',
+        FAKE_AGENT_LIMIT_RESET_S: '3',
+        FAKE_AGENT_ARGV_LOG: argvFile,
+        ...extraEnv,
+      },
+      cwd: dir,
+    },
+  );
   return { result, database, argvFile };
 }
 
@@ -49,18 +76,33 @@ test('claude: only "You\'ve hit your limit · resets <time> (<zone>)" → the ru
   const waitedFor = Number(status[1]) * 60 + Number(status[2]);
   const reset = kolkataToUtcMinutes(said[1]!);
   // The text has minute precision: the wait ends at that minute, or now when the minute has begun.
-  assert.ok(waitedFor === reset || waitedFor === (reset + 1) % 1440, `the reset read in Asia/Kolkata (${said[1]} → ${reset} min UTC) is the one waited for: ${status[0]}`);
+  assert.ok(
+    waitedFor === reset || waitedFor === (reset + 1) % 1440,
+    `the reset read in Asia/Kolkata (${said[1]} → ${reset} min UTC) is the one waited for: ${status[0]}`,
+  );
   const [first, resumed] = argvLog(argvFile);
   assert.ok(first && !first.includes('--resume'));
   assert.ok(resumed?.includes('--resume'), `resumed through the revive path: ${JSON.stringify(resumed)}`);
-  assert.deepEqual(query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome), ['usage-limit', 'completed']);
-  assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }]);
+  assert.deepEqual(
+    query<{ outcome: string }>(database, 'SELECT outcome FROM runs ORDER BY id').map((r) => r.outcome),
+    ['usage-limit', 'completed'],
+  );
+  assert.deepEqual(
+    query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })),
+    [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }],
+  );
 });
 
 test('claude: a limit text with a reset that cannot be read → no reset time → a 15 min backoff, beyond max_wait (2min) → exit 69', async (t) => {
-  const { result: running, database } = run(t, { FAKE_AGENT_LIMIT_TEXT: 'You\'ve hit your limit · resets soon' });
+  const { result: running, database } = run(t, { FAKE_AGENT_LIMIT_TEXT: "You've hit your limit · resets soon" });
   const result = await running;
   assert.equal(result.code, 69, result.stderr);
-  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the agent gave no reset time, and a backoff of 15min would pass usage_limit\.max_wait \(2min\) \(exit 69: do not restart; the next start resumes the session\)/);
-  assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM incidents').map((r) => r.kind), ['USAGE_LIMIT']);
+  assert.match(
+    result.stderr,
+    /USAGE_LIMIT: not waiting, the agent gave no reset time, and a backoff of 15min would pass usage_limit\.max_wait \(2min\) \(exit 69: do not restart; the next start resumes the session\)/,
+  );
+  assert.deepEqual(
+    query<{ kind: string }>(database, 'SELECT kind FROM incidents').map((r) => r.kind),
+    ['USAGE_LIMIT'],
+  );
 });

@@ -26,11 +26,36 @@ for (const [adapter, args] of Object.entries(AGENTS)) {
     writeFileSync(config, '[usage_limit]\nmax_wait = "1min"\njitter = "500ms"\n');
     const argvFile = join(dir, 'argv.jsonl');
     const started = Date.now();
-    const result = await runDeadman(['run', '--config', config, '--database', database, '--adapter', adapter, '--poll', '200ms', '--stop-grace', '2s',
-      '--', process.execPath, fakeAgent, ...args], {
-      env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: '3', FAKE_AGENT_ARGV_LOG: argvFile },
-      cwd: dir,
-    });
+    const result = await runDeadman(
+      [
+        'run',
+        '--config',
+        config,
+        '--database',
+        database,
+        '--adapter',
+        adapter,
+        '--poll',
+        '200ms',
+        '--stop-grace',
+        '2s',
+        '--',
+        process.execPath,
+        fakeAgent,
+        ...args,
+      ],
+      {
+        env: {
+          ...process.env,
+          STATE_DIRECTORY: dir,
+          NOTIFY_SOCKET: '',
+          FAKE_AGENT_SCENARIO: 'usage-limit',
+          FAKE_AGENT_LIMIT_RESET_S: '3',
+          FAKE_AGENT_ARGV_LOG: argvFile,
+        },
+        cwd: dir,
+      },
+    );
     const tookMs = Date.now() - started;
     assert.equal(result.code, 0, result.stderr);
     const status = /waiting for usage limit reset at (\d\d):(\d\d):?(\d\d)? UTC \(in (\d+)s\)/.exec(result.stderr);
@@ -40,12 +65,30 @@ for (const [adapter, args] of Object.entries(AGENTS)) {
     const [first, resumed] = argvLog(argvFile);
     assert.ok(first && resumed, 'two agent processes: the limited one and the resume');
     assert.ok(!first.includes('resume') && !first.includes('--resume'));
-    assert.ok(resumed.includes(adapter === 'codex' ? 'resume' : '--resume'), `resumed through the revive path: ${JSON.stringify(resumed)}`);
-    const runs = query<{ outcome: string; revive_of: string | null }>(database, 'SELECT outcome, revive_of FROM runs ORDER BY id');
-    assert.deepEqual(runs.map((r) => r.outcome), ['usage-limit', 'completed']);
-    assert.deepEqual(query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })), [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }]);
-    assert.deepEqual(query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind), ['WAIT_FOR_USAGE_RESET']);
-    assert.deepEqual(query<{ source: string }>(database, 'SELECT source FROM revives').map((r) => r.source), ['inline']);
+    assert.ok(
+      resumed.includes(adapter === 'codex' ? 'resume' : '--resume'),
+      `resumed through the revive path: ${JSON.stringify(resumed)}`,
+    );
+    const runs = query<{ outcome: string; revive_of: string | null }>(
+      database,
+      'SELECT outcome, revive_of FROM runs ORDER BY id',
+    );
+    assert.deepEqual(
+      runs.map((r) => r.outcome),
+      ['usage-limit', 'completed'],
+    );
+    assert.deepEqual(
+      query<{ kind: string; state: string }>(database, 'SELECT kind, state FROM incidents').map((r) => ({ ...r })),
+      [{ kind: 'USAGE_LIMIT', state: 'RESOLVED' }],
+    );
+    assert.deepEqual(
+      query<{ kind: string }>(database, 'SELECT kind FROM actions').map((r) => r.kind),
+      ['WAIT_FOR_USAGE_RESET'],
+    );
+    assert.deepEqual(
+      query<{ source: string }>(database, 'SELECT source FROM revives').map((r) => r.source),
+      ['inline'],
+    );
   });
 }
 
@@ -53,13 +96,38 @@ test('a reset beyond usage_limit.max_wait: no wait, no restart — exit 69 with 
   const dir = tempDir(t);
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, '[usage_limit]\nmax_wait = "10s"\n');
-  const result = await runDeadman(['run', '--config', config, '--database', join(dir, 'deadman.db'), '--adapter', 'claude', '--poll', '200ms',
-    '--', process.execPath, fakeAgent, ...AGENTS.claude], {
-    env: { ...process.env, STATE_DIRECTORY: dir, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'usage-limit', FAKE_AGENT_LIMIT_RESET_S: '7200' },
-    cwd: dir,
-  });
+  const result = await runDeadman(
+    [
+      'run',
+      '--config',
+      config,
+      '--database',
+      join(dir, 'deadman.db'),
+      '--adapter',
+      'claude',
+      '--poll',
+      '200ms',
+      '--',
+      process.execPath,
+      fakeAgent,
+      ...AGENTS.claude,
+    ],
+    {
+      env: {
+        ...process.env,
+        STATE_DIRECTORY: dir,
+        NOTIFY_SOCKET: '',
+        FAKE_AGENT_SCENARIO: 'usage-limit',
+        FAKE_AGENT_LIMIT_RESET_S: '7200',
+      },
+      cwd: dir,
+    },
+  );
   assert.equal(result.code, 69, result.stderr);
-  assert.match(result.stderr, /USAGE_LIMIT: not waiting, the limit resets at \d\d:\d\d(:\d\d)? UTC, beyond usage_limit\.max_wait \(10s\) from now/);
+  assert.match(
+    result.stderr,
+    /USAGE_LIMIT: not waiting, the limit resets at \d\d:\d\d(:\d\d)? UTC, beyond usage_limit\.max_wait \(10s\) from now/,
+  );
   // What the run came to (69), not its pass's 75, in every reader.
   const readers = { env: { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' }, cwd: dir };
   const status = await runDeadman(['status', '--json', '--database', join(dir, 'deadman.db')], readers);

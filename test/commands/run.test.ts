@@ -12,7 +12,13 @@ function setup(t: { after(fn: () => void): void }) {
   const dir = tempDir(t);
   const database = join(dir, 'deadman.db');
   const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '' };
-  return { dir, database, env, run: (args: string[], extra: object = {}) => runDeadman(['run', '--database', database, ...args], { env, cwd: dir, ...extra }) };
+  return {
+    dir,
+    database,
+    env,
+    run: (args: string[], extra: object = {}) =>
+      runDeadman(['run', '--database', database, ...args], { env, cwd: dir, ...extra }),
+  };
 }
 
 test('exit codes: passed through, 128+N for a signal, 127/126 when the command cannot start', async (t) => {
@@ -50,14 +56,30 @@ test('the child gets /dev/null on stdin and no systemd variables', async (t) => 
   const lines = result.stdout.split('\n');
   assert.equal(lines[0], '/dev/null');
   assert.ok(lines.includes('KEEP_ME=yes'));
-  assert.ok(!lines.some((l) => /^(NOTIFY_SOCKET|WATCHDOG_USEC|WATCHDOG_PID|LISTEN_FDS|LISTEN_PID)=/.test(l)), result.stdout);
+  assert.ok(
+    !lines.some((l) => /^(NOTIFY_SOCKET|WATCHDOG_USEC|WATCHDOG_PID|LISTEN_FDS|LISTEN_PID)=/.test(l)),
+    result.stdout,
+  );
 });
 
 test('output passes through live, in order, unchanged', async (t) => {
   const { database, env, dir } = setup(t);
   // The child ends only once the test saw its first output: live, however slow the host.
   const gate = join(dir, 'gate');
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--', 'sh', '-c', `echo first; printf "no newline"; until [ -e ${gate} ]; do sleep 0.05; done; echo; echo second >&2`], { env, cwd: dir });
+  const child = spawn(
+    process.execPath,
+    [
+      deadmanBin,
+      'run',
+      '--database',
+      database,
+      '--',
+      'sh',
+      '-c',
+      `echo first; printf "no newline"; until [ -e ${gate} ]; do sleep 0.05; done; echo; echo second >&2`,
+    ],
+    { env, cwd: dir },
+  );
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   await waitFor(() => stdout.includes('first\nno newline'), 5000, 'the first line before the child exits');
@@ -72,11 +94,28 @@ test('a silent, idle child is a stall: OUTPUT_INACTIVITY recorded, tree stopped,
   const { run, database } = setup(t);
   const host = measureHostDelay();
   const started = performance.now();
-  const result = await run(['--inactivity', '2s', '--poll', '200ms', '--stop-grace', '1s', '--', 'sh', '-c', 'echo hello; sleep 60']);
+  const result = await run([
+    '--inactivity',
+    '2s',
+    '--poll',
+    '200ms',
+    '--stop-grace',
+    '1s',
+    '--',
+    'sh',
+    '-c',
+    'echo hello; sleep 60',
+  ]);
   const elapsed = performance.now() - started;
   assert.equal(result.code, 75, result.stderr);
-  assert.ok(elapsed < 2000 + host.scaled(200 + 3000), `took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
-  const [incident] = query<{ kind: string; state: string; message: string }>(database, 'SELECT kind, state, message FROM incidents');
+  assert.ok(
+    elapsed < 2000 + host.scaled(200 + 3000),
+    `took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`,
+  );
+  const [incident] = query<{ kind: string; state: string; message: string }>(
+    database,
+    'SELECT kind, state, message FROM incidents',
+  );
   assert.equal(incident?.kind, 'OUTPUT_INACTIVITY');
   assert.equal(incident?.state, 'ESCALATED');
   assert.match(incident!.message, /^no output for 2s$/);
@@ -86,10 +125,27 @@ test('a silent, idle child is a stall: OUTPUT_INACTIVITY recorded, tree stopped,
 
 test('a silent child that burns CPU or writes files (above the I/O floor) is not a stall within 3x the limit', async (t) => {
   const { run, dir } = setup(t);
-  const busy = await run(['--inactivity', '1s', '--poll', '200ms', '--', process.execPath, '-e', 'const end = Date.now() + 3500; while (Date.now() < end);']);
+  const busy = await run([
+    '--inactivity',
+    '1s',
+    '--poll',
+    '200ms',
+    '--',
+    process.execPath,
+    '-e',
+    'const end = Date.now() + 3500; while (Date.now() < end);',
+  ]);
   assert.equal(busy.code, 0, busy.stderr);
-  const writer = await run(['--inactivity', '1s', '--poll', '200ms', '--', process.execPath, '-e',
-    `const fs = require('fs'); let n = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x'.repeat(65536)); if (++n === 35) clearInterval(t); }, 100);`]);
+  const writer = await run([
+    '--inactivity',
+    '1s',
+    '--poll',
+    '200ms',
+    '--',
+    process.execPath,
+    '-e',
+    `const fs = require('fs'); let n = 0; const t = setInterval(() => { fs.appendFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x'.repeat(65536)); if (++n === 35) clearInterval(t); }, 100);`,
+  ]);
   assert.equal(writer.code, 0, writer.stderr);
 });
 
@@ -103,30 +159,68 @@ test('--timeout stops the run with exit 124 and records it', async (t) => {
 
 test('SIGTERM stops the whole tree, escaped setsid grandchildren included, within the grace', async (t) => {
   const { database, env, dir } = setup(t);
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--stop-grace', '2s', '--poll', '200ms', '--',
-    'sh', '-c', 'trap "" TERM; setsid sh -c "trap \\"\\" TERM; sleep 600" & echo $!; sleep 600'], { env, cwd: dir });
+  const child = spawn(
+    process.execPath,
+    [
+      deadmanBin,
+      'run',
+      '--database',
+      database,
+      '--stop-grace',
+      '2s',
+      '--poll',
+      '200ms',
+      '--',
+      'sh',
+      '-c',
+      'trap "" TERM; setsid sh -c "trap \\"\\" TERM; sleep 600" & echo $!; sleep 600',
+    ],
+    { env, cwd: dir },
+  );
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   const grandchild = Number(await waitFor(() => stdout.match(/^(\d+)\n/)?.[1], 3000, 'the grandchild pid'));
   // Once a poll has seen the grandchild it stays owned after it escapes with setsid and its parent dies.
-  const observed = () => query<{ processes: Array<{ pid: number }> }>(database, 'SELECT processes FROM observations')
-    .some((o) => o.processes.some((p) => p.pid === grandchild));
+  const observed = () =>
+    query<{ processes: Array<{ pid: number }> }>(database, 'SELECT processes FROM observations').some((o) =>
+      o.processes.some((p) => p.pid === grandchild),
+    );
   await waitFor(observed, 3000, 'deadman to observe the grandchild');
   assert.ok(isRunning(grandchild));
   const host = measureHostDelay();
   const started = performance.now();
   child.kill('SIGTERM');
-  const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.on('exit', (c, s) => r([c, s])));
+  const [code, signal] = await new Promise<[number | null, string | null]>((r) =>
+    child.on('exit', (c, s) => r([c, s])),
+  );
   const elapsed = performance.now() - started;
   assert.equal(signal, 'SIGTERM', `deadman re-raises the stop signal (code ${code})`);
-  assert.ok(elapsed < 2000 + host.scaled(1000), `stop took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`);
+  assert.ok(
+    elapsed < 2000 + host.scaled(1000),
+    `stop took ${elapsed.toFixed(0)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`,
+  );
   await waitFor(() => !isRunning(grandchild), 1000, 'the setsid grandchild to be gone');
   assert.equal(query<{ outcome: string }>(database, 'SELECT outcome FROM runs')[0]?.outcome, 'stopped');
 });
 
 test('a second signal during the grace skips straight to SIGKILL', async (t) => {
   const { database, env, dir } = setup(t);
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--database', database, '--stop-grace', '30s', '--', 'sh', '-c', 'trap "" TERM INT; echo ready; sleep 600'], { env, cwd: dir });
+  const child = spawn(
+    process.execPath,
+    [
+      deadmanBin,
+      'run',
+      '--database',
+      database,
+      '--stop-grace',
+      '30s',
+      '--',
+      'sh',
+      '-c',
+      'trap "" TERM INT; echo ready; sleep 600',
+    ],
+    { env, cwd: dir },
+  );
   let stdout = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   await waitFor(() => stdout.includes('ready'), 3000, 'the child');
@@ -141,7 +235,7 @@ test('a second signal during the grace skips straight to SIGKILL', async (t) => 
   assert.ok(performance.now() - started < host.scaled(3000), 'second signal should not wait for the 30s grace');
 });
 
-test('the command and its working directory may come from the config (the template unit\'s way)', async (t) => {
+test("the command and its working directory may come from the config (the template unit's way)", async (t) => {
   const { dir, run } = setup(t);
   const config = join(dir, 'job.toml');
   writeFileSync(config, `command = ["sh", "-c", "pwd; echo \\"$0 a%b $HOME\\""]\ncwd = "/tmp"\n`);

@@ -13,7 +13,9 @@ import { deadmanBin, runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 const asRoot = process.getuid?.() === 0;
 
 const asNobody = (args: string[], env: NodeJS.ProcessEnv) =>
-  runProgram('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, deadmanBin, ...args], { env });
+  runProgram('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, deadmanBin, ...args], {
+    env,
+  });
 
 async function recordedState(t: { after(fn: () => void): void }) {
   const dir = tempDir(t);
@@ -26,24 +28,46 @@ async function recordedState(t: { after(fn: () => void): void }) {
   return { state, env, database: join(state, 'deadman.db') };
 }
 
-test('an unreadable state directory: status, incidents, report and metrics exit 74 with one line naming it and the user', { skip: !asRoot && 'needs root to run the reader as nobody' }, async (t) => {
-  const { state, env } = await recordedState(t);
-  chmodSync(state, 0o700);
-  for (const command of [['status'], ['status', '--json'], ['incidents'], ['report', 'latest'], ['metrics'], ['metrics', '--json']]) {
-    const result = await asNobody([...command, '--state-dir', state], env);
-    assert.equal(result.code, 74, `${command.join(' ')}: ${result.stdout}${result.stderr}`);
-    assert.equal(result.stdout, '', `${command.join(' ')} printed nothing as if there were nothing`);
-    assert.equal(result.stderr, `deadman: cannot read ${state}: permission denied for nobody (uid 65534); run as its owner (or root), or give --state-dir / --database\n`, command.join(' '));
-  }
-  const health = await asNobody(['health', '--name', 'job'], { ...env, STATE_DIRECTORY: state });
-  assert.equal(health.code, 74, health.stderr);
-});
+test(
+  'an unreadable state directory: status, incidents, report and metrics exit 74 with one line naming it and the user',
+  { skip: !asRoot && 'needs root to run the reader as nobody' },
+  async (t) => {
+    const { state, env } = await recordedState(t);
+    chmodSync(state, 0o700);
+    for (const command of [
+      ['status'],
+      ['status', '--json'],
+      ['incidents'],
+      ['report', 'latest'],
+      ['metrics'],
+      ['metrics', '--json'],
+    ]) {
+      const result = await asNobody([...command, '--state-dir', state], env);
+      assert.equal(result.code, 74, `${command.join(' ')}: ${result.stdout}${result.stderr}`);
+      assert.equal(result.stdout, '', `${command.join(' ')} printed nothing as if there were nothing`);
+      assert.equal(
+        result.stderr,
+        `deadman: cannot read ${state}: permission denied for nobody (uid 65534); run as its owner (or root), or give --state-dir / --database\n`,
+        command.join(' '),
+      );
+    }
+    const health = await asNobody(['health', '--name', 'job'], { ...env, STATE_DIRECTORY: state });
+    assert.equal(health.code, 74, health.stderr);
+  },
+);
 
-test('status --database on a file that is there but unreadable says so (74), not "does not exist"', { skip: !asRoot && 'needs root to run the reader as nobody' }, async (t) => {
-  const { state, env, database } = await recordedState(t);
-  chmodSync(state, 0o755);
-  chmodSync(database, 0o600);
-  const result = await asNobody(['status', '--database', database], env);
-  assert.equal(result.code, 74, result.stderr);
-  assert.equal(result.stderr, `deadman: cannot read ${database}: permission denied for nobody (uid 65534); run as its owner (or root), or give --state-dir / --database\n`);
-});
+test(
+  'status --database on a file that is there but unreadable says so (74), not "does not exist"',
+  { skip: !asRoot && 'needs root to run the reader as nobody' },
+  async (t) => {
+    const { state, env, database } = await recordedState(t);
+    chmodSync(state, 0o755);
+    chmodSync(database, 0o600);
+    const result = await asNobody(['status', '--database', database], env);
+    assert.equal(result.code, 74, result.stderr);
+    assert.equal(
+      result.stderr,
+      `deadman: cannot read ${database}: permission denied for nobody (uid 65534); run as its owner (or root), or give --state-dir / --database\n`,
+    );
+  },
+);

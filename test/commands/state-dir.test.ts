@@ -31,7 +31,18 @@ function recordIncident(stateDir: string, name: string): void {
   const store = new Store(join(stateDir, 'deadman.db'));
   try {
     new RunRecords(sinkOver(store, createLogger(), systemClock), () => Date.now()).refusedRun(
-      { name, argv: ['true'], cwd: '/', unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: `token-${name}`, adapter: 'none', reviveOf: null },
+      {
+        name,
+        argv: ['true'],
+        cwd: '/',
+        unit: null,
+        invocationId: null,
+        pid: process.pid,
+        pidStartTime: null,
+        token: `token-${name}`,
+        adapter: 'none',
+        reviveOf: null,
+      },
       { exitCode: 69, outcome: 'revive-exhausted', reason: `revive budget spent for ${name}`, halt: true },
     );
   } finally {
@@ -45,12 +56,19 @@ test('incidents and report read the database of --state-dir', async (t) => {
   recordIncident(s.ambient, 'in-ambient');
   const listed = await s.deadman(['incidents', '--json', '--state-dir', s.given]);
   assert.equal(listed.code, 0, listed.stderr);
-  assert.deepEqual((JSON.parse(listed.stdout) as Array<{ run: { name: string } }>).map((row) => row.run.name), ['in-given']);
+  assert.deepEqual(
+    (JSON.parse(listed.stdout) as Array<{ run: { name: string } }>).map((row) => row.run.name),
+    ['in-given'],
+  );
   const report = await s.deadman(['report', 'latest', '--json', '--state-dir', s.given]);
   assert.equal(report.code, 0, report.stderr);
   assert.equal((JSON.parse(report.stdout) as { run: { name: string } }).run.name, 'in-given');
   const ambient = await s.deadman(['report', 'latest', '--json']);
-  assert.equal((JSON.parse(ambient.stdout) as { run: { name: string } }).run.name, 'in-ambient', 'without the option: $STATE_DIRECTORY');
+  assert.equal(
+    (JSON.parse(ambient.stdout) as { run: { name: string } }).run.name,
+    'in-ambient',
+    'without the option: $STATE_DIRECTORY',
+  );
 });
 
 test('config check shows the paths under --state-dir', async (t) => {
@@ -68,7 +86,10 @@ test('check records its verdicts into the database of --state-dir', async (t) =>
   mkdirSync(out);
   writeFileSync(join(out, 'export.csv'), 'a,b\n');
   const config = join(s.dir, 'jobs.toml');
-  writeFileSync(config, `[jobs.nightly]\nrerun = ["true"]\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "${out}"\npath = "${out}/export.csv"\nmax_age = "1h"\n`);
+  writeFileSync(
+    config,
+    `[jobs.nightly]\nrerun = ["true"]\n[[jobs.nightly.evidence]]\nkind = "file"\nroot = "${out}"\npath = "${out}/export.csv"\nmax_age = "1h"\n`,
+  );
   const result = await s.deadman(['check', '--config', config, '--state-dir', s.given]);
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.equal(query(join(s.given, 'deadman.db'), 'SELECT id FROM evidence_results').length, 1);

@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markCompleted, markExhausted, markInterrupted, markRevived, newMarker, withSessionId } from '../../lib/core/revive/marker.ts';
+import {
+  markCompleted,
+  markExhausted,
+  markInterrupted,
+  markRevived,
+  newMarker,
+  withSessionId,
+} from '../../lib/core/revive/marker.ts';
 import { currentOwner, markerPath, writeMarker } from '../../lib/io/revive/markers.ts';
 import { deadmanBin, runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
 
@@ -14,20 +21,41 @@ function setup(t: { after(fn: () => void): void }) {
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `state_dir = ${JSON.stringify(state)}\n`);
   const evidence = join(dir, 'evidence.toml');
-  writeFileSync(evidence, `state_dir = ${JSON.stringify(state)}\n[[evidence]]\nname = "export"\nkind = "file"\nroot = "${out}"\nglob = "${out}/*.csv"\nnon_empty = true\n`);
+  writeFileSync(
+    evidence,
+    `state_dir = ${JSON.stringify(state)}\n[[evidence]]\nname = "export"\nkind = "file"\nroot = "${out}"\nglob = "${out}/*.csv"\nnon_empty = true\n`,
+  );
   const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '' };
-  return { dir, state, out, config, evidence, env, markers: join(state, 'markers'), database: join(state, 'deadman.db') };
+  return {
+    dir,
+    state,
+    out,
+    config,
+    evidence,
+    env,
+    markers: join(state, 'markers'),
+    database: join(state, 'deadman.db'),
+  };
 }
 
 type Setup = ReturnType<typeof setup>;
 
-const status = (s: Setup, args: string[] = []) => runDeadman(['status', '--config', s.config, ...args], { cwd: s.dir, env: s.env });
+const status = (s: Setup, args: string[] = []) =>
+  runDeadman(['status', '--config', s.config, ...args], { cwd: s.dir, env: s.env });
 const run = (s: Setup, name: string, command: string[], options: string[] = [], config = s.config) =>
   runDeadman(['run', '--config', config, '--name', name, ...options, '--', ...command], { cwd: s.dir, env: s.env });
 
 interface JsonRow {
-  name: string; state: string; exit_code: number | null; session_id: string | null; updated_at: string | null;
-  revives: number | null; max_revives: number; reason: string | null; open_incident: object | null; needs_attention: boolean;
+  name: string;
+  state: string;
+  exit_code: number | null;
+  session_id: string | null;
+  updated_at: string | null;
+  revives: number | null;
+  max_revives: number;
+  reason: string | null;
+  open_incident: object | null;
+  needs_attention: boolean;
 }
 
 test('the state of each run comes from how it ended: exits 0, 3, 65, 75, 127, a completed revive, a spent budget', async (t) => {
@@ -36,13 +64,42 @@ test('the state of each run comes from how it ended: exits 0, 3, 65, 75, 127, a 
   assert.equal((await status(s)).code, 0, 'all is well: exit 0');
 
   assert.equal((await run(s, 'exit-3', ['sh', '-c', 'exit 3'])).code, 3);
-  assert.equal((await run(s, 'exit-65', ['sh', '-c', `mkdir -p ${s.out} && : > ${s.out}/empty.csv`], [], s.evidence)).code, 65);
-  assert.equal((await run(s, 'exit-75', ['sh', '-c', 'sleep 60'], ['--inactivity', '1s', '--poll', '200ms', '--stop-grace', '1s'])).code, 75);
+  assert.equal(
+    (await run(s, 'exit-65', ['sh', '-c', `mkdir -p ${s.out} && : > ${s.out}/empty.csv`], [], s.evidence)).code,
+    65,
+  );
+  assert.equal(
+    (await run(s, 'exit-75', ['sh', '-c', 'sleep 60'], ['--inactivity', '1s', '--poll', '200ms', '--stop-grace', '1s']))
+      .code,
+    75,
+  );
   assert.equal((await run(s, 'exit-127', ['/nonexistent/program'])).code, 127);
   const now = Date.now();
-  const base = (name: string) => withSessionId(newMarker({ name, adapter: 'codex', argv: ['codex', 'exec', '--json', 'x'], cwd: s.dir, owner: null, now: now - 300_000 }), `${name}-session`, now - 240_000);
+  const base = (name: string) =>
+    withSessionId(
+      newMarker({
+        name,
+        adapter: 'codex',
+        argv: ['codex', 'exec', '--json', 'x'],
+        cwd: s.dir,
+        owner: null,
+        now: now - 300_000,
+      }),
+      `${name}-session`,
+      now - 240_000,
+    );
   const dead = { pid: 999_999, startTime: 1 };
-  writeMarker(s.markers, markCompleted(markRevived(markInterrupted(base('revived-done'), 'exit 137', now - 200_000), { owner: dead, runTag: null }, now - 100_000), now - 60_000));
+  writeMarker(
+    s.markers,
+    markCompleted(
+      markRevived(
+        markInterrupted(base('revived-done'), 'exit 137', now - 200_000),
+        { owner: dead, runTag: null },
+        now - 100_000,
+      ),
+      now - 60_000,
+    ),
+  );
   writeMarker(s.markers, markExhausted({ ...base('spent'), reviveCount: 5 }, 'revive budget spent', now - 60_000));
   writeMarker(s.markers, { ...base('live'), owner: currentOwner() });
   writeMarker(s.markers, base('lost'));
@@ -67,16 +124,41 @@ test('the state of each run comes from how it ended: exits 0, 3, 65, 75, 127, a 
   });
   assert.equal(byName['revived-done']!.revives, 0);
   assert.match(byName['exit-0']!.updated_at!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.deepEqual(Object.keys(byName['exit-0']!), ['name', 'state', 'exit_code', 'error_code', 'session_id', 'updated_at', 'revives', 'max_revives', 'reason', 'open_incident', 'needs_attention']);
-  assert.deepEqual(byName['exit-65']!.open_incident && Object.keys(byName['exit-65']!.open_incident), ['id', 'kind', 'state']);
+  assert.deepEqual(Object.keys(byName['exit-0']!), [
+    'name',
+    'state',
+    'exit_code',
+    'error_code',
+    'session_id',
+    'updated_at',
+    'revives',
+    'max_revives',
+    'reason',
+    'open_incident',
+    'needs_attention',
+  ]);
+  assert.deepEqual(byName['exit-65']!.open_incident && Object.keys(byName['exit-65']!.open_incident), [
+    'id',
+    'kind',
+    'state',
+  ]);
 
   const text = await status(s);
   assert.equal(text.code, 1);
   const lines = text.stdout.trim().split('\n');
   assert.match(lines[0]!, /^NAME\s+STATE\s+SESSION\s+AGE\s+REVIVES\s+OPEN INCIDENT$/);
-  assert.ok(lines.some((line) => /^exit-127\s+failed 127\s/.test(line)), text.stdout);
-  assert.ok(lines.some((line) => /^exit-65\s+green-but-dead\s/.test(line)), text.stdout);
-  assert.ok(lines.some((line) => /^spent\s+exhausted\s+spent-session\s+1 minute ago\s+5\/5\s/.test(line)), text.stdout);
+  assert.ok(
+    lines.some((line) => /^exit-127\s+failed 127\s/.test(line)),
+    text.stdout,
+  );
+  assert.ok(
+    lines.some((line) => /^exit-65\s+green-but-dead\s/.test(line)),
+    text.stdout,
+  );
+  assert.ok(
+    lines.some((line) => /^spent\s+exhausted\s+spent-session\s+1 minute ago\s+5\/5\s/.test(line)),
+    text.stdout,
+  );
 });
 
 test('nothing recorded yet: says so, creates no database; a mistyped --database is one line and exit 64', async (t) => {
@@ -94,8 +176,18 @@ test('nothing recorded yet: says so, creates no database; a mistyped --database 
 
 test('a refused marker shows as refused, and its escalated incident keeps status at exit 1 after a later clean run', async (t) => {
   const s = setup(t);
-  const started = newMarker({ name: 'job', adapter: 'codex', argv: ['codex', 'exec', '--json', 'x'], cwd: s.dir, owner: null, now: Date.now() - 60_000 });
-  writeMarker(s.markers, markInterrupted(withSessionId(started, 'job-session', Date.now() - 60_000), 'exit 137', Date.now() - 60_000));
+  const started = newMarker({
+    name: 'job',
+    adapter: 'codex',
+    argv: ['codex', 'exec', '--json', 'x'],
+    cwd: s.dir,
+    owner: null,
+    now: Date.now() - 60_000,
+  });
+  writeMarker(
+    s.markers,
+    markInterrupted(withSessionId(started, 'job-session', Date.now() - 60_000), 'exit 137', Date.now() - 60_000),
+  );
   const path = markerPath(s.markers, 'job');
   writeFileSync(path, readFileSync(path, 'utf8').replace('"x"', '"touch /tmp/forged"'));
   assert.equal((await run(s, 'job', ['true'])).code, 0);
@@ -109,27 +201,49 @@ test('a refused marker shows as refused, and its escalated incident keeps status
   const later = await status(s, ['--json']);
   assert.equal(later.code, 1, 'nobody resolved the refusal yet');
   const [row] = JSON.parse(later.stdout) as JsonRow[];
-  assert.deepEqual([row!.state, row!.needs_attention, (row!.open_incident as { kind: string; state: string }).kind], ['completed', true, 'REVIVE_REFUSED']);
+  assert.deepEqual(
+    [row!.state, row!.needs_attention, (row!.open_incident as { kind: string; state: string }).kind],
+    ['completed', true, 'REVIVE_REFUSED'],
+  );
 
-  writeFileSync(path, readFileSync(path, 'utf8').replace('"true"', '"touch /tmp/forged"').replace('"state": "completed"', '"state": "interrupted"'));
+  writeFileSync(
+    path,
+    readFileSync(path, 'utf8')
+      .replace('"true"', '"touch /tmp/forged"')
+      .replace('"state": "completed"', '"state": "interrupted"'),
+  );
   assert.equal((await run(s, 'job', ['true'])).code, 0);
   const again = JSON.parse((await status(s, ['--json'])).stdout) as JsonRow[];
-  assert.deepEqual(again.map((r) => [r.state, (r.open_incident as { id: number }).id]), [['refused', (row!.open_incident as { id: number }).id]], 'refused again: the same incident, recurred');
+  assert.deepEqual(
+    again.map((r) => [r.state, (r.open_incident as { id: number }).id]),
+    [['refused', (row!.open_incident as { id: number }).id]],
+    'refused again: the same incident, recurred',
+  );
 
   // A clean run supersedes no refusal (someone wrote that marker); a person's ack settles it.
   assert.equal((await run(s, 'job', ['true'])).code, 0);
   assert.equal((await status(s)).code, 1, 'still waits on a person');
   const id = (row!.open_incident as { id: number }).id;
-  const acked = await runDeadman(['ack', String(id), '--config', s.config, '--note', 'the marker was ours'], { cwd: s.dir, env: s.env });
+  const acked = await runDeadman(['ack', String(id), '--config', s.config, '--note', 'the marker was ours'], {
+    cwd: s.dir,
+    env: s.env,
+  });
   assert.equal(acked.code, 0, acked.stderr);
   const settled = await status(s, ['--json']);
   assert.equal(settled.code, 0, settled.stdout);
-  assert.deepEqual((JSON.parse(settled.stdout) as JsonRow[]).map((r) => [r.state, r.open_incident]), [['completed', null]]);
+  assert.deepEqual(
+    (JSON.parse(settled.stdout) as JsonRow[]).map((r) => [r.state, r.open_incident]),
+    [['completed', null]],
+  );
 });
 
 test('a deliberate stop (SIGTERM, as systemctl stop sends) reads as stopped, exit 0', async (t) => {
   const s = setup(t);
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--config', s.config, '--name', 'stoppable', '--', 'sleep', '60'], { cwd: s.dir, env: s.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [deadmanBin, 'run', '--config', s.config, '--name', 'stoppable', '--', 'sleep', '60'],
+    { cwd: s.dir, env: s.env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   t.after(() => child.kill('SIGKILL'));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));

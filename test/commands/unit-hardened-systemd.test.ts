@@ -25,19 +25,46 @@ test('a hardened generated unit runs a fake agent to completion, writing only wh
   t.after(() => rmSync(outsideProbe, { force: true }));
   const database = join(work, 'state', 'deadman.db');
   const tool = `echo built > ${join(work, 'out.txt')}; touch ${outsideProbe} 2> ${join(work, 'outside.err')}; exit 0`;
-  const install = await runDeadman([
-    'install', '--user', '--unit-dir', manager.unitDir, '--name', 'hardened', '--database', database,
-    '--env', `STATE_DIRECTORY=${join(work, 'state')}`, '--env', `FAKE_AGENT_TOOL=${tool}`,
-    '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'build it',
-  ], { cwd: work });
+  const install = await runDeadman(
+    [
+      'install',
+      '--user',
+      '--unit-dir',
+      manager.unitDir,
+      '--name',
+      'hardened',
+      '--database',
+      database,
+      '--env',
+      `STATE_DIRECTORY=${join(work, 'state')}`,
+      '--env',
+      `FAKE_AGENT_TOOL=${tool}`,
+      '--',
+      process.execPath,
+      fakeAgent,
+      'codex',
+      'exec',
+      '--json',
+      'build it',
+    ],
+    { cwd: work },
+  );
   assert.equal(install.code, 0, install.stderr);
   const unitText = readFileSync(join(manager.unitDir, 'deadman-hardened.service'), 'utf8');
   assert.match(unitText, /^ProtectSystem=strict$/m);
   assert.match(unitText, /^NoNewPrivileges=yes$/m);
   assert.equal((await manager.systemctl('daemon-reload')).code, 0);
 
-  assert.equal((await manager.systemctl('start', 'deadman-hardened.service')).code, 0, readFileSync(manager.logPath, 'utf8').slice(-2000));
-  const done = await manager.waitFor('deadman-hardened.service', (p) => p.ActiveState === 'inactive' || p.ActiveState === 'failed', 20_000);
+  assert.equal(
+    (await manager.systemctl('start', 'deadman-hardened.service')).code,
+    0,
+    readFileSync(manager.logPath, 'utf8').slice(-2000),
+  );
+  const done = await manager.waitFor(
+    'deadman-hardened.service',
+    (p) => p.ActiveState === 'inactive' || p.ActiveState === 'failed',
+    20_000,
+  );
   assert.equal(done.Result, 'success', JSON.stringify(done));
   assert.equal(done.ExecMainStatus, '0');
   assert.equal(readFileSync(join(work, 'out.txt'), 'utf8'), 'built\n', 'the tool wrote into the working directory');
@@ -46,7 +73,10 @@ test('a hardened generated unit runs a fake agent to completion, writing only wh
   const store = new Store(database);
   try {
     const run = store.all<{ outcome: string }>(`SELECT outcome FROM runs WHERE name = 'hardened'`);
-    assert.deepEqual(run.map((r) => r.outcome), ['completed']);
+    assert.deepEqual(
+      run.map((r) => r.outcome),
+      ['completed'],
+    );
   } finally {
     store.close();
   }

@@ -11,44 +11,80 @@ import { runDeadman, runProgram, tempDir } from '../helpers/cli.ts';
 async function verify(dir: string, files: string[], user = false): Promise<string> {
   const runtime = join(dir, 'runtime');
   mkdirSync(runtime, { recursive: true, mode: 0o700 });
-  const result = await runProgram('systemd-analyze', [...(user ? ['--user'] : []), 'verify', ...files.map((f) => join(dir, f))], {
-    env: { ...process.env, XDG_RUNTIME_DIR: runtime },
-  });
+  const result = await runProgram(
+    'systemd-analyze',
+    [...(user ? ['--user'] : []), 'verify', ...files.map((f) => join(dir, f))],
+    {
+      env: { ...process.env, XDG_RUNTIME_DIR: runtime },
+    },
+  );
   return `${result.code === 0 ? '' : `exit ${result.code}: `}${result.stdout}${result.stderr}`.trim();
 }
 
 const haveAnalyze = findExecutable('systemd-analyze', process.env.PATH ?? '') !== null;
 
-test('units generated for nasty argv verify cleanly with systemd-analyze', { skip: !haveAnalyze && 'systemd-analyze is not installed' }, async (t) => {
-  const dir = tempDir(t);
-  const files: string[] = [];
-  for (const [i, arg] of NASTY_ARGS.entries()) {
-    const result = await runDeadman(['unit', '--name', `nasty${i}`, '--inactivity', '5min', '--ignore', 'mcp .*%', '--', 'echo', arg, 'after'], { cwd: dir });
-    assert.equal(result.code, 0, result.stderr);
-    files.push(`deadman-nasty${i}.service`);
-    writeFileSync(join(dir, files.at(-1)!), result.stdout);
-  }
-  assert.equal(await verify(dir, files), '');
-});
+test(
+  'units generated for nasty argv verify cleanly with systemd-analyze',
+  { skip: !haveAnalyze && 'systemd-analyze is not installed' },
+  async (t) => {
+    const dir = tempDir(t);
+    const files: string[] = [];
+    for (const [i, arg] of NASTY_ARGS.entries()) {
+      const result = await runDeadman(
+        ['unit', '--name', `nasty${i}`, '--inactivity', '5min', '--ignore', 'mcp .*%', '--', 'echo', arg, 'after'],
+        { cwd: dir },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      files.push(`deadman-nasty${i}.service`);
+      writeFileSync(join(dir, files.at(-1)!), result.stdout);
+    }
+    assert.equal(await verify(dir, files), '');
+  },
+);
 
-test('a --user unit verifies too, and a space in the working directory is fine', { skip: !haveAnalyze && 'systemd-analyze is not installed' }, async (t) => {
-  const dir = join(tempDir(t), 'dir with 100% spaces');
-  mkdirSync(dir);
-  const result = await runDeadman(['unit', '--user', '--name', 'mine', '--', 'sleep', '1'], { cwd: dir });
-  assert.equal(result.code, 0, result.stderr);
-  assert.match(result.stdout, /^WorkingDirectory=.*dir with 100%% spaces$/m);
-  assert.match(result.stdout, /^WantedBy=default\.target$/m);
-  assert.doesNotMatch(result.stdout, /^User=/m);
-  writeFileSync(join(dir, 'deadman-mine.service'), result.stdout);
-  assert.equal(await verify(dir, ['deadman-mine.service'], true), '');
-});
+test(
+  'a --user unit verifies too, and a space in the working directory is fine',
+  { skip: !haveAnalyze && 'systemd-analyze is not installed' },
+  async (t) => {
+    const dir = join(tempDir(t), 'dir with 100% spaces');
+    mkdirSync(dir);
+    const result = await runDeadman(['unit', '--user', '--name', 'mine', '--', 'sleep', '1'], { cwd: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^WorkingDirectory=.*dir with 100%% spaces$/m);
+    assert.match(result.stdout, /^WantedBy=default\.target$/m);
+    assert.doesNotMatch(result.stdout, /^User=/m);
+    writeFileSync(join(dir, 'deadman-mine.service'), result.stdout);
+    assert.equal(await verify(dir, ['deadman-mine.service'], true), '');
+  },
+);
 
 test('the generated unit writes absolute paths and the given run options', async () => {
-  const result = await runDeadman(['unit', '--name', 'abs', '--auto-recover', '--hung-timeout', '90s', '--ignore', 'a', '--ignore', 'b', '--watchdog', '2s', '--restart-sec', '1s', '--', 'sleep', '5']);
+  const result = await runDeadman([
+    'unit',
+    '--name',
+    'abs',
+    '--auto-recover',
+    '--hung-timeout',
+    '90s',
+    '--ignore',
+    'a',
+    '--ignore',
+    'b',
+    '--watchdog',
+    '2s',
+    '--restart-sec',
+    '1s',
+    '--',
+    'sleep',
+    '5',
+  ]);
   assert.equal(result.code, 0, result.stderr);
   const execStart = /^ExecStart=(.*)$/m.exec(result.stdout)?.[1] ?? '';
   assert.ok(execStart.startsWith(`${process.execPath} `), execStart);
-  assert.match(execStart, /\/bin\/deadman\.js run --name abs --auto-recover --hung-timeout 90s --ignore a --ignore b -- \/\S*sleep 5$/);
+  assert.match(
+    execStart,
+    /\/bin\/deadman\.js run --name abs --auto-recover --hung-timeout 90s --ignore a --ignore b -- \/\S*sleep 5$/,
+  );
   assert.match(result.stdout, /^WatchdogSec=2s$/m);
   assert.match(result.stdout, /^RestartSec=1s$/m);
   assert.match(result.stdout, new RegExp(`^RestartPreventExitStatus=${NO_RESTART_CODES.join(' ')}$`, 'm'));
@@ -62,8 +98,8 @@ test('a config file found for the run is named explicitly in the unit', async (t
   const result = await runDeadman(['unit', '--config', config, '--', 'true']);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, new RegExp(`run --name true --config ${config} -- `));
-  assert.match(result.stdout, /^WatchdogSec=30s$/m, 'a quarter of the config\'s inactivity');
-  assert.match(result.stdout, /^TimeoutStopSec=60s$/m, 'above the config\'s stop_grace');
+  assert.match(result.stdout, /^WatchdogSec=30s$/m, "a quarter of the config's inactivity");
+  assert.match(result.stdout, /^TimeoutStopSec=60s$/m, "above the config's stop_grace");
 });
 
 test('--launchd prints a plist that plistlib reads', async (t) => {
@@ -71,7 +107,11 @@ test('--launchd prints a plist that plistlib reads', async (t) => {
   assert.equal(result.code, 0, result.stderr);
   const file = join(tempDir(t), 'mac.plist');
   writeFileSync(file, result.stdout);
-  const parsed = await runProgram('python3', ['-c', 'import json,plistlib,sys; d=plistlib.load(open(sys.argv[1],"rb")); print(json.dumps(d["ProgramArguments"][-2:]), d["Label"], d["KeepAlive"]["SuccessfulExit"])', file]);
+  const parsed = await runProgram('python3', [
+    '-c',
+    'import json,plistlib,sys; d=plistlib.load(open(sys.argv[1],"rb")); print(json.dumps(d["ProgramArguments"][-2:]), d["Label"], d["KeepAlive"]["SuccessfulExit"])',
+    file,
+  ]);
   assert.equal(parsed.code, 0, parsed.stderr);
   assert.match(parsed.stdout, /^\["\/\S*echo", "a & <b>"\] deadman\.mac False$/m);
 });
@@ -89,7 +129,11 @@ test('bad requests fail with one line and the right exit code', async (t) => {
     [['unit', '--watchdog', 'soon', '--', 'true'], ExitCode.USAGE, /--watchdog/],
     [['unit', '--env', 'NOEQUALS', '--', 'true'], ExitCode.USAGE, /KEY=VALUE/],
     [['unit', '--launchd', '--on-stall', 'withhold', '--', 'true'], ExitCode.USAGE, /launchd has none/],
-    [['unit', '--run-as', 'no-such-user-here', '--', 'true'], ExitCode.USAGE, /--run-as "no-such-user-here": no such user/],
+    [
+      ['unit', '--run-as', 'no-such-user-here', '--', 'true'],
+      ExitCode.USAGE,
+      /--run-as "no-such-user-here": no such user/,
+    ],
     [['unit', '--launchd', '--sandbox', 'strict', '--', 'true'], ExitCode.USAGE, /--sandbox is for systemd units/],
   ];
   for (const [args, code, message] of cases) {
@@ -116,7 +160,7 @@ test('[unit] sandbox chooses the level, --sandbox wins, and a bad level is a usa
   assert.match(bad.stderr, /sandbox/);
 });
 
-test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --state-dir; a configured one wins', async (t) => {
+test("an exported STATE_DIRECTORY goes into ReadWritePaths= and the run's --state-dir; a configured one wins", async (t) => {
   const dir = tempDir(t);
   const state = join(dir, 'exported-state');
   const env = { ...process.env, STATE_DIRECTORY: state };
@@ -124,7 +168,10 @@ test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --sta
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, new RegExp(`^ReadWritePaths=.* ${state}( |$)`, 'm'));
   assert.match(result.stdout, new RegExp(`^ExecStart=.* run --name true --state-dir ${state} -- `, 'm'));
-  assert.match(result.stdout, new RegExp(`^# The records stay in ${state}, as generated: point .deadman report. there`, 'm'));
+  assert.match(
+    result.stdout,
+    new RegExp(`^# The records stay in ${state}, as generated: point .deadman report. there`, 'm'),
+  );
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `state_dir = "${join(dir, 'configured')}"\n`);
   const configured = await runDeadman(['unit', '--user', '--config', config, '--', 'true'], { cwd: dir, env });
@@ -132,13 +179,16 @@ test('an exported STATE_DIRECTORY goes into ReadWritePaths= and the run\'s --sta
   assert.match(configured.stdout, new RegExp(`^ReadWritePaths=.* ${join(dir, 'configured')}( |$)`, 'm'));
 });
 
-test('StartLimitBurst= comes from the config\'s revive.max_revives, so deadman\'s budget runs out first', async (t) => {
+test("StartLimitBurst= comes from the config's revive.max_revives, so deadman's budget runs out first", async (t) => {
   const dir = tempDir(t);
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, '[revive]\nmax_revives = 12\n');
   const result = await runDeadman(['unit', '--config', config, '--', 'true'], { cwd: dir });
   assert.equal(result.code, 0, result.stderr);
   const burst = Number(/^StartLimitBurst=(\d+)$/m.exec(result.stdout)?.[1]);
-  assert.ok(burst > 12 + 1, `StartLimitBurst=${burst}: the first start, 12 revives and the start that exits 69 must fit`);
+  assert.ok(
+    burst > 12 + 1,
+    `StartLimitBurst=${burst}: the first start, 12 revives and the start that exits 69 must fit`,
+  );
   assert.match(result.stdout, /^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
 });

@@ -13,7 +13,12 @@ import { runDeadman, tempDir, waitFor } from '../helpers/cli.ts';
  */
 
 const MIN = 60_000;
-const ids = { completed: '01a23013-aaaa-7e73-a729-000000000001', interrupted: '01a23013-aaaa-7e73-a729-000000000002', running: '5e55a0e1-aaaa-4550-ad20-000000000003', sibling: '01a23013-aaaa-7e73-a729-000000000004' };
+const ids = {
+  completed: '01a23013-aaaa-7e73-a729-000000000001',
+  interrupted: '01a23013-aaaa-7e73-a729-000000000002',
+  running: '5e55a0e1-aaaa-4550-ad20-000000000003',
+  sibling: '01a23013-aaaa-7e73-a729-000000000004',
+};
 
 function writeSession(path: string, lines: object[], writtenAt: number): void {
   mkdirSync(join(path, '..'), { recursive: true });
@@ -26,40 +31,77 @@ function layOut(dir: string, now: number) {
   const sibling = join(dir, 'repo2');
   for (const r of [repo, sibling]) mkdirSync(join(r, '.git'), { recursive: true });
   const codexDir = join(dir, 'codex', 'sessions', '2026', '12', '02');
-  const rollout = (id: string, cwd: string, closed: boolean, at: number) => writeSession(join(codexDir, `rollout-2026-12-02T00-00-00-${id}.jsonl`), [
-    rolloutLines.sessionMeta(at - 5000, id, cwd), rolloutLines.taskStarted(at - 4000, 't1'), rolloutLines.userMessage(at - 3000, 't1', 'fix the tests'),
-    ...(closed ? [rolloutLines.taskComplete(at, 't1', 'done')] : []),
-  ], at);
+  const rollout = (id: string, cwd: string, closed: boolean, at: number) =>
+    writeSession(
+      join(codexDir, `rollout-2026-12-02T00-00-00-${id}.jsonl`),
+      [
+        rolloutLines.sessionMeta(at - 5000, id, cwd),
+        rolloutLines.taskStarted(at - 4000, 't1'),
+        rolloutLines.userMessage(at - 3000, 't1', 'fix the tests'),
+        ...(closed ? [rolloutLines.taskComplete(at, 't1', 'done')] : []),
+      ],
+      at,
+    );
   rollout(ids.completed, repo, true, now - 20 * MIN);
   rollout(ids.interrupted, repo, false, now - 10 * MIN);
   rollout(ids.sibling, sibling, false, now - MIN);
   const transcript = join(dir, 'claude', 'projects', '-repo', `${ids.running}.jsonl`);
   const at = now - 40 * MIN;
-  writeSession(transcript, [
-    transcriptLine({ type: 'user', message: { role: 'user', content: 'fix the tests' } }, ids.running, repo, at - 2000),
-    transcriptLine(claudeLines.toolUse(ids.running, 'toolu_1', 'npm test'), ids.running, repo, at),
-  ], at);
+  writeSession(
+    transcript,
+    [
+      transcriptLine(
+        { type: 'user', message: { role: 'user', content: 'fix the tests' } },
+        ids.running,
+        repo,
+        at - 2000,
+      ),
+      transcriptLine(claudeLines.toolUse(ids.running, 'toolu_1', 'npm test'), ids.running, repo, at),
+    ],
+    at,
+  );
   return { repo, transcript };
 }
 
-test('watch shows each session\'s turn state from its file, picks only this repository\'s, and signals nothing', async (t) => {
+test("watch shows each session's turn state from its file, picks only this repository's, and signals nothing", async (t) => {
   const dir = tempDir(t);
   const now = Date.now();
   const { repo, transcript } = layOut(dir, now);
   // The "agent" writing the transcript: holds it open and logs every signal it is sent.
   const signalLog = join(dir, 'signals.log');
   const fd = openSync(transcript, 'a');
-  const holder = spawn('sh', ['-c', `for s in HUP INT QUIT USR1 USR2 TERM ALRM CONT TSTP; do trap "echo $s >> ${signalLog}" $s; done; : > ${signalLog}; echo ready > ${signalLog}.ready; while :; do sleep 1 3>&-; done`],
-    { stdio: ['ignore', 'ignore', 'ignore', fd] });
+  const holder = spawn(
+    'sh',
+    [
+      '-c',
+      `for s in HUP INT QUIT USR1 USR2 TERM ALRM CONT TSTP; do trap "echo $s >> ${signalLog}" $s; done; : > ${signalLog}; echo ready > ${signalLog}.ready; while :; do sleep 1 3>&-; done`,
+    ],
+    { stdio: ['ignore', 'ignore', 'ignore', fd] },
+  );
   closeSync(fd);
   t.after(() => holder.kill('SIGKILL'));
   await waitFor(() => existsSync(`${signalLog}.ready`), 5000, 'the holder to start');
   utimesSync(transcript, new Date(now - 40 * MIN), new Date(now - 40 * MIN));
-  const env = { ...process.env, CODEX_HOME: join(dir, 'codex'), CLAUDE_CONFIG_DIR: join(dir, 'claude'), DEADMAN_CONFIG: '', HOME: dir };
+  const env = {
+    ...process.env,
+    CODEX_HOME: join(dir, 'codex'),
+    CLAUDE_CONFIG_DIR: join(dir, 'claude'),
+    DEADMAN_CONFIG: '',
+    HOME: dir,
+  };
   const watch = async (...args: string[]) => {
     const finished = await runDeadman(['watch', '--once', '--json', ...args], { cwd: join(repo), env });
     assert.equal(finished.code, 0, finished.stderr);
-    return JSON.parse(finished.stdout) as { sessionId: string; turn: string; why: string; events: number; latest: string; signals: string[]; cwd: string; counts: Record<string, number> };
+    return JSON.parse(finished.stdout) as {
+      sessionId: string;
+      turn: string;
+      why: string;
+      events: number;
+      latest: string;
+      signals: string[];
+      cwd: string;
+      counts: Record<string, number>;
+    };
   };
 
   const completed = await watch('--session', ids.completed);
@@ -88,7 +130,10 @@ test('watch shows each session\'s turn state from its file, picks only this repo
 
   const foreign = await runDeadman(['watch', '--once', '--session', ids.sibling], { cwd: repo, env });
   assert.equal(foreign.code, 1);
-  assert.match(foreign.stderr, /^deadman: session .* is not a session of .*\/repo \(its workspace is .*\/repo2\): run deadman watch there/);
+  assert.match(
+    foreign.stderr,
+    /^deadman: session .* is not a session of .*\/repo \(its workspace is .*\/repo2\): run deadman watch there/,
+  );
 
   assert.equal(holder.exitCode, null, 'the agent is still running');
   assert.equal(readFileSync(signalLog, 'utf8'), '', 'no signal was sent to it');

@@ -15,8 +15,12 @@ import { skipUnlessInstalled } from '../helpers/required-tool.ts';
 const completions = join(repoRoot, 'contrib', 'completions');
 const TMP = { ...process.env, TMPDIR: process.env.TMPDIR ?? '/tmp' };
 
-test('deadman completion fish|bash|zsh prints that shell\'s shipped script; without one, $SHELL picks it', async () => {
-  for (const [shell, file] of [['fish', 'deadman.fish'], ['bash', 'deadman.bash'], ['zsh', '_deadman']]) {
+test("deadman completion fish|bash|zsh prints that shell's shipped script; without one, $SHELL picks it", async () => {
+  for (const [shell, file] of [
+    ['fish', 'deadman.fish'],
+    ['bash', 'deadman.bash'],
+    ['zsh', '_deadman'],
+  ]) {
     const shipped = readFileSync(join(completions, file!), 'utf8');
     const named = await runDeadman(['completion', shell!]);
     assert.deepEqual([named.code, named.stderr], [0, '']);
@@ -49,14 +53,26 @@ const CASES: Array<[line: string, offered: string[]]> = [
   ['deadman notify ', ['start', 'success', 'fail', 'incident']],
 ];
 
-test('fish completes commands, subcommands, options and the completion shells, without errors', { skip: skipUnlessInstalled('fish') }, () => {
-  for (const [line, offered] of CASES) {
-    const script = `source ${join(completions, 'deadman.fish')}; complete -C ${JSON.stringify(line)}`;
-    const fish = spawnSync('fish', ['--no-config', '-c', script], { encoding: 'utf8', env: TMP });
-    assert.deepEqual([fish.status, fish.stderr], [0, ''], line);
-    assert.deepEqual(fish.stdout.split('\n').filter(Boolean).map((row) => row.split('\t')[0]).sort(), [...offered].sort(), line);
-  }
-});
+test(
+  'fish completes commands, subcommands, options and the completion shells, without errors',
+  { skip: skipUnlessInstalled('fish') },
+  () => {
+    for (const [line, offered] of CASES) {
+      const script = `source ${join(completions, 'deadman.fish')}; complete -C ${JSON.stringify(line)}`;
+      const fish = spawnSync('fish', ['--no-config', '-c', script], { encoding: 'utf8', env: TMP });
+      assert.deepEqual([fish.status, fish.stderr], [0, ''], line);
+      assert.deepEqual(
+        fish.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((row) => row.split('\t')[0])
+          .sort(),
+        [...offered].sort(),
+        line,
+      );
+    }
+  },
+);
 
 test('bash completes the same lines', { skip: skipUnlessInstalled('bash') }, () => {
   for (const [line, offered] of CASES) {
@@ -69,11 +85,19 @@ COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _deadman; printf '%s\\n' "\${COMPREPLY[@
   }
 });
 
-test('zsh (compinit, a Tab typed on a terminal) completes a unique word in place', { skip: skipUnlessInstalled('zsh') }, () => {
-  for (const [line, offered] of CASES.filter(([, offered]) => offered.length === 1)) {
-    const zsh = spawnSync('zsh', ['-f', fixturePath('zsh-complete.zsh'), join(completions, '_deadman'), line], { encoding: 'utf8', env: TMP, timeout: 20_000 });
-    assert.equal(zsh.status, 0, zsh.stderr);
-    const completed = line.replace(/\S*$/, offered[0]!);
-    assert.equal(zsh.stdout.trim(), completed, `${line} + Tab`);
-  }
-});
+test(
+  'zsh (compinit, a Tab typed on a terminal) completes a unique word in place',
+  { skip: skipUnlessInstalled('zsh') },
+  () => {
+    for (const [line, offered] of CASES.filter(([, offered]) => offered.length === 1)) {
+      const zsh = spawnSync('zsh', ['-f', fixturePath('zsh-complete.zsh'), join(completions, '_deadman'), line], {
+        encoding: 'utf8',
+        env: TMP,
+        timeout: 20_000,
+      });
+      assert.equal(zsh.status, 0, zsh.stderr);
+      const completed = line.replace(/\S*$/, offered[0]!);
+      assert.equal(zsh.stdout.trim(), completed, `${line} + Tab`);
+    }
+  },
+);

@@ -22,30 +22,56 @@ const hasGit = spawnSync('git', ['-C', repoRoot, 'rev-parse', 'HEAD'], { encodin
 // of 25 on 2 cores): the demo's time is judged by its own bound, scaled to what the host gave.
 const HANG_GUARD_MS = 600_000;
 
-test('npm ci && npx deadman demo on a fresh clone: one build, no unexplained warning, the demo in the promised time', { skip: hasGit ? false : 'not a git checkout', timeout: 2 * HANG_GUARD_MS }, (t) => {
-  assert.ok(promisedSeconds > 0, 'the README promises a time for the demo');
-  const clone = join(tempDir(t, 'deadman-first-run-'), 'deadman');
-  assert.equal(spawnSync('git', ['clone', '--quiet', repoRoot, clone]).status, 0);
-  t.after(() => removeNpxCacheOf(clone));
-  const env = { ...process.env, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+test(
+  'npm ci && npx deadman demo on a fresh clone: one build, no unexplained warning, the demo in the promised time',
+  { skip: hasGit ? false : 'not a git checkout', timeout: 2 * HANG_GUARD_MS },
+  (t) => {
+    assert.ok(promisedSeconds > 0, 'the README promises a time for the demo');
+    const clone = join(tempDir(t, 'deadman-first-run-'), 'deadman');
+    assert.equal(spawnSync('git', ['clone', '--quiet', repoRoot, clone]).status, 0);
+    t.after(() => removeNpxCacheOf(clone));
+    const env = {
+      ...process.env,
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
 
-  const install = timed(() => spawnSync('npm', ['ci'], { cwd: clone, env, encoding: 'utf8', timeout: HANG_GUARD_MS }));
-  assert.equal(install.result.status, 0, install.result.stderr);
-  const warnings = install.result.stderr.split('\n').filter((line) => /^npm warn/i.test(line));
-  for (const warning of warnings) {
-    const code = /^npm warn (\S+)/i.exec(warning)![1]!;
-    assert.ok(setUp.includes(code) && code !== 'install-scripts', `npm ci warned what the README's set-up does not explain: ${warning}`);
-  }
-  const built = statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs;
+    const install = timed(() =>
+      spawnSync('npm', ['ci'], { cwd: clone, env, encoding: 'utf8', timeout: HANG_GUARD_MS }),
+    );
+    assert.equal(install.result.status, 0, install.result.stderr);
+    const warnings = install.result.stderr.split('\n').filter((line) => /^npm warn/i.test(line));
+    for (const warning of warnings) {
+      const code = /^npm warn (\S+)/i.exec(warning)![1]!;
+      assert.ok(
+        setUp.includes(code) && code !== 'install-scripts',
+        `npm ci warned what the README's set-up does not explain: ${warning}`,
+      );
+    }
+    const built = statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs;
 
-  const host = measureHostDelay();
-  const demo = timed(() => spawnSync('npx', ['deadman', 'demo'], { cwd: clone, env, encoding: 'utf8', timeout: HANG_GUARD_MS }));
-  assert.equal(demo.result.status, 0, demo.result.stderr);
-  assert.equal(statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs, built, 'npx deadman demo built dist/ again');
-  t.diagnostic(`npm ci ${install.seconds.toFixed(1)} s, npx deadman demo ${demo.seconds.toFixed(1)} s (README: about ${promisedSeconds} s)`);
-  // "About": a third more is still about; a loaded host's time is counted at an idle one's pace.
-  assert.ok(demo.seconds <= host.scaled(promisedSeconds * 4 / 3), `the demo took ${demo.seconds.toFixed(1)} s; the README says about ${promisedSeconds} s (host ${host.stretch().toFixed(1)}× slower than idle)`);
-});
+    const host = measureHostDelay();
+    const demo = timed(() =>
+      spawnSync('npx', ['deadman', 'demo'], { cwd: clone, env, encoding: 'utf8', timeout: HANG_GUARD_MS }),
+    );
+    assert.equal(demo.result.status, 0, demo.result.stderr);
+    assert.equal(
+      statSync(join(clone, 'dist', 'bundle.meta.json')).mtimeMs,
+      built,
+      'npx deadman demo built dist/ again',
+    );
+    t.diagnostic(
+      `npm ci ${install.seconds.toFixed(1)} s, npx deadman demo ${demo.seconds.toFixed(1)} s (README: about ${promisedSeconds} s)`,
+    );
+    // "About": a third more is still about; a loaded host's time is counted at an idle one's pace.
+    assert.ok(
+      demo.seconds <= host.scaled((promisedSeconds * 4) / 3),
+      `the demo took ${demo.seconds.toFixed(1)} s; the README says about ${promisedSeconds} s (host ${host.stretch().toFixed(1)}× slower than idle)`,
+    );
+  },
+);
 
 function timed<T>(action: () => T): { result: T; seconds: number } {
   const started = performance.now();
@@ -58,6 +84,7 @@ function removeNpxCacheOf(clone: string): void {
   const cache = join(process.env.npm_config_cache ?? join(homedir(), '.npm'), '_npx');
   for (const entry of readdirSync(cache, { withFileTypes: true }).filter((e) => e.isDirectory())) {
     const manifest = join(cache, entry.name, 'package.json');
-    if (statSync(manifest, { throwIfNoEntry: false }) && readFileSync(manifest, 'utf8').includes(clone)) rmSync(join(cache, entry.name), { recursive: true, force: true });
+    if (statSync(manifest, { throwIfNoEntry: false }) && readFileSync(manifest, 'utf8').includes(clone))
+      rmSync(join(cache, entry.name), { recursive: true, force: true });
   }
 }

@@ -27,7 +27,16 @@ type Action = IPodFailurePolicyRule['action'] | '—';
 /** docs/exit-codes.md's first table: each code a row names (ranges apart) → its Kubernetes Job action. */
 function documentedActions(): { codes: Map<number, Action>; childRange: Action; signalRange: Action } {
   const text = readFileSync(join(repoRoot, 'docs', 'exit-codes.md'), 'utf8');
-  const rows = text.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ')).map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+  const rows = text
+    .split('\n## ')[0]!
+    .split('\n')
+    .filter((line) => line.startsWith('| '))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   const header = rows[0]!;
   const column = header.indexOf('Kubernetes Job');
   assert.notEqual(column, -1, 'docs/exit-codes.md has a "Kubernetes Job" column');
@@ -41,7 +50,10 @@ function documentedActions(): { codes: Map<number, Action>; childRange: Action; 
     else if (code === '128+N') signalRange = action;
     else for (const one of code.split(' / ')) codes.set(Number(one), action);
   }
-  assert.ok(childRange && signalRange && ![...codes.keys()].some(Number.isNaN), 'every row is a code, a pair, 0–125 or 128+N');
+  assert.ok(
+    childRange && signalRange && ![...codes.keys()].some(Number.isNaN),
+    'every row is a code, a pair, 0–125 or 128+N',
+  );
   return { codes, childRange, signalRange };
 }
 
@@ -82,22 +94,39 @@ test('every documented exit code gets its podFailurePolicy action, and every cod
   }
   for (let code = 1; code <= 255; code++) {
     if (codes.has(code)) continue;
-    assert.equal(podFailureAction(rules, agent, code), code < 126 ? childRange : signalRange, `exit ${code} (the child's own)`);
+    assert.equal(
+      podFailureAction(rules, agent, code),
+      code < 126 ? childRange : signalRange,
+      `exit ${code} (the child's own)`,
+    );
   }
   // The two contracts say the same: what systemd must not restart, Kubernetes fails at once.
   for (const code of NO_RESTART_CODES) assert.equal(codes.get(code), 'FailJob', `exit ${code}`);
-  assert.equal(codes.get(ExitCode.STALLED_RESTART), 'Ignore', 'a stall is bounded by the revive budget, not backoffLimit');
-  assert.ok(rules.some((rule) => rule.action === 'Ignore' && rule.onPodConditions?.some((c) => c.type === 'DisruptionTarget')), 'a drained node is not the task\'s failure');
+  assert.equal(
+    codes.get(ExitCode.STALLED_RESTART),
+    'Ignore',
+    'a stall is bounded by the revive budget, not backoffLimit',
+  );
+  assert.ok(
+    rules.some((rule) => rule.action === 'Ignore' && rule.onPodConditions?.some((c) => c.type === 'DisruptionTarget')),
+    "a drained node is not the task's failure",
+  );
 });
 
-test('the Job: a new pod per start (Never), a deadline, resources, the state and work on the claim, an httpGet probe on the run\'s --health-listen', () => {
+test("the Job: a new pod per start (Never), a deadline, resources, the state and work on the claim, an httpGet probe on the run's --health-listen", () => {
   const { claim, job } = manifest();
   const pod = job.spec!.template.spec!;
   const [agent] = pod.containers;
   assert.equal(pod.restartPolicy, 'Never', 'podFailurePolicy needs restartPolicy Never');
   assert.ok(Number.isInteger(job.spec!.backoffLimit) && job.spec!.backoffLimit! >= 1, 'backoffLimit');
-  assert.ok(Number.isInteger(job.spec!.activeDeadlineSeconds) && job.spec!.activeDeadlineSeconds! > 0, 'activeDeadlineSeconds');
-  assert.ok(agent!.resources?.requests?.cpu && agent!.resources.requests.memory && agent!.resources.limits?.memory, 'CPU and memory requests, a memory limit');
+  assert.ok(
+    Number.isInteger(job.spec!.activeDeadlineSeconds) && job.spec!.activeDeadlineSeconds! > 0,
+    'activeDeadlineSeconds',
+  );
+  assert.ok(
+    agent!.resources?.requests?.cpu && agent!.resources.requests.memory && agent!.resources.limits?.memory,
+    'CPU and memory requests, a memory limit',
+  );
   assert.equal(agent!.resources.limits.cpu, undefined, 'no CPU limit: a throttled tree looks idle');
   assert.ok(Number.isInteger(pod.securityContext?.fsGroup), 'securityContext.fsGroup');
 
@@ -105,14 +134,22 @@ test('the Job: a new pod per start (Never), a deadline, resources, the state and
   for (const path of [stateDir, agent!.workingDir!]) {
     const mount = agent!.volumeMounts!.find((m) => m.mountPath === path)!;
     assert.ok(mount, `a volume is mounted at ${path}`);
-    assert.equal(pod.volumes!.find((v) => v.name === mount.name)!.persistentVolumeClaim!.claimName, claim.metadata!.name, `${path} outlives the pod`);
+    assert.equal(
+      pod.volumes!.find((v) => v.name === mount.name)!.persistentVolumeClaim!.claimName,
+      claim.metadata!.name,
+      `${path} outlives the pod`,
+    );
   }
 
   const args = agent!.args!;
   assert.deepEqual(args.slice(0, 2), ['deadman', 'run']);
   const { values } = parseRunArgs(args.slice(2));
   const runName = values.name;
-  assert.equal(agent!.env!.find((e) => e.name === 'DEADMAN_NAME')?.value, runName, 'the image\'s HEALTHCHECK judges the run the Job starts');
+  assert.equal(
+    agent!.env!.find((e) => e.name === 'DEADMAN_NAME')?.value,
+    runName,
+    "the image's HEALTHCHECK judges the run the Job starts",
+  );
   const listen = String(values['health-listen']);
   assert.equal(values['health-public'], true, `${listen} is the pod's address: the kubelet probes it`);
   const probe = agent!.livenessProbe!;
@@ -121,7 +158,7 @@ test('the Job: a new pod per start (Never), a deadline, resources, the state and
   assert.ok(probe.timeoutSeconds! >= 5, 'timeoutSeconds leaves room for a loaded node (the default is 1 s)');
 });
 
-test('the CronJob runs deadman check --quiet on the ConfigMap\'s config, which deadman accepts, once per schedule', () => {
+test("the CronJob runs deadman check --quiet on the ConfigMap's config, which deadman accepts, once per schedule", () => {
   const { config, cronJob } = checkManifest();
   const spec = cronJob.spec!.jobTemplate.spec!;
   const pod = spec.template.spec!;
@@ -143,7 +180,11 @@ test('the probe port and the paths the manifest uses are where contrib/Dockerfil
   const { job } = manifest();
   const agent = job.spec!.template.spec!.containers[0]!;
   const dockerfile = readFileSync(join(repoRoot, 'contrib', 'Dockerfile'), 'utf8');
-  assert.match(dockerfile, /ln -s \/opt\/deadman\/bin\/deadman\.js \/usr\/local\/bin\/deadman/, 'deadman on the image\'s PATH');
+  assert.match(
+    dockerfile,
+    /ln -s \/opt\/deadman\/bin\/deadman\.js \/usr\/local\/bin\/deadman/,
+    "deadman on the image's PATH",
+  );
   const stateDir = agent.env!.find((e) => e.name === 'STATE_DIRECTORY')!.value!;
   assert.match(dockerfile, new RegExp(`^VOLUME ${stateDir}$`, 'm'));
   assert.match(dockerfile, new RegExp(`^ENV STATE_DIRECTORY=${stateDir}$`, 'm'));

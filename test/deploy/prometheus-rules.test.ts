@@ -26,11 +26,16 @@ function promtool(args: string[], cwd: string) {
 function textfileSeries(text: string, file: string): Array<{ series: string; values: string }> {
   const scrape = { instance: 'host:9100', job: 'node' };
   const series = (name: string, labels: Record<string, string>, value: number) => ({
-    series: `${name}{${Object.entries({ ...labels, ...scrape }).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`,
+    series: `${name}{${Object.entries({ ...labels, ...scrape })
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(',')}}`,
     values: `${value}x15`,
   });
   // Written at time 0 and never again: 15 minutes later it is as stale as a file gets.
-  return [...parsePrometheus(text).samples.map((s) => series(s.name, s.labels, s.value)), series('node_textfile_mtime_seconds', { file }, 0)];
+  return [
+    ...parsePrometheus(text).samples.map((s) => series(s.name, s.labels, s.value)),
+    series('node_textfile_mtime_seconds', { file }, 0),
+  ];
 }
 
 /** The alerts firing 10 minutes in, from promtool's own evaluation of the rules (the ALERTS series). */
@@ -38,14 +43,24 @@ function firing(dir: string, text: string, file: string, expected: Array<Record<
   const tests = {
     rule_files: [rules],
     evaluation_interval: '1m',
-    tests: [{
-      interval: '1m',
-      input_series: textfileSeries(text, file),
-      promql_expr_test: [{
-        expr: 'ALERTS{alertstate="firing"}', eval_time: '10m',
-        exp_samples: expected.map((labels) => ({ labels: `ALERTS{${Object.entries({ alertstate: 'firing', ...labels }).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`, value: 1 })),
-      }],
-    }],
+    tests: [
+      {
+        interval: '1m',
+        input_series: textfileSeries(text, file),
+        promql_expr_test: [
+          {
+            expr: 'ALERTS{alertstate="firing"}',
+            eval_time: '10m',
+            exp_samples: expected.map((labels) => ({
+              labels: `ALERTS{${Object.entries({ alertstate: 'firing', ...labels })
+                .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+                .join(',')}}`,
+              value: 1,
+            })),
+          },
+        ],
+      },
+    ],
   };
   const path = join(dir, 'from-textfile.tests.yml');
   writeFileSync(path, stringify(tests));
@@ -60,31 +75,42 @@ test('promtool checks the shipped rules and passes their unit tests', { skip }, 
   assert.equal(tested.code, 0, tested.out);
 });
 
-test('a stalled run\'s real textfile fires DeadmanRunStalled and DeadmanPersonNeeded; after the name completes, nothing fires', { skip }, async (t) => {
-  const dir = tempDir(t);
-  const collector = join(dir, 'collector');
-  mkdirSync(collector);
-  const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `state_dir = ${JSON.stringify(join(dir, 'state'))}\n[metrics]\ntextfile = "${collector}/deadman-{name}.prom"\n`);
-  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', STATE_DIRECTORY: '' };
-  const file = join(collector, 'deadman-nightly.prom');
-  const run = (command: string[], options: string[] = []) => runDeadman(['run', '--config', config, '--name', 'nightly', ...options, '--', ...command], { cwd: dir, env });
+test(
+  "a stalled run's real textfile fires DeadmanRunStalled and DeadmanPersonNeeded; after the name completes, nothing fires",
+  { skip },
+  async (t) => {
+    const dir = tempDir(t);
+    const collector = join(dir, 'collector');
+    mkdirSync(collector);
+    const config = join(dir, 'deadman.toml');
+    writeFileSync(
+      config,
+      `state_dir = ${JSON.stringify(join(dir, 'state'))}\n[metrics]\ntextfile = "${collector}/deadman-{name}.prom"\n`,
+    );
+    const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', STATE_DIRECTORY: '' };
+    const file = join(collector, 'deadman-nightly.prom');
+    const run = (command: string[], options: string[] = []) =>
+      runDeadman(['run', '--config', config, '--name', 'nightly', ...options, '--', ...command], { cwd: dir, env });
 
-  const stalled = await run(['sh', '-c', 'echo working; sleep 60'], ['--inactivity', '1s', '--poll', '200ms', '--stop-grace', '1s']);
-  assert.equal(stalled.code, 75, stalled.stderr);
-  const stalledText = readFileSync(file, 'utf8');
-  const labels = { instance: 'host:9100', job: 'node', name: 'nightly' };
-  const fired = firing(dir, stalledText, file, [
-    { alertname: 'DeadmanPersonNeeded', severity: 'warning', ...labels },
-    { alertname: 'DeadmanRunStalled', severity: 'warning', state: 'stalled', ...labels },
-  ]);
-  assert.equal(fired.code, 0, `${fired.out}\n${stalledText}`);
-  // The check can fail: the same file does not pass for an expectation of nothing.
-  assert.notEqual(firing(dir, stalledText, file, []).code, 0, 'promtool saw the alerts');
+    const stalled = await run(
+      ['sh', '-c', 'echo working; sleep 60'],
+      ['--inactivity', '1s', '--poll', '200ms', '--stop-grace', '1s'],
+    );
+    assert.equal(stalled.code, 75, stalled.stderr);
+    const stalledText = readFileSync(file, 'utf8');
+    const labels = { instance: 'host:9100', job: 'node', name: 'nightly' };
+    const fired = firing(dir, stalledText, file, [
+      { alertname: 'DeadmanPersonNeeded', severity: 'warning', ...labels },
+      { alertname: 'DeadmanRunStalled', severity: 'warning', state: 'stalled', ...labels },
+    ]);
+    assert.equal(fired.code, 0, `${fired.out}\n${stalledText}`);
+    // The check can fail: the same file does not pass for an expectation of nothing.
+    assert.notEqual(firing(dir, stalledText, file, []).code, 0, 'promtool saw the alerts');
 
-  const completed = await run(['true']);
-  assert.equal(completed.code, 0, completed.stderr);
-  const completedText = readFileSync(file, 'utf8');
-  const quiet = firing(dir, completedText, file, []);
-  assert.equal(quiet.code, 0, `${quiet.out}\n${completedText}`);
-});
+    const completed = await run(['true']);
+    assert.equal(completed.code, 0, completed.stderr);
+    const completedText = readFileSync(file, 'utf8');
+    const quiet = firing(dir, completedText, file, []);
+    assert.equal(quiet.code, 0, `${quiet.out}\n${completedText}`);
+  },
+);

@@ -15,7 +15,10 @@ export function createPrivateCgroups(): string[] {
   const leaf = `deadman-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const hierarchies: Array<[string, string | undefined]> = existsSync('/sys/fs/cgroup/cgroup.controllers')
     ? [['/sys/fs/cgroup', pathIn('0::')]]
-    : [['/sys/fs/cgroup/systemd', own.find((l) => l.includes(':name=systemd:'))?.split(':name=systemd:')[1]], ['/sys/fs/cgroup/unified', pathIn('0::')]];
+    : [
+        ['/sys/fs/cgroup/systemd', own.find((l) => l.includes(':name=systemd:'))?.split(':name=systemd:')[1]],
+        ['/sys/fs/cgroup/unified', pathIn('0::')],
+      ];
   const dirs = hierarchies
     .filter(([mount, path]) => path !== undefined && existsSync(join(mount, 'cgroup.procs')))
     .map(([mount, path]) => join(mount, path!, leaf));

@@ -22,7 +22,11 @@ export function runDeadman(args: string[], options: SpawnOptions & { input?: str
 }
 
 /** `onStdout` sees stdout as it arrives, for a handshake with a program that is still running. */
-export function runProgram(file: string, args: string[], options: SpawnOptions & { input?: string; onStdout?: (text: string) => void } = {}): Promise<Finished> {
+export function runProgram(
+  file: string,
+  args: string[],
+  options: SpawnOptions & { input?: string; onStdout?: (text: string) => void } = {},
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], ...options });
     let stdout = '';
@@ -57,10 +61,18 @@ export function tempDir(t?: { after(fn: () => void): void }, prefix = 'deadman-t
  * deadline is an idle host's: on a busy one it is kept on a clock slowed by how much slower
  * the host ran (host-delay.ts), so a host at load 10 gets the time it needs.
  */
-export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs: number, what = 'condition', everyMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  timeoutMs: number,
+  what = 'condition',
+  everyMs = 50,
+): Promise<NonNullable<T>> {
   const host = measureHostDelay();
   const started = performance.now();
   const value = await pollUntil(check, { timeoutMs, everyMs, monotonic: host.clock });
-  if (value === null) throw new Error(`timed out after ${Math.round(performance.now() - started)} ms (${timeoutMs} ms at this host's pace, ${host.stretch().toFixed(1)}× an idle one's) waiting for ${what}`);
+  if (value === null)
+    throw new Error(
+      `timed out after ${Math.round(performance.now() - started)} ms (${timeoutMs} ms at this host's pace, ${host.stretch().toFixed(1)}× an idle one's) waiting for ${what}`,
+    );
   return value;
 }

@@ -12,6 +12,17 @@ export function query<T>(database: string, sql: string, ...params: Array<string 
 
 /** Each incident of a run's database as `KIND → ACTION… → STATE`, in the order they opened: what a replay's `signal:` lines are compared with. */
 export function incidentSequences(database: string): string[] {
-  const incidents = query<{ id: number; kind: string; state: string }>(database, 'SELECT id, kind, state FROM incidents ORDER BY id');
-  return incidents.map((i) => [i.kind, ...query<{ kind: string }>(database, 'SELECT kind FROM actions WHERE incident_id = ? ORDER BY id', i.id).map((a) => a.kind), i.state].join(' → '));
+  const incidents = query<{ id: number; kind: string; state: string }>(
+    database,
+    'SELECT id, kind, state FROM incidents ORDER BY id',
+  );
+  return incidents.map((i) =>
+    [
+      i.kind,
+      ...query<{ kind: string }>(database, 'SELECT kind FROM actions WHERE incident_id = ? ORDER BY id', i.id).map(
+        (a) => a.kind,
+      ),
+      i.state,
+    ].join(' → '),
+  );
 }

@@ -26,8 +26,15 @@ export interface RunningAgent {
  * Starts the fake agent with stdin closed, collecting its stdout lines as they come. When the
  * test ends, the agent and the tools of session `FAKE_AGENT_SESSION_ID` are killed.
  */
-export function startFakeAgent(t: { after(fn: () => void): void }, args: string[], env: NodeJS.ProcessEnv): RunningAgent {
-  const child = spawn(process.execPath, [fakeAgent, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export function startFakeAgent(
+  t: { after(fn: () => void): void },
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): RunningAgent {
+  const child = spawn(process.execPath, [fakeAgent, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   t.after(() => {
@@ -41,21 +48,28 @@ export function startFakeAgent(t: { after(fn: () => void): void }, args: string[
     partial = parts.pop()!;
     lines.push(...parts);
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, lines, stderr: () => stderr, exited };
 }
 
 /** Live processes whose environment holds NAME=VALUE (how the real agents' tool processes can be told apart). */
 export function processesWithEnv(name: string, value: string): number[] {
   const wanted = `${name}=${value}`;
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => {
-    try {
-      const stat = readProcStat(pid);
-      return stat !== null && !isZombie(stat) && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const stat = readProcStat(pid);
+        return (
+          stat !== null && !isZombie(stat) && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted)
+        );
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** Kills the tool processes the fake (or a real) agent started for this session. */
@@ -84,7 +98,11 @@ export async function killAgentLeftovers(argvLogPath: string): Promise<void> {
       // gone already
     }
   }
-  await waitFor(() => processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLogPath).length === 0, 5000, 'leftover agent processes to be gone');
+  await waitFor(
+    () => processesWithEnv('FAKE_AGENT_ARGV_LOG', argvLogPath).length === 0,
+    5000,
+    'leftover agent processes to be gone',
+  );
 }
 
 export function argvLog(path: string): string[][] {

@@ -9,7 +9,9 @@ export function fixturePath(...parts: string[]): string {
 }
 
 export function fixtureLines(...parts: string[]): string[] {
-  return readFileSync(fixturePath(...parts), 'utf8').split('\n').filter((line) => line !== '');
+  return readFileSync(fixturePath(...parts), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /** Every event an adapter makes of the lines, in order. */

@@ -31,7 +31,8 @@ let counters: BigInt64Array | null = null;
 function meter(): BigInt64Array {
   if (counters) return counters;
   counters = new BigInt64Array(new SharedArrayBuffer(16));
-  const worker = new Worker(`
+  const worker = new Worker(
+    `
     const { workerData } = require('node:worker_threads');
     const { readFileSync } = require('node:fs');
     const counters = new BigInt64Array(workerData);
@@ -43,7 +44,9 @@ function meter(): BigInt64Array {
       Atomics.wait(sleeper, 0, 0, ${SLEEP_MS});
       const now = read();
       if (first && now) { Atomics.store(counters, 1, now[1] - first[1]); Atomics.store(counters, 0, now[0] - first[0]); }
-    }`, { eval: true, workerData: counters.buffer });
+    }`,
+    { eval: true, workerData: counters.buffer },
+  );
   worker.unref();
   return counters;
 }

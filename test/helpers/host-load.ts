@@ -20,7 +20,11 @@ export function startHostLoad({ busyLoops, execStorms = 0, cpu, ownerPid = proce
   const pinned = cpu === undefined ? [] : ['taskset', '-c', String(cpu)];
   const commands = [
     ...Array.from({ length: busyLoops }, () => [...pinned, 'sh', '-c', `while ${alive}; do :; done`]),
-    ...Array.from({ length: execStorms }, () => ['sh', '-c', `while ${alive}; do /bin/true; ls /proc > /dev/null; done`]),
+    ...Array.from({ length: execStorms }, () => [
+      'sh',
+      '-c',
+      `while ${alive}; do /bin/true; ls /proc > /dev/null; done`,
+    ]),
   ];
   const children = commands.map(([file, ...args]) => spawn(file!, args, { detached: true, stdio: 'ignore' }));
   return () => {

@@ -18,14 +18,23 @@ import { isRunning } from './process-tree.ts';
  * the same pid (exec), which it writes to child.pid: an orphan left by the kill is waited for
  * before the next run, which rightly refuses to start beside a live process of its session.
  */
-const CHILD = ['sh', '-c', 'echo $$ > child.pid; i=0; while [ $i -lt 3000 ]; do echo "{\\"type\\":\\"note\\",\\"n\\":$i}"; i=$((i+1)); done; exec sleep 1'];
+const CHILD = [
+  'sh',
+  '-c',
+  'echo $$ > child.pid; i=0; while [ $i -lt 3000 ]; do echo "{\\"type\\":\\"note\\",\\"n\\":$i}"; i=$((i+1)); done; exec sleep 1',
+];
 
 export interface KillTrialsResult {
   trials: number;
   failures: string[];
 }
 
-export async function runKillTrials(root: string, trials: number, concurrency: number, maxDelayMs = 900): Promise<KillTrialsResult> {
+export async function runKillTrials(
+  root: string,
+  trials: number,
+  concurrency: number,
+  maxDelayMs = 900,
+): Promise<KillTrialsResult> {
   const failures: string[] = [];
   let next = 0;
   const worker = async () => {
@@ -42,20 +51,33 @@ async function killTrial(dir: string, delayMs: number): Promise<string | null> {
   mkdirSync(dir, { recursive: true });
   const config = join(dir, 'deadman.toml');
   writeFileSync(config, `name = "trial"\nstate_dir = ${JSON.stringify(dir)}\nadapter = "codex"\ninactivity = "1min"\n`);
-  const env = { ...process.env, DEADMAN_CONFIG: '', NOTIFY_SOCKET: '', WATCHDOG_USEC: '', INVOCATION_ID: '', JOURNAL_STREAM: '' };
-  const victim = spawn(process.execPath, [deadmanBin, 'run', '--config', config, '--', ...CHILD], { cwd: dir, env, stdio: 'ignore' });
+  const env = {
+    ...process.env,
+    DEADMAN_CONFIG: '',
+    NOTIFY_SOCKET: '',
+    WATCHDOG_USEC: '',
+    INVOCATION_ID: '',
+    JOURNAL_STREAM: '',
+  };
+  const victim = spawn(process.execPath, [deadmanBin, 'run', '--config', config, '--', ...CHILD], {
+    cwd: dir,
+    env,
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => victim.once('exit', () => resolve()));
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   victim.kill('SIGKILL');
   await exited;
   const broken = (await listMarkers(join(dir, 'markers'))).filter((read) => read.status === 'problem');
-  if (broken.length > 0) return `marker does not parse after a kill at ${Math.round(delayMs)} ms: ${JSON.stringify(broken)}`;
+  if (broken.length > 0)
+    return `marker does not parse after a kill at ${Math.round(delayMs)} ms: ${JSON.stringify(broken)}`;
   const database = join(dir, 'deadman.db');
   if (existsSync(database)) {
     const db = new DatabaseSync(database);
     try {
       const check = db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
-      if (check.map((row) => row.integrity_check).join() !== 'ok') return `integrity_check after a kill at ${Math.round(delayMs)} ms: ${JSON.stringify(check)}`;
+      if (check.map((row) => row.integrity_check).join() !== 'ok')
+        return `integrity_check after a kill at ${Math.round(delayMs)} ms: ${JSON.stringify(check)}`;
     } finally {
       db.close();
     }
@@ -63,5 +85,7 @@ async function killTrial(dir: string, delayMs: number): Promise<string | null> {
   const childPid = existsSync(join(dir, 'child.pid')) ? Number(readFileSync(join(dir, 'child.pid'), 'utf8')) : 0;
   if (childPid > 0) await waitFor(() => !isRunning(childPid), 10_000, `the orphaned child ${childPid} to end`);
   const after = await runDeadman(['run', '--config', config, '--', 'sh', '-c', 'exit 3'], { cwd: dir, env });
-  return after.code === 3 ? null : `the next run after a kill at ${Math.round(delayMs)} ms exited ${after.code}: ${after.stderr.trim()}`;
+  return after.code === 3
+    ? null
+    : `the next run after a kill at ${Math.round(delayMs)} ms exited ${after.code}: ${after.stderr.trim()}`;
 }

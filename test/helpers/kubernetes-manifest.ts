@@ -11,7 +11,10 @@ import { repoRoot } from './cli.ts';
 function documents(file: string, kinds: string[]): unknown[] {
   const text = readFileSync(join(repoRoot, 'contrib', 'kubernetes', file), 'utf8');
   const docs = parseAllDocuments(text).map((doc) => doc.toJS() as { kind: string });
-  assert.deepEqual(docs.map((doc) => doc.kind), kinds);
+  assert.deepEqual(
+    docs.map((doc) => doc.kind),
+    kinds,
+  );
   return docs;
 }
 

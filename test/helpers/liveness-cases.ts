@@ -28,19 +28,46 @@ export const POLL_MS = 250;
 const node = (script: string) => [process.execPath, '-e', script];
 
 export const LIVENESS_CASES: LivenessCase[] = [
-  { name: 'idle agent with an inotify watch on /etc', expect: 'stall', idleFrom: 'watching', command: (dir) => ['python3', fixturePath('inotify-idle.py'), join(dir, 'watching')] },
-  { name: 'until test -f X; do sleep 1; done', expect: 'stall', idleFrom: 'started', command: (dir) => ['sh', '-c', `touch started; until test -f ${join(dir, 'never')}; do sleep 1; done`] },
-  { name: 'a systemd-notify WATCHDOG=1 loop', expect: 'stall', idleFrom: 'started', command: () => ['sh', '-c', 'touch started; while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'] },
-  { name: 'codex adapter, non-JSON junk every second', expect: 'stall', idleFrom: 'started', flags: ['--adapter', 'codex'], command: () => ['sh', '-c', 'touch started; while :; do echo "not json"; echo oops >&2; sleep 1; done'] },
+  {
+    name: 'idle agent with an inotify watch on /etc',
+    expect: 'stall',
+    idleFrom: 'watching',
+    command: (dir) => ['python3', fixturePath('inotify-idle.py'), join(dir, 'watching')],
+  },
+  {
+    name: 'until test -f X; do sleep 1; done',
+    expect: 'stall',
+    idleFrom: 'started',
+    command: (dir) => ['sh', '-c', `touch started; until test -f ${join(dir, 'never')}; do sleep 1; done`],
+  },
+  {
+    name: 'a systemd-notify WATCHDOG=1 loop',
+    expect: 'stall',
+    idleFrom: 'started',
+    command: () => ['sh', '-c', 'touch started; while :; do systemd-notify WATCHDOG=1 2>/dev/null; sleep 1; done'],
+  },
+  {
+    name: 'codex adapter, non-JSON junk every second',
+    expect: 'stall',
+    idleFrom: 'started',
+    flags: ['--adapter', 'codex'],
+    command: () => ['sh', '-c', 'touch started; while :; do echo "not json"; echo oops >&2; sleep 1; done'],
+  },
   { name: 'a silent CPU-bound job', expect: 'survive', command: () => node('for (;;);') },
   {
-    name: 'a silent download throttled to 100 KB/s from a loopback server', expect: 'survive',
-    command: (dir) => node(`
+    name: 'a silent download throttled to 100 KB/s from a loopback server',
+    expect: 'survive',
+    command: (dir) =>
+      node(`
       const http = require('http'); const fs = require('fs');
       const server = http.createServer((req, res) => { const t = setInterval(() => res.write(Buffer.alloc(10240)), 100); req.on('close', () => clearInterval(t)); });
       server.listen(0, '127.0.0.1', () => http.get({ host: '127.0.0.1', port: server.address().port }, (res) => res.pipe(fs.createWriteStream(${JSON.stringify(join(dir, 'download'))}))));`),
   },
-  { name: 'a tar of a large tree to disk', expect: 'survive', command: (dir) => ['sh', '-c', `exec tar cf ${join(dir, 'out.tar')} /usr 2>/dev/null`] },
+  {
+    name: 'a tar of a large tree to disk',
+    expect: 'survive',
+    command: (dir) => ['sh', '-c', `exec tar cf ${join(dir, 'out.tar')} /usr 2>/dev/null`],
+  },
 ];
 
 export interface CaseResult {
@@ -56,14 +83,37 @@ export interface CaseResult {
  * `timeoutMs`: the run's --timeout, 3 × inactivity + 0.5 s on an idle host; a test on a busy one
  * passes it scaled by how much slower the host is (a stall case's start-up alone may use it up).
  */
-export async function runCase(c: LivenessCase, t?: { after(fn: () => void): void }, timeoutMs = 3 * INACTIVITY_MS + 500): Promise<CaseResult> {
+export async function runCase(
+  c: LivenessCase,
+  t?: { after(fn: () => void): void },
+  timeoutMs = 3 * INACTIVITY_MS + 500,
+): Promise<CaseResult> {
   const dir = tempDir(t);
   const database = join(dir, 'deadman.db');
   const env = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '' };
-  const finished = await runDeadman(['run', '--database', database, '--inactivity', `${INACTIVITY_MS}ms`, '--poll', `${POLL_MS}ms`,
-    '--timeout', `${Math.round(timeoutMs)}ms`, '--stop-grace', '1s', ...(c.flags ?? []), '--', ...c.command(dir)], { env, cwd: dir });
-  const [row] = query<{ opened_at: number; started_at: number }>(database,
-    "SELECT i.opened_at, r.started_at FROM incidents i JOIN runs r ON r.id = i.run_id WHERE i.kind = 'OUTPUT_INACTIVITY'");
+  const finished = await runDeadman(
+    [
+      'run',
+      '--database',
+      database,
+      '--inactivity',
+      `${INACTIVITY_MS}ms`,
+      '--poll',
+      `${POLL_MS}ms`,
+      '--timeout',
+      `${Math.round(timeoutMs)}ms`,
+      '--stop-grace',
+      '1s',
+      ...(c.flags ?? []),
+      '--',
+      ...c.command(dir),
+    ],
+    { env, cwd: dir },
+  );
+  const [row] = query<{ opened_at: number; started_at: number }>(
+    database,
+    "SELECT i.opened_at, r.started_at FROM incidents i JOIN runs r ON r.id = i.run_id WHERE i.kind = 'OUTPUT_INACTIVITY'",
+  );
   return {
     stalled: row !== undefined,
     latencyBeyondMs: row ? row.opened_at - Math.max(row.started_at, idleSince(dir, c.idleFrom)) - INACTIVITY_MS : null,
@@ -84,7 +134,9 @@ function idleSince(dir: string, file: string | undefined): number {
 export function startHostNoise({ busyCores = 1 } = {}): () => void {
   const children = [
     spawn('sh', ['-c', 'while :; do /bin/true; sleep 0.3; done'], { detached: true, stdio: 'ignore' }),
-    ...Array.from({ length: busyCores }, () => spawn(process.execPath, ['-e', 'for (;;);'], { detached: true, stdio: 'ignore' })),
+    ...Array.from({ length: busyCores }, () =>
+      spawn(process.execPath, ['-e', 'for (;;);'], { detached: true, stdio: 'ignore' }),
+    ),
   ];
   return () => {
     for (const child of children) {
@@ -106,15 +158,50 @@ export const HUNG_TIMEOUT_MS = 2_000;
  * Codex does): how long after that event the tool's item.completed came (it comes once the
  * tool is killed), or null when it never did within the run's --timeout.
  */
-export async function hungToolKillDelay(t?: { after(fn: () => void): void }, extraEnv: Record<string, string> = {}): Promise<{ delayMs: number | null; stderr: string }> {
+export async function hungToolKillDelay(
+  t?: { after(fn: () => void): void },
+  extraEnv: Record<string, string> = {},
+): Promise<{ delayMs: number | null; stderr: string }> {
   const dir = tempDir(t);
   const env = {
-    ...process.env, STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '', DEADMAN_CONFIG: '',
-    FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL_EVENT_DELAY_MS: '1500', ...extraEnv,
+    ...process.env,
+    STATE_DIRECTORY: join(dir, 'state'),
+    NOTIFY_SOCKET: '',
+    DEADMAN_CONFIG: '',
+    FAKE_AGENT_SCENARIO: 'hang-tool',
+    FAKE_AGENT_TOOL_EVENT_DELAY_MS: '1500',
+    ...extraEnv,
   };
-  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), '--adapter', 'codex',
-    '--auto-recover', '--hung-timeout', `${HUNG_TIMEOUT_MS}ms`, '--kill-grace', '1s', '--poll', `${POLL_MS}ms`, '--inactivity', '1min',
-    '--timeout', '15s', '--', process.execPath, fakeAgent, 'codex', 'exec', '--json', 'fix the tests'], { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [
+      join(repoRoot, 'bin', 'deadman.js'),
+      'run',
+      '--database',
+      join(dir, 'deadman.db'),
+      '--adapter',
+      'codex',
+      '--auto-recover',
+      '--hung-timeout',
+      `${HUNG_TIMEOUT_MS}ms`,
+      '--kill-grace',
+      '1s',
+      '--poll',
+      `${POLL_MS}ms`,
+      '--inactivity',
+      '1min',
+      '--timeout',
+      '15s',
+      '--',
+      process.execPath,
+      fakeAgent,
+      'codex',
+      'exec',
+      '--json',
+      'fix the tests',
+    ],
+    { env, cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let startedAt: number | null = null;
   let completedAt: number | null = null;
   let stderr = '';

@@ -1,10 +1,17 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 
-export interface Received { path: string; headers: IncomingMessage['headers']; body: string }
+export interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 
 /** A loopback HTTP sink that records every request; `/hang` never answers; a path in `redirects` answers with its [status, Location]. */
-export async function loopbackSink(t: { after(fn: () => void): void }, redirects: Record<string, [number, string]> = {}): Promise<{ url: string; received: Received[] }> {
+export async function loopbackSink(
+  t: { after(fn: () => void): void },
+  redirects: Record<string, [number, string]> = {},
+): Promise<{ url: string; received: Received[] }> {
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     let body = '';

@@ -7,9 +7,15 @@ import { withEnv } from './with-env.ts';
 /** Where Postgres is absent the tests skip with the reason; under .ci/run (DEADMAN_REQUIRE_POSTGRES=1) they fail instead. */
 
 test('without psql the Postgres tests skip, saying why', (t) => {
-  assert.equal(withEnv({ PATH: tempDir(t), DEADMAN_REQUIRE_POSTGRES: undefined }, skipUnlessPostgres), 'psql is not installed here');
+  assert.equal(
+    withEnv({ PATH: tempDir(t), DEADMAN_REQUIRE_POSTGRES: undefined }, skipUnlessPostgres),
+    'psql is not installed here',
+  );
 });
 
 test('with DEADMAN_REQUIRE_POSTGRES=1 the same absence is a failure, not a skip', (t) => {
-  assert.throws(() => withEnv({ PATH: tempDir(t), DEADMAN_REQUIRE_POSTGRES: '1' }, skipUnlessPostgres), /DEADMAN_REQUIRE_POSTGRES=1 forbids skipping/);
+  assert.throws(
+    () => withEnv({ PATH: tempDir(t), DEADMAN_REQUIRE_POSTGRES: '1' }, skipUnlessPostgres),
+    /DEADMAN_REQUIRE_POSTGRES=1 forbids skipping/,
+  );
 });

@@ -24,7 +24,11 @@ function serverBinDir(): string | null {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
   if (onPath !== '') return join(onPath, '..');
   const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   const found = versions.map((v) => join(base, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
   return found ?? null;
 }
@@ -36,9 +40,14 @@ function serverBinDir(): string | null {
  */
 export function skipUnlessPostgres(): false | string {
   const psql = spawnSync('psql', ['--version'], { stdio: 'ignore' }).status === 0;
-  const reason = !psql ? 'psql is not installed here' : serverBinDir() === null ? 'the PostgreSQL server (initdb) is not installed here' : null;
+  const reason = !psql
+    ? 'psql is not installed here'
+    : serverBinDir() === null
+      ? 'the PostgreSQL server (initdb) is not installed here'
+      : null;
   if (reason === null) return false;
-  if (process.env.DEADMAN_REQUIRE_POSTGRES === '1') throw new Error(`${reason} (DEADMAN_REQUIRE_POSTGRES=1 forbids skipping)`);
+  if (process.env.DEADMAN_REQUIRE_POSTGRES === '1')
+    throw new Error(`${reason} (DEADMAN_REQUIRE_POSTGRES=1 forbids skipping)`);
   return reason;
 }
 
@@ -61,27 +70,71 @@ export async function startPostgres(t: { after(fn: () => void | Promise<void>): 
   mkdirSync(data, { mode: 0o700 });
   chmodSync(dir, 0o755);
   if (asUser !== null) for (const path of [dir, data, join(dir, 'pwfile')]) chownSync(path, asUser.uid, asUser.gid);
-  const as = (argv: string[]) => (asUser === null ? argv : ['setpriv', `--reuid=${asUser.uid}`, `--regid=${asUser.gid}`, '--clear-groups', '--', ...argv]);
-  const [initProgram, ...initArgs] = as([join(bin, 'initdb'), '-D', data, '-U', 'deadman', '--auth=scram-sha-256', `--pwfile=${join(dir, 'pwfile')}`, '-E', 'UTF8', '--locale=C']);
+  const as = (argv: string[]) =>
+    asUser === null
+      ? argv
+      : ['setpriv', `--reuid=${asUser.uid}`, `--regid=${asUser.gid}`, '--clear-groups', '--', ...argv];
+  const [initProgram, ...initArgs] = as([
+    join(bin, 'initdb'),
+    '-D',
+    data,
+    '-U',
+    'deadman',
+    '--auth=scram-sha-256',
+    `--pwfile=${join(dir, 'pwfile')}`,
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   const init = spawnSync(initProgram!, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
-  const [program, ...args] = as([join(bin, 'postgres'), '-D', data, '-k', dir, '-c', 'listen_addresses=', '-c', 'fsync=off']);
+  const [program, ...args] = as([
+    join(bin, 'postgres'),
+    '-D',
+    data,
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=',
+    '-c',
+    'fsync=off',
+  ]);
   const started = spawn(program!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   server = started;
   let log = '';
-  started.stderr!.on('data', (chunk: Buffer) => { log += chunk.toString(); });
+  started.stderr!.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
   exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
   const uri = `postgresql://deadman:${password}@/postgres?host=${encodeURIComponent(dir)}`;
   const sql = (statements: string): string => {
-    const run = spawnSync('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', `postgresql://deadman@/postgres?host=${encodeURIComponent(dir)}`, '-c', statements],
-      { encoding: 'utf8', env: { ...process.env, PGPASSWORD: password } });
+    const run = spawnSync(
+      'psql',
+      [
+        '-X',
+        '-q',
+        '-A',
+        '-t',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-d',
+        `postgresql://deadman@/postgres?host=${encodeURIComponent(dir)}`,
+        '-c',
+        statements,
+      ],
+      { encoding: 'utf8', env: { ...process.env, PGPASSWORD: password } },
+    );
     if (run.status !== 0) throw new Error(`psql failed: ${run.stderr}`);
     return run.stdout;
   };
-  await waitFor(() => {
-    if (started.exitCode !== null) throw new Error(`postgres exited ${started.exitCode}: ${log}`);
-    return spawnSync('psql', ['-X', '-q', '-d', uri, '-c', 'SELECT 1'], { stdio: 'ignore' }).status === 0;
-  }, 30_000, 'postgres to accept connections');
+  await waitFor(
+    () => {
+      if (started.exitCode !== null) throw new Error(`postgres exited ${started.exitCode}: ${log}`);
+      return spawnSync('psql', ['-X', '-q', '-d', uri, '-c', 'SELECT 1'], { stdio: 'ignore' }).status === 0;
+    },
+    30_000,
+    'postgres to accept connections',
+  );
   return { uri, password, sql };
 }
 

@@ -67,10 +67,11 @@ export function startTree(t: Cleanup, file: string, args: string[], options: Spa
   return {
     child,
     pid,
-    nextLine: () => new Promise((resolve) => {
-      waiting.push(resolve);
-      flush();
-    }),
+    nextLine: () =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        flush();
+      }),
     adopt(adoptedPid) {
       const stat = readProcStat(adoptedPid);
       if (stat) adopted.push({ pid: adoptedPid, startTime: stat.startTime });

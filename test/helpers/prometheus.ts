@@ -3,7 +3,11 @@
  * writes: every sample belongs to a family declared with # HELP and # TYPE before it, names and
  * labels follow the grammar, label values use only the three escapes, values are numbers.
  */
-export interface ParsedSample { name: string; labels: Record<string, string>; value: number }
+export interface ParsedSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$/;
 const LABEL = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\[\\"n])*)"(,|$)/;

@@ -12,6 +12,7 @@ export function skipUnlessInstalled(tool: string, probe: string[] = ['--version'
 
 /** The reason to skip, or the same throw under DEADMAN_REQUIRE_SYSTEMD=1: CI (root, every tool installed) must not skip. */
 export function skipReason(reason: string): string {
-  if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1') throw new Error(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
+  if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1')
+    throw new Error(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
   return reason;
 }

@@ -17,17 +17,24 @@ export function interruptedRollout(root: string, sessionId: string, cwd: string)
   const at = (minutesAgo: number) => Date.now() - minutesAgo * 60_000;
   const lines = [
     rolloutLines.sessionMeta(at(9), sessionId, cwd),
-    rolloutLines.taskStarted(at(9), 'turn-1'), rolloutLines.turnContext(at(9), 'turn-1', cwd, 'workspace-write'), rolloutLines.userMessage(at(9), 'turn-1', 'write the report'),
-    rolloutLines.taskStarted(at(5), 'turn-2'), rolloutLines.userMessage(at(5), 'turn-2', reviveMessage('write the report')),
+    rolloutLines.taskStarted(at(9), 'turn-1'),
+    rolloutLines.turnContext(at(9), 'turn-1', cwd, 'workspace-write'),
+    rolloutLines.userMessage(at(9), 'turn-1', 'write the report'),
+    rolloutLines.taskStarted(at(5), 'turn-2'),
+    rolloutLines.userMessage(at(5), 'turn-2', reviveMessage('write the report')),
     rolloutLines.taskStarted(at(1), 'turn-3'),
   ];
-  writeFileSync(join(sessions, `rollout-2026-12-01T08-00-00-${sessionId}.jsonl`), lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+  writeFileSync(
+    join(sessions, `rollout-2026-12-01T08-00-00-${sessionId}.jsonl`),
+    lines.map((line) => JSON.stringify(line)).join('\n') + '\n',
+  );
   const bin = join(root, 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'codex'), `#!/bin/sh\nexec '${process.execPath}' '${fakeAgent}' codex "$@"\n`);
   chmodSync(join(bin, 'codex'), 0o755);
   return {
-    codexHome, name: `codex-${sessionId}`,
+    codexHome,
+    name: `codex-${sessionId}`,
     toml: `session_files = ["codex"]\ncodex_home = ${JSON.stringify(codexHome)}\n`,
     env: { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, FAKE_AGENT_SESSION_DIR: sessions },
   };

@@ -28,7 +28,10 @@ export function layOutSessions(root: string, now: number): { codexHome: string; 
   const claudeDir = join(claudeConfigDir, 'projects', '-srv-exp-work');
   mkdirSync(codexDir, { recursive: true });
   mkdirSync(claudeDir, { recursive: true });
-  for (const [from, to] of [['codex', codexDir], ['claude', claudeDir]] as const) {
+  for (const [from, to] of [
+    ['codex', codexDir],
+    ['claude', claudeDir],
+  ] as const) {
     for (const name of readdirSync(fixturePath('sessions', from))) {
       const stale = STALE_SESSIONS.some((id) => name.includes(id));
       const lastAt = now - (stale ? 3 * DAY : 60_000);
@@ -43,5 +46,8 @@ export function layOutSessions(root: string, now: number): { codexHome: string; 
 function shiftTimestamps(text: string, lastAt: number): string {
   const stamps = [...text.matchAll(/"timestamp":"([^"]+)"/g)].map((m) => Date.parse(m[1]!)).filter(Number.isFinite);
   const shift = lastAt - Math.max(...stamps);
-  return text.replace(/"timestamp":"([^"]+)"/g, (_, iso: string) => `"timestamp":"${new Date(Date.parse(iso) + shift).toISOString()}"`);
+  return text.replace(
+    /"timestamp":"([^"]+)"/g,
+    (_, iso: string) => `"timestamp":"${new Date(Date.parse(iso) + shift).toISOString()}"`,
+  );
 }

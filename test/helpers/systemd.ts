@@ -1,5 +1,17 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from './cli.ts';
@@ -47,7 +59,12 @@ export interface UserManager {
   /** `systemctl --user status` text, for asserting on the `Status:` line. */
   status(unit: string): Promise<string>;
   /** Polls `show` until `predicate` holds; throws with the last properties seen on timeout. */
-  waitFor(unit: string, predicate: (p: UnitProperties) => boolean, timeoutMs: number, properties?: readonly string[]): Promise<UnitProperties>;
+  waitFor(
+    unit: string,
+    predicate: (p: UnitProperties) => boolean,
+    timeoutMs: number,
+    properties?: readonly string[],
+  ): Promise<UnitProperties>;
   stop(): Promise<void>;
 }
 
@@ -70,14 +87,28 @@ export interface ManagerPlacement {
   gid?: number;
 }
 
-export const DEFAULT_PROPERTIES = ['ActiveState', 'SubState', 'Result', 'NRestarts', 'MainPID', 'StatusText', 'ExecMainCode', 'ExecMainStatus'] as const;
+export const DEFAULT_PROPERTIES = [
+  'ActiveState',
+  'SubState',
+  'Result',
+  'NRestarts',
+  'MainPID',
+  'StatusText',
+  'ExecMainCode',
+  'ExecMainStatus',
+] as const;
 
 const SYSTEMD = '/lib/systemd/systemd';
 const START_TIMEOUT_MS = 15_000;
 
 /** Starts a manager, or reports why not: skip normally, fail when DEADMAN_REQUIRE_SYSTEMD=1. */
-export async function startUserManager(t: SkippableContext, placement: ManagerPlacement = {}): Promise<UserManager | null> {
-  const unavailable = whyUnavailable() ?? (placement.uid !== undefined && process.getuid?.() !== 0 ? 'a manager of another uid needs root' : null);
+export async function startUserManager(
+  t: SkippableContext,
+  placement: ManagerPlacement = {},
+): Promise<UserManager | null> {
+  const unavailable =
+    whyUnavailable() ??
+    (placement.uid !== undefined && process.getuid?.() !== 0 ? 'a manager of another uid needs root' : null);
   if (unavailable) return skipOrFail(t, unavailable);
   let manager: UserManager;
   try {
@@ -90,7 +121,8 @@ export async function startUserManager(t: SkippableContext, placement: ManagerPl
 }
 
 function skipOrFail(t: SkippableContext, reason: string): null {
-  if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1') throw new Error(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
+  if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1')
+    throw new Error(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
   t.skip(reason);
   return null;
 }
@@ -111,7 +143,9 @@ async function launch(placement: ManagerPlacement): Promise<UserManager> {
   // The manager's HOME and XDG_RUNTIME_DIR, outside /tmp as real ones are: a unit with
   // PrivateTmp= must still reach its HOME and the manager's notify socket.
   const base = mkdtempSync(join(placement.parent ?? homedir(), '.deadman-systemd-'));
-  const runtimeDir = placement.runtimeParent ? mkdtempSync(join(placement.runtimeParent, 'deadman-test-runtime-')) : join(base, 'runtime');
+  const runtimeDir = placement.runtimeParent
+    ? mkdtempSync(join(placement.runtimeParent, 'deadman-test-runtime-'))
+    : join(base, 'runtime');
   if (!placement.runtimeParent) mkdirSync(runtimeDir, { mode: 0o700 });
   // 0711: units of other users (User= under root's manager) reach the notify socket, as under /run/systemd.
   chmodSync(runtimeDir, placement.uid === undefined ? 0o711 : 0o700);
@@ -119,7 +153,10 @@ async function launch(placement: ManagerPlacement): Promise<UserManager> {
   const unitDir = join(configHome, 'systemd', 'user');
   mkdirSync(unitDir, { recursive: true });
   // Units print into the manager's log too (there is no journal to send them to).
-  writeFileSync(join(configHome, 'systemd', 'user.conf'), '[Manager]\nDefaultStandardOutput=inherit\nDefaultStandardError=inherit\n');
+  writeFileSync(
+    join(configHome, 'systemd', 'user.conf'),
+    '[Manager]\nDefaultStandardOutput=inherit\nDefaultStandardError=inherit\n',
+  );
   const logPath = join(base, 'manager.log');
   const env = managerEnvironment(base, runtimeDir, configHome);
   const log = openSync(logPath, 'a');
@@ -127,10 +164,19 @@ async function launch(placement: ManagerPlacement): Promise<UserManager> {
   if (uid !== undefined) for (const path of [base, runtimeDir, ...cgroups]) chownTree(path, uid, gid ?? uid);
   // Root moves the shell into the cgroups (a uid of its own may not), then it becomes the manager's uid.
   const become = uid === undefined ? '' : `setpriv --reuid=${uid} --regid=${gid ?? uid} --clear-groups `;
-  const child = spawn('/bin/sh', ['-c', `for f in "$@"; do echo $$ > "$f" || exit 97; done; exec ${become}"$0" --user`, SYSTEMD, ...cgroups.map((dir) => join(dir, 'cgroup.procs'))], {
-    env,
-    stdio: ['ignore', log, log],
-  });
+  const child = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      `for f in "$@"; do echo $$ > "$f" || exit 97; done; exec ${become}"$0" --user`,
+      SYSTEMD,
+      ...cgroups.map((dir) => join(dir, 'cgroup.procs')),
+    ],
+    {
+      env,
+      stdio: ['ignore', log, log],
+    },
+  );
   closeSync(log);
   const manager = buildManager(child, { env, unitDir, logPath, cgroups, base, runtimeDir, uid, gid });
   try {
@@ -152,9 +198,25 @@ function chownTree(path: string, uid: number, gid: number): void {
 }
 
 function managerEnvironment(home: string, runtimeDir: string, configHome: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtimeDir, XDG_CONFIG_HOME: configHome };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_RUNTIME_DIR: runtimeDir,
+    XDG_CONFIG_HOME: configHome,
+  };
   // The test runner may itself run under systemd; none of that must leak into the manager.
-  for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'WATCHDOG_PID', 'DBUS_SESSION_BUS_ADDRESS', 'INVOCATION_ID', 'JOURNAL_STREAM', 'LISTEN_PID', 'LISTEN_FDS', 'LISTEN_FDNAMES', 'MANAGERPID']) {
+  for (const key of [
+    'NOTIFY_SOCKET',
+    'WATCHDOG_USEC',
+    'WATCHDOG_PID',
+    'DBUS_SESSION_BUS_ADDRESS',
+    'INVOCATION_ID',
+    'JOURNAL_STREAM',
+    'LISTEN_PID',
+    'LISTEN_FDS',
+    'LISTEN_FDNAMES',
+    'MANAGERPID',
+  ]) {
     delete env[key];
   }
   return env;
@@ -162,13 +224,18 @@ function managerEnvironment(home: string, runtimeDir: string, configHome: string
 
 async function waitForRunning(manager: UserManager, child: ChildProcess, logPath: string): Promise<void> {
   const describeLog = () => readFileSync(logPath, 'utf8').trim().split('\n').slice(-3).join(' | ') || 'no output';
-  await waitFor(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`manager exited (${child.exitCode ?? child.signalCode}): ${describeLog()}`);
-    }
-    const state = (await manager.systemctl('is-system-running')).stdout.trim();
-    return state === 'running' || state === 'degraded';
-  }, START_TIMEOUT_MS, 'systemd --user to report running', 100).catch((error: Error) => {
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`manager exited (${child.exitCode ?? child.signalCode}): ${describeLog()}`);
+      }
+      const state = (await manager.systemctl('is-system-running')).stdout.trim();
+      return state === 'running' || state === 'degraded';
+    },
+    START_TIMEOUT_MS,
+    'systemd --user to report running',
+    100,
+  ).catch((error: Error) => {
     throw new Error(`${error.message}; log: ${describeLog()}`);
   });
 }
@@ -186,7 +253,10 @@ interface ManagerPlaces {
   gid: number | undefined;
 }
 
-function buildManager(child: ChildProcess, { env, unitDir, logPath, cgroups, base, runtimeDir, uid, gid }: ManagerPlaces): UserManager {
+function buildManager(
+  child: ChildProcess,
+  { env, unitDir, logPath, cgroups, base, runtimeDir, uid, gid }: ManagerPlaces,
+): UserManager {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const killLeftovers = () => {
     killCgroupTrees(cgroups);
@@ -217,10 +287,15 @@ function buildManager(child: ChildProcess, { env, unitDir, logPath, cgroups, bas
     async waitFor(unit, predicate, timeoutMs, properties = DEFAULT_PROPERTIES) {
       let last: UnitProperties = {};
       try {
-        return await waitFor(async () => {
-          last = await manager.show(unit, properties);
-          return predicate(last) ? last : null;
-        }, timeoutMs, `${unit} to reach the expected state`, 100);
+        return await waitFor(
+          async () => {
+            last = await manager.show(unit, properties);
+            return predicate(last) ? last : null;
+          },
+          timeoutMs,
+          `${unit} to reach the expected state`,
+          100,
+        );
       } catch (error) {
         throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`);
       }
@@ -250,7 +325,12 @@ export function parseProperties(text: string): UnitProperties {
   return properties;
 }
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, as: { uid?: number; gid?: number } = {}): Promise<CommandResult> {
+function run(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  as: { uid?: number; gid?: number } = {},
+): Promise<CommandResult> {
   return new Promise((resolve) => {
     execFile(file, args, { env, encoding: 'utf8', ...as }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -46,7 +46,11 @@ export function deadmanUnit(spec: TestUnit): string {
  * reading `config`), /etc/deadman the config dir `etc`, /var/lib/deadman the records' dir.
  * Nothing else of the units is changed.
  */
-export async function installShippedUnits(manager: Pick<UserManager, 'writeUnit'>, files: readonly string[], dirs: { etc: string; records: string }): Promise<void> {
+export async function installShippedUnits(
+  manager: Pick<UserManager, 'writeUnit'>,
+  files: readonly string[],
+  dirs: { etc: string; records: string },
+): Promise<void> {
   for (const file of files) {
     const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
       .replaceAll('/usr/bin/deadman check', `/usr/bin/deadman check --config ${dirs.etc}/deadman.toml`)

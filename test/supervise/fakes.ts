@@ -21,12 +21,31 @@ export const ROOT_PID = 100;
 
 export function proc(pid: number, ppid: number, options: Partial<ProcessInfo> = {}): ProcessInfo {
   return {
-    pid, ppid, pgid: pid, sid: pid, startTime: pid, state: 'S', comm: `p${pid}`, cmdline: [`p${pid}`], cpuTicks: 0, ioBytes: 0, listening: false, ...options,
+    pid,
+    ppid,
+    pgid: pid,
+    sid: pid,
+    startTime: pid,
+    state: 'S',
+    comm: `p${pid}`,
+    cmdline: [`p${pid}`],
+    cpuTicks: 0,
+    ioBytes: 0,
+    listening: false,
+    ...options,
   };
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...configSchema.parse({}), poll: 1000, inactivity: 60_000, hung_timeout: 10_000, verify_window: 5_000, stop_grace: 3_000, ...overrides };
+  return {
+    ...configSchema.parse({}),
+    poll: 1000,
+    inactivity: 60_000,
+    hung_timeout: 10_000,
+    verify_window: 5_000,
+    stop_grace: 3_000,
+    ...overrides,
+  };
 }
 
 /** Lets every promise the fakes already resolved run to its end (no timers involved). */
@@ -61,7 +80,14 @@ function keptRecords() {
   const decisions: PolicyDecision[] = [];
   const nowhere = () => {};
   const records: RunRecorder = {
-    update: nowhere, event: nowhere, undelivered: nowhere, observation: nowhere, diagnosis: nowhere, action: nowhere, verification: nowhere, evidence: nowhere,
+    update: nowhere,
+    event: nowhere,
+    undelivered: nowhere,
+    observation: nowhere,
+    diagnosis: nowhere,
+    action: nowhere,
+    verification: nowhere,
+    evidence: nowhere,
     openIncident: (kind, message) => {
       const incident: Incident = { id: -1, kind, state: 'OPEN', message, attempts: 0 };
       opened.push(incident);
@@ -101,7 +127,11 @@ export function fakeClock() {
     sleepers = sleepers.filter((s) => s.at > now);
     for (const s of due) s.wake();
   };
-  const clock: LoopClock = { monotonic: () => now, wall: () => 1_700_000_000_000 + now, sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })) };
+  const clock: LoopClock = {
+    monotonic: () => now,
+    wall: () => 1_700_000_000_000 + now,
+    sleep: (ms) => new Promise<void>((wake) => sleepers.push({ at: now + ms, wake })),
+  };
   return { clock, now: () => now, moveTo, advance: (ms: number) => moveTo(now + ms) };
 }
 
@@ -109,14 +139,21 @@ export function fakeClock() {
  * `watchdogUsec`: the run is under a systemd watchdog (a notify path, WATCHDOG_USEC), so its
  * ping timer runs on the fake clock: `elapse` moves time and fires every timer that falls due.
  */
-export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter; watchdogUsec?: number } = {}) {
+export function fakeRun(
+  options: { spawnFails?: boolean; evidenceOnExit?: string | null; adapter?: Adapter; watchdogUsec?: number } = {},
+) {
   const time = fakeClock();
   /** Repeating timers (the poll, the watchdog), on the fake clock as its waits are. */
   const timers: Array<{ ms: number; run: () => void; dueAt: number }> = [];
   const child = new FakeChild();
   const logs: Array<{ level: Level; message: string }> = [];
   const notes: string[] = [];
-  const tree = { processes: [proc(ROOT_PID, 1)], terminated: [] as number[], stops: [] as NodeJS.Signals[], abort: null as AbortSignal | null };
+  const tree = {
+    processes: [proc(ROOT_PID, 1)],
+    terminated: [] as number[],
+    stops: [] as NodeJS.Signals[],
+    abort: null as AbortSignal | null,
+  };
   let onSignal: ((signal: NodeJS.Signals) => void) | null = null;
   let onEvidenceDead: ((message: string) => void) | null = null;
   const logger = { log: (level: Level, message: string) => void logs.push({ level, message }) };
@@ -124,10 +161,15 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
   const adapter = options.adapter ?? createGenericAdapter();
   const ports: PassPorts = {
     clock: time.clock,
-    notifier: { path: options.watchdogUsec === undefined ? 'none' : 'addon', detail: 'fake', send: (message) => void notes.push(message) },
+    notifier: {
+      path: options.watchdogUsec === undefined ? 'none' : 'addon',
+      detail: 'fake',
+      send: (message) => void notes.push(message),
+    },
     logger,
     records,
-    spawn: async () => (options.spawnFails ? { ok: false, exitCode: 127, message: 'nope: command not found' } : { ok: true, child }),
+    spawn: async () =>
+      options.spawnFails ? { ok: false, exitCode: 127, message: 'nope: command not found' } : { ok: true, child },
     signals: (handler) => {
       onSignal = handler;
       return () => (onSignal = null);
@@ -165,7 +207,12 @@ export function fakeRun(options: { spawnFails?: boolean; evidenceOnExit?: string
     portAccepts: async () => false,
   };
   return {
-    ports, child, tree, logs, notes, records,
+    ports,
+    child,
+    tree,
+    logs,
+    notes,
+    records,
     advance: (ms: number) => time.advance(ms),
     /** One poll of the loop (every repeating timer fires once, whatever its period), then everything it started. */
     poll: async () => {

@@ -13,7 +13,10 @@ import { fakeRun, settle, testConfig } from './fakes.ts';
  */
 test('the last lines written after the exit is reported are read before the run concludes', async () => {
   const run = fakeRun({ adapter: createClaudeAdapter() });
-  const result = runPass({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' }, run.ports);
+  const result = runPass(
+    { argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(), onStall: 'exit' },
+    run.ports,
+  );
   await settle();
   const id = 'c0ffee00-0000-4000-8000-000000000003';
   run.child.print(`${JSON.stringify(claudeLines.init(id, '/'))}\n`);

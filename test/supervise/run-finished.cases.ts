@@ -15,13 +15,27 @@ const SESSION = 'c0ffee00-0000-4000-8000-000000000001';
 function claudeRun() {
   const run = fakeRun({ adapter: createClaudeAdapter() });
   const machine = tracedMachine();
-  const result = runPass({ argv: ['claude'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ exit_grace: 30_000 }), onStall: 'withhold' }, run.ports, machine);
+  const result = runPass(
+    {
+      argv: ['claude'],
+      cwd: '/',
+      env: {},
+      runTag: '0'.repeat(32),
+      config: testConfig({ exit_grace: 30_000 }),
+      onStall: 'withhold',
+    },
+    run.ports,
+    machine,
+  );
   return { ...run, machine, result };
 }
 
 const line = (object: object) => `${JSON.stringify(object)}\n`;
 
-for (const { ok, exitCode, outcome } of [{ ok: true, exitCode: 0, outcome: 'completed' }, { ok: false, exitCode: 1, outcome: 'failed' }]) {
+for (const { ok, exitCode, outcome } of [
+  { ok: true, exitCode: 0, outcome: 'completed' },
+  { ok: false, exitCode: 1, outcome: 'failed' },
+]) {
   test(`a ${ok ? 'successful' : 'failed'} result and no exit: stopped after exit_grace, exit ${exitCode}, the incident RESOLVED`, async () => {
     const run = claudeRun();
     await settle();
@@ -34,15 +48,23 @@ for (const { ok, exitCode, outcome } of [{ ok: true, exitCode: 0, outcome: 'comp
     await run.poll();
     assert.equal(run.machine.stallAction, 'finish', 'never withheld, whatever on_stall says: the work is over');
     assert.deepEqual(run.tree.stops, ['SIGTERM']);
-    assert.ok(run.notes.some((n) => /^STATUS=FINISHED · the agent printed its final result .* · stopping the agent$/.test(n)), run.notes.join('\n'));
+    assert.ok(
+      run.notes.some((n) => /^STATUS=FINISHED · the agent printed its final result .* · stopping the agent$/.test(n)),
+      run.notes.join('\n'),
+    );
     run.child.exit(null, 'SIGTERM');
     const result = await run.result;
     assert.equal(result.exitCode, exitCode);
     assert.equal(result.outcome, outcome);
     assert.equal(result.clean, ok, 'only a successful result clears the revive marker');
-    assert.deepEqual(run.records.moves.map((m) => `${m.kind} ${m.event} ${m.to}`), [
-      'FINISHED_NOT_EXITED recovery_allowed RECOVERING', 'FINISHED_NOT_EXITED action_taken VERIFYING', 'FINISHED_NOT_EXITED verified RESOLVED',
-    ]);
+    assert.deepEqual(
+      run.records.moves.map((m) => `${m.kind} ${m.event} ${m.to}`),
+      [
+        'FINISHED_NOT_EXITED recovery_allowed RECOVERING',
+        'FINISHED_NOT_EXITED action_taken VERIFYING',
+        'FINISHED_NOT_EXITED verified RESOLVED',
+      ],
+    );
   });
 }
 

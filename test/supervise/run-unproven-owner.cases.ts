@@ -17,11 +17,25 @@ const line = (object: object) => `${JSON.stringify(object)}\n`;
 
 test('an idle process whose owner is unproven waits for a person, even with auto_recover; nothing is killed', async () => {
   const run = fakeRun({ adapter: createCodexAdapter() });
-  const result = runPass({ argv: ['codex'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig({ auto_recover: true, hung_timeout: 2_000 }), onStall: 'exit' },
-    run.ports, tracedMachine());
+  const result = runPass(
+    {
+      argv: ['codex'],
+      cwd: '/',
+      env: {},
+      runTag: '0'.repeat(32),
+      config: testConfig({ auto_recover: true, hung_timeout: 2_000 }),
+      onStall: 'exit',
+    },
+    run.ports,
+    tracedMachine(),
+  );
   await settle();
-  run.child.print(line(codexLines.threadStarted('01a23000-0000-7000-8000-0000000000cc')) + line(codexLines.turnStarted())
-    + line(codexLines.commandStarted('item_0', 'true')) + line(codexLines.commandCompleted('item_0', 'true', { exitCode: 0, output: '' })));
+  run.child.print(
+    line(codexLines.threadStarted('01a23000-0000-7000-8000-0000000000cc')) +
+      line(codexLines.turnStarted()) +
+      line(codexLines.commandStarted('item_0', 'true')) +
+      line(codexLines.commandCompleted('item_0', 'true', { exitCode: 0, output: '' })),
+  );
   await settle();
   run.advance(1_000);
   run.tree.processes.push(proc(300, ROOT_PID, { cmdline: ['node', 'watcher.js'] }));
@@ -33,9 +47,19 @@ test('an idle process whose owner is unproven waits for a person, even with auto
     run.advance(1_000);
     await run.poll();
   }
-  assert.deepEqual(run.records.decisions.map((d) => `${d.action} ${d.verdict}`), ["TERMINATE_DESCENDANT_PROCESS await_approval"], JSON.stringify(run.logs));
-  assert.match(run.records.decisions[0]!.reason, /nothing proves the target is an open tool call's — it may be a helper the agent started \(nothing proves whose the idle process is — pid 300 \(node watcher.js\): born before open tool call item_1, outside its window, and their commands are unknown/);
-  assert.deepEqual(run.records.moves.map((m) => `${m.kind} ${m.event} ${m.to}`), ['HUNG_PROCESS approval_required AWAITING_APPROVAL']);
+  assert.deepEqual(
+    run.records.decisions.map((d) => `${d.action} ${d.verdict}`),
+    ['TERMINATE_DESCENDANT_PROCESS await_approval'],
+    JSON.stringify(run.logs),
+  );
+  assert.match(
+    run.records.decisions[0]!.reason,
+    /nothing proves the target is an open tool call's — it may be a helper the agent started \(nothing proves whose the idle process is — pid 300 \(node watcher.js\): born before open tool call item_1, outside its window, and their commands are unknown/,
+  );
+  assert.deepEqual(
+    run.records.moves.map((m) => `${m.kind} ${m.event} ${m.to}`),
+    ['HUNG_PROCESS approval_required AWAITING_APPROVAL'],
+  );
   assert.deepEqual(run.tree.terminated, [], 'nothing killed');
   run.child.exit(0);
   await result;

@@ -18,7 +18,15 @@ const WATCHDOG_USEC = 4_000_000;
 function start(config: Partial<Config>, onStall: 'withhold' | 'exit' = 'withhold') {
   const run = fakeRun({ watchdogUsec: WATCHDOG_USEC });
   const machine = tracedMachine();
-  const plan = { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall, watchdogUsec: WATCHDOG_USEC };
+  const plan = {
+    argv: ['agent'],
+    cwd: '/',
+    env: {},
+    runTag: '0'.repeat(32),
+    config: testConfig(config),
+    onStall,
+    watchdogUsec: WATCHDOG_USEC,
+  };
   const pings = () => run.notes.filter((note) => note === 'WATCHDOG=1').length;
   /** Pings sent while the clock moves on by `ms`. */
   const pingsDuring = async (ms: number) => {
@@ -70,7 +78,7 @@ test('a tick overdue (a kill that hangs) stops the pings; they resume once the r
   release();
   run.child.print('tool gone; carrying on\n');
   await run.elapse(1_000);
-  assert.ok(await pingsDuring(10_000) >= 4, 'the pings resume once the recovery ended');
+  assert.ok((await pingsDuring(10_000)) >= 4, 'the pings resume once the recovery ended');
   assert.equal(machine.state, 'running');
   run.child.exit(0);
   assert.equal((await result).outcome, 'completed');
@@ -87,7 +95,7 @@ test('no ping before READY=1, however healthy the run: before it systemd runs no
   await result;
 });
 
-test('the pass\'s end (an evidence check, a git still running for the last tool end) is fed like the work: the pings stop only once the pass is over', async () => {
+test("the pass's end (an evidence check, a git still running for the last tool end) is fed like the work: the pings stop only once the pass is over", async () => {
   const { run, pingsDuring, start: begin } = start({ inactivity: 60_000 });
   let release = () => {};
   // Issue 38: the pings stopped with the pass's cleanups, before the end's own waits.

@@ -9,5 +9,7 @@ import { extname } from 'node:path';
  * stays a `*.test.ts` of its own. One case file runs alone with `node --test` on its dist path.
  */
 const cases = `.cases${extname(import.meta.filename)}`;
-const files = readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith(cases)).sort();
+const files = readdirSync(import.meta.dirname, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith(cases))
+  .sort();
 for (const file of files) await import(`./${file}`);

@@ -20,7 +20,8 @@ import { workDir } from './workload.ts';
 
 const UNITS = ['deadman-check.service', 'deadman-check-notify.service', 'deadman-check.timer'];
 
-const deadJob = (dir: string, name: string) => `[jobs.${name}]\n[[jobs.${name}.evidence]]\nkind = "command"\ncommand = ["test", "-e", "${dir}/${name}.ok"]\n`;
+const deadJob = (dir: string, name: string) =>
+  `[jobs.${name}]\n[[jobs.${name}.evidence]]\nkind = "command"\ncommand = ["test", "-e", "${dir}/${name}.ok"]\n`;
 
 test('deadman-check under a real user manager', async (t) => {
   const manager = await startUserManager(t, { runtimeParent: '/var/lib' });
@@ -32,8 +33,22 @@ test('deadman-check under a real user manager', async (t) => {
   mkdirSync(records, { mode: 0o700 });
   await installShippedUnits(manager, UNITS, { etc, records });
   const header = `state_dir = "${records}"\n[notify]\nwebhook = ["${sink.url}/hook"]\n`;
-  const alerts = () => sink.received.map((r) => JSON.parse(r.body) as { name: string; source: string; event: string; exit_code: number | null; outcome: string | null });
-  const notifyStarts = async () => Number((await manager.show('deadman-check-notify.service', ['ExecMainStartTimestampMonotonic'])).ExecMainStartTimestampMonotonic);
+  const alerts = () =>
+    sink.received.map(
+      (r) =>
+        JSON.parse(r.body) as {
+          name: string;
+          source: string;
+          event: string;
+          exit_code: number | null;
+          outcome: string | null;
+        },
+    );
+  const notifyStarts = async () =>
+    Number(
+      (await manager.show('deadman-check-notify.service', ['ExecMainStartTimestampMonotonic']))
+        .ExecMainStartTimestampMonotonic,
+    );
 
   await t.test('two dead jobs: the check alerts each; OnFailure= fires and skips what the check said', async () => {
     writeFileSync(join(etc, 'deadman.toml'), `${header}${deadJob(etc, 'export')}${deadJob(etc, 'backup')}`);
@@ -41,22 +56,40 @@ test('deadman-check under a real user manager', async (t) => {
     assert.notEqual(started.code, 0, 'a dead job fails the pass');
     const check = await manager.show('deadman-check.service', ['Result', 'ExecMainStatus']);
     assert.deepEqual([check.Result, check.ExecMainStatus], ['exit-code', '1']);
-    await waitFor(() => readFileSync(manager.logPath, 'utf8').includes('skipped: deadman-check/fail/1'), 30_000, 'OnFailure= ran deadman notify')
-      .catch(() => assert.fail(readFileSync(manager.logPath, 'utf8').split('\n').slice(-20).join('\n')));
+    await waitFor(
+      () => readFileSync(manager.logPath, 'utf8').includes('skipped: deadman-check/fail/1'),
+      30_000,
+      'OnFailure= ran deadman notify',
+    ).catch(() => assert.fail(readFileSync(manager.logPath, 'utf8').split('\n').slice(-20).join('\n')));
     assert.match(readFileSync(manager.logPath, 'utf8'), /skipped: deadman-check\/fail\/1: the run sent it itself/);
-    assert.deepEqual(alerts().map((a) => [a.source, a.name, a.event, a.outcome]).sort(), [['check', 'backup', 'fail', 'dead'], ['check', 'export', 'fail', 'dead']]);
+    assert.deepEqual(
+      alerts()
+        .map((a) => [a.source, a.name, a.event, a.outcome])
+        .sort(),
+      [
+        ['check', 'backup', 'fail', 'dead'],
+        ['check', 'export', 'fail', 'dead'],
+      ],
+    );
   });
 
   await t.test('a refused job: OnFailure= alerts the failed pass with its exit status', async () => {
     const before = await notifyStarts();
-    writeFileSync(join(etc, 'deadman.toml'), `${header}${deadJob(etc, 'export')}${deadJob(etc, 'backup')}[jobs.prose]\nrerun = ["Run the backup script again by hand"]\n${deadJob(etc, 'prose').split('\n').slice(1).join('\n')}`);
+    writeFileSync(
+      join(etc, 'deadman.toml'),
+      `${header}${deadJob(etc, 'export')}${deadJob(etc, 'backup')}[jobs.prose]\nrerun = ["Run the backup script again by hand"]\n${deadJob(etc, 'prose').split('\n').slice(1).join('\n')}`,
+    );
     await manager.systemctl('start', 'deadman-check.service');
     assert.equal((await manager.show('deadman-check.service', ['ExecMainStatus'])).ExecMainStatus, '78');
-    await waitFor(() => alerts().some((a) => a.source === 'notify'), 30_000, 'the OnFailure= alert')
-      .catch(() => assert.fail(readFileSync(manager.logPath, 'utf8').split('\n').slice(-20).join('\n')));
-    assert.ok(await notifyStarts() > before);
+    await waitFor(() => alerts().some((a) => a.source === 'notify'), 30_000, 'the OnFailure= alert').catch(() =>
+      assert.fail(readFileSync(manager.logPath, 'utf8').split('\n').slice(-20).join('\n')),
+    );
+    assert.ok((await notifyStarts()) > before);
     const sent = alerts().filter((a) => a.source === 'notify');
-    assert.deepEqual(sent.map((a) => [a.name, a.event, a.exit_code]), [['deadman-check', 'fail', 78]]);
+    assert.deepEqual(
+      sent.map((a) => [a.name, a.event, a.exit_code]),
+      [['deadman-check', 'fail', 78]],
+    );
     assert.equal(alerts().filter((a) => a.source === 'check').length, 2, 'the dead jobs are not alerted again');
   });
 
@@ -68,23 +101,41 @@ test('deadman-check under a real user manager', async (t) => {
     await manager.writeUnit('never-run.service', '[Service]\nType=oneshot\nExecStart=/bin/true\n');
     const ran = await manager.systemctl('start', 'quick-backup.service');
     assert.equal(ran.code, 0, ran.stderr);
-    const job = (name: string, unit: string, bound: string) => `[jobs.${name}]\nunit = "${unit}"\nmanager = "user"\n${bound}\n[[jobs.${name}.evidence]]\nkind = "command"\ncommand = ["true"]\n`;
+    const job = (name: string, unit: string, bound: string) =>
+      `[jobs.${name}]\nunit = "${unit}"\nmanager = "user"\n${bound}\n[[jobs.${name}.evidence]]\nkind = "command"\ncommand = ["true"]\n`;
     const config = join(etc, 'durations.toml');
-    writeFileSync(config, `${job('backup', 'quick-backup.service', 'min_duration = "1min"')}${job('bounded', 'quick-backup.service', 'max_duration = "1h"')}${job('never', 'never-run.service', 'min_duration = "1s"')}`);
-    const result = await runDeadman(['check', '-v', '--config', config, '--state-dir', join(etc, 'durations')], { env: manager.env, detached: true });
+    writeFileSync(
+      config,
+      `${job('backup', 'quick-backup.service', 'min_duration = "1min"')}${job('bounded', 'quick-backup.service', 'max_duration = "1h"')}${job('never', 'never-run.service', 'min_duration = "1s"')}`,
+    );
+    const result = await runDeadman(['check', '-v', '--config', config, '--state-dir', join(etc, 'durations')], {
+      env: manager.env,
+      detached: true,
+    });
     assert.equal(result.code, 1, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines[0], 'DEAD   backup', result.stdout);
-    assert.match(lines[1]!, /^ {7}quick-backup\.service's last run took \S+, shorter than min_duration 1min: too fast$/);
+    assert.match(
+      lines[1]!,
+      /^ {7}quick-backup\.service's last run took \S+, shorter than min_duration 1min: too fast$/,
+    );
     assert.equal(lines[2], 'alive  bounded');
-    assert.deepEqual(lines.slice(3, 5), ['UNKNOWN never', '       no run of never-run.service known: systemd keeps no run of it (none since the manager started, or the unit was unloaded: nothing, such as a timer, refers to it)']);
+    assert.deepEqual(lines.slice(3, 5), [
+      'UNKNOWN never',
+      '       no run of never-run.service known: systemd keeps no run of it (none since the manager started, or the unit was unloaded: nothing, such as a timer, refers to it)',
+    ]);
     assert.equal(lines.at(-1), '3 checked | 1 green and dead | 1 unknown | 1 alive');
   });
 
   await t.test('the shipped timer loads, schedules the check and names it', async () => {
     const started = await manager.systemctl('start', 'deadman-check.timer');
     assert.equal(started.code, 0, started.stderr);
-    const timer = await manager.show('deadman-check.timer', ['ActiveState', 'Unit', 'NextElapseUSecRealtime', 'LoadState']);
+    const timer = await manager.show('deadman-check.timer', [
+      'ActiveState',
+      'Unit',
+      'NextElapseUSecRealtime',
+      'LoadState',
+    ]);
     assert.deepEqual([timer.LoadState, timer.ActiveState, timer.Unit], ['loaded', 'active', 'deadman-check.service']);
     assert.match(timer.NextElapseUSecRealtime ?? '', /\d/, 'a next pass is scheduled');
   });

@@ -5,7 +5,15 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startUserManager } from '../helpers/systemd.ts';
 import { installShippedUnits } from '../helpers/units.ts';
-import { runOneshot, runWorkload, startLoopback, workDir, workloadAgent, workloadEnv, WORKLOAD_STEPS } from './workload.ts';
+import {
+  runOneshot,
+  runWorkload,
+  startLoopback,
+  workDir,
+  workloadAgent,
+  workloadEnv,
+  WORKLOAD_STEPS,
+} from './workload.ts';
 
 /**
  * Every shipped unit, started under root's user manager with the workload of workload-agent.sh
@@ -17,7 +25,7 @@ import { runOneshot, runWorkload, startLoopback, workDir, workloadAgent, workloa
 
 const SHIPPED = ['deadman@.service', 'deadman-notify@.service', 'deadman-check.service'];
 
-test('the shipped units carry an agent\'s work under a real user manager', async (t) => {
+test("the shipped units carry an agent's work under a real user manager", async (t) => {
   const manager = await startUserManager(t, { runtimeParent: '/var/lib' });
   if (!manager) return;
   chmodSync(join(manager.env.XDG_RUNTIME_DIR!, 'systemd', 'notify'), 0o777);
@@ -27,19 +35,50 @@ test('the shipped units carry an agent\'s work under a real user manager', async
   mkdirSync(records, { mode: 0o700 });
   const work = workDir(t, homedir());
   await installShippedUnits(manager, SHIPPED, { etc, records });
-  const command = ['/usr/bin/env', ...Object.entries(workloadEnv(loopback, work)).map(([key, value]) => `${key}=${value}`), '/bin/sh', workloadAgent];
-  writeFileSync(join(etc, 'wl.toml'), `command = ${JSON.stringify(command)}\ncwd = "${work}"\ndatabase = "${join(records, 'deadman.db')}"\n`);
+  const command = [
+    '/usr/bin/env',
+    ...Object.entries(workloadEnv(loopback, work)).map(([key, value]) => `${key}=${value}`),
+    '/bin/sh',
+    workloadAgent,
+  ];
+  writeFileSync(
+    join(etc, 'wl.toml'),
+    `command = ${JSON.stringify(command)}\ncwd = "${work}"\ndatabase = "${join(records, 'deadman.db')}"\n`,
+  );
 
-  await t.test('deadman@NAME: READY, Status:, the whole workload, exit 0', () => runWorkload(manager, 'deadman@wl.service', work, loopback));
-  await t.test('deadman-notify@NAME reports and alerts from inside its sandbox', () => runOneshot(manager, 'deadman-notify@wl.service'));
-  await t.test('deadman-check runs a command claim that does the workload\'s steps', async () => {
+  await t.test('deadman@NAME: READY, Status:, the whole workload, exit 0', () =>
+    runWorkload(manager, 'deadman@wl.service', work, loopback),
+  );
+  await t.test('deadman-notify@NAME reports and alerts from inside its sandbox', () =>
+    runOneshot(manager, 'deadman-notify@wl.service'),
+  );
+  await t.test("deadman-check runs a command claim that does the workload's steps", async () => {
     const probe = workDir(t, homedir());
-    const claim = ['/usr/bin/env', ...Object.entries({ ...workloadEnv(loopback, probe), WORKLOAD_RELEASE: '' }).map(([key, value]) => `${key}=${value}`), '/bin/sh', workloadAgent];
-    writeFileSync(join(etc, 'deadman.toml'), [
-      `database = "${join(records, 'deadman.db')}"`, '[jobs.wl]', 'rerun = ["true"]',
-      '[[jobs.wl.evidence]]', 'kind = "command"', `command = ${JSON.stringify(claim)}`, `cwd = "${probe}"`, '',
-    ].join('\n'));
+    const claim = [
+      '/usr/bin/env',
+      ...Object.entries({ ...workloadEnv(loopback, probe), WORKLOAD_RELEASE: '' }).map(
+        ([key, value]) => `${key}=${value}`,
+      ),
+      '/bin/sh',
+      workloadAgent,
+    ];
+    writeFileSync(
+      join(etc, 'deadman.toml'),
+      [
+        `database = "${join(records, 'deadman.db')}"`,
+        '[jobs.wl]',
+        'rerun = ["true"]',
+        '[[jobs.wl.evidence]]',
+        'kind = "command"',
+        `command = ${JSON.stringify(claim)}`,
+        `cwd = "${probe}"`,
+        '',
+      ].join('\n'),
+    );
     await runOneshot(manager, 'deadman-check.service');
-    assert.deepEqual(readFileSync(join(probe, 'workload-steps'), 'utf8').trim().split('\n'), WORKLOAD_STEPS.map((step) => `ok ${step}`));
+    assert.deepEqual(
+      readFileSync(join(probe, 'workload-steps'), 'utf8').trim().split('\n'),
+      WORKLOAD_STEPS.map((step) => `ok ${step}`),
+    );
   });
 });

@@ -17,13 +17,15 @@ import { startUserManager, type UserManager } from '../helpers/systemd.ts';
 const checkoutInTmp = [process.execPath, deadmanBin].some((path) => /^\/(var\/)?tmp\//.test(path));
 
 function installTemplates(manager: UserManager, etc: string): Promise<void[]> {
-  return Promise.all(['deadman@.service', 'deadman-notify@.service'].map((file) => {
-    const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
-      .replaceAll('/usr/bin/deadman', `${process.execPath} ${deadmanBin}`)
-      .replaceAll('/etc/deadman/', `${etc}/`)
-      .replace(/^PrivateTmp=yes$/m, checkoutInTmp ? 'PrivateTmp=no' : 'PrivateTmp=yes');
-    return manager.writeUnit(file, text);
-  }));
+  return Promise.all(
+    ['deadman@.service', 'deadman-notify@.service'].map((file) => {
+      const text = readFileSync(join(repoRoot, 'units', file), 'utf8')
+        .replaceAll('/usr/bin/deadman', `${process.execPath} ${deadmanBin}`)
+        .replaceAll('/etc/deadman/', `${etc}/`)
+        .replace(/^PrivateTmp=yes$/m, checkoutInTmp ? 'PrivateTmp=no' : 'PrivateTmp=yes');
+      return manager.writeUnit(file, text);
+    }),
+  );
 }
 
 function listOrNone(dir: string): string[] {
@@ -36,7 +38,10 @@ function listOrNone(dir: string): string[] {
 
 function writeJob(etc: string, name: string, script: string): void {
   const command = JSON.stringify(['sh', '-c', script]);
-  writeFileSync(join(etc, `${name}.toml`), `command = ${command}\ncwd = "${etc}"\ndatabase = "${join(etc, 'deadman.db')}"\ninactivity = "1min"\n`);
+  writeFileSync(
+    join(etc, `${name}.toml`),
+    `command = ${command}\ncwd = "${etc}"\ndatabase = "${join(etc, 'deadman.db')}"\ninactivity = "1min"\n`,
+  );
 }
 
 test('the deadman@ template under a real user manager', async (t) => {
@@ -47,10 +52,14 @@ test('the deadman@ template under a real user manager', async (t) => {
   t.after(() => rmSync(etc, { recursive: true, force: true }));
   await installTemplates(manager, etc);
 
-  await t.test('deadman@NAME runs the command of NAME.toml and shows deadman\'s status', async () => {
-    writeJob(etc, 'ticker', 'exec sh -c \'while :; do echo tick; sleep 0.3; done\'');
+  await t.test("deadman@NAME runs the command of NAME.toml and shows deadman's status", async () => {
+    writeJob(etc, 'ticker', "exec sh -c 'while :; do echo tick; sleep 0.3; done'");
     assert.equal((await manager.systemctl('start', 'deadman@ticker.service')).code, 0);
-    await manager.waitFor('deadman@ticker.service', (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 10_000);
+    await manager.waitFor(
+      'deadman@ticker.service',
+      (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'),
+      10_000,
+    );
     assert.match(await manager.status('deadman@ticker.service'), /Status: "ok · /);
     assert.equal((await manager.systemctl('stop', 'deadman@ticker.service')).code, 0);
     // CacheDirectory= holds Node's compile cache, which PrivateTmp= would wipe at every start.
@@ -58,7 +67,10 @@ test('the deadman@ template under a real user manager', async (t) => {
     const compileCache = join(cacheHome, 'deadman', 'compile-cache');
     await waitFor(() => listOrNone(compileCache).length > 0, 10_000, `compiled code in ${compileCache}`);
     // And the config validated at this start, which the next start takes instead of zod's work.
-    assert.equal(listOrNone(join(cacheHome, 'deadman', 'config-cache')).filter((name) => name.endsWith('.json')).length, 1);
+    assert.equal(
+      listOrNone(join(cacheHome, 'deadman', 'config-cache')).filter((name) => name.endsWith('.json')).length,
+      1,
+    );
   });
 
   await t.test('an exit that must not be retried fails the unit, and OnFailure= prints the report', async () => {
@@ -67,7 +79,11 @@ test('the deadman@ template under a real user manager', async (t) => {
     const props = await manager.waitFor('deadman@broken.service', (p) => p.ActiveState === 'failed', 10_000);
     assert.equal(props.NRestarts, '0', 'RestartPreventExitStatus= kept systemd from retrying');
     assert.equal(props.ExecMainStatus, '65');
-    await waitFor(() => readFileSync(manager.logPath, 'utf8').includes('no incidents recorded for runs named broken in'), 10_000, 'the report line of deadman-notify@broken');
+    await waitFor(
+      () => readFileSync(manager.logPath, 'utf8').includes('no incidents recorded for runs named broken in'),
+      10_000,
+      'the report line of deadman-notify@broken',
+    );
     const notify = await manager.show('deadman-notify@broken.service');
     assert.equal(notify.Result, 'success', JSON.stringify(notify));
   });

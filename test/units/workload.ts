@@ -26,7 +26,10 @@ export async function startLoopback(t: { after(fn: () => void): void }): Promise
   const greetings: string[] = [];
   const server = createServer((socket) => {
     let text = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => greetings.push(text.trim()));
+    socket
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (text += chunk))
+      .on('end', () => greetings.push(text.trim()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => server.close());
@@ -45,7 +48,11 @@ export function workDir(t: { after(fn: () => void): void }, parent: string, uid?
 
 /** The environment the agent reads: where to connect, which Node to use, which file releases it. */
 export function workloadEnv(loopback: Loopback, work: string): Record<string, string> {
-  return { WORKLOAD_PORT: String(loopback.port), WORKLOAD_NODE: process.execPath, WORKLOAD_RELEASE: join(work, 'release') };
+  return {
+    WORKLOAD_PORT: String(loopback.port),
+    WORKLOAD_NODE: process.execPath,
+    WORKLOAD_RELEASE: join(work, 'release'),
+  };
 }
 
 function stepsOf(work: string): string[] {
@@ -63,17 +70,32 @@ export async function runWorkload(manager: UserManager, unit: string, work: stri
   const started = await manager.systemctl('start', '--no-block', unit);
   assert.equal(started.code, 0, started.stderr);
   // Type=notify: "active" only once READY=1 was taken; deadman's Status: follows it.
-  await manager.waitFor(unit, (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 20_000)
+  await manager
+    .waitFor(unit, (p) => p.ActiveState === 'active' && (p.StatusText ?? '').startsWith('ok'), 20_000)
     .catch((error: Error) => assert.fail(`${unit}: no READY=1 / Status: ${error.message}\n${managerLog(manager)}`));
   assert.match(await manager.status(unit), /Status: "ok · /);
-  await waitFor(() => stepsOf(work).length === WORKLOAD_STEPS.length, 20_000, `${unit}: the workload's steps`).catch(() => {
-    assert.fail(`${unit}: steps ${JSON.stringify(stepsOf(work))}\n${managerLog(manager)}`);
-  });
-  assert.deepEqual(stepsOf(work), WORKLOAD_STEPS.map((step) => `ok ${step}`), unit);
+  await waitFor(() => stepsOf(work).length === WORKLOAD_STEPS.length, 20_000, `${unit}: the workload's steps`).catch(
+    () => {
+      assert.fail(`${unit}: steps ${JSON.stringify(stepsOf(work))}\n${managerLog(manager)}`);
+    },
+  );
+  assert.deepEqual(
+    stepsOf(work),
+    WORKLOAD_STEPS.map((step) => `ok ${step}`),
+    unit,
+  );
   writeFileSync(join(work, 'release'), '');
   const done = await manager.waitFor(unit, (p) => p.ActiveState === 'inactive' || p.ActiveState === 'failed', 20_000);
-  assert.deepEqual([done.Result, done.ExecMainStatus], ['success', '0'], `${unit}: ${JSON.stringify(done)}\n${managerLog(manager)}`);
-  assert.equal(readFileSync(join(work, 'tool-output'), 'utf8'), 'tool\n', 'the setsid tool wrote into the working directory');
+  assert.deepEqual(
+    [done.Result, done.ExecMainStatus],
+    ['success', '0'],
+    `${unit}: ${JSON.stringify(done)}\n${managerLog(manager)}`,
+  );
+  assert.equal(
+    readFileSync(join(work, 'tool-output'), 'utf8'),
+    'tool\n',
+    'the setsid tool wrote into the working directory',
+  );
   await waitFor(() => loopback.greetings.length > before, 5_000, `${unit}: the loopback connection`);
   assert.deepEqual(loopback.greetings.slice(before), ['hello from the unit']);
 }
@@ -82,5 +104,9 @@ export async function runWorkload(manager: UserManager, unit: string, work: stri
 export async function runOneshot(manager: UserManager, unit: string): Promise<void> {
   const started = await manager.systemctl('start', unit);
   const done = await manager.show(unit);
-  assert.deepEqual([started.code, done.Result, done.ExecMainStatus], [0, 'success', '0'], `${unit}: ${started.stderr} ${JSON.stringify(done)}\n${managerLog(manager)}`);
+  assert.deepEqual(
+    [started.code, done.Result, done.ExecMainStatus],
+    [0, 'success', '0'],
+    `${unit}: ${started.stderr} ${JSON.stringify(done)}\n${managerLog(manager)}`,
+  );
 }

@@ -38,22 +38,53 @@ export interface AttachedAgentArgs extends CommonArgs {
 export function attachedAgentOptions<T>(y: Argv<T>): Argv<T & AttachedAgentArgs> {
   return y
     .options(stateOptions)
-    .option('auto-recover', { type: 'boolean', describe: 'kill hung descendants (off by default: incidents wait for approval)' })
-    .option('hung-timeout', { type: 'string', describe: 'a tool subtree with no CPU, I/O or process change for this long is hung (default 60s)' })
-    .option('kill-grace', { type: 'string', describe: 'time between SIGTERM and SIGKILL for a hung subtree (default 5s)' })
-    .option('poll', { type: 'string', describe: 'how often the agent\'s tree is observed (default 1s)' })
-    .option('verify-window', { type: 'string', describe: 'how long a recovery has to show the session file growing (default 60s)' })
-    .option('inactivity', { type: 'string', describe: 'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)' })
-    .option('summary-json', { type: 'boolean', describe: 'end with the run summary as one JSON object on stderr instead of the text block' }) as Argv<T & AttachedAgentArgs>;
+    .option('auto-recover', {
+      type: 'boolean',
+      describe: 'kill hung descendants (off by default: incidents wait for approval)',
+    })
+    .option('hung-timeout', {
+      type: 'string',
+      describe: 'a tool subtree with no CPU, I/O or process change for this long is hung (default 60s)',
+    })
+    .option('kill-grace', {
+      type: 'string',
+      describe: 'time between SIGTERM and SIGKILL for a hung subtree (default 5s)',
+    })
+    .option('poll', { type: 'string', describe: "how often the agent's tree is observed (default 1s)" })
+    .option('verify-window', {
+      type: 'string',
+      describe: 'how long a recovery has to show the session file growing (default 60s)',
+    })
+    .option('inactivity', {
+      type: 'string',
+      describe:
+        'report a stall after this long with no session-file write (default off: an interactive agent waits for its person)',
+    })
+    .option('summary-json', {
+      type: 'boolean',
+      describe: 'end with the run summary as one JSON object on stderr instead of the text block',
+    }) as Argv<T & AttachedAgentArgs>;
 }
 
 /** The config with the flags over it; inactivity is off unless asked for. */
 export function attachedAgentContext(args: AttachedAgentArgs): Promise<Context> {
-  const flags = { auto_recover: args['auto-recover'], hung_timeout: args['hung-timeout'], kill_grace: args['kill-grace'], poll: args.poll, verify_window: args['verify-window'], inactivity: args.inactivity ?? 'off' };
+  const flags = {
+    auto_recover: args['auto-recover'],
+    hung_timeout: args['hung-timeout'],
+    kill_grace: args['kill-grace'],
+    poll: args.poll,
+    verify_window: args['verify-window'],
+    inactivity: args.inactivity ?? 'off',
+  };
   return loadContext(args, Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)));
 }
 
-const ENDED: Record<AttachSummary['ended'], string> = { once: 'one look', 'root-exited': 'the agent exited', signal: 'stopped', stalled: 'an incident escalated' };
+const ENDED: Record<AttachSummary['ended'], string> = {
+  once: 'one look',
+  'root-exited': 'the agent exited',
+  signal: 'stopped',
+  stalled: 'an incident escalated',
+};
 
 export interface AttachOptions {
   once: boolean;
@@ -72,7 +103,12 @@ export interface AttachOptions {
 }
 
 /** Supervises `agent` until it exits (or once); returns attach's exit code (1 when an incident escalated). */
-export async function superviseAttachedAgent(agent: RunningAgent, recording: AttachedRecording, context: Context, options: AttachOptions): Promise<number> {
+export async function superviseAttachedAgent(
+  agent: RunningAgent,
+  recording: AttachedRecording,
+  context: Context,
+  options: AttachOptions,
+): Promise<number> {
   const { config, clock } = context;
   const { logger, records } = recording;
   const monotonic = () => clock.monotonic();
@@ -80,20 +116,50 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
   const toWall = startTimeToWall();
   const startTime = readProcStat(agent.pid)?.startTime ?? 0;
   const rootStartedAt = toWall(startTime);
-  const sessionFile = attachedSessionFile(agent.agent, { pid: agent.pid, startTime }, agent.cwd, rootStartedAt, sessionDirs(config.revive), () => clock.wall());
+  const sessionFile = attachedSessionFile(
+    agent.agent,
+    { pid: agent.pid, startTime },
+    agent.cwd,
+    rootStartedAt,
+    sessionDirs(config.revive),
+    () => clock.wall(),
+  );
   const observer = createObserver({ rootPid: agent.pid, useCgroup: false, monotonic });
   const guards = { selfPid: process.pid, parentPid: process.ppid, rootPid: agent.pid };
   const name = options.name ?? `attach-${agent.agent}-${agent.pid}`;
-  const row = thisProcessRun({ name, argv: agent.cmdline, cwd: agent.cwd, unit: null, adapter: agent.agent, reviveOf: null });
+  const row = thisProcessRun({
+    name,
+    argv: agent.cmdline,
+    cwd: agent.cwd,
+    unit: null,
+    adapter: agent.agent,
+    reviveOf: null,
+  });
   records.startRun({ ...row, invocationId: null });
   const out = (line: string) => process.stderr.write(`deadman: ${line}\n`);
-  out(`${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`);
-  const plan = { rootPid: agent.pid, rootStartedAt, pollMs: config.poll, once: options.once, settings: supervisorSettings(config) };
+  out(
+    `${agent.agent} pid ${agent.pid} in ${agent.cwd} · auto-recover ${config.auto_recover ? 'on' : 'off'} · hung after ${formatDuration(config.hung_timeout)}`,
+  );
+  const plan = {
+    rootPid: agent.pid,
+    rootStartedAt,
+    pollMs: config.poll,
+    once: options.once,
+    settings: supervisorSettings(config),
+  };
   const summary = await attachSession(plan, {
     // Under `deadman agent` the terminal is the agent's screen: status lines would tear through it.
-    clock, logger, records, every: repeatEvery, signals: options.signals ?? listenForStopSignals, print: options.quietWhileRunning ? () => {} : out,
+    clock,
+    logger,
+    records,
+    every: repeatEvery,
+    signals: options.signals ?? listenForStopSignals,
+    print: options.quietWhileRunning ? () => {} : out,
     sessionFile: sessionFileTelling(sessionFile, options),
-    tree: { observe: () => observer.observe(), terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }) },
+    tree: {
+      observe: () => observer.observe(),
+      terminate: (target) => terminateSubtree(target, { graceMs: config.kill_grace, observer, guards, monotonic }),
+    },
   });
   return attachEnded(summary, { sessionFile, startedAt, monotonic, records, logger, out }, context, options);
 }
@@ -102,7 +168,10 @@ export async function superviseAttachedAgent(agent: RunningAgent, recording: Att
 type AttachedSessionFile = ReturnType<typeof attachedSessionFile>;
 
 /** Looking at the session file, telling `options` its session id and path once they are known. */
-function sessionFileTelling(sessionFile: AttachedSessionFile, options: AttachOptions): () => ReturnType<AttachedSessionFile['look']> {
+function sessionFileTelling(
+  sessionFile: AttachedSessionFile,
+  options: AttachOptions,
+): () => ReturnType<AttachedSessionFile['look']> {
   let sessionId: string | null = null;
   return () => {
     const look = sessionFile.look();
@@ -115,22 +184,56 @@ function sessionFileTelling(sessionFile: AttachedSessionFile, options: AttachOpt
 }
 
 /** What the attachment came to: said, recorded as the run's end, summed up; the exit code. */
-function attachEnded(summary: AttachSummary, pass: { sessionFile: AttachedSessionFile; startedAt: number; monotonic: () => number; records: AttachedRecording['records']; logger: Logger; out: (line: string) => void }, context: Context, options: AttachOptions): number {
+function attachEnded(
+  summary: AttachSummary,
+  pass: {
+    sessionFile: AttachedSessionFile;
+    startedAt: number;
+    monotonic: () => number;
+    records: AttachedRecording['records'];
+    logger: Logger;
+    out: (line: string) => void;
+  },
+  context: Context,
+  options: AttachOptions,
+): number {
   const { sessionFile, startedAt, monotonic, records, logger, out } = pass;
   const incidents = summary.incidents.length ? summary.incidents.join('; ') : 'no incident';
   out(`session file ${sessionFile.path ?? 'not found (no open tool call seen: nothing was killed)'}`);
-  out(`${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`);
-  records.finishRun({ exitCode: null, signal: null, outcome: summary.ended === 'stalled' ? 'stalled' : 'attached', reason: incidents });
+  out(
+    `${ENDED[summary.ended]} after ${formatDuration(monotonic() - startedAt)}: ${incidents}${summary.killed.length ? `; killed [${summary.killed.join(' ')}]` : ''}`,
+  );
+  records.finishRun({
+    exitCode: null,
+    signal: null,
+    outcome: summary.ended === 'stalled' ? 'stalled' : 'attached',
+    reason: incidents,
+  });
   const exitCode = summary.ended === 'stalled' ? ExitCode.ATTENTION : ExitCode.OK;
-  if (!options.noSummary) printRunSummary({ passes: [records], database: context.paths.database, logger, form: options.json === true ? 'json' : 'block' }, exitCode);
+  if (!options.noSummary)
+    printRunSummary(
+      { passes: [records], database: context.paths.database, logger, form: options.json === true ? 'json' : 'block' },
+      exitCode,
+    );
   return exitCode;
 }
 
 function supervisorSettings(config: Config) {
   return {
-    autoRecover: config.auto_recover, inactivityMs: config.inactivity, timeoutMs: 0, hungTimeoutMs: config.hung_timeout, readyTimeoutMs: 0,
-    ignore: config.ignore.map((pattern) => new RegExp(pattern)), verifyWindowMs: config.verify_window, agent: () => true,
-    activity: { windowMs: config.activity.window, cpuFloorMs: config.activity.cpu, ioFloorBytes: config.activity.io_bytes },
-    exitGraceMs: config.exit_grace, budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
+    autoRecover: config.auto_recover,
+    inactivityMs: config.inactivity,
+    timeoutMs: 0,
+    hungTimeoutMs: config.hung_timeout,
+    readyTimeoutMs: 0,
+    ignore: config.ignore.map((pattern) => new RegExp(pattern)),
+    verifyWindowMs: config.verify_window,
+    agent: () => true,
+    activity: {
+      windowMs: config.activity.window,
+      cpuFloorMs: config.activity.cpu,
+      ioFloorBytes: config.activity.io_bytes,
+    },
+    exitGraceMs: config.exit_grace,
+    budget: { tokens: config.budget.tokens, costUsd: config.budget.cost_usd },
   };
 }

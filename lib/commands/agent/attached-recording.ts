@@ -15,7 +15,21 @@ export interface AttachedRecording {
 export function openAttachedRecording(context: Context): AttachedRecording {
   const logger = redactedLogger(createLogger(), redactorFor(context.config).text);
   const { clock } = context;
-  const store = new RecordingStore({ path: context.paths.database, open: () => openStore(context), logger, wall: () => clock.wall(), monotonic: () => clock.monotonic() });
+  const store = new RecordingStore({
+    path: context.paths.database,
+    open: () => openStore(context),
+    logger,
+    wall: () => clock.wall(),
+    monotonic: () => clock.monotonic(),
+  });
   const startedAt = clock.monotonic();
-  return { logger, records: new StepRecords(store, () => clock.wall(), () => clock.monotonic() - startedAt), close: () => store.close() };
+  return {
+    logger,
+    records: new StepRecords(
+      store,
+      () => clock.wall(),
+      () => clock.monotonic() - startedAt,
+    ),
+    close: () => store.close(),
+  };
 }

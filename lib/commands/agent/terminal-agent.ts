@@ -40,7 +40,9 @@ export async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPa
   const { marker, context, logger } = pass;
   const pty = ptyCommand(argv, childEnvironment(process.env, marker?.runTag ?? null))!;
   const script = spawn(pty.argv[0]!, pty.argv.slice(1), { stdio: 'inherit', env: pty.env });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => script.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    script.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   // A stop signal for deadman is the agent's: `script` passes it on and ends when the agent does.
   let stopSignal: NodeJS.Signals | null = null;
   const stopForwarding = listenForStopSignals((signal) => {
@@ -55,29 +57,52 @@ export async function superviseTui(argv: string[], agent: AgentKind, pass: TuiPa
   const onSessionFile = (path: string) => {
     if (!marker) return; // without a marker there is no session to resume: the person continues it
     stopWatching = watchAutoContinue(path, {
-      agent, graceMs: context.config.usage_limit.continue_grace, clock: context.clock, every: repeatEvery, pollMs: context.config.poll, logger, answeredLimitAt: pass.answeredLimitAt,
+      agent,
+      graceMs: context.config.usage_limit.continue_grace,
+      clock: context.clock,
+      every: repeatEvery,
+      pollMs: context.config.poll,
+      logger,
+      answeredLimitAt: pass.answeredLimitAt,
       onContinue: (reason, saidAt) => {
         [continued, limitAt] = [reason, saidAt];
         // The same process still (pid and start time): a pid reused since is never signalled.
-        if (agentPid !== null && agentStart !== undefined && isSameProcessAlive(agentPid, agentStart)) process.kill(agentPid, 'SIGTERM');
+        if (agentPid !== null && agentStart !== undefined && isSameProcessAlive(agentPid, agentStart))
+          process.kill(agentPid, 'SIGTERM');
       },
     });
   };
   if (agentPid !== null) {
     await superviseAttachedAgent({ pid: agentPid, agent, cwd: pass.cwd, cmdline: argv }, pass.recording, context, {
-      once: false, signals: () => () => {}, quietWhileRunning: true, name: pass.name, noSummary: true, onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger), onSessionFile,
+      once: false,
+      signals: () => () => {},
+      quietWhileRunning: true,
+      name: pass.name,
+      noSummary: true,
+      onSessionId: (sessionId) => marker?.sessionStarted(sessionId, logger),
+      onSessionFile,
     });
   }
   const { code, signal } = await exited;
   stopWatching();
   stopForwarding();
   const exitCode = code ?? exitCodeForSignal(signal ? constants.signals[signal] : 9);
-  return { exitCode, stopSignal: stopSignal as NodeJS.Signals | null, agentPid, continued: stopSignal ? null : (continued as string | null), limitAt: limitAt as number | null };
+  return {
+    exitCode,
+    stopSignal: stopSignal as NodeJS.Signals | null,
+    agentPid,
+    continued: stopSignal ? null : (continued as string | null),
+    limitAt: limitAt as number | null,
+  };
 }
 
 /** How the agent's end leaves its marker: exit 0 is its person quitting (completed); a crash, a kill or a closed terminal is an interruption. */
-export function agentEnd(exitCode: number, stopSignal: NodeJS.Signals | null): Pick<PassResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
-  if (stopSignal) return { clean: false, outcome: 'stopped', reason: `deadman received ${stopSignal}`, reraise: stopSignal };
+export function agentEnd(
+  exitCode: number,
+  stopSignal: NodeJS.Signals | null,
+): Pick<PassResult, 'clean' | 'outcome' | 'reason' | 'reraise'> {
+  if (stopSignal)
+    return { clean: false, outcome: 'stopped', reason: `deadman received ${stopSignal}`, reraise: stopSignal };
   if (exitCode === 0) return { clean: true, outcome: 'completed', reason: 'the agent exited 0', reraise: null };
   return { clean: false, outcome: 'failed', reason: `the agent exited ${exitCode}`, reraise: null };
 }

@@ -52,8 +52,12 @@ export function renderBashCompletion(table: readonly CommandDoc[]): string {
 function entryLines(entry: CompletionEntry): string[] {
   const test = `_deadman_in ${shellQuote(entry.path)}`;
   const lines: string[] = [];
-  if (entry.next.length > 0) lines.push(`    [[ "\${_deadman_typed[*]}" == ${shellQuote(entry.path)} ]] && commands=${shellQuote(entry.next.map((n) => n.word).join(' '))}`);
-  if (entry.options.length > 0) lines.push(`    ${test} && options+=${shellQuote(entry.options.map((o) => ` --${o.flag}`).join(''))}`);
+  if (entry.next.length > 0)
+    lines.push(
+      `    [[ "\${_deadman_typed[*]}" == ${shellQuote(entry.path)} ]] && commands=${shellQuote(entry.next.map((n) => n.word).join(' '))}`,
+    );
+  if (entry.options.length > 0)
+    lines.push(`    ${test} && options+=${shellQuote(entry.options.map((o) => ` --${o.flag}`).join(''))}`);
   const valued = entry.options.filter((o) => o.takesValue);
   if (valued.length > 0) lines.push(`    ${test} && valued+=${shellQuote(valued.map((o) => `--${o.flag} `).join(''))}`);
   for (const option of valued.filter((o) => o.choices.length > 0)) {

@@ -49,14 +49,21 @@ function describeCommand(command: CommandModule, parent: string): CommandDoc {
     name,
     usage: usage.join(' '),
     describe: String(command.describe ?? ''),
-    options: Object.keys(options.key).filter((flag) => !COMMON.has(flag) && !positional.has(flag) && !aliases.has(flag)).map((flag) => ({
-      flag,
-      describe: String(descriptions[flag] ?? '').replace(/^__yargsString__:/, ''),
-      takesValue: !options.boolean.includes(flag) && !options.count.includes(flag),
-      choices: (options.choices[flag] ?? runOptionChoices(flag)).map(String),
-    })),
+    options: Object.keys(options.key)
+      .filter((flag) => !COMMON.has(flag) && !positional.has(flag) && !aliases.has(flag))
+      .map((flag) => ({
+        flag,
+        describe: String(descriptions[flag] ?? '').replace(/^__yargsString__:/, ''),
+        takesValue: !options.boolean.includes(flag) && !options.count.includes(flag),
+        choices: (options.choices[flag] ?? runOptionChoices(flag)).map(String),
+      })),
     values: [...positional].flatMap((name) => (options.choices[name] ?? []).map(String)),
-    subcommands: Object.values(handlers).map((handler) => describeCommand({ command: handler.original, describe: handler.description, builder: handler.builder } as CommandModule, `${name} `)),
+    subcommands: Object.values(handlers).map((handler) =>
+      describeCommand(
+        { command: handler.original, describe: handler.description, builder: handler.builder } as CommandModule,
+        `${name} `,
+      ),
+    ),
   };
 }
 
@@ -72,9 +79,20 @@ function runOptionChoices(flag: string): readonly string[] {
 
 /** What yargs exposes for introspection (its typings omit these). */
 interface YargsIntrospection {
-  getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]>; boolean: string[]; count: string[]; choices: Record<string, unknown[]> };
+  getOptions(): {
+    key: Record<string, unknown>;
+    alias: Record<string, string[]>;
+    boolean: string[];
+    count: string[];
+    choices: Record<string, unknown[]>;
+  };
   getInternalMethods(): {
-    getCommandInstance(): { getCommandHandlers(): Record<string, { original: string; description: string; builder: CommandModule['builder'] }> };
+    getCommandInstance(): {
+      getCommandHandlers(): Record<
+        string,
+        { original: string; description: string; builder: CommandModule['builder'] }
+      >;
+    };
     getUsageInstance(): { getDescriptions(): Record<string, string | undefined> };
   };
 }

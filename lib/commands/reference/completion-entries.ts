@@ -15,7 +15,12 @@ export interface CompletionEntry {
 
 /** Options every command accepts (yargs adds them to each). */
 export const GLOBAL_OPTIONS: readonly OptionDoc[] = [
-  { flag: 'config', describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)', takesValue: true, choices: [] },
+  {
+    flag: 'config',
+    describe: 'config file (default: $DEADMAN_CONFIG, ./deadman.toml, /etc/deadman/deadman.toml)',
+    takesValue: true,
+    choices: [],
+  },
   { flag: 'help', describe: 'show help', takesValue: false, choices: [] },
   { flag: 'version', describe: 'show the version', takesValue: false, choices: [] },
 ];
@@ -27,7 +32,10 @@ export function completionEntries(table: readonly CommandDoc[]): CompletionEntry
 
 function entriesOf(command: CommandDoc): CompletionEntry[] {
   const values = command.values.map((word) => ({ word, describe: command.describe }));
-  return [{ path: command.name, next: [...command.subcommands.map(nextWord), ...values], options: command.options }, ...command.subcommands.flatMap(entriesOf)];
+  return [
+    { path: command.name, next: [...command.subcommands.map(nextWord), ...values], options: command.options },
+    ...command.subcommands.flatMap(entriesOf),
+  ];
 }
 
 function nextWord(command: CommandDoc): { word: string; describe: string } {

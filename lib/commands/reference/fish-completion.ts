@@ -58,12 +58,25 @@ export function renderFishCompletion(table: readonly CommandDoc[]): string {
 function commandLines(command: CommandDoc, parents: string[]): string[] {
   const words = command.name.split(' ');
   const word = words[words.length - 1]!;
-  const lines = ['', `# deadman ${command.name}`, `complete -c deadman -f -n ${quote(['__deadman_at', ...parents].join(' '))} -a ${quote(word)} -d ${quote(command.describe)}`];
+  const lines = [
+    '',
+    `# deadman ${command.name}`,
+    `complete -c deadman -f -n ${quote(['__deadman_at', ...parents].join(' '))} -a ${quote(word)} -d ${quote(command.describe)}`,
+  ];
   for (const option of command.options) {
-    const value = option.takesValue ? (option.choices.length > 0 ? ` -x -a ${quote(option.choices.join(' '))}` : ' -r') : '';
-    lines.push(`complete -c deadman -n ${quote(['__deadman_in', ...words].join(' '))} -l ${option.flag}${value} -d ${quote(option.describe)}`);
+    const value = option.takesValue
+      ? option.choices.length > 0
+        ? ` -x -a ${quote(option.choices.join(' '))}`
+        : ' -r'
+      : '';
+    lines.push(
+      `complete -c deadman -n ${quote(['__deadman_in', ...words].join(' '))} -l ${option.flag}${value} -d ${quote(option.describe)}`,
+    );
   }
-  if (command.values.length > 0) lines.push(`complete -c deadman -f -n ${quote(['__deadman_at', ...words].join(' '))} -a ${quote(command.values.join(' '))}`);
+  if (command.values.length > 0)
+    lines.push(
+      `complete -c deadman -f -n ${quote(['__deadman_at', ...words].join(' '))} -a ${quote(command.values.join(' '))}`,
+    );
   for (const sub of command.subcommands) lines.push(...commandLines(sub, words));
   return lines;
 }

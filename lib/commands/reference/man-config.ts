@@ -5,7 +5,16 @@ import { heading, roffText, subheading, tagged, titleLine } from './roff.ts';
  * and carries a description and default for each key), so the page says what the parser does.
  */
 
-type Node = { type?: string; description?: string; default?: unknown; properties?: Record<string, Node>; items?: Node; additionalProperties?: Node; oneOf?: Node[]; anyOf?: Node[] };
+type Node = {
+  type?: string;
+  description?: string;
+  default?: unknown;
+  properties?: Record<string, Node>;
+  items?: Node;
+  additionalProperties?: Node;
+  oneOf?: Node[];
+  anyOf?: Node[];
+};
 
 export function renderConfigManPage(schema: Node, version: string): string {
   const top = schema.properties ?? {};
@@ -18,9 +27,11 @@ export function renderConfigManPage(schema: Node, version: string): string {
     heading('DESCRIPTION'),
     roffText(schema.description ?? ''),
     '.PP',
-    roffText('TOML. Durations are systemd time spans (systemd.time(7)): "90s", "7min", "1h 30min", "1.5h", "3 days"; a bare number is seconds.'
-      + ' Each top-level key is also a flag of deadman run (hung_timeout is --hung-timeout); flags win over the file.'
-      + ' Check a file with deadman config check --config FILE; editors can use contrib/deadman.schema.json from the package.'),
+    roffText(
+      'TOML. Durations are systemd time spans (systemd.time(7)): "90s", "7min", "1h 30min", "1.5h", "3 days"; a bare number is seconds.' +
+        ' Each top-level key is also a flag of deadman run (hung_timeout is --hung-timeout); flags win over the file.' +
+        ' Check a file with deadman config check --config FILE; editors can use contrib/deadman.schema.json from the package.',
+    ),
     heading('TOP-LEVEL KEYS'),
     ...plain.flatMap(([key, node]) => keyLines(key, node)),
     ...tables.flatMap(([key, node]) => tableLines(key, node)),
@@ -33,18 +44,30 @@ export function renderConfigManPage(schema: Node, version: string): string {
 }
 
 function isTable(node: Node): boolean {
-  return node.type === 'object' || node.type === 'array' && Boolean(node.items?.oneOf);
+  return node.type === 'object' || (node.type === 'array' && Boolean(node.items?.oneOf));
 }
 
 function tableLines(key: string, node: Node): string[] {
-  if (node.type === 'array') return [heading(`[[${key}]]`), roffText(node.description ?? ''), ...claimLines(node.items!)];
+  if (node.type === 'array')
+    return [heading(`[[${key}]]`), roffText(node.description ?? ''), ...claimLines(node.items!)];
   if (node.additionalProperties) {
     const job = node.additionalProperties;
     const keys = Object.entries(job.properties ?? {});
-    return [heading(`[${key}.NAME]`), roffText(job.description ?? ''), ...keys.flatMap(([name, child]) =>
-      name === 'evidence' ? tagged('[[jobs.NAME.evidence]]', `${child.description ?? ''} Each is a claim as in [[evidence]].`) : keyLines(name, child))];
+    return [
+      heading(`[${key}.NAME]`),
+      roffText(job.description ?? ''),
+      ...keys.flatMap(([name, child]) =>
+        name === 'evidence'
+          ? tagged('[[jobs.NAME.evidence]]', `${child.description ?? ''} Each is a claim as in [[evidence]].`)
+          : keyLines(name, child),
+      ),
+    ];
   }
-  return [heading(`[${key}]`), roffText(node.description ?? ''), ...Object.entries(node.properties ?? {}).flatMap(([name, child]) => keyLines(name, child))];
+  return [
+    heading(`[${key}]`),
+    roffText(node.description ?? ''),
+    ...Object.entries(node.properties ?? {}).flatMap(([name, child]) => keyLines(name, child)),
+  ];
 }
 
 /** The claim kinds share some keys; each key is listed once, under the first kind that has it. */

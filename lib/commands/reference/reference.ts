@@ -17,7 +17,7 @@ function referencePages(version: string) {
   return {
     'deadman.fish': async () => renderFishCompletion(commandTable()),
     'deadman.bash': async () => renderBashCompletion(commandTable()),
-    '_deadman': async () => renderZshCompletion(commandTable()),
+    _deadman: async () => renderZshCompletion(commandTable()),
     'deadman.1': async () => renderDeadmanManPage(commandTable(), version),
     'deadman.toml.5': async () => {
       const { configJsonSchema } = await import('../../core/config/config-json-schema.ts');

@@ -54,13 +54,20 @@ function entryLines(entry: CompletionEntry): string[] {
   const test = `[[ "$at " == ${shellQuote(`${entry.path} `)}* ]]`;
   const lines: string[] = [];
   if (entry.next.length > 0) {
-    lines.push(`    [[ $at == ${shellQuote(entry.path)} ]] && commands=(${entry.next.map((n) => shellQuote(`${n.word}:${describeForZsh(n.describe)}`)).join(' ')})`);
+    lines.push(
+      `    [[ $at == ${shellQuote(entry.path)} ]] && commands=(${entry.next.map((n) => shellQuote(`${n.word}:${describeForZsh(n.describe)}`)).join(' ')})`,
+    );
   }
-  if (entry.options.length > 0) lines.push(`    ${test} && options+=(${entry.options.map((o) => shellQuote(`--${o.flag}:${describeForZsh(o.describe)}`)).join(' ')})`);
+  if (entry.options.length > 0)
+    lines.push(
+      `    ${test} && options+=(${entry.options.map((o) => shellQuote(`--${o.flag}:${describeForZsh(o.describe)}`)).join(' ')})`,
+    );
   const valued = entry.options.filter((o) => o.takesValue);
   if (valued.length > 0) lines.push(`    ${test} && valued+=(${valued.map((o) => `--${o.flag}`).join(' ')})`);
   for (const option of valued.filter((o) => o.choices.length > 0)) {
-    lines.push(`    ${test} && [[ $prev == --${option.flag} ]] && choices=(${option.choices.map(shellQuote).join(' ')})`);
+    lines.push(
+      `    ${test} && [[ $prev == --${option.flag} ]] && choices=(${option.choices.map(shellQuote).join(' ')})`,
+    );
   }
   return lines;
 }

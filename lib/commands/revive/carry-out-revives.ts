@@ -24,8 +24,23 @@ import { superviseResume } from './revive-supervised.ts';
  * the hook is not the run. `settled()` resolves once it was delivered or failed (notify.timeout).
  */
 function alertingRecords(context: Context, store: Store, name: string, logger: Logger) {
-  const alerts = runAlerts({ name, notify: () => context.config.notify, paths: context.paths, redactor: redactorFor(context.config), logger, clock: context.clock });
-  return { records: new RunRecords(sinkOver(store, logger, context.clock), () => context.clock.wall(), undefined, alerts.incidentMoved), alerts };
+  const alerts = runAlerts({
+    name,
+    notify: () => context.config.notify,
+    paths: context.paths,
+    redactor: redactorFor(context.config),
+    logger,
+    clock: context.clock,
+  });
+  return {
+    records: new RunRecords(
+      sinkOver(store, logger, context.clock),
+      () => context.clock.wall(),
+      undefined,
+      alerts.incidentMoved,
+    ),
+    alerts,
+  };
 }
 
 /**
@@ -34,30 +49,50 @@ function alertingRecords(context: Context, store: Store, name: string, logger: L
  * so the supervising run decides it as any marker's (budget from the file's count of revive
  * prompts, freshness, trust, one agent per session) and records the revive once.
  */
-export async function carryOut(plan: readonly PlannedRevive[], context: Context, databaseFlag: string | undefined, logger: Logger): Promise<ReviveRow[]> {
+export async function carryOut(
+  plan: readonly PlannedRevive[],
+  context: Context,
+  databaseFlag: string | undefined,
+  logger: Logger,
+): Promise<ReviveRow[]> {
   let store: Store | null = null;
   const database = () => (store ??= openStore(context));
   try {
-    return await Promise.all(plan.map(async (step) => {
-      if (step.action === 'skip') return reviveRow(step);
-      if (step.action === 'exhausted') {
-        await recordExhausted(step.marker, step.reason, context, database(), logger);
-        return reviveRow(step);
-      }
-      return reviveRow(step, await superviseResume(step, context, databaseFlag, logger));
-    }));
+    return await Promise.all(
+      plan.map(async (step) => {
+        if (step.action === 'skip') return reviveRow(step);
+        if (step.action === 'exhausted') {
+          await recordExhausted(step.marker, step.reason, context, database(), logger);
+          return reviveRow(step);
+        }
+        return reviveRow(step, await superviseResume(step, context, databaseFlag, logger));
+      }),
+    );
   } finally {
     (store as Store | null)?.close();
   }
 }
 
 /** Same records and alert as a refused `deadman run`: a run row, and a HALT_AND_ESCALATE incident escalated at once. */
-async function recordExhausted(marker: Marker, reason: string, context: Context, store: Store, logger: Logger): Promise<void> {
+async function recordExhausted(
+  marker: Marker,
+  reason: string,
+  context: Context,
+  store: Store,
+  logger: Logger,
+): Promise<void> {
   writeMarker(context.paths.markerDir, markExhausted(marker, reason, context.clock.wall()));
   const { records, alerts } = alertingRecords(context, store, marker.name, logger);
   recordRefusal(
     records,
-    thisProcessRun({ name: marker.name, argv: marker.argv, cwd: marker.cwd, unit: null, adapter: marker.adapter, reviveOf: marker.sessionId }),
+    thisProcessRun({
+      name: marker.name,
+      argv: marker.argv,
+      cwd: marker.cwd,
+      unit: null,
+      adapter: marker.adapter,
+      reviveOf: marker.sessionId,
+    }),
     { exitCode: ExitCode.DO_NOT_RESTART, outcome: 'revive-exhausted', reason },
     logger,
     `${marker.name}: ${reason}; not reviving session ${marker.sessionId}`,
@@ -69,7 +104,12 @@ async function recordExhausted(marker: Marker, reason: string, context: Context,
  * A refused marker found by `deadman revive`: a run row of its name that started nothing
  * (outcome revive-refused) holding the REVIVE_REFUSED incident, recorded and alerted as `deadman run` does.
  */
-export async function recordRefusedMarker(context: Context, name: string, problem: string, logger: Logger): Promise<void> {
+export async function recordRefusedMarker(
+  context: Context,
+  name: string,
+  problem: string,
+  logger: Logger,
+): Promise<void> {
   const store = openStore(context);
   try {
     const { records, alerts } = alertingRecords(context, store, name, logger);

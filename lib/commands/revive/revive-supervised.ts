@@ -32,32 +32,60 @@ import { DEADMAN_ENTRY } from '../unit/service-definition.ts';
 
 type Revive = Extract<PlannedRevive, { action: 'revive' }>;
 
-export async function superviseResume(step: Revive, context: Context, databaseFlag: string | undefined, logger: Logger): Promise<{ outcome: string; log?: string }> {
+export async function superviseResume(
+  step: Revive,
+  context: Context,
+  databaseFlag: string | undefined,
+  logger: Logger,
+): Promise<{ outcome: string; log?: string }> {
   const { marker } = step;
   const dir = context.paths.markerDir;
   const runTag = newRunTag();
   writeMarker(dir, { ...marker, runTag });
-  const run = deadmanArgv({ nodePath: process.execPath, deadmanEntry: DEADMAN_ENTRY, name: marker.name, runArgs: sameStateArgs(context, databaseFlag), command: marker.argv });
+  const run = deadmanArgv({
+    nodePath: process.execPath,
+    deadmanEntry: DEADMAN_ENTRY,
+    name: marker.name,
+    runArgs: sameStateArgs(context, databaseFlag),
+    command: marker.argv,
+  });
   const manager = serviceManagerOf(process.env);
-  const launched = manager === null ? await launchDetachedRun(run, marker, context, runTag) : await launchInUnit(run, step, context, manager, runTag);
+  const launched =
+    manager === null
+      ? await launchDetachedRun(run, marker, context, runTag)
+      : await launchInUnit(run, step, context, manager, runTag);
   if (!launched.ok) {
     writeMarker(dir, marker);
     logger.log('error', `could not revive session ${step.sessionId} of ${marker.name}: ${launched.error}`);
     return { outcome: `failed: ${launched.error}` };
   }
-  logger.log('notice', `revived session ${step.sessionId} (${step.attempt}/${step.budget}) — ${marker.name}, supervised by deadman run ${launched.where}`);
+  logger.log(
+    'notice',
+    `revived session ${step.sessionId} (${step.attempt}/${step.budget}) — ${marker.name}, supervised by deadman run ${launched.where}`,
+  );
   return { outcome: `supervised ${launched.where}`, ...(launched.log ? { log: launched.log } : {}) };
 }
 
 type Launched = { ok: true; where: string; log?: string } | { ok: false; error: string };
 
-async function launchInUnit(run: string[], step: Revive, context: Context, manager: 'user' | 'system', runTag: string): Promise<Launched> {
+async function launchInUnit(
+  run: string[],
+  step: Revive,
+  context: Context,
+  manager: 'user' | 'system',
+  runTag: string,
+): Promise<Launched> {
   const unitName = reviveUnitName(step.marker.name, step.sessionId);
   const { env, names } = resumeEnvironment(process.env, runTag);
   const argv = systemdRunArgv({
-    manager, unitName, description: `deadman revive: ${step.marker.name}`, timings: deriveTimings(context.config),
+    manager,
+    unitName,
+    description: `deadman revive: ${step.marker.name}`,
+    timings: deriveTimings(context.config),
     notify: unitNotifyPath(process.env),
-    workingDirectory: step.marker.cwd, environmentNames: names, run,
+    workingDirectory: step.marker.cwd,
+    environmentNames: names,
+    run,
   });
   const started = await startTransientUnit(argv, env);
   return started.ok ? { ok: true, where: `in ${manager === 'user' ? 'user ' : ''}unit ${unitName}` } : started;
@@ -78,7 +106,9 @@ function sameStateArgs(context: Context, databaseFlag: string | undefined): stri
   const { config, paths, file } = context;
   return [
     ...(file ? ['--config', file] : []),
-    ...(config.state_dir !== undefined || (databaseFlag ?? config.database) === undefined ? ['--state-dir', paths.stateDir] : []),
+    ...(config.state_dir !== undefined || (databaseFlag ?? config.database) === undefined
+      ? ['--state-dir', paths.stateDir]
+      : []),
     ...(databaseFlag !== undefined ? ['--database', paths.database] : []),
   ];
 }

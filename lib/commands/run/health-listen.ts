@@ -17,24 +17,45 @@ export interface HealthListener {
   close(): Promise<void>;
 }
 
-export async function listenForHealth(flags: { address: string | undefined; public: boolean }, name: string, clock: Clock): Promise<HealthListener | null> {
+export async function listenForHealth(
+  flags: { address: string | undefined; public: boolean },
+  name: string,
+  clock: Clock,
+): Promise<HealthListener | null> {
   if (flags.address === undefined) {
-    if (flags.public) throw usageError('--health-public opens --health-listen to other hosts: give --health-listen too');
+    if (flags.public)
+      throw usageError('--health-public opens --health-listen to other hosts: give --health-listen too');
     return null;
   }
   const address = parseListenAddress(flags.address);
   if ('problem' in address) throw usageError(address.problem);
   if (!address.loopback && !flags.public) {
-    throw usageError(`--health-listen ${flags.address} is not a loopback address: anyone who can reach it reads the run's health; add --health-public to mean it (a Kubernetes httpGet probe needs it)`);
+    throw usageError(
+      `--health-listen ${flags.address} is not a loopback address: anyone who can reach it reads the run's health; add --health-public to mean it (a Kubernetes httpGet probe needs it)`,
+    );
   }
   // Loaded only here: the judge's module brings zod, which a run without --health-listen never loads.
-  const [{ judgeHealth }, { listenForHealthProbes }] = await Promise.all([import('../../core/status/health.ts'), import('../../io/health/health-server.ts')]);
+  const [{ judgeHealth }, { listenForHealthProbes }] = await Promise.all([
+    import('../../core/status/health.ts'),
+    import('../../io/health/health-server.ts'),
+  ]);
   let latest: HealthRecord | null = null;
-  const verdict = (): HealthVerdict => (latest === null ? { healthy: false, known: true, line: `${name}: starting` } : judgeHealth(latest, clock.wall(), name, true));
+  const verdict = (): HealthVerdict =>
+    latest === null
+      ? { healthy: false, known: true, line: `${name}: starting` }
+      : judgeHealth(latest, clock.wall(), name, true);
   try {
     const server = await listenForHealthProbes(address.host, address.port, verdict);
-    return { port: server.port, publish: (record) => { latest = record; }, close: () => server.close() };
+    return {
+      port: server.port,
+      publish: (record) => {
+        latest = record;
+      },
+      close: () => server.close(),
+    };
   } catch (error) {
-    throw usageError(`--health-listen ${flags.address}: cannot listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw usageError(
+      `--health-listen ${flags.address}: cannot listen (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }

@@ -78,9 +78,16 @@ export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
   const { clock } = context;
   const workspace = workspaceFingerprinter(run.cwd, clock);
   const ports: PassPorts = {
-    clock, notifier: run.notifier, logger, records,
-    spawn: spawnChild, signals: listenForRunStopSignals, forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd, (chunk) => onChunk(chunk, clock.monotonic()), onUndeliverable),
-    every: repeatEvery, heap: v8Heap,
+    clock,
+    notifier: run.notifier,
+    logger,
+    records,
+    spawn: spawnChild,
+    signals: listenForRunStopSignals,
+    forward: (source, fd, onChunk, onUndeliverable) =>
+      passThrough(source, fd, (chunk) => onChunk(chunk, clock.monotonic()), onUndeliverable),
+    every: repeatEvery,
+    heap: v8Heap,
     makeTree: (rootPid, runTag) => makeTree(rootPid, runTag, live, run.unit !== null, () => clock.monotonic()),
     adapter: prepared.adapter,
     ...(prepared.sniff ? { sniff: prepared.sniff } : {}),
@@ -100,7 +107,13 @@ export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
     workspace,
     health: pass.reporters.health,
     alerts: run.alerts,
-    resumed: pass.verifying && new ResumedVerification(pass.verifying, { records, logger, workspace: recorder ? recorder.resumedWorkspace(workspace) : workspace }),
+    resumed:
+      pass.verifying &&
+      new ResumedVerification(pass.verifying, {
+        records,
+        logger,
+        workspace: recorder ? recorder.resumedWorkspace(workspace) : workspace,
+      }),
     approvals: approvalInbox(context.paths, pass.token, (message) => logger.log('warn', message)),
   };
   return recorder ? recorder.ports(ports, pass.why) : ports;
@@ -112,7 +125,12 @@ export function passPorts(run: RunPass, pass: PassPieces): PassPorts {
  * the cost per turn grow with the store (issue 36): the row waits for the next batch of events,
  * the marker for its next write (RunMarkerKeeper).
  */
-export function sessionSeen(records: Pick<RunRecords, 'updateSoon'>, marker: Pick<RunMarkerKeeper, 'sessionStarted'>, adapter: () => string, logger: Logger): (id: string) => void {
+export function sessionSeen(
+  records: Pick<RunRecords, 'updateSoon'>,
+  marker: Pick<RunMarkerKeeper, 'sessionStarted'>,
+  adapter: () => string,
+  logger: Logger,
+): (id: string) => void {
   return (id) => {
     records.updateSoon({ session_id: id, adapter: adapter() });
     marker.sessionStarted(id, logger);
@@ -120,12 +138,24 @@ export function sessionSeen(records: Pick<RunRecords, 'updateSoon'>, marker: Pic
 }
 
 /** The owned tree of one run: the observer and the two killers, all checking ownership before every signal; kill_grace as SIGHUP left it. */
-function makeTree(rootPid: number, runTag: string, live: LiveConfig, underSystemd: boolean, monotonic: () => number): ProcessTree {
+function makeTree(
+  rootPid: number,
+  runTag: string,
+  live: LiveConfig,
+  underSystemd: boolean,
+  monotonic: () => number,
+): ProcessTree {
   const observer = createObserver({ rootPid, useCgroup: underSystemd, monotonic, runTag });
   const guards = { selfPid: process.pid, parentPid: process.ppid };
   return {
     observe: () => observer.observe(),
-    terminate: (target) => terminateSubtree(target, { graceMs: live.current.kill_grace, observer, guards: { ...guards, rootPid }, monotonic }),
+    terminate: (target) =>
+      terminateSubtree(target, {
+        graceMs: live.current.kill_grace,
+        observer,
+        guards: { ...guards, rootPid },
+        monotonic,
+      }),
     stopAll: async (signal, graceMs, abort) => {
       await stopOwnedTree({ observer, rootPid, signal, graceMs, abort, guards, monotonic });
     },

@@ -18,18 +18,18 @@ import { LAUNCHD_LABEL_ENV } from '../../core/units/launchd-exit.ts';
 export type PreparedRun =
   | { refusal: Refusal }
   | {
-    refusal: null;
-    argv: string[];
-    /** Put into the child's environment as RUN_TAG_ENV: the marker records it. */
-    runTag: string;
-    reviveOf: string | null;
-    startNote: string;
-    /** The adapter now: `sniff` may still upgrade it from the first stdout line. */
-    adapter(): Adapter;
-    sniff: ((firstLine: string) => Promise<boolean>) | undefined;
-    marker: Pick<RunMarkerKeeper, 'sessionStarted' | 'turnCompleted'>;
-    finish(result: PassResult, underUnit: boolean): void;
-  };
+      refusal: null;
+      argv: string[];
+      /** Put into the child's environment as RUN_TAG_ENV: the marker records it. */
+      runTag: string;
+      reviveOf: string | null;
+      startNote: string;
+      /** The adapter now: `sniff` may still upgrade it from the first stdout line. */
+      adapter(): Adapter;
+      sniff: ((firstLine: string) => Promise<boolean>) | undefined;
+      marker: Pick<RunMarkerKeeper, 'sessionStarted' | 'turnCompleted'>;
+      finish(result: PassResult, underUnit: boolean): void;
+    };
 
 export async function prepareRun(input: ReviveInput): Promise<PreparedRun> {
   const { config } = input;
@@ -39,13 +39,14 @@ export async function prepareRun(input: ReviveInput): Promise<PreparedRun> {
   const adapterName: AdapterName = start.adapter ?? detectAdapter(input.command, config.adapter);
   const options = { ...adapterOptions(config.generic), codex: codexStart(start.argv, input.records) };
   let adapter: Adapter = await createAdapter(adapterName, options);
-  const sniff = config.adapter === 'auto' && adapterName === 'generic' && start.adapter === null
-    ? async (firstLine: string) => {
-      const found = sniffAdapter(firstLine);
-      if (found) adapter = await createAdapter(found, options);
-      return found !== null;
-    }
-    : undefined;
+  const sniff =
+    config.adapter === 'auto' && adapterName === 'generic' && start.adapter === null
+      ? async (firstLine: string) => {
+          const found = sniffAdapter(firstLine);
+          if (found) adapter = await createAdapter(found, options);
+          return found !== null;
+        }
+      : undefined;
   return {
     refusal: null,
     argv: start.argv,
@@ -65,6 +66,9 @@ function codexStart(argv: readonly string[], records: RunRecords): CodexStart {
   const resumes = readCodexCommand(argv)?.resumes;
   if (!resumes) return { resumed: false };
   const { sessionId } = resumes;
-  const earlierTotal = sessionId === null ? null : records.read('the session\'s earlier usage', (store) => lastCodexTotal(store, sessionId));
+  const earlierTotal =
+    sessionId === null
+      ? null
+      : records.read("the session's earlier usage", (store) => lastCodexTotal(store, sessionId));
   return { resumed: true, sessionId, earlierTotal };
 }

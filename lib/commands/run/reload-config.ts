@@ -26,15 +26,20 @@ export interface ReloadSource {
 export function configReloader(source: ReloadSource, live: LiveConfig, logger: Logger): () => void {
   let reloading = Promise.resolve();
   return () => {
-    reloading = reloading.then(() => reload(source, live, logger)).catch((error: unknown) => {
-      logger.log('warn', `SIGHUP: the config was not reloaded (${(error as Error).message}); the running one stays`);
-    });
+    reloading = reloading
+      .then(() => reload(source, live, logger))
+      .catch((error: unknown) => {
+        logger.log('warn', `SIGHUP: the config was not reloaded (${(error as Error).message}); the running one stays`);
+      });
   };
 }
 
 async function reload(source: ReloadSource, live: LiveConfig, logger: Logger): Promise<void> {
   if (source.file === null) {
-    logger.log('notice', 'SIGHUP: deadman run was started without a config file, so there is nothing to re-read; ignored');
+    logger.log(
+      'notice',
+      'SIGHUP: deadman run was started without a config file, so there is nothing to re-read; ignored',
+    );
     return;
   }
   let next;
@@ -44,7 +49,10 @@ async function reload(source: ReloadSource, live: LiveConfig, logger: Logger): P
   } catch (error) {
     if (!(error instanceof DeadmanError)) throw error;
     const [first, ...more] = error.message.split('\n');
-    logger.log('warn', `SIGHUP: config not reloaded, the running one stays: ${first}${more.length > 0 ? ` (and ${more.length} more)` : ''}`);
+    logger.log(
+      'warn',
+      `SIGHUP: config not reloaded, the running one stays: ${first}${more.length > 0 ? ` (and ${more.length} more)` : ''}`,
+    );
     return;
   }
   const plan = planReload(live.current, next.config);

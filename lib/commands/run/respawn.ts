@@ -16,16 +16,33 @@ import type { PassResult } from '../../supervise/run/outcome.ts';
  */
 export function prepareRespawn(
   result: PassResult,
-  run: { name: string; command: string[]; originalCommand: readonly string[]; stateDir: string; adapter: 'auto' | 'codex' | 'claude' | 'generic'; logger: Logger },
+  run: {
+    name: string;
+    command: string[];
+    originalCommand: readonly string[];
+    stateDir: string;
+    adapter: 'auto' | 'codex' | 'claude' | 'generic';
+    logger: Logger;
+  },
   now: Date,
 ): { command: string[]; handoffPath: string } | null {
   const adapter = detectAdapter(run.command, run.adapter);
   const task = taskOf(run.originalCommand, adapter);
   if (task === null) {
-    run.logger.log('error', 'CHECKPOINT_AND_RESPAWN: the command has no task on its command line to start a fresh session with');
+    run.logger.log(
+      'error',
+      'CHECKPOINT_AND_RESPAWN: the command has no task on its command line to start a fresh session with',
+    );
     return null;
   }
-  const input = { name: run.name, task, reason: result.reason, attempts: result.handoffAttempts ?? [], filesChanged: result.handoffFiles ?? [], guidance: result.handoffGuidance ?? null };
+  const input = {
+    name: run.name,
+    task,
+    reason: result.reason,
+    attempts: result.handoffAttempts ?? [],
+    filesChanged: result.handoffFiles ?? [],
+    guidance: result.handoffGuidance ?? null,
+  };
   const handoff = renderHandoff(input);
   const dir = join(run.stateDir, 'handoffs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });

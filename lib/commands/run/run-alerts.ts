@@ -24,7 +24,12 @@ export interface RunAlerts {
   started(): void;
   incidentMoved(transition: IncidentTransition): void;
   /** One pass ended: its outcome and the output's tail describe the run's end. */
-  passEnded(pass: { outcome: string; reason: string; errorCode?: string | null | undefined; outputTail?: readonly string[] | undefined }): void;
+  passEnded(pass: {
+    outcome: string;
+    reason: string;
+    errorCode?: string | null | undefined;
+    outputTail?: readonly string[] | undefined;
+  }): void;
   /** The run ended: sends success or fail (nothing after a stop signal), then resolves once every alert has been delivered or failed. */
   ended(end: { exitCode: number; reraise: string | null }): Promise<void>;
   /** Resolves once the alerts decided so far have been delivered or failed (each bounded by notify.timeout). */
@@ -51,7 +56,8 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
   let queue: Promise<void> = Promise.resolve();
   /** Counts the reminders armed: a wait that wakes to a newer count was replaced (or the run ended) and sends nothing. */
   let armed = 0;
-  let lastPass: { outcome: string | null; reason: string | null; code: string | null; outputTail: readonly string[] } = { outcome: null, reason: null, code: null, outputTail: [] };
+  let lastPass: { outcome: string | null; reason: string | null; code: string | null; outputTail: readonly string[] } =
+    { outcome: null, reason: null, code: null, outputTail: [] };
   const settings = (): PlannerSettings => {
     const notify = input.notify();
     return { events: notify.events, minIntervalMs: notify.min_interval, reminderMs: notify.reminder };
@@ -59,12 +65,14 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
   const decide = (plan: (planner: AlertPlanner, nowMs: number, settings: PlannerSettings) => Alert[]): void => {
     if (!hasSinks(input.notify())) return;
     const nowMs = input.clock.wall();
-    queue = queue.then(async () => {
-      engine ??= loadEngine(input);
-      const { planner, sender } = await engine;
-      sender.send(plan(planner, nowMs, settings()));
-      armReminder(planner);
-    }).catch((error: Error) => input.logger.log('warn', `alerts: ${error.message}`));
+    queue = queue
+      .then(async () => {
+        engine ??= loadEngine(input);
+        const { planner, sender } = await engine;
+        sender.send(plan(planner, nowMs, settings()));
+        armReminder(planner);
+      })
+      .catch((error: Error) => input.logger.log('warn', `alerts: ${error.message}`));
   };
   const armReminder = (planner: AlertPlanner): void => {
     const mine = (armed += 1);
@@ -85,10 +93,17 @@ export function runAlerts(input: RunAlertsInput): RunAlerts {
     },
     incidentMoved: (transition) => decide((planner, now, s) => planner.moved(transition, now, s)),
     passEnded: (pass) => {
-      lastPass = { outcome: pass.outcome, reason: pass.reason, code: pass.errorCode ?? null, outputTail: pass.outputTail ?? [] };
+      lastPass = {
+        outcome: pass.outcome,
+        reason: pass.reason,
+        code: pass.errorCode ?? null,
+        outputTail: pass.outputTail ?? [],
+      };
     },
     ended: async (end) => {
-      decide((planner, now, s) => planner.ended({ exitCode: end.exitCode, stoppedBy: end.reraise, ...lastPass }, now, s));
+      decide((planner, now, s) =>
+        planner.ended({ exitCode: end.exitCode, stoppedBy: end.reraise, ...lastPass }, now, s),
+      );
       await settled();
       armed += 1;
     },
@@ -102,15 +117,24 @@ function hasSinks(notify: Config['notify']): boolean {
 
 async function loadEngine(input: RunAlertsInput): Promise<Engine> {
   const [{ AlertPlanner }, { createAlertSender }, { alertLogPath, readAlertLog }] = await Promise.all([
-    import('../../core/alerts/alert-planner.ts'), import('../../io/alerts/alert-sender.ts'), import('../../io/alerts/alert-log.ts'),
+    import('../../core/alerts/alert-planner.ts'),
+    import('../../io/alerts/alert-sender.ts'),
+    import('../../io/alerts/alert-log.ts'),
   ]);
   const logPath = alertLogPath(input.paths.stateDir, input.name);
   const flags = answerFlags(input.paths);
-  const answers = (id: number) => (['approve', 'deny'] as const).map((verb) => formatArgv(['deadman', verb, String(id), ...flags], { quoting: 'shell' }));
+  const answers = (id: number) =>
+    (['approve', 'deny'] as const).map((verb) =>
+      formatArgv(['deadman', verb, String(id), ...flags], { quoting: 'shell' }),
+    );
   return {
     planner: new AlertPlanner({ name: input.name, host: hostname(), answers }, readAlertLog(logPath)),
     sender: createAlertSender({
-      settings: input.notify, redactor: input.redactor, logPath, wall: () => input.clock.wall(), invocation: process.env.INVOCATION_ID || null,
+      settings: input.notify,
+      redactor: input.redactor,
+      logPath,
+      wall: () => input.clock.wall(),
+      invocation: process.env.INVOCATION_ID || null,
       log: (level, message) => input.logger.log(level, message),
     }),
   };

@@ -1,5 +1,15 @@
 import {
-  decideRevive, markExhausted, markRevived, markRunEnded, markTurnCompleted, newMarker, sessionMismatch, touchMarker, withSessionId, type Marker, type ReviveDecision,
+  decideRevive,
+  markExhausted,
+  markRevived,
+  markRunEnded,
+  markTurnCompleted,
+  newMarker,
+  sessionMismatch,
+  touchMarker,
+  withSessionId,
+  type Marker,
+  type ReviveDecision,
 } from '../../core/revive/marker.ts';
 import { detectAdapter } from '../../core/adapters/index.ts';
 import { ExitCode } from '../../exit-codes.ts';
@@ -59,11 +69,24 @@ export class RunMarkerKeeper {
     const keeper = new RunMarkerKeeper(input);
     // A marker directory that cannot be written (read-only, full, not creatable) costs the
     // lock, not the run: the work is what must not stop.
-    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout, keeper.clock).catch((error: Error) => {
-      reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`);
-      return undefined;
-    });
-    if (release === null) reportFault(input.logger, 'revive marker', keeper.markerDir, `could not take the marker lock in ${keeper.markerDir}; deciding without it`);
+    const release = await lockMarkers(keeper.markerDir, input.config.revive.start_timeout, keeper.clock).catch(
+      (error: Error) => {
+        reportFault(
+          input.logger,
+          'revive marker',
+          keeper.markerDir,
+          `could not take the marker lock in ${keeper.markerDir} (${error.message}); deciding without it`,
+        );
+        return undefined;
+      },
+    );
+    if (release === null)
+      reportFault(
+        input.logger,
+        'revive marker',
+        keeper.markerDir,
+        `could not take the marker lock in ${keeper.markerDir}; deciding without it`,
+      );
     try {
       keeper.#start = await keeper.decide(input);
     } finally {
@@ -84,11 +107,22 @@ export class RunMarkerKeeper {
     const current = commandIdentity(detectAdapter(input.command, config.adapter), input.command, input.cwd);
     const interactive = input.interactive === true;
     const decision = decideRevive(previous, {
-      now, livePid: previous && liveSessionPid(previous), current,
-      maxAgeMs: config.revive.max_age, maxRevives: config.revive.max_revives, template: config.revive.command, interactive,
+      now,
+      livePid: previous && liveSessionPid(previous),
+      current,
+      maxAgeMs: config.revive.max_age,
+      maxRevives: config.revive.max_revives,
+      template: config.revive.command,
+      interactive,
     });
     if (!decision.revive && decision.outcome === 'owned') {
-      return { refusal: { exitCode: ExitCode.STALLED_RESTART, outcome: 'owned-elsewhere', reason: `run "${name}": ${decision.reason}; not starting a second supervisor` } };
+      return {
+        refusal: {
+          exitCode: ExitCode.STALLED_RESTART,
+          outcome: 'owned-elsewhere',
+          reason: `run "${name}": ${decision.reason}; not starting a second supervisor`,
+        },
+      };
     }
     // A person at the terminal is not a restart loop to stop: past the budget they get a fresh session.
     if (!decision.revive && decision.outcome === 'exhausted' && !interactive) {
@@ -99,19 +133,43 @@ export class RunMarkerKeeper {
     if (decision.revive && previous) {
       start = this.startRevived(input, previous, decision, now);
     } else {
-      if (previous && previous.state !== 'completed' && !decision.revive) this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
-      this.save(newMarker({ name, adapter: current.adapter, argv: input.command, cwd: input.cwd, owner: currentOwner(), runTag: this.runTag, now }));
+      if (previous && previous.state !== 'completed' && !decision.revive)
+        this.logger.log('notice', `not reviving "${name}": ${decision.reason}`);
+      this.save(
+        newMarker({
+          name,
+          adapter: current.adapter,
+          argv: input.command,
+          cwd: input.cwd,
+          owner: currentOwner(),
+          runTag: this.runTag,
+          now,
+        }),
+      );
     }
     void this.beat();
     return start;
   }
 
   /** The resume of the marker's session: its command line, the marker marked revived, the revive recorded. */
-  private startRevived(input: ReviveInput, previous: Marker, decision: Extract<ReviveDecision, { revive: true }>, now: number): StartDecision {
+  private startRevived(
+    input: ReviveInput,
+    previous: Marker,
+    decision: Extract<ReviveDecision, { revive: true }>,
+    now: number,
+  ): StartDecision {
     const { name } = input;
     const start = resumeStart(input, previous, decision);
     this.save(markRevived(previous, { owner: currentOwner(), runTag: this.runTag }, now));
-    input.records.revive({ name, sessionId: decision.sessionId, attempt: decision.attempt, budget: decision.budget, argv: start.argv, source: 'inline', outcome: 'started' });
+    input.records.revive({
+      name,
+      sessionId: decision.sessionId,
+      attempt: decision.attempt,
+      budget: decision.budget,
+      argv: start.argv,
+      source: 'inline',
+      outcome: 'started',
+    });
     this.logger.log('notice', start.note);
     return start;
   }
@@ -174,7 +232,12 @@ export class RunMarkerKeeper {
     } catch (error) {
       // Said once: the heartbeat would repeat it every minute.
       this.markerWritable = false;
-      reportFault(this.logger, 'revive marker', this.markerDir, `could not write the revive marker in ${this.markerDir}: ${(error as Error).message}`);
+      reportFault(
+        this.logger,
+        'revive marker',
+        this.markerDir,
+        `could not write the revive marker in ${this.markerDir}: ${(error as Error).message}`,
+      );
     }
   }
 }

@@ -29,18 +29,37 @@ export interface RunReporters {
   finish(): void;
 }
 
-export function runReporters(run: { name: string; stateDir: string; config: Config; watchdog: boolean; store: RecordingStore; logger: Logger; clock: Clock; listener: HealthListener | null }): RunReporters {
+export function runReporters(run: {
+  name: string;
+  stateDir: string;
+  config: Config;
+  watchdog: boolean;
+  store: RecordingStore;
+  logger: Logger;
+  clock: Clock;
+  listener: HealthListener | null;
+}): RunReporters {
   const { clock } = run;
   const intervalMs = Math.max(run.config.poll, REPORT_INTERVAL_MIN_MS);
   const warn = (message: string) => run.logger.log('warn', message);
   const healthPath = healthFilePath(run.stateDir, run.name);
   const identity = { name: run.name, pid: process.pid, pid_start_time: ownStartTime(), interval_ms: intervalMs };
-  const refreshHealth = healthRefresher(healthPath, identity, (line) => reportFault(run.logger, 'health file', healthPath, line));
+  const refreshHealth = healthRefresher(healthPath, identity, (line) =>
+    reportFault(run.logger, 'health file', healthPath, line),
+  );
   const template = run.config.metrics.textfile;
-  const writeMetrics = template === undefined ? null : metricsTextfileWriter({
-    path: metricsTextfilePath(template, run.name), name: run.name, intervalMs, watchdog: run.watchdog, onError: warn, startedAt: clock.wall(),
-    facts: () => run.store.write('metrics', (store) => loadRunFacts(store, { onlyName: run.name })[0] ?? null),
-  });
+  const writeMetrics =
+    template === undefined
+      ? null
+      : metricsTextfileWriter({
+          path: metricsTextfilePath(template, run.name),
+          name: run.name,
+          intervalMs,
+          watchdog: run.watchdog,
+          onError: warn,
+          startedAt: clock.wall(),
+          facts: () => run.store.write('metrics', (store) => loadRunFacts(store, { onlyName: run.name })[0] ?? null),
+        });
   const retention = runRetention(run.store, run.config.retention, clock);
   return {
     health(healthy, status, quietMs) {
@@ -70,10 +89,17 @@ export function summaryForm(flags: { json: boolean; block: boolean }, stderrIsTe
  * What a run ends with (core/incident/run-summary.ts), from what its passes recorded, in `form`.
  * Nothing when nothing was recorded (no database).
  */
-export function printRunSummary(run: { passes: ReadonlyArray<Pick<RunRecords, 'id' | 'read'>>; database: string; logger: Logger; form: SummaryForm }, exitCode: number): void {
+export function printRunSummary(
+  run: { passes: ReadonlyArray<Pick<RunRecords, 'id' | 'read'>>; database: string; logger: Logger; form: SummaryForm },
+  exitCode: number,
+): void {
   const ids = run.passes.map((pass) => pass.id).filter((id): id is number => id !== null);
   const facts = run.passes.at(-1)?.read('the run summary', (store) => loadRunSummary(store, ids, run.database));
   if (!facts) return;
   if (run.form === 'json') process.stderr.write(`${JSON.stringify(runSummaryJson(facts, exitCode))}\n`);
-  else run.logger.log('info', run.form === 'block' ? renderRunSummary(facts, exitCode) : renderRunSummaryLine(facts, exitCode));
+  else
+    run.logger.log(
+      'info',
+      run.form === 'block' ? renderRunSummary(facts, exitCode) : renderRunSummaryLine(facts, exitCode),
+    );
 }

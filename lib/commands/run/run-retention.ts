@@ -20,7 +20,9 @@ export function runRetention(store: StoreSink, retention: Config['retention'], c
   let polls = 0;
   let backlog = true;
   const some = () => {
-    const dropped = store.write('retention', (s) => s.prune(clock.wall(), retention.max_age, retention.max_runs, RUNS_PER_POLL));
+    const dropped = store.write('retention', (s) =>
+      s.prune(clock.wall(), retention.max_age, retention.max_runs, RUNS_PER_POLL),
+    );
     backlog = dropped === RUNS_PER_POLL;
   };
   return {

@@ -37,10 +37,23 @@ export type StartDecision =
   | { refusal: null; argv: string[]; adapter: AdapterName | null; sessionId: string | null; note: string };
 
 /** The resume of the marker's session, built from the command line given. */
-export function resumeStart(input: ReviveInput, previous: Marker, decision: Extract<ReviveDecision, { revive: true }>): Extract<StartDecision, { refusal: null }> {
+export function resumeStart(
+  input: ReviveInput,
+  previous: Marker,
+  decision: Extract<ReviveDecision, { revive: true }>,
+): Extract<StartDecision, { refusal: null }> {
   const { config } = input;
   const message = reviveMessage(previous.task, config.revive.message, reviveOpening(previous));
   // The command line given wins: the resume is built from it (equal in identity to the marker's), never from the file.
-  const argv = buildResumeArgv({ ...previous, argv: input.command, cwd: input.cwd }, { message, template: config.revive.command, interactive: input.interactive === true });
-  return { refusal: null, argv, adapter: previous.adapter, sessionId: decision.sessionId, note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})` };
+  const argv = buildResumeArgv(
+    { ...previous, argv: input.command, cwd: input.cwd },
+    { message, template: config.revive.command, interactive: input.interactive === true },
+  );
+  return {
+    refusal: null,
+    argv,
+    adapter: previous.adapter,
+    sessionId: decision.sessionId,
+    note: `revived session ${decision.sessionId} (${decision.attempt}/${decision.budget})`,
+  };
 }

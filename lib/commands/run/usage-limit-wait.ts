@@ -1,5 +1,11 @@
 import type { Config } from '../../core/config/config.ts';
-import { planUsageWait, usageWaitStatus, type EarlierBackoffs, type UsageLimitEnd, type UsageWait } from '../../core/detect/usage-limit.ts';
+import {
+  planUsageWait,
+  usageWaitStatus,
+  type EarlierBackoffs,
+  type UsageLimitEnd,
+  type UsageWait,
+} from '../../core/detect/usage-limit.ts';
 import { ExitCode } from '../../exit-codes.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import type { Logger } from '../../core/ports/logger.ts';
@@ -42,10 +48,21 @@ export interface UsageWaitDeps {
 const TICK_MS = 1_000;
 const STATUS_EVERY_MS = 30_000;
 
-export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBackoffs, limits: Omit<Config['usage_limit'], 'continue_grace'>, deps: UsageWaitDeps): Promise<UsageWaitEnd> {
+export async function waitForUsageReset(
+  limit: UsageLimitEnd,
+  earlier: EarlierBackoffs,
+  limits: Omit<Config['usage_limit'], 'continue_grace'>,
+  deps: UsageWaitDeps,
+): Promise<UsageWaitEnd> {
   const { clock, notifier, logger } = deps;
   const startedAt = clock.wall();
-  const plan = planUsageWait(limit, earlier, startedAt, { maxWaitMs: limits.max_wait, jitterMs: limits.jitter, backoffMs: limits.backoff }, (deps.random ?? Math.random)());
+  const plan = planUsageWait(
+    limit,
+    earlier,
+    startedAt,
+    { maxWaitMs: limits.max_wait, jitterMs: limits.jitter, backoffMs: limits.backoff },
+    (deps.random ?? Math.random)(),
+  );
   deps.onPlan?.(plan);
   if (!plan.wait) return notWaiting(plan, deps);
   const sendStatus = statusSender(notifier);
@@ -68,10 +85,16 @@ export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBa
       stopListening = deps.signals(resolve);
     });
     if (signal) {
-      logger.log('notice', `${signal} while waiting for the usage limit reset: stopping; the next start resumes the session`);
+      logger.log(
+        'notice',
+        `${signal} while waiting for the usage limit reset: stopping; the next start resumes the session`,
+      );
       return { resume: false, exitCode: ExitCode.STALLED_RESTART, reraise: signal };
     }
-    logger.log('notice', plan.backoff ? 'backoff over: resuming the session' : 'usage limit reset reached: resuming the session');
+    logger.log(
+      'notice',
+      plan.backoff ? 'backoff over: resuming the session' : 'usage limit reset reached: resuming the session',
+    );
     return { resume: true, backoffMs: plan.backoff ? clock.wall() - startedAt : null };
   } finally {
     stopListening();
@@ -82,8 +105,13 @@ export async function waitForUsageReset(limit: UsageLimitEnd, earlier: EarlierBa
 
 /** A limit not waited for (plan.reason says why): said, and the exit that asks systemd for a restart or not. */
 function notWaiting(plan: Extract<UsageWait, { wait: false }>, { notifier, logger }: UsageWaitDeps): UsageWaitEnd {
-  const [exitCode, meaning] = plan.restart ? [ExitCode.STALLED_RESTART, 'restart wanted'] : [ExitCode.DO_NOT_RESTART, 'do not restart'];
+  const [exitCode, meaning] = plan.restart
+    ? [ExitCode.STALLED_RESTART, 'restart wanted']
+    : [ExitCode.DO_NOT_RESTART, 'do not restart'];
   notifier.send(`STATUS=USAGE LIMIT · not waiting: ${plan.reason} · ${meaning}`);
-  logger.log('error', `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${exitCode}: ${meaning}; the next start resumes the session)`);
+  logger.log(
+    'error',
+    `USAGE_LIMIT: not waiting, ${plan.reason} (exit ${exitCode}: ${meaning}; the next start resumes the session)`,
+  );
   return { resume: false, exitCode, reraise: null };
 }

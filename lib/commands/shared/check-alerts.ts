@@ -17,29 +17,42 @@ import { redactorFor } from './open-store.ts';
  * is recorded as alerted only when every sink took it, so a failed one is tried again by the
  * next check; one line per alert on stderr says where it went.
  */
-export async function alertJobChanges(context: Context, verdicts: readonly JobVerdict[], exitCode: number, err: (line: string) => void): Promise<void> {
+export async function alertJobChanges(
+  context: Context,
+  verdicts: readonly JobVerdict[],
+  exitCode: number,
+  err: (line: string) => void,
+): Promise<void> {
   const settings = context.config.notify;
   if (alertSinkNames(settings).length === 0) return;
   const path = alertedStatesPath(context.paths.stateDir);
   let alerted: AlertedStates = readAlertedStates(path);
   const redactor = redactorFor(context.config);
   const due = jobStateAlerts(verdicts, alerted, hostname(), context.clock.wall(), settings.events);
-  const delivered = await Promise.all(due.map(async ({ alert }) => {
-    const redacted = redactor.value(alert);
-    const results = await sendAlerts(buildAlertRequests(redacted, settings), settings.timeout);
-    err(deliveryLine(redacted, results));
-    return results.every((r) => r.ok);
-  }));
+  const delivered = await Promise.all(
+    due.map(async ({ alert }) => {
+      const redacted = redactor.value(alert);
+      const results = await sendAlerts(buildAlertRequests(redacted, settings), settings.timeout);
+      err(deliveryLine(redacted, results));
+      return results.every((r) => r.ok);
+    }),
+  );
   due.forEach(({ job, state }, i) => {
     if (delivered[i]) alerted = noteAlerted(alerted, job, state, context.clock.wall());
   });
   try {
     if (delivered.some(Boolean)) writeAlertedStates(path, alerted);
   } catch (error) {
-    err(`cannot record the alerted job states in ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the next check alerts them again`);
+    err(
+      `cannot record the alerted job states in ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the next check alerts them again`,
+    );
     return;
   }
-  if (exitCode === ExitCode.ATTENTION && verdicts.every((v) => v.verdict === 'alive' || alerted[v.job]?.state === v.verdict)) notePassAlerted(context, err);
+  if (
+    exitCode === ExitCode.ATTENTION &&
+    verdicts.every((v) => v.verdict === 'alive' || alerted[v.job]?.state === v.verdict)
+  )
+    notePassAlerted(context, err);
 }
 
 /** The run name `units/deadman-check-notify.service` alerts under when `deadman-check.service` failed. */
@@ -56,10 +69,21 @@ function notePassAlerted(context: Context, err: (line: string) => void): void {
   if (!invocation) return;
   const path = alertLogPath(context.paths.stateDir, CHECK_PASS_NAME);
   const now = context.clock.wall();
-  const pass = { ...blankAlert({ event: 'fail', name: CHECK_PASS_NAME, host: hostname(), at: new Date(now).toISOString(), source: 'check' }), exit_code: ExitCode.ATTENTION };
+  const pass = {
+    ...blankAlert({
+      event: 'fail',
+      name: CHECK_PASS_NAME,
+      host: hostname(),
+      at: new Date(now).toISOString(),
+      source: 'check',
+    }),
+    exit_code: ExitCode.ATTENTION,
+  };
   try {
     writeAlertLog(path, noteSent(readAlertLog(path), pass, now, invocation));
   } catch (error) {
-    err(`cannot record in ${path} that the jobs were alerted (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); OnFailure= may alert this pass again`);
+    err(
+      `cannot record in ${path} that the jobs were alerted (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); OnFailure= may alert this pass again`,
+    );
   }
 }

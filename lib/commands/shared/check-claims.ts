@@ -24,13 +24,22 @@ export interface PlannedJobs {
 }
 
 export function planAll(selected: ReadonlyArray<[string, Job]>, stateDir: string): Map<string, JobPlan> {
-  return new Map(selected.map(([name, job]) => [name, planJob(job, (sentence) => {
-    const pinned = readPlan(stateDir, sentence, 'approved');
-    return pinned !== null && 'plan' in pinned ? pinned.plan.plan : null;
-  })]));
+  return new Map(
+    selected.map(([name, job]) => [
+      name,
+      planJob(job, (sentence) => {
+        const pinned = readPlan(stateDir, sentence, 'approved');
+        return pinned !== null && 'plan' in pinned ? pinned.plan.plan : null;
+      }),
+    ]),
+  );
 }
 
-export async function planJobs(selected: ReadonlyArray<[string, Job]>, config: Config, stateDir: string): Promise<PlannedJobs> {
+export async function planJobs(
+  selected: ReadonlyArray<[string, Job]>,
+  config: Config,
+  stateDir: string,
+): Promise<PlannedJobs> {
   const plans = planAll(selected, stateDir);
   const pending = new Map<string, Verdict>();
   const notes = new Map<string, string[]>();
@@ -45,16 +54,30 @@ export async function planJobs(selected: ReadonlyArray<[string, Job]>, config: C
 }
 
 /** The stored proposal, or a fresh one asked once now; as lines to show. */
-async function proposalNote(job: string, sentence: string, refusal: Parameters<typeof planQuestion>[2], config: Config, stateDir: string): Promise<string[]> {
+async function proposalNote(
+  job: string,
+  sentence: string,
+  refusal: Parameters<typeof planQuestion>[2],
+  config: Config,
+  stateDir: string,
+): Promise<string[]> {
   const stored = readPlan(stateDir, sentence, 'proposed');
   if (stored !== null && 'plan' in stored) return proposedLines(job, stored.plan.plan);
   const answer = await askForPlan(config.diagnose, redactorFor(config), planQuestion(job, sentence, refusal));
-  if (answer === null) return ['no diagnostician is configured to propose a plan; reword the claim or write [[jobs.NAME.evidence]]'];
+  if (answer === null)
+    return ['no diagnostician is configured to propose a plan; reword the claim or write [[jobs.NAME.evidence]]'];
   if (!answer.ok) return [`the diagnostician proposed no usable plan: it ${answer.problem}`];
-  writePlan(stateDir, 'proposed', { claim: sentence, claims: answer.inputs, proposed_by: config.diagnose.diagnostician ?? 'command' });
+  writePlan(stateDir, 'proposed', {
+    claim: sentence,
+    claims: answer.inputs,
+    proposed_by: config.diagnose.diagnostician ?? 'command',
+  });
   return proposedLines(job, answer.plan);
 }
 
 export function proposedLines(job: string, plan: JobPlan['claims']): string[] {
-  return [`proposed plan (from the diagnostician; not used until approved: ${approveCommand(job)}):`, ...plan.flatMap((claim) => ['  [[claim]]', ...planLines(claim).map((l) => `  ${l}`)])];
+  return [
+    `proposed plan (from the diagnostician; not used until approved: ${approveCommand(job)}):`,
+    ...plan.flatMap((claim) => ['  [[claim]]', ...planLines(claim).map((l) => `  ${l}`)]),
+  ];
 }

@@ -27,16 +27,31 @@ export interface FixSession {
 const RERUN_OUTPUT_BYTES = 64 * 1024;
 
 /** Returns the fresh verdict after an approved rerun, or null when nothing was done. */
-export async function fixJob(session: FixSession, name: string, job: Job, dead: JobVerdict, recheck: () => Promise<JobVerdict[]>): Promise<JobVerdict | null> {
+export async function fixJob(
+  session: FixSession,
+  name: string,
+  job: Job,
+  dead: JobVerdict,
+  recheck: () => Promise<JobVerdict[]>,
+): Promise<JobVerdict | null> {
   if (job.rerun === undefined) {
-    session.out(indented(`not fixed: ${name} has no rerun; it is checked, never fixed (add rerun = [...] to [jobs.${name}])`));
+    session.out(
+      indented(`not fixed: ${name} has no rerun; it is checked, never fixed (add rerun = [...] to [jobs.${name}])`),
+    );
     return null;
   }
   const decision = await decide(session);
-  const problems = dead.claims.filter(needsAttention).map((c) => c.reason).join('; ');
+  const problems = dead.claims
+    .filter(needsAttention)
+    .map((c) => c.reason)
+    .join('; ');
   session.store.insert('decisions', {
-    job: name, at: session.clock.wall(), action: 'RERUN', verdict: decision.approved ? 'APPROVED' : 'REFUSED',
-    reason: `${decision.how} (${problems})`, who: currentOperator(),
+    job: name,
+    at: session.clock.wall(),
+    action: 'RERUN',
+    verdict: decision.approved ? 'APPROVED' : 'REFUSED',
+    reason: `${decision.how} (${problems})`,
+    who: currentOperator(),
   });
   if (!decision.approved) {
     session.out(indented(decision.note));
@@ -44,13 +59,18 @@ export async function fixJob(session: FixSession, name: string, job: Job, dead: 
   }
   const argv = rerunArgv(job, job.rerun);
   const started = session.clock.monotonic();
-  const outcome: CommandOutcome = typeof argv === 'string'
-    ? { kind: 'not-started', error: argv }
-    : await runBounded({ argv, cwd: job.cwd, timeoutMs: job.timeout, maxOutputBytes: RERUN_OUTPUT_BYTES });
+  const outcome: CommandOutcome =
+    typeof argv === 'string'
+      ? { kind: 'not-started', error: argv }
+      : await runBounded({ argv, cwd: job.cwd, timeoutMs: job.timeout, maxOutputBytes: RERUN_OUTPUT_BYTES });
   const elapsedMs = session.clock.monotonic() - started;
   session.store.insert('actions', {
-    job: name, at: session.clock.wall(), kind: 'RERUN', target: { argv: job.rerun, cwd: job.cwd, user: job.user },
-    result: rerunResult(outcome), detail: capturedOutput(outcome),
+    job: name,
+    at: session.clock.wall(),
+    kind: 'RERUN',
+    target: { argv: job.rerun, cwd: job.cwd, user: job.user },
+    result: rerunResult(outcome),
+    detail: capturedOutput(outcome),
   });
   session.out(rerunLine(outcome, elapsedMs));
   const [fresh] = await recheck();
@@ -65,7 +85,11 @@ async function decide(session: FixSession): Promise<{ approved: boolean; how: st
   }
   if (session.prompt === undefined) session.prompt = openTerminalPrompt();
   if (session.prompt === null) {
-    return { approved: false, how: 'no terminal to ask', note: 'not fixed: no terminal to ask for approval; pass --yes to approve without asking' };
+    return {
+      approved: false,
+      how: 'no terminal to ask',
+      note: 'not fixed: no terminal to ask for approval; pass --yes to approve without asking',
+    };
   }
   const approved = await session.prompt.confirm('Approve? [y/N] ');
   return approved
@@ -86,5 +110,9 @@ function rerunArgv(job: Job, rerun: string[]): string[] | string {
 
 function capturedOutput(outcome: CommandOutcome): string | undefined {
   if (outcome.kind === 'not-started') return outcome.error;
-  return [outcome.stdout && `stdout:\n${outcome.stdout}`, outcome.stderr && `stderr:\n${outcome.stderr}`].filter(Boolean).join('\n') || undefined;
+  return (
+    [outcome.stdout && `stdout:\n${outcome.stdout}`, outcome.stderr && `stderr:\n${outcome.stderr}`]
+      .filter(Boolean)
+      .join('\n') || undefined
+  );
 }

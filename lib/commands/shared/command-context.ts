@@ -2,7 +2,13 @@ import { resolve } from 'node:path';
 import type { Options } from 'yargs';
 import type { Config } from '../../core/config/config.ts';
 import { loadConfig, type LoadedConfig } from '../../io/config/config-file.ts';
-import { currentPathContext, resolveCacheBase, resolveStateDir, statePaths, type StatePaths } from '../../io/files/paths.ts';
+import {
+  currentPathContext,
+  resolveCacheBase,
+  resolveStateDir,
+  statePaths,
+  type StatePaths,
+} from '../../io/files/paths.ts';
 import { commandClock } from './command-clock.ts';
 import type { LoopClock } from '../../supervise/ports.ts';
 import type { ServiceStop } from '../../core/status/lost-run-end.ts';
@@ -12,8 +18,16 @@ import type { ServiceStop } from '../../core/status/lost-run-end.ts';
  * (run's parseArgs table spreads them too): the same meaning wherever they are given.
  */
 export const stateOptions = {
-  database: { type: 'string', describe: 'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)' },
-  'state-dir': { type: 'string', describe: 'state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform\'s)' },
+  database: {
+    type: 'string',
+    describe:
+      'SQLite database (default: <state dir>/deadman.db); alone, the revive markers go beside it (<database>.markers/)',
+  },
+  'state-dir': {
+    type: 'string',
+    describe:
+      "state directory: database and revive markers both go there (default: $STATE_DIRECTORY, else the platform's)",
+  },
 } as const satisfies Record<string, Options>;
 
 export interface CommonArgs {
@@ -36,11 +50,25 @@ export interface Context extends LoadedConfig {
  * its unit); commands that check or report a config always validate it. `jobsApart`: jobs
  * whose own problems are the config's only ones are left out and listed (`deadman check`).
  */
-export async function loadContext(args: CommonArgs, flags: Record<string, unknown> = {}, { cached = false, jobsApart = false } = {}): Promise<Context> {
+export async function loadContext(
+  args: CommonArgs,
+  flags: Record<string, unknown> = {},
+  { cached = false, jobsApart = false } = {},
+): Promise<Context> {
   const stateDir = args['state-dir'] === undefined ? {} : { state_dir: resolve(args['state-dir']) };
   const cacheBase = cached ? resolveCacheBase(currentPathContext(), stateDir.state_dir) : undefined;
-  const loaded = await loadConfig({ explicitPath: args.config, flags: { ...flags, ...stateDir }, cacheBase, jobsApart });
-  return { ...loaded, paths: resolvePaths(loaded.config, args.database), clock: commandClock, serviceStop: await serviceStopOf(process.env) };
+  const loaded = await loadConfig({
+    explicitPath: args.config,
+    flags: { ...flags, ...stateDir },
+    cacheBase,
+    jobsApart,
+  });
+  return {
+    ...loaded,
+    paths: resolvePaths(loaded.config, args.database),
+    clock: commandClock,
+    serviceStop: await serviceStopOf(process.env),
+  };
 }
 
 /** Only systemd's stop commands are given $SERVICE_RESULT: anywhere else no schema for it is loaded (issue 36.1). */

@@ -15,8 +15,11 @@ import { isDenied, pathState, permissionDenied } from './path-state.ts';
  * is the answer, not a new file. A database that cannot be read is one line (exit 74), never a
  * stack trace — and one this user may not read is said as such, never as "nothing recorded".
  */
-export async function openExistingStore(args: CommonArgs, loaded?: Context): Promise<{ store: Store | null; database: string; context: Context }> {
-  const context = loaded ?? await loadContext(args);
+export async function openExistingStore(
+  args: CommonArgs,
+  loaded?: Context,
+): Promise<{ store: Store | null; database: string; context: Context }> {
+  const context = loaded ?? (await loadContext(args));
   const database = context.paths.database;
   if (pathState(database) === 'missing') return { store: null, database, context };
   try {
@@ -56,7 +59,10 @@ export function withAbandoned<T extends { id: number; state: string }>(incidents
 function unreadable(database: string, error: unknown): StoreError {
   const problem = storeError(database, error);
   if (problem.problem !== 'corrupt') return problem;
-  return new StoreError(`${problem.message}; the next deadman run moves it aside and starts a fresh one, or move it aside yourself`, 'corrupt');
+  return new StoreError(
+    `${problem.message}; the next deadman run moves it aside and starts a fresh one, or move it aside yourself`,
+    'corrupt',
+  );
 }
 
 /**

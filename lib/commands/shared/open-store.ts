@@ -24,8 +24,10 @@ export function redactorFor(config: Config, env: NodeJS.ProcessEnv = process.env
 export function openStore(context: Context, options: { retain?: boolean; busyTimeoutMs?: number } = {}): Store {
   const { retention } = context.config;
   const store = new Store(context.paths.database, {
-    eventsPerRun: retention.events_per_run, observationsPerRun: retention.observations_per_run,
-    redactor: redactorFor(context.config), busyTimeoutMs: options.busyTimeoutMs,
+    eventsPerRun: retention.events_per_run,
+    observationsPerRun: retention.observations_per_run,
+    redactor: redactorFor(context.config),
+    busyTimeoutMs: options.busyTimeoutMs,
   });
   if (options.retain !== false) store.prune(context.clock.wall(), retention.max_age, retention.max_runs);
   return store;

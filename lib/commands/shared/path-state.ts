@@ -31,7 +31,10 @@ export function permissionDenied(path: string): DeadmanError {
   for (let at = dirname(path); !chain.includes(at); at = dirname(at)) chain.unshift(at);
   const blocked = chain.find((dir) => !canAccess(dir, constants.X_OK)) ?? path;
   const { username, uid } = userInfo();
-  return new DeadmanError(`cannot read ${blocked}: permission denied for ${username} (uid ${uid}); run as its owner (or root), or give --state-dir / --database`, ExitCode.IO_ERROR);
+  return new DeadmanError(
+    `cannot read ${blocked}: permission denied for ${username} (uid ${uid}); run as its owner (or root), or give --state-dir / --database`,
+    ExitCode.IO_ERROR,
+  );
 }
 
 function canAccess(path: string, mode: number): boolean {

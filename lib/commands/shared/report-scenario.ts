@@ -15,7 +15,12 @@ export async function scenarioReport(name: string): Promise<IncidentReport | nul
   if (!shippedTraceNames().includes(name)) return null;
   const store = new Store(':memory:');
   try {
-    await replayTrace(readTrace(name).trace, commandClock.sleep, { write: (_what, work) => work(store), close: () => {}, generation: 0 }, name);
+    await replayTrace(
+      readTrace(name).trace,
+      commandClock.sleep,
+      { write: (_what, work) => work(store), close: () => {}, generation: 0 },
+      name,
+    );
     const id = latestIncidentId(store);
     const rows = id === null ? null : loadIncidentRows(store, id);
     return rows && buildReport(rows);

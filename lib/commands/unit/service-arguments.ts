@@ -14,7 +14,9 @@ import { RUN_OPTIONS } from '../run/run-options.ts';
  * and a forced notify path (`DEADMAN_NOTIFY`), which would otherwise be lost under a manager.
  */
 export function carriedOver(env: NodeJS.ProcessEnv): Array<[string, string]> {
-  return (['PATH', 'DEADMAN_NOTIFY'] as const).flatMap((key) => (env[key] ? [[key, env[key]] as [string, string]] : []));
+  return (['PATH', 'DEADMAN_NOTIFY'] as const).flatMap((key) =>
+    env[key] ? [[key, env[key]] as [string, string]] : [],
+  );
 }
 
 /** The `deadman run` options the operator gave (kebab-case keys), nothing else. */
@@ -41,16 +43,21 @@ export function runArgsFrom(values: Record<string, unknown>): string[] {
 export function resolveProgram(program: string, cwd: string, path: string): string {
   if (program.includes('/')) {
     const absolute = isAbsolute(program) ? program : resolve(cwd, program);
-    if (!findExecutable(absolute, path)) throw usageError(`${absolute} is not an executable file; check the command after --`);
+    if (!findExecutable(absolute, path))
+      throw usageError(`${absolute} is not an executable file; check the command after --`);
     return absolute;
   }
   const found = findExecutable(program, path);
-  if (!found) throw usageError(`"${program}" was not found in PATH (${path || 'unset'}); give its absolute path after --`);
+  if (!found)
+    throw usageError(`"${program}" was not found in PATH (${path || 'unset'}); give its absolute path after --`);
   return found;
 }
 
 export function defaultName(program: string): string {
-  const cleaned = basename(program).replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[-.]+/, '').slice(0, 100);
+  const cleaned = basename(program)
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[-.]+/, '')
+    .slice(0, 100);
   return cleaned || 'job';
 }
 
@@ -58,7 +65,8 @@ export function span(text: string | undefined, option: string): number | undefin
   if (text === undefined) return undefined;
   const parsed = parseDuration(text);
   if (!parsed.ok) throw usageError(`${option} "${text}" ${parsed.error}`);
-  if (parsed.ms === 0 || parsed.ms === Number.POSITIVE_INFINITY) throw usageError(`${option} must be above 0 and finite (the unit needs a real watchdog and restart delay)`);
+  if (parsed.ms === 0 || parsed.ms === Number.POSITIVE_INFINITY)
+    throw usageError(`${option} must be above 0 and finite (the unit needs a real watchdog and restart delay)`);
   return parsed.ms;
 }
 

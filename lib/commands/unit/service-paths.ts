@@ -15,7 +15,8 @@ import { currentPathContext, resolveStateDir } from '../../io/files/paths.ts';
  */
 export function exportedStateDir(loaded: LoadedConfig, envAssignments: readonly string[]): string | undefined {
   const exported = process.env.STATE_DIRECTORY?.split(':')[0];
-  if (!exported || loaded.config.state_dir || envAssignments.some((e) => e.startsWith('STATE_DIRECTORY='))) return undefined;
+  if (!exported || loaded.config.state_dir || envAssignments.some((e) => e.startsWith('STATE_DIRECTORY=')))
+    return undefined;
   return resolve(exported);
 }
 
@@ -24,7 +25,11 @@ export function recordArgs(loaded: LoadedConfig, cwd: string, exportedState: str
   const { database } = loaded.config;
   // The state directory itself, not only its database: the alert log that keeps `deadman notify` from repeating the run's alerts is there.
   const stateDir = loaded.config.state_dir ? resolve(cwd, loaded.config.state_dir) : exportedState;
-  return [...(loaded.file ? ['--config', loaded.file] : []), ...(stateDir ? ['--state-dir', stateDir] : []), ...(database ? ['--database', resolve(cwd, database)] : [])];
+  return [
+    ...(loaded.file ? ['--config', loaded.file] : []),
+    ...(stateDir ? ['--state-dir', stateDir] : []),
+    ...(database ? ['--database', resolve(cwd, database)] : []),
+  ];
 }
 
 /**
@@ -38,7 +43,16 @@ export function stateDirOutsideHome(scope: 'system' | 'user', configured: string
 }
 
 /** Where the job writes besides HOME, for ReadWritePaths=: its cwd and deadman's records when they are elsewhere. */
-export function writablePaths(cwd: string, database: string | undefined, stateDir: string | undefined, environment: ServiceCommand['environment']): string[] {
+export function writablePaths(
+  cwd: string,
+  database: string | undefined,
+  stateDir: string | undefined,
+  environment: ServiceCommand['environment'],
+): string[] {
   const stateFromEnv = environment.find(([key]) => key === 'STATE_DIRECTORY')?.[1];
-  return [cwd, ...(database ? [dirname(resolve(cwd, database))] : []), ...[stateDir, stateFromEnv].flatMap((dir) => (dir ? [resolve(cwd, dir)] : []))];
+  return [
+    cwd,
+    ...(database ? [dirname(resolve(cwd, database))] : []),
+    ...[stateDir, stateFromEnv].flatMap((dir) => (dir ? [resolve(cwd, dir)] : [])),
+  ];
 }

@@ -34,7 +34,14 @@ export type AgentEvent =
    * `throttle`: the API is throttling requests, and the agent says it is not the plan's limit
    * (no reset given): a transient failure, waited out with a short bounded backoff.
    */
-  | { type: 'usage_limit'; resetsAtSec: number | null; resetsInSec: number | null; resetsAtClock?: ClockTime; throttle?: true; message: string }
+  | {
+      type: 'usage_limit';
+      resetsAtSec: number | null;
+      resetsInSec: number | null;
+      resetsAtClock?: ClockTime;
+      throttle?: true;
+      message: string;
+    }
   /**
    * The account's credit or spend limit is spent (Codex `insufficient_quota`, a spend limit;
    * Claude's `billing_error`): no reset will come, only a person adding credit helps.

@@ -13,9 +13,7 @@ export interface OptionShapes {
   optionalValue?: ReadonlySet<string>;
 }
 
-export type ArgPart =
-  | { kind: 'option'; name: string; tokens: string[] }
-  | { kind: 'positional'; value: string };
+export type ArgPart = { kind: 'option'; name: string; tokens: string[] } | { kind: 'positional'; value: string };
 
 export function walkArgs(args: readonly string[], shapes: OptionShapes): ArgPart[] {
   const parts: ArgPart[] = [];

@@ -15,7 +15,14 @@ export const claudeBlockSchema = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   /** Bash: command; Edit, Write, MultiEdit: file_path; NotebookEdit: notebook_path. */
-  input: z.object({ command: z.unknown().optional(), file_path: z.unknown().optional(), notebook_path: z.unknown().optional() }).nullish().catch(null),
+  input: z
+    .object({
+      command: z.unknown().optional(),
+      file_path: z.unknown().optional(),
+      notebook_path: z.unknown().optional(),
+    })
+    .nullish()
+    .catch(null),
   /** tool_result: content is a string or a list of text blocks. */
   tool_use_id: z.string().optional(),
   content: z.unknown().optional(),

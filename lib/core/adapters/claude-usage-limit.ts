@@ -19,7 +19,8 @@ import { hourOf, type ClockTime } from '../detect/reset-clock.ts';
  * for — only a person adding credit helps (`credit_exhausted`). Pure.
  */
 const LIMIT_PHRASE = /^\s*(?:you['’‘ʼ`]ve (?:hit|reached) your (?:[\w-]+ )?limit|claude(?: ai)? usage limit reached)/i;
-const THROTTLE_PHRASE = /^\s*API Error:.*(?:not your usage limit|temporarily limiting requests|Request rejected \(429\))/i;
+const THROTTLE_PHRASE =
+  /^\s*API Error:.*(?:not your usage limit|temporarily limiting requests|Request rejected \(429\))/i;
 const RESETS = /\bresets?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(?:([ap])\.?m\b\.?)?(?:\s*\(([^()\s]+)\))?/i;
 const EPOCH = /\|\s*(\d{9,11})\s*$/;
 const CREDIT_PHRASE = /^\s*(?:API Error:.*)?(?:your )?credit balance is too low\b/i;
@@ -41,14 +42,23 @@ export function claudeLimitOfText(text: string): LimitEvent | null {
   const epoch = EPOCH.exec(text);
   const resetsAtClock = epoch ? undefined : clockOf(text);
   return {
-    type: 'usage_limit', resetsAtSec: epoch ? Number(epoch[1]) : null, resetsInSec: null, message: 'Claude usage limit reached',
+    type: 'usage_limit',
+    resetsAtSec: epoch ? Number(epoch[1]) : null,
+    resetsInSec: null,
+    message: 'Claude usage limit reached',
     ...(resetsAtClock ? { resetsAtClock } : {}),
   };
 }
 
 /** A `rate_limit_event` rejected with no `resetsAt`, or the throttle text: the API throttles, the plan is not spent. */
 export function claudeThrottle(): Extract<AgentEvent, { type: 'usage_limit' }> {
-  return { type: 'usage_limit', resetsAtSec: null, resetsInSec: null, throttle: true, message: 'Claude API throttled (not a usage limit)' };
+  return {
+    type: 'usage_limit',
+    resetsAtSec: null,
+    resetsInSec: null,
+    throttle: true,
+    message: 'Claude API throttled (not a usage limit)',
+  };
 }
 
 /** The synthetic message's `billing_error`, or its words. */

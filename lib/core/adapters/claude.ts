@@ -2,7 +2,12 @@ import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { outputTail } from './output-tail.ts';
 import { parseEventLine, typeOfCutLine, type JsonObject } from './json-line.ts';
-import { claudeCreditExhausted, claudeLimitOfText, claudeThrottle, mayBeClaudeLimitText } from './claude-usage-limit.ts';
+import {
+  claudeCreditExhausted,
+  claudeLimitOfText,
+  claudeThrottle,
+  mayBeClaudeLimitText,
+} from './claude-usage-limit.ts';
 import { isUnreadClaudeLine } from './unread-lines.ts';
 import { withoutKey } from './without-key.ts';
 
@@ -29,7 +34,8 @@ export function createClaudeAdapter(preCheck = true): Adapter {
     switch (line.type) {
       case 'system':
         // One `-p` run is one user turn, and system/init opens it.
-        if (line.subtype === 'init' && line.session_id) return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
+        if (line.subtype === 'init' && line.session_id)
+          return limits.newTurn([{ type: 'session', sessionId: line.session_id }, { type: 'turn_started' }]);
         return systemEvents(line);
       case 'assistant': {
         const text = saidText(line);
@@ -63,25 +69,29 @@ function toolCalls() {
   let openTools = new Map<string, { name: string; file: string | null }>();
 
   function toolsStarted(content: ClaudeBlock[]): AgentEvent[] {
-    return content.filter((b) => b.type === 'tool_use' && b.id).map((block) => {
-      openTools.set(block.id!, { name: block.name ?? '', file: fileOf(block) });
-      const command = block.input?.command;
-      return { type: 'tool_started', toolId: block.id!, command: typeof command === 'string' ? command : null };
-    });
+    return content
+      .filter((b) => b.type === 'tool_use' && b.id)
+      .map((block) => {
+        openTools.set(block.id!, { name: block.name ?? '', file: fileOf(block) });
+        const command = block.input?.command;
+        return { type: 'tool_started', toolId: block.id!, command: typeof command === 'string' ? command : null };
+      });
   }
 
   function toolsFinished(content: ClaudeBlock[]): AgentEvent[] {
-    return content.filter((b) => b.type === 'tool_result' && b.tool_use_id).flatMap((block): AgentEvent[] => {
-      const toolId = block.tool_use_id!;
-      const tool = openTools.get(toolId);
-      openTools = withoutKey(openTools, toolId);
-      const ok = block.is_error !== true;
-      const text = textOf(block.content);
-      const stated = EXIT_CODE.exec(text);
-      const exitCode = stated ? Number(stated[1]) : ok && tool?.name === 'Bash' ? 0 : null;
-      const finished: AgentEvent = { type: 'tool_finished', toolId, exitCode, ok, outputTail: outputTail(text) };
-      return ok && tool?.file ? [{ type: 'files_changed', paths: [tool.file] }, finished] : [finished];
-    });
+    return content
+      .filter((b) => b.type === 'tool_result' && b.tool_use_id)
+      .flatMap((block): AgentEvent[] => {
+        const toolId = block.tool_use_id!;
+        const tool = openTools.get(toolId);
+        openTools = withoutKey(openTools, toolId);
+        const ok = block.is_error !== true;
+        const text = textOf(block.content);
+        const stated = EXIT_CODE.exec(text);
+        const exitCode = stated ? Number(stated[1]) : ok && tool?.name === 'Bash' ? 0 : null;
+        const finished: AgentEvent = { type: 'tool_finished', toolId, exitCode, ok, outputTail: outputTail(text) };
+        return ok && tool?.file ? [{ type: 'files_changed', paths: [tool.file] }, finished] : [finished];
+      });
   }
 
   return { started: toolsStarted, finished: toolsFinished };
@@ -126,21 +136,28 @@ function turnLimit() {
 function eventlessMessage(object: JsonObject): boolean {
   const content = (object.message as JsonObject | null | undefined)?.content;
   if (object.type === 'assistant') {
-    const limitText = hasBlock(content, (block) => block.type === 'text' && typeof block.text === 'string' && mayBeClaudeLimitText(block.text));
+    const limitText = hasBlock(
+      content,
+      (block) => block.type === 'text' && typeof block.text === 'string' && mayBeClaudeLimitText(block.text),
+    );
     return object.error === undefined && !limitText && !hasBlock(content, (block) => block.type === 'tool_use');
   }
   return object.type === 'user' && !hasBlock(content, (block) => block.type === 'tool_result');
 }
 
 function hasBlock(content: unknown, matches: (block: JsonObject) => boolean): boolean {
-  return Array.isArray(content) && content.some((block) => block !== null && typeof block === 'object' && matches(block as JsonObject));
+  return (
+    Array.isArray(content) &&
+    content.some((block) => block !== null && typeof block === 'object' && matches(block as JsonObject))
+  );
 }
 
 /** Success means `subtype == "success"` AND `is_error == false`: API errors come as subtype success. */
 function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent[] {
-  const ended: AgentEvent = line.subtype === 'success' && !line.is_error
-    ? { type: 'turn_completed' }
-    : { type: 'turn_failed', message: failureMessage(line) };
+  const ended: AgentEvent =
+    line.subtype === 'success' && !line.is_error
+      ? { type: 'turn_completed' }
+      : { type: 'turn_failed', message: failureMessage(line) };
   if (!line.usage) return [ended];
   const u = line.usage;
   // Normalized like Codex: input counts cached tokens too, cached is the part read from cache.
@@ -149,7 +166,10 @@ function resultEvents(line: Extract<ClaudeLine, { type: 'result' }>): AgentEvent
     cachedInputTokens: u.cache_read_input_tokens,
     outputTokens: u.output_tokens,
   };
-  return [ended, { type: 'usage', usage, ...(line.total_cost_usd === undefined ? {} : { totalCostUsd: line.total_cost_usd }) }];
+  return [
+    ended,
+    { type: 'usage', usage, ...(line.total_cost_usd === undefined ? {} : { totalCostUsd: line.total_cost_usd }) },
+  ];
 }
 
 /**
@@ -161,7 +181,14 @@ function rateLimitEvents(info: Extract<ClaudeLine, { type: 'rate_limit_event' }>
   if (info.status !== 'rejected' && info.status !== 'denied') return [];
   if (info.resetsAt === undefined) return [claudeThrottle()];
   const overage = info.overageDisabledReason ? ` (no overage: ${info.overageDisabledReason})` : '';
-  return [{ type: 'usage_limit', resetsAtSec: info.resetsAt, resetsInSec: null, message: `Claude ${info.rateLimitType ?? 'usage'} limit reached${overage}` }];
+  return [
+    {
+      type: 'usage_limit',
+      resetsAtSec: info.resetsAt,
+      resetsInSec: null,
+      message: `Claude ${info.rateLimitType ?? 'usage'} limit reached${overage}`,
+    },
+  ];
 }
 
 function failureMessage(line: Extract<ClaudeLine, { type: 'result' }>): string {
@@ -179,7 +206,9 @@ function apiErrorEvents(error: unknown, text: string | undefined): AgentEvent[] 
 /** A retry is a warning; a compaction (its `status` while it runs, its boundary once done) is what the agent is doing. */
 function systemEvents(line: Extract<ClaudeLine, { type: 'system' }>): AgentEvent[] {
   if (line.subtype === 'api_retry') return [{ type: 'error', message: retryMessage(line) }];
-  return line.subtype === 'compact_boundary' || (line.subtype === 'status' && line.status === 'compacting') ? [{ type: 'compacting' }] : [];
+  return line.subtype === 'compact_boundary' || (line.subtype === 'status' && line.status === 'compacting')
+    ? [{ type: 'compacting' }]
+    : [];
 }
 
 function retryMessage(line: Extract<ClaudeLine, { type: 'system' }>): string {

@@ -8,9 +8,26 @@ import { walkArgs } from './argv-options.ts';
  */
 
 const VALUED = new Set([
-  '-c', '--config', '--enable', '--disable', '-i', '--image', '-m', '--model', '--local-provider',
-  '-s', '--sandbox', '-p', '--profile', '-C', '--cd', '--add-dir', '--output-schema', '--color',
-  '-o', '--output-last-message',
+  '-c',
+  '--config',
+  '--enable',
+  '--disable',
+  '-i',
+  '--image',
+  '-m',
+  '--model',
+  '--local-provider',
+  '-s',
+  '--sandbox',
+  '-p',
+  '--profile',
+  '-C',
+  '--cd',
+  '--add-dir',
+  '--output-schema',
+  '--color',
+  '-o',
+  '--output-last-message',
 ]);
 /** Images belong to the original prompt; attaching them to the revive message would repeat them. */
 const NOT_REPEATED = new Set(['-i', '--image']);
@@ -34,16 +51,28 @@ export function readCodexCommand(argv: readonly string[]): CodexCommand | null {
   const positionals: string[] = [];
   for (const part of walkArgs(argv.slice(exec + 1), { valued: VALUED })) {
     if (part.kind === 'positional') positionals.push(part.value);
-    else if (part.name !== '--last' && part.name !== '--all' && !NOT_REPEATED.has(part.name)) resumeFlags.push(...part.tokens);
+    else if (part.name !== '--last' && part.name !== '--all' && !NOT_REPEATED.has(part.name))
+      resumeFlags.push(...part.tokens);
   }
   // An original run that was itself a resume: `resume <id> [prompt]` (or `resume --last [prompt]`).
-  const resumes = positionals[0] === 'resume' ? { sessionId: argv.includes('--last') ? null : positionals[1] ?? null } : null;
+  const resumes =
+    positionals[0] === 'resume' ? { sessionId: argv.includes('--last') ? null : (positionals[1] ?? null) } : null;
   const prompts = resumes ? positionals.slice(resumes.sessionId === null ? 1 : 2) : positionals;
   if (!resumeFlags.some((flag) => JSON_FLAGS.has(flag))) resumeFlags.unshift('--json');
   const task = prompts[0];
-  return { prefix: argv.slice(0, exec + 1), resumeFlags, task: task === undefined || task === '-' ? null : task, resumes };
+  return {
+    prefix: argv.slice(0, exec + 1),
+    resumeFlags,
+    task: task === undefined || task === '-' ? null : task,
+    resumes,
+  };
 }
 
-export function codexResumeArgv(prefix: readonly string[], resumeFlags: readonly string[], sessionId: string, message: string): string[] {
+export function codexResumeArgv(
+  prefix: readonly string[],
+  resumeFlags: readonly string[],
+  sessionId: string,
+  message: string,
+): string[] {
   return [...prefix, ...resumeFlags, 'resume', sessionId, message];
 }

@@ -29,7 +29,10 @@ export const codexItemSchema = z.object({
   tool: z.string().optional(),
   error: z.object({ message: z.string() }).nullish(),
   /** file_change: what the patch touched. */
-  changes: z.array(z.object({ path: z.string() })).optional().catch(undefined),
+  changes: z
+    .array(z.object({ path: z.string() }))
+    .optional()
+    .catch(undefined),
   /** Non-fatal warning items (`type: "error"`). */
   message: z.string().optional(),
 });

@@ -20,15 +20,18 @@ import { headerReset } from './limit-headers.ts';
  * The reset is read from data first: the body's `resets_at`, `resets_in_seconds`, then headers
  * passed on (limit-headers.ts), then the words. A line matching none is no limit. Pure.
  */
-const CREDIT = /\b(?:insufficient_quota|credit_balance_exhausted|organization_spend_limit_exceeded|project_spend_limit_exceeded)\b|quota exceeded\. check your plan and billing details/i;
-const CREDIT_TYPE = /\b(insufficient_quota|credit_balance_exhausted|organization_spend_limit_exceeded|project_spend_limit_exceeded)\b/;
+const CREDIT =
+  /\b(?:insufficient_quota|credit_balance_exhausted|organization_spend_limit_exceeded|project_spend_limit_exceeded)\b|quota exceeded\. check your plan and billing details/i;
+const CREDIT_TYPE =
+  /\b(insufficient_quota|credit_balance_exhausted|organization_spend_limit_exceeded|project_spend_limit_exceeded)\b/;
 const LIMIT_TYPE = /usage_limit_reached/;
 /** Any apostrophe: ASCII, U+2019 (what 0.169 prints), U+2018, U+02BC, a backtick. */
 const LIMIT_TEXT = /usage limit has been reached|you['’‘ʼ`]ve hit your usage limit/i;
 const THROTTLE_TYPE = /\brate_limit_exceeded\b|\brate limit reached\b/i;
 const RESETS_AT = /\\?"resets_at\\?"\s*:\s*(\d{9,11})/;
 const RESETS_IN = /\\?"resets_in_seconds\\?"\s*:\s*(\d{1,9})/;
-const TRY_AGAIN_AT = /try again at\s+(?:([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\s+)?(\d{1,2}):(\d{2})\s*([ap])\.?\s?m\b/i;
+const TRY_AGAIN_AT =
+  /try again at\s+(?:([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\s+)?(\d{1,2}):(\d{2})\s*([ap])\.?\s?m\b/i;
 /** The delay Codex itself reads from a throttle's message. */
 const TRY_AGAIN_IN = /try again in\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)\b/i;
 const RECONNECTING = /^\s*Reconnecting\b/i;
@@ -56,8 +59,8 @@ function windowLimit(message: string): LimitEvent {
   const clock = at || inSeconds || headers ? undefined : tryAgainAt(message);
   return {
     type: 'usage_limit',
-    resetsAtSec: at ? Number(at[1]) : headers?.resetsAtSec ?? null,
-    resetsInSec: inSeconds ? Number(inSeconds[1]) : headers?.resetsInSec ?? null,
+    resetsAtSec: at ? Number(at[1]) : (headers?.resetsAtSec ?? null),
+    resetsInSec: inSeconds ? Number(inSeconds[1]) : (headers?.resetsInSec ?? null),
     message: 'Codex usage limit reached',
     ...(clock ? { resetsAtClock: clock } : {}),
   };
@@ -69,9 +72,17 @@ function throttleOf(message: string, turnFailed: boolean): LimitEvent | null {
   const named = THROTTLE_TYPE.test(message);
   if (!named && !(turnFailed && RETRIES_SPENT.test(message))) return null;
   const stated = TRY_AGAIN_IN.exec(message);
-  const delay = stated ? Number(stated[1]) / (stated[2]!.toLowerCase() === 'ms' ? 1000 : 1) : headerReset(message)?.resetsInSec ?? null;
+  const delay = stated
+    ? Number(stated[1]) / (stated[2]!.toLowerCase() === 'ms' ? 1000 : 1)
+    : (headerReset(message)?.resetsInSec ?? null);
   const what = named ? 'rate_limit_exceeded' : '429 after its retries';
-  return { type: 'usage_limit', resetsAtSec: null, resetsInSec: delay, throttle: true, message: `Codex API throttled (${what}), not a usage limit` };
+  return {
+    type: 'usage_limit',
+    resetsAtSec: null,
+    resetsInSec: delay,
+    throttle: true,
+    message: `Codex API throttled (${what}), not a usage limit`,
+  };
 }
 
 /** "try again at 3:54 PM" in the host's zone (Codex formats it in its own local time); undefined for "try again later" or anything unreadable. */

@@ -9,7 +9,8 @@ import { isUnreadCodexLine } from './unread-lines.ts';
 const TOOL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change']);
 /** Codex's item while it compacts the thread's context (named in the 0.171 binary; not yet seen in a recording). */
 const COMPACTION_ITEM = 'context_compaction';
-const CUT_ITEM = /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
+const CUT_ITEM =
+  /"item"\s*:\s*\{\s*"id"\s*:\s*"([^"]{1,100})"\s*,\s*"type"\s*:\s*"(?:command_execution|mcp_tool_call|file_change)"/;
 /** Only the end of a command's output is kept (outputTail). */
 const LONG_VALUES = ['aggregated_output'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
@@ -83,7 +84,11 @@ function usageCounter(start: CodexStart) {
   }
 
   function delta(usage: CodexUsage): AgentEvent[] {
-    const total = { inputTokens: usage.input_tokens, cachedInputTokens: usage.cached_input_tokens, outputTokens: usage.output_tokens };
+    const total = {
+      inputTokens: usage.input_tokens,
+      cachedInputTokens: usage.cached_input_tokens,
+      outputTokens: usage.output_tokens,
+    };
     const previous = previousTotal(total);
     totalsByThread.set(thread, total);
     const delta: Usage = {
@@ -91,7 +96,9 @@ function usageCounter(start: CodexStart) {
       cachedInputTokens: Math.max(0, total.cachedInputTokens - previous.cachedInputTokens),
       outputTokens: Math.max(0, total.outputTokens - previous.outputTokens),
     };
-    return delta.inputTokens + delta.cachedInputTokens + delta.outputTokens > 0 ? [{ type: 'usage', usage: delta }] : [];
+    return delta.inputTokens + delta.cachedInputTokens + delta.outputTokens > 0
+      ? [{ type: 'usage', usage: delta }]
+      : [];
   }
 
   return {
@@ -111,7 +118,12 @@ function eventlessItem(object: JsonObject): boolean {
   if (object.type === 'item.updated') return true;
   if (object.type !== 'item.started' && object.type !== 'item.completed') return false;
   const type = (object.item as JsonObject | null | undefined)?.type;
-  return typeof type === 'string' && !TOOL_ITEMS.has(type) && type !== COMPACTION_ITEM && !(type === 'error' && object.type === 'item.completed');
+  return (
+    typeof type === 'string' &&
+    !TOOL_ITEMS.has(type) &&
+    type !== COMPACTION_ITEM &&
+    !(type === 'error' && object.type === 'item.completed')
+  );
 }
 
 function itemStarted(item: CodexItem): AgentEvent[] {
@@ -125,8 +137,16 @@ function itemCompleted(item: CodexItem): AgentEvent[] {
   if (!TOOL_ITEMS.has(item.type)) return [];
   const ok = item.status === 'completed' && !item.error;
   const tail = item.aggregated_output === undefined ? {} : { outputTail: outputTail(item.aggregated_output) };
-  const finished: AgentEvent = { type: 'tool_finished', toolId: item.id, exitCode: item.exit_code ?? null, ok, ...tail };
-  return ok && item.changes?.length ? [{ type: 'files_changed', paths: item.changes.map((c) => c.path) }, finished] : [finished];
+  const finished: AgentEvent = {
+    type: 'tool_finished',
+    toolId: item.id,
+    exitCode: item.exit_code ?? null,
+    ok,
+    ...tail,
+  };
+  return ok && item.changes?.length
+    ? [{ type: 'files_changed', paths: item.changes.map((c) => c.path) }, finished]
+    : [finished];
 }
 
 function toolCommand(item: CodexItem): string | null {

@@ -9,7 +9,10 @@ export type AdapterSetting = 'auto' | AdapterName;
 export type AdapterOptions = GenericOptions & { codex?: CodexStart };
 
 /** The `[generic]` section of deadman.toml as adapter options. */
-export function adapterOptions(generic: { session_pattern?: string | undefined; turn_end_pattern?: string | undefined }): AdapterOptions {
+export function adapterOptions(generic: {
+  session_pattern?: string | undefined;
+  turn_end_pattern?: string | undefined;
+}): AdapterOptions {
   return { sessionPattern: generic.session_pattern, turnEndPattern: generic.turn_end_pattern };
 }
 
@@ -38,7 +41,8 @@ export async function createAdapter(name: AdapterName, options: AdapterOptions =
 export function detectAdapter(argv: readonly string[], configured: AdapterSetting): AdapterName {
   if (configured !== 'auto') return configured;
   const { agent, args } = splitProgram(argv);
-  if (agent === 'codex' && args.includes('exec') && (args.includes('--json') || args.includes('--experimental-json'))) return 'codex';
+  if (agent === 'codex' && args.includes('exec') && (args.includes('--json') || args.includes('--experimental-json')))
+    return 'codex';
   if (agent === 'claude' && outputFormat(args) === 'stream-json') return 'claude';
   return 'generic';
 }

@@ -14,7 +14,10 @@ export interface HeaderReset {
 const SEPARATOR = String.raw`\\?"?\s*[:=]\s*\\?"?`;
 const RETRY_AFTER_MS = new RegExp(String.raw`\bretry-after-ms${SEPARATOR}(\d{1,9})(?![\d.])`, 'i');
 const RETRY_AFTER = new RegExp(String.raw`\bretry-after${SEPARATOR}(\d{1,7})(?![\d.])`, 'i');
-const UNIFIED_RESET = new RegExp(String.raw`\banthropic-ratelimit-unified(?:-[0-9a-z]{1,4})?-reset${SEPARATOR}(\d{9,11})\b`, 'i');
+const UNIFIED_RESET = new RegExp(
+  String.raw`\banthropic-ratelimit-unified(?:-[0-9a-z]{1,4})?-reset${SEPARATOR}(\d{9,11})\b`,
+  'i',
+);
 
 /** The stated reset, or null when no header names one. */
 export function headerReset(text: string): HeaderReset | null {

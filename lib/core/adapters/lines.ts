@@ -67,7 +67,10 @@ export class LineSplitter {
       const newline = span.indexOf(10, start);
       const end = newline === -1 ? span.length : newline;
       const long = end - start > this.maxLineBytes;
-      lines.push({ text: withoutCr(decoder.decode(span.subarray(start, long ? start + this.maxLineBytes : end))), truncated: long });
+      lines.push({
+        text: withoutCr(decoder.decode(span.subarray(start, long ? start + this.maxLineBytes : end))),
+        truncated: long,
+      });
       if (newline === -1) return;
       start = newline + 1;
     }

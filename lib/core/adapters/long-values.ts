@@ -44,7 +44,10 @@ function middlesOf(line: string, opening: string): Array<{ from: number; to: num
     const end = closingQuote(line, start);
     if (end === -1) break;
     if (end - start < LONG_VALUE_CHARS) continue;
-    middles.push({ from: escapeBoundary(line, start + HEAD_CHARS, start), to: escapeBoundary(line, end - TAIL_CHARS, start) });
+    middles.push({
+      from: escapeBoundary(line, start + HEAD_CHARS, start),
+      to: escapeBoundary(line, end - TAIL_CHARS, start),
+    });
     at = end;
   }
   return middles;

@@ -18,7 +18,20 @@ export interface ProgramSplit {
 const SCRIPT_RUNNERS = new Set(['node', 'nodejs', 'bun']);
 const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
 /** Launcher options whose value is the next argument. */
-const VALUE_OPTIONS = new Set(['-r', '--require', '--import', '--loader', '-p', '--package', '-u', '--unset', '-C', '--chdir', '-c', '--call']);
+const VALUE_OPTIONS = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '-p',
+  '--package',
+  '-u',
+  '--unset',
+  '-C',
+  '--chdir',
+  '-c',
+  '--call',
+]);
 
 export function basename(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
@@ -29,7 +42,8 @@ export function agentOf(token: string): AgentKind | null {
   const base = basename(token).replace(/\.(js|mjs|cjs|exe|cmd)$/, '');
   const pkg = token.replace(/(.)@[^/@]*$/, '$1');
   if (base === 'codex' || pkg === '@openai/codex' || token.includes('/@openai/codex/')) return 'codex';
-  if (base === 'claude' || pkg === '@anthropic-ai/claude-code' || token.includes('/@anthropic-ai/claude-code/')) return 'claude';
+  if (base === 'claude' || pkg === '@anthropic-ai/claude-code' || token.includes('/@anthropic-ai/claude-code/'))
+    return 'claude';
   return null;
 }
 
@@ -48,7 +62,8 @@ export function splitProgram(argv: readonly string[]): ProgramSplit {
     // A wrapper script that takes the agent's name as its first argument (`node fake-agent.js codex …`).
     const next = argv[i + 1];
     const wrapped = next === undefined ? null : agentOf(next);
-    if (wrapped !== null && !next!.startsWith('-')) return { program: argv.slice(0, i + 2), agent: wrapped, args: argv.slice(i + 2) };
+    if (wrapped !== null && !next!.startsWith('-'))
+      return { program: argv.slice(0, i + 2), agent: wrapped, args: argv.slice(i + 2) };
     return { program: [...argv], agent: null, args: [] };
   }
 }

@@ -14,9 +14,18 @@ import { typeOfCutLine } from './json-line.ts';
  * that repeats its top-level `"type"` key, which neither agent writes.
  */
 
-const CODEX_READ = new Set(['thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'error', 'item.started', 'item.completed']);
+const CODEX_READ = new Set([
+  'thread.started',
+  'turn.started',
+  'turn.completed',
+  'turn.failed',
+  'error',
+  'item.started',
+  'item.completed',
+]);
 /** An item's own type, when it is written right after its id as Codex does. */
-const CODEX_ITEM_TYPE = /^\s*\{\s*"type"\s*:\s*"item\.(?:started|completed)"\s*,\s*"item"\s*:\s*\{\s*"id"\s*:\s*"[^"\\]{0,100}"\s*,\s*"type"\s*:\s*"([\w.-]{1,64})"/;
+const CODEX_ITEM_TYPE =
+  /^\s*\{\s*"type"\s*:\s*"item\.(?:started|completed)"\s*,\s*"item"\s*:\s*\{\s*"id"\s*:\s*"[^"\\]{0,100}"\s*,\s*"type"\s*:\s*"([\w.-]{1,64})"/;
 /** Items that become tool events or warnings (codex.ts); every other item is eventless. */
 const CODEX_READ_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change', 'error', 'context_compaction']);
 

@@ -19,9 +19,12 @@ export type AlertLog = Readonly<Record<string, SentEntry>>;
 export function alertKey(alert: Pick<Alert, 'event' | 'exit_code' | 'incident'>): string {
   switch (alert.event) {
     case 'start':
-    case 'success': return alert.event;
-    case 'fail': return `fail/${alert.exit_code ?? 'unknown'}`;
-    case 'incident': return alert.incident ? `incident/${incidentIdentity(alert.incident)}/${alert.incident.state}` : 'incident';
+    case 'success':
+      return alert.event;
+    case 'fail':
+      return `fail/${alert.exit_code ?? 'unknown'}`;
+    case 'incident':
+      return alert.incident ? `incident/${incidentIdentity(alert.incident)}/${alert.incident.state}` : 'incident';
   }
 }
 
@@ -37,7 +40,13 @@ export function incidentIdentity(incident: { id: number; kind: string }): string
  * after a failure); a success also forgets the fails before it (see noteSent), so the next fail
  * goes out. A clock set back does not silence alerts.
  */
-export function alreadySent(log: AlertLog, alert: Alert, nowMs: number, minIntervalMs: number, invocation: string | null = null): boolean {
+export function alreadySent(
+  log: AlertLog,
+  alert: Alert,
+  nowMs: number,
+  minIntervalMs: number,
+  invocation: string | null = null,
+): boolean {
   const entry = log[alertKey(alert)];
   if (entry === undefined) return false;
   if (invocation !== null && entry.invocation === invocation) return true;
@@ -46,7 +55,15 @@ export function alreadySent(log: AlertLog, alert: Alert, nowMs: number, minInter
 }
 
 /** The log after `alert` went out. */
-export function noteSent(log: AlertLog, alert: Alert, nowMs: number, invocation: string | null): Record<string, SentEntry> {
-  const kept = alert.event === 'success' ? Object.fromEntries(Object.entries(log).filter(([key]) => !key.startsWith('fail/'))) : { ...log };
+export function noteSent(
+  log: AlertLog,
+  alert: Alert,
+  nowMs: number,
+  invocation: string | null,
+): Record<string, SentEntry> {
+  const kept =
+    alert.event === 'success'
+      ? Object.fromEntries(Object.entries(log).filter(([key]) => !key.startsWith('fail/')))
+      : { ...log };
   return { ...kept, [alertKey(alert)]: { at: nowMs, invocation } };
 }

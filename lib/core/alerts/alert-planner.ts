@@ -56,7 +56,10 @@ export class AlertPlanner {
   private readonly waiting = new Map<string, Waiting>();
 
   /** `log`: what earlier runs of this name sent (the alert log), so a restart loop is rate-limited too. */
-  constructor(private readonly run: AlertRun, log: AlertLog) {
+  constructor(
+    private readonly run: AlertRun,
+    log: AlertLog,
+  ) {
     this.log = log;
   }
 
@@ -69,7 +72,17 @@ export class AlertPlanner {
     this.waiting.clear();
     if (end.stoppedBy !== null) return [];
     const event = end.exitCode === 0 ? 'success' : 'fail';
-    return this.decide(this.alert(event, nowMs, { exit_code: end.exitCode, outcome: end.outcome, code: end.code, reason: end.reason, output_tail: [...end.outputTail] }), nowMs, settings);
+    return this.decide(
+      this.alert(event, nowMs, {
+        exit_code: end.exitCode,
+        outcome: end.outcome,
+        code: end.code,
+        reason: end.reason,
+        output_tail: [...end.outputTail],
+      }),
+      nowMs,
+      settings,
+    );
   }
 
   moved(transition: IncidentTransition, nowMs: number, settings: PlannerSettings): Alert[] {
@@ -79,7 +92,9 @@ export class AlertPlanner {
     // A deny is a person's own answer: telling them it escalated would be noise.
     if (!NEEDS_A_PERSON.has(incident.state) || transition.event === 'denied') return [];
     const alert = this.alert('incident', nowMs, {
-      incident: { ...incident, error_code: signalErrorCode(incident.kind) }, code: signalErrorCode(incident.kind), reason: transition.reason,
+      incident: { ...incident, error_code: signalErrorCode(incident.kind) },
+      code: signalErrorCode(incident.kind),
+      reason: transition.reason,
       // An incident the store could not record cannot be answered: `deadman approve` looks it up there.
       commands: incident.state === 'AWAITING_APPROVAL' && incident.id >= 0 ? this.run.answers(incident.id) : [],
     });
@@ -108,13 +123,17 @@ export class AlertPlanner {
   }
 
   private decide(alert: Alert, nowMs: number, settings: PlannerSettings): Alert[] {
-    if (!settings.events.includes(alert.event) || alreadySent(this.log, alert, nowMs, settings.minIntervalMs)) return [];
+    if (!settings.events.includes(alert.event) || alreadySent(this.log, alert, nowMs, settings.minIntervalMs))
+      return [];
     this.log = noteSent(this.log, alert, nowMs, null);
     return [alert];
   }
 
   private alert(event: AlertEvent, nowMs: number, detail: Partial<Alert>): Alert {
-    return { ...blankAlert({ event, name: this.run.name, host: this.run.host, at: isoAt(nowMs), source: 'run' }), ...detail };
+    return {
+      ...blankAlert({ event, name: this.run.name, host: this.run.host, at: isoAt(nowMs), source: 'run' }),
+      ...detail,
+    };
   }
 }
 

@@ -55,13 +55,30 @@ export type AlertRequest =
 
 /** An alert of `event` with nothing known yet beyond who sends it, when and where. */
 export function blankAlert(base: Pick<Alert, 'event' | 'name' | 'host' | 'at' | 'source'>): Alert {
-  return { ...base, exit_code: null, outcome: null, code: null, reason: null, incident: null, commands: [], reminder: 0, output_tail: [] };
+  return {
+    ...base,
+    exit_code: null,
+    outcome: null,
+    code: null,
+    reason: null,
+    incident: null,
+    commands: [],
+    reminder: 0,
+    output_tail: [],
+  };
 }
 
 export function alertSummary(alert: Alert): string {
-  const what = alert.source === 'check' ? `job ${alert.outcome}` : alert.incident
-    ? `incident #${alert.incident.id} ${alert.incident.kind} ${alert.incident.state}: ${alert.incident.message}`
-    : alert.event === 'start' ? 'started' : alert.exit_code === null ? alert.event : `exit ${alert.exit_code}`;
+  const what =
+    alert.source === 'check'
+      ? `job ${alert.outcome}`
+      : alert.incident
+        ? `incident #${alert.incident.id} ${alert.incident.kind} ${alert.incident.state}: ${alert.incident.message}`
+        : alert.event === 'start'
+          ? 'started'
+          : alert.exit_code === null
+            ? alert.event
+            : `exit ${alert.exit_code}`;
   const reminder = alert.reminder > 0 ? ` (reminder ${alert.reminder}: still waiting)` : '';
   const why = alert.reason && alert.reason !== alert.incident?.message ? ` · ${alert.reason}` : '';
   const answer = alert.commands.length > 0 ? ` · answer: ${alert.commands.join(' or ')}` : '';
@@ -70,16 +87,29 @@ export function alertSummary(alert: Alert): string {
 
 export function buildAlertRequests(alert: Alert, sinks: AlertSinks): AlertRequest[] {
   const json = JSON.stringify(alert);
-  const requests: AlertRequest[] = sinks.webhook.map((url) => ({ sink: 'webhook' as const, url, headers: { 'content-type': 'application/json' }, body: json }));
-  if (sinks.healthchecks) requests.push({ sink: 'healthchecks', url: healthchecksUrl(sinks.healthchecks, alert), headers: { 'content-type': 'text/plain; charset=utf-8' }, body: pingBody(alert) });
-  if (sinks.ntfy) requests.push({ sink: 'ntfy', url: sinks.ntfy, headers: ntfyHeaders(alert), body: alertSummary(alert) });
+  const requests: AlertRequest[] = sinks.webhook.map((url) => ({
+    sink: 'webhook' as const,
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: json,
+  }));
+  if (sinks.healthchecks)
+    requests.push({
+      sink: 'healthchecks',
+      url: healthchecksUrl(sinks.healthchecks, alert),
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: pingBody(alert),
+    });
+  if (sinks.ntfy)
+    requests.push({ sink: 'ntfy', url: sinks.ntfy, headers: ntfyHeaders(alert), body: alertSummary(alert) });
   if (sinks.command?.length) requests.push({ sink: 'command', argv: sinks.command, stdin: json });
   return requests;
 }
 
 /** The kinds of sink `[notify]` sends alerts to, for the run's banner: `webhook ×2, ntfy`; empty when none is set. */
 export function alertSinkNames(sinks: AlertSinks): string[] {
-  const names = sinks.webhook.length === 0 ? [] : [sinks.webhook.length > 1 ? `webhook ×${sinks.webhook.length}` : 'webhook'];
+  const names =
+    sinks.webhook.length === 0 ? [] : [sinks.webhook.length > 1 ? `webhook ×${sinks.webhook.length}` : 'webhook'];
   if (sinks.healthchecks !== undefined) names.push('healthchecks');
   if (sinks.ntfy !== undefined) names.push('ntfy');
   if ((sinks.command?.length ?? 0) > 0) names.push('command');
@@ -100,10 +130,14 @@ function pingBody(alert: Alert): string {
 function healthchecksUrl(base: string, alert: Alert): string {
   const trimmed = base.replace(/\/+$/, '');
   switch (alert.event) {
-    case 'start': return `${trimmed}/start`;
-    case 'success': return trimmed;
-    case 'fail': return alert.exit_code === null ? `${trimmed}/fail` : `${trimmed}/${alert.exit_code}`;
-    case 'incident': return NEEDS_A_PERSON.has(alert.incident?.state ?? '') ? `${trimmed}/fail` : `${trimmed}/log`;
+    case 'start':
+      return `${trimmed}/start`;
+    case 'success':
+      return trimmed;
+    case 'fail':
+      return alert.exit_code === null ? `${trimmed}/fail` : `${trimmed}/${alert.exit_code}`;
+    case 'incident':
+      return NEEDS_A_PERSON.has(alert.incident?.state ?? '') ? `${trimmed}/fail` : `${trimmed}/log`;
   }
 }
 

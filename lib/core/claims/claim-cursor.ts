@@ -18,7 +18,11 @@ export interface ClaimRefusal {
 
 export function unknownWord(word: string): ClaimRefusal {
   const near = nearest(word.toLowerCase(), knownWords()) ?? null;
-  return { word, nearest: near, reason: `does not understand "${word}"${near ? ` (nearest word it knows: "${near}")` : ''}` };
+  return {
+    word,
+    nearest: near,
+    reason: `does not understand "${word}"${near ? ` (nearest word it knows: "${near}")` : ''}`,
+  };
 }
 
 export function phrase(word: string, reason: string): ClaimRefusal {
@@ -74,7 +78,18 @@ export function quantity(c: Cursor, implicitOne = false): Quantity | null {
   // "3 JSON files": a type between a count and its noun.
   const typed = number?.kind === 'number' ? countedType(c) : null;
   const unit = c.word();
-  const kind = unit === null ? null : unit in AGE_UNITS ? 'age' : unit in SIZE_UNITS ? 'size' : LINE_WORDS.has(unit) ? 'lines' : unit === 'files' || unit === 'file' ? 'files' : null;
+  const kind =
+    unit === null
+      ? null
+      : unit in AGE_UNITS
+        ? 'age'
+        : unit in SIZE_UNITS
+          ? 'size'
+          : LINE_WORDS.has(unit)
+            ? 'lines'
+            : unit === 'files' || unit === 'file'
+              ? 'files'
+              : null;
   if (kind === null) {
     c.at = start;
     return null;
@@ -86,7 +101,11 @@ export function quantity(c: Cursor, implicitOne = false): Quantity | null {
   if (typed !== null) c.draft.ending = typed;
   c.at++;
   const scale = kind === 'age' ? AGE_UNITS[unit!]! : kind === 'size' ? SIZE_UNITS[unit!]! : 1;
-  return { kind, amount: Math.round(value * scale), text: `${number?.kind === 'number' ? number.text : 'one'} ${unit}` };
+  return {
+    kind,
+    amount: Math.round(value * scale),
+    text: `${number?.kind === 'number' ? number.text : 'one'} ${unit}`,
+  };
 }
 
 export function countedType(c: Cursor): string | null {

@@ -38,13 +38,18 @@ export function buildClaim(draft: ClaimDraft): Built {
   const place = placeOf(draft);
   if ('reason' in place) return { ok: false, reason: place.reason };
   const raw = {
-    kind: 'file', name: 'claim', ...place,
+    kind: 'file',
+    name: 'claim',
+    ...place,
     ...(draft.nonEmpty ? { non_empty: true } : {}),
-    min_bytes: draft.minBytes, min_lines: draft.minLines,
+    min_bytes: draft.minBytes,
+    min_lines: draft.minLines,
     max_age: draft.maxAgeMs === undefined ? undefined : draft.maxAgeMs / 1000,
     modified_today: draft.today ? true : undefined,
     contains: draft.contains === undefined ? undefined : escapeRegex(draft.contains),
-    header: draft.header, min_count: draft.minCount, max_count: draft.absent ? 0 : undefined,
+    header: draft.header,
+    min_count: draft.minCount,
+    max_count: draft.absent ? 0 : undefined,
   };
   const input = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
   const parsed = fileClaimSchema.safeParse(input);
@@ -58,14 +63,23 @@ type Place = { root: string; path: string } | { root: string; glob: string } | {
 function placeOf(d: ClaimDraft): Place {
   if (d.subject !== null && d.dir !== null) return { reason: `names two places (${d.subject} and ${d.dir}); say one` };
   const written = d.subject ?? d.dir;
-  if (written === null) return { reason: 'says nowhere where the file is; add "under /path" (a directory) or "at /path/file"' };
+  if (written === null)
+    return { reason: 'says nowhere where the file is; add "under /path" (a directory) or "at /path/file"' };
   if (hasWildcard(written)) return { root: literalDirectory(written), glob: written };
-  const asDirectory = d.dir !== null || written.endsWith('/') || d.name !== null || d.ending !== null || d.minCount !== undefined || d.absent;
+  const asDirectory =
+    d.dir !== null ||
+    written.endsWith('/') ||
+    d.name !== null ||
+    d.ending !== null ||
+    d.minCount !== undefined ||
+    d.absent;
   const place = written.length > 1 ? written.replace(/\/+$/, '') : written;
   if (!asDirectory) return { root: parentOf(place), path: place };
-  if (d.name !== null && d.ending !== null && !d.name.endsWith(d.ending)) return { reason: `names the file ${d.name} but a type ending in ${d.ending}; say one` };
+  if (d.name !== null && d.ending !== null && !d.name.endsWith(d.ending))
+    return { reason: `names the file ${d.name} but a type ending in ${d.ending}; say one` };
   const inside = (name: string) => (place === '/' ? `/${name}` : `${place}/${name}`);
-  if (d.name !== null && !hasWildcard(d.name) && d.minCount === undefined && !d.absent) return { root: place, path: inside(d.name) };
+  if (d.name !== null && !hasWildcard(d.name) && d.minCount === undefined && !d.absent)
+    return { root: place, path: inside(d.name) };
   return { root: place, glob: inside(d.name ?? `*${d.ending ?? ''}`) };
 }
 

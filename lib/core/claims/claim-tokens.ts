@@ -21,12 +21,25 @@ const PATTERNS: Array<[RegExp, (m: RegExpExecArray) => Token[]]> = [
   // Single quotes too, so text that holds double quotes can be quoted: contains '"status": "ok"'.
   [/^"([^"]*)"|^\u201c([^\u201d]*)\u201d|^'([^']*)'/, (m) => [{ kind: 'quoted', text: m[1] ?? m[2] ?? m[3]! }]],
   [/^\/[^\s,;"]*/, (m) => [{ kind: 'path', text: trimSentenceEnd(m[0]) }]],
-  [/^(\d+(?:\.\d+)?)([A-Za-z]+)?(?=[\s,;]|\.?$|\.\s)/, (m) => [
-    { kind: 'number', value: Number(m[1]), text: m[1]! }, ...(m[2] ? [{ kind: 'word' as const, text: m[2].toLowerCase() }] : []),
-  ]],
-  [/^\.([A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)(?=[\s,;]|\.?$|\.\s)/, (m) => [{ kind: 'ext', text: `.${m[1]!.toLowerCase()}` }]],
-  [/^[A-Za-z0-9_*?][A-Za-z0-9_*?-]*(?:\.[A-Za-z0-9_*?-]+)+|^[A-Za-z0-9_-]*[*?][A-Za-z0-9_*?-]*/, (m) => [{ kind: 'name', text: trimSentenceEnd(m[0]) }]],
-  [/^[A-Za-z][A-Za-z-]*(?:['\u2019]s)?/, (m) => [{ kind: 'word', text: m[0].toLowerCase().replace(/['\u2019]s$/, '') }]],
+  [
+    /^(\d+(?:\.\d+)?)([A-Za-z]+)?(?=[\s,;]|\.?$|\.\s)/,
+    (m) => [
+      { kind: 'number', value: Number(m[1]), text: m[1]! },
+      ...(m[2] ? [{ kind: 'word' as const, text: m[2].toLowerCase() }] : []),
+    ],
+  ],
+  [
+    /^\.([A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)(?=[\s,;]|\.?$|\.\s)/,
+    (m) => [{ kind: 'ext', text: `.${m[1]!.toLowerCase()}` }],
+  ],
+  [
+    /^[A-Za-z0-9_*?][A-Za-z0-9_*?-]*(?:\.[A-Za-z0-9_*?-]+)+|^[A-Za-z0-9_-]*[*?][A-Za-z0-9_*?-]*/,
+    (m) => [{ kind: 'name', text: trimSentenceEnd(m[0]) }],
+  ],
+  [
+    /^[A-Za-z][A-Za-z-]*(?:['\u2019]s)?/,
+    (m) => [{ kind: 'word', text: m[0].toLowerCase().replace(/['\u2019]s$/, '') }],
+  ],
   [/^[,;:]/, (m) => [{ kind: 'comma', text: m[0] }]],
 ];
 
@@ -57,8 +70,11 @@ function trimSentenceEnd(text: string): string {
 function withWordNumbers(tokens: Token[]): Token[] {
   return tokens.map((token, i) => {
     const next = tokens[i + 1];
-    const isUnit = next?.kind === 'word' && (next.text in AGE_UNITS || next.text in SIZE_UNITS || LINE_WORDS.has(next.text) || next.text === 'files');
-    if (token.kind === 'word' && token.text in NUMBER_WORDS && isUnit) return { kind: 'number', value: NUMBER_WORDS[token.text]!, text: token.text };
+    const isUnit =
+      next?.kind === 'word' &&
+      (next.text in AGE_UNITS || next.text in SIZE_UNITS || LINE_WORDS.has(next.text) || next.text === 'files');
+    if (token.kind === 'word' && token.text in NUMBER_WORDS && isUnit)
+      return { kind: 'number', value: NUMBER_WORDS[token.text]!, text: token.text };
     return token;
   });
 }

@@ -25,9 +25,17 @@ export interface JobPlan {
 export function planJob(job: Job, approved: (sentence: string) => ClaimPlan | null): JobPlan {
   if (job.claim === undefined) return { claims: job.evidence, english: null };
   const reading = readClaim(job.claim);
-  if (reading.ok) return { claims: [...job.evidence, ...reading.plan], english: { source: 'reader', sentence: job.claim, plan: reading.plan } };
+  if (reading.ok)
+    return {
+      claims: [...job.evidence, ...reading.plan],
+      english: { source: 'reader', sentence: job.claim, plan: reading.plan },
+    };
   const pinned = approved(job.claim);
-  if (pinned !== null) return { claims: [...job.evidence, ...pinned], english: { source: 'approved', sentence: job.claim, plan: pinned, refusal: reading.refusal } };
+  if (pinned !== null)
+    return {
+      claims: [...job.evidence, ...pinned],
+      english: { source: 'approved', sentence: job.claim, plan: pinned, refusal: reading.refusal },
+    };
   return { claims: job.evidence, english: { source: 'pending', sentence: job.claim, refusal: reading.refusal } };
 }
 
@@ -38,5 +46,10 @@ export function approveCommand(job: string): string {
 
 /** The unknown verdict of a claim that has no plan yet. */
 export function pendingVerdict(job: string, refusal: ClaimRefusal): Verdict {
-  return { claim: 'claim', kind: 'file', verdict: 'unknown', reason: `claim not read: ${refusal.reason}; no approved plan yet (${approveCommand(job)})` };
+  return {
+    claim: 'claim',
+    kind: 'file',
+    verdict: 'unknown',
+    reason: `claim not read: ${refusal.reason}; no approved plan yet (${approveCommand(job)})`,
+  };
 }

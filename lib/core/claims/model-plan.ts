@@ -12,12 +12,18 @@ import type { ClaimRefusal } from './claim-cursor.ts';
  */
 
 export const modelPlanSchema = z.strictObject({
-  claims: z.array(z.discriminatedUnion('kind', [fileClaimSchema, httpClaimSchema], {
-    error: 'each claim needs kind = "file" or "http" (a plan may not run commands)',
-  })).min(1).max(8),
+  claims: z
+    .array(
+      z.discriminatedUnion('kind', [fileClaimSchema, httpClaimSchema], {
+        error: 'each claim needs kind = "file" or "http" (a plan may not run commands)',
+      }),
+    )
+    .min(1)
+    .max(8),
 });
 
-export type ParsedPlan = { ok: true; plan: ClaimPlan; inputs: Array<Record<string, unknown>> } | { ok: false; problem: string };
+export type ParsedPlan =
+  { ok: true; plan: ClaimPlan; inputs: Array<Record<string, unknown>> } | { ok: false; problem: string };
 
 export const PLAN_INSTRUCTIONS = [
   'deadman could not read a plain-English claim about what a scheduled job leaves behind. The user message (JSON) holds the job, the claim and why it was refused.',
@@ -29,7 +35,13 @@ export const PLAN_INSTRUCTIONS = [
 
 /** The question put to the diagnostician: what it needs and nothing more (no paths beyond the claim's own words). */
 export function planQuestion(job: string, sentence: string, refusal: ClaimRefusal): object {
-  return { task: 'claim_plan', job, claim: sentence, refused_because: refusal.reason, answer_shape: '{"claims": [ …deadman evidence claims… ]}' };
+  return {
+    task: 'claim_plan',
+    job,
+    claim: sentence,
+    refused_because: refusal.reason,
+    answer_shape: '{"claims": [ …deadman evidence claims… ]}',
+  };
 }
 
 export function parsePlanAnswer(text: string): ParsedPlan {

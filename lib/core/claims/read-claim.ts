@@ -15,7 +15,8 @@ import { Cursor, phrase, quantity, unknownWord, type ClaimRefusal, type Outcome,
 export type ClaimPlan = Claim[];
 
 /** `inputs`: the plan as a TOML author would write it (spans in seconds), one object per claim. */
-export type ClaimReading = { ok: true; plan: ClaimPlan; inputs: Array<Record<string, unknown>> } | { ok: false; refusal: ClaimRefusal };
+export type ClaimReading =
+  { ok: true; plan: ClaimPlan; inputs: Array<Record<string, unknown>> } | { ok: false; refusal: ClaimRefusal };
 
 export function readClaim(sentence: string): ClaimReading {
   const tokens = tokenize(sentence);
@@ -29,7 +30,9 @@ export function readClaim(sentence: string): ClaimReading {
     if (cursor.at === start) throw new Error('a claim rule matched without reading');
   }
   const built = buildClaim(cursor.draft);
-  return built.ok ? { ok: true, plan: [built.claim], inputs: [built.input] } : refuse({ word: null, nearest: null, reason: built.reason });
+  return built.ok
+    ? { ok: true, plan: [built.claim], inputs: [built.input] }
+    : refuse({ word: null, nearest: null, reason: built.reason });
 }
 
 function refuse(refusal: ClaimRefusal): ClaimReading {
@@ -43,8 +46,21 @@ const age: Rule = (c) => {
   const start = c.at;
   const lead = c.word();
   let implicit = false;
-  if ((lead === 'in' || lead === 'within' || lead === 'during') && (c.take(lead, 'the', 'last') || c.take(lead, 'the', 'past') || c.take(lead, 'last') || c.take(lead, 'past'))) implicit = true;
-  else if (!(c.take('within') || c.take('newer', 'than') || c.take('younger', 'than') || c.take('less', 'than') || c.take('no', 'older', 'than') || c.take('not', 'older', 'than') || c.take('at', 'most'))) return 'no';
+  if (
+    (lead === 'in' || lead === 'within' || lead === 'during') &&
+    (c.take(lead, 'the', 'last') || c.take(lead, 'the', 'past') || c.take(lead, 'last') || c.take(lead, 'past'))
+  )
+    implicit = true;
+  else if (!(
+    c.take('within') ||
+    c.take('newer', 'than') ||
+    c.take('younger', 'than') ||
+    c.take('less', 'than') ||
+    c.take('no', 'older', 'than') ||
+    c.take('not', 'older', 'than') ||
+    c.take('at', 'most')
+  ))
+    return 'no';
   const q = quantity(c, implicit);
   if (q === null || q.kind !== 'age') {
     c.at = start;
@@ -55,15 +71,24 @@ const age: Rule = (c) => {
   return 'ok';
 };
 
-const today: Rule = (c) => (c.take('today') || c.take('from', 'today') || c.take('since', 'midnight') ? ((c.draft.today = true), 'ok') : 'no');
+const today: Rule = (c) =>
+  c.take('today') || c.take('from', 'today') || c.take('since', 'midnight') ? ((c.draft.today = true), 'ok') : 'no';
 
 /** at least N; more/over/larger/bigger/greater than N; N units (or more). */
 const amount: Rule = (c) => {
   const lead = c.word();
-  const strict = c.take('more', 'than') || c.take('larger', 'than') || c.take('bigger', 'than') || c.take('greater', 'than') || c.take('over');
+  const strict =
+    c.take('more', 'than') ||
+    c.take('larger', 'than') ||
+    c.take('bigger', 'than') ||
+    c.take('greater', 'than') ||
+    c.take('over');
   const atLeast = !strict && c.take('at', 'least');
   const q = quantity(c);
-  if (q === null) return strict || atLeast ? phrase(lead!, 'needs a number and a unit after it, e.g. "at least 10 KB", "more than 100 lines"') : 'no';
+  if (q === null)
+    return strict || atLeast
+      ? phrase(lead!, 'needs a number and a unit after it, e.g. "at least 10 KB", "more than 100 lines"')
+      : 'no';
   if (q.kind === 'age') return phrase(q.text, AGE_ONLY);
   c.take('or', 'more') || c.take('or', 'larger') || c.take('or', 'bigger');
   const floor = strict ? q.amount + 1 : q.amount;
@@ -78,16 +103,19 @@ const PLACE_FILLERS = new Set(['the', 'directory', 'folder', 'dir']);
 /** under/in/inside/into/within/at /path, or a path alone (the claim's subject). */
 const place: Rule = (c) => {
   const lead = c.word();
-  const preposition = lead !== null && ['under', 'in', 'inside', 'into', 'within', 'at', 'below', 'beneath'].includes(lead);
+  const preposition =
+    lead !== null && ['under', 'in', 'inside', 'into', 'within', 'at', 'below', 'beneath'].includes(lead);
   if (preposition) {
     c.at++;
     c.skip(PLACE_FILLERS);
   }
   const token = c.peek();
-  if (token?.kind !== 'path') return preposition ? phrase(lead!, `needs a path after it, e.g. "${lead} /out/export"`) : 'no';
+  if (token?.kind !== 'path')
+    return preposition ? phrase(lead!, `needs a path after it, e.g. "${lead} /out/export"`) : 'no';
   c.at++;
   const d = c.draft;
-  if (d.subject !== null || d.dir !== null) return phrase(token.text, `names a second place (first: ${d.subject ?? d.dir}); a claim is about one place`);
+  if (d.subject !== null || d.dir !== null)
+    return phrase(token.text, `names a second place (first: ${d.subject ?? d.dir}); a claim is about one place`);
   if (lead === 'at' || !preposition) d.subject = token.text;
   else d.dir = token.text;
   return 'ok';
@@ -97,8 +125,10 @@ const place: Rule = (c) => {
 const fileName: Rule = (c) => {
   const named = c.take('named') || c.take('called');
   const token = c.peek();
-  if (token === undefined || !(token.kind === 'name' || token.kind === 'quoted' || (named && token.kind === 'word'))) return named ? phrase('named', 'needs a file name after it, e.g. named "report.csv"') : 'no';
-  if (token.text.includes('/')) return phrase(token.text, 'a file name has no "/"; say the directory with "under /path"');
+  if (token === undefined || !(token.kind === 'name' || token.kind === 'quoted' || (named && token.kind === 'word')))
+    return named ? phrase('named', 'needs a file name after it, e.g. named "report.csv"') : 'no';
+  if (token.text.includes('/'))
+    return phrase(token.text, 'a file name has no "/"; say the directory with "under /path"');
   c.at++;
   if (c.draft.name !== null) return phrase(token.text, `names a second file (first: ${c.draft.name})`);
   c.draft.name = token.text;
@@ -111,7 +141,8 @@ const fileType: Rule = (c) => {
   const ending = token?.kind === 'ext' ? token.text : token?.kind === 'word' ? TYPE_WORDS[token.text] : undefined;
   if (ending === undefined) return 'no';
   c.at++;
-  if (c.draft.ending !== null && c.draft.ending !== ending) return phrase(token!.text, `names a second file type (first: ${c.draft.ending})`);
+  if (c.draft.ending !== null && c.draft.ending !== ending)
+    return phrase(token!.text, `names a second file type (first: ${c.draft.ending})`);
   c.draft.ending = ending;
   return 'ok';
 };
@@ -122,20 +153,34 @@ const QUOTE_NEEDED = 'put the text in double quotes, e.g. contains "DONE" or a h
 const content: Rule = (c) => {
   const lead = c.word();
   const contains = c.take('contains') || c.take('containing') || c.take('contain');
-  const header = !contains && (c.take('header') || c.take('headers') || c.take('starting', 'with') || c.take('starts', 'with') || c.take('first', 'line'));
-  if (!contains && !header) return c.peek()?.kind === 'quoted' ? phrase(c.peek()!.text, 'quoted text alone says nothing; write contains "…" or a header "…"') : 'no';
+  const header =
+    !contains &&
+    (c.take('header') ||
+      c.take('headers') ||
+      c.take('starting', 'with') ||
+      c.take('starts', 'with') ||
+      c.take('first', 'line'));
+  if (!contains && !header)
+    return c.peek()?.kind === 'quoted'
+      ? phrase(c.peek()!.text, 'quoted text alone says nothing; write contains "…" or a header "…"')
+      : 'no';
   c.skip(new Set(['line', 'row', 'is', 'reads', 'of', 'the', 'text', 'word', 'string']));
   const text = c.peek();
   if (text?.kind !== 'quoted' || text.text === '') return phrase(lead!, QUOTE_NEEDED);
   c.at++;
   const d = c.draft;
-  if ((contains ? d.contains : d.header) !== undefined) return phrase(text.text, `a claim holds one ${contains ? 'contains' : 'header'}; write a second claim as [[jobs.NAME.evidence]]`);
+  if ((contains ? d.contains : d.header) !== undefined)
+    return phrase(
+      text.text,
+      `a claim holds one ${contains ? 'contains' : 'header'}; write a second claim as [[jobs.NAME.evidence]]`,
+    );
   if (contains) d.contains = text.text;
   else d.header = text.text;
   return 'ok';
 };
 
-const size: Rule = (c) => (c.take('non-empty') || c.take('nonempty') || c.take('not', 'empty') ? ((c.draft.nonEmpty = true), 'ok') : 'no');
+const size: Rule = (c) =>
+  c.take('non-empty') || c.take('nonempty') || c.take('not', 'empty') ? ((c.draft.nonEmpty = true), 'ok') : 'no';
 
 const absence: Rule = (c) => (c.take('no') || c.take('nothing') ? ((c.draft.absent = true), 'ok') : 'no');
 
@@ -143,11 +188,20 @@ const absence: Rule = (c) => (c.take('no') || c.take('nothing') ? ((c.draft.abse
 const plain: Rule = (c) => {
   const token = c.peek()!;
   if (token.kind === 'comma') return (c.at++, 'ok');
-  if (token.kind === 'number') return phrase(token.text, 'a number needs a unit after it: "6 hours", "10 MB", "100 lines", "3 files"');
+  if (token.kind === 'number')
+    return phrase(token.text, 'a number needs a unit after it: "6 hours", "10 MB", "100 lines", "3 files"');
   const word = c.word();
-  if (word === 'or') return phrase(word, 'a claim says what must hold, not alternatives; write one claim per alternative you would accept');
+  if (word === 'or')
+    return phrase(
+      word,
+      'a claim says what must hold, not alternatives; write one claim per alternative you would accept',
+    );
   if (word === 'not') return phrase(word, 'only "not empty" and "not older than" are read');
-  if (word !== null && (FILLER_WORDS.has(word) || CONJUNCTIONS.has(word) || FILE_NOUNS.has(word) || WRITE_VERBS.has(word))) return (c.at++, 'ok');
+  if (
+    word !== null &&
+    (FILLER_WORDS.has(word) || CONJUNCTIONS.has(word) || FILE_NOUNS.has(word) || WRITE_VERBS.has(word))
+  )
+    return (c.at++, 'ok');
   return 'no';
 };
 

@@ -30,7 +30,10 @@ export const fileClaimExtras = {
   header: z.string().min(1).max(4096).optional(),
   /** Modified since the start of today, by the clock and zone of the machine that holds the files. */
   modified_today: z.boolean().optional(),
-  time_zone: z.string().refine(isTimeZone, { message: 'must be a time zone name such as "UTC" or "Europe/Paris"' }).optional(),
+  time_zone: z
+    .string()
+    .refine(isTimeZone, { message: 'must be a time zone name such as "UTC" or "Europe/Paris"' })
+    .optional(),
   /** At least this many files match the glob. */
   min_count: z.number().int().min(1).optional(),
   /** At most this many files are left (0: none, a drained spool). */
@@ -48,14 +51,20 @@ interface FileClaimShape {
 /** Rules between the extra keys, as [key, message] pairs. */
 export function fileClaimExtraProblems(c: FileClaimShape): Array<[string, string]> {
   const problems: Array<[string, string]> = [];
-  if (c.min_count !== undefined && c.glob === undefined) problems.push(['min_count', 'counts the files a glob matches; use glob instead of path']);
-  if (c.min_count !== undefined && c.max_count !== undefined && c.min_count > c.max_count) problems.push(['min_count', `is above max_count (${c.max_count})`]);
-  if (c.time_zone !== undefined && c.modified_today !== true) problems.push(['time_zone', 'only sets the day of modified_today = true; add that or remove time_zone']);
+  if (c.min_count !== undefined && c.glob === undefined)
+    problems.push(['min_count', 'counts the files a glob matches; use glob instead of path']);
+  if (c.min_count !== undefined && c.max_count !== undefined && c.min_count > c.max_count)
+    problems.push(['min_count', `is above max_count (${c.max_count})`]);
+  if (c.time_zone !== undefined && c.modified_today !== true)
+    problems.push(['time_zone', 'only sets the day of modified_today = true; add that or remove time_zone']);
   return problems;
 }
 
 /** A claim in plain English, e.g. "a non-empty CSV under /out/export, modified in the last 6 hours". */
-export const claimSentence = z.string().trim().min(1, { message: 'is empty; write what the job should leave, e.g. "a non-empty CSV under /out/export"' })
+export const claimSentence = z
+  .string()
+  .trim()
+  .min(1, { message: 'is empty; write what the job should leave, e.g. "a non-empty CSV under /out/export"' })
   .max(1000, { message: 'is longer than 1000 characters; say it in one sentence' });
 
 /** A job is judged by its `claim`, its `[[jobs.NAME.evidence]]`, or both; never by nothing. */

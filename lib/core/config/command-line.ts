@@ -65,13 +65,15 @@ export function unknownOptionMessage(flag: string, shape: CommandShape): string 
   const hint = flag.startsWith('--') ? closest(flag.slice(2), long) : undefined;
   const head = `unknown option ${flag} for deadman ${shape.command}`;
   if (hint) return `${head}; did you mean --${hint}?`;
-  if (shape.takesProgram) return `${head}; if it is the program's, put the program after --: deadman ${shape.command} [options] -- <program> ${flag} …`;
+  if (shape.takesProgram)
+    return `${head}; if it is the program's, put the program after --: deadman ${shape.command} [options] -- <program> ${flag} …`;
   return `${head}; its options are ${long.map((name) => `--${name}`).join(', ')} (see deadman ${shape.command} --help)`;
 }
 
 /** One line for a word where the command takes none: most often a program missing its `--`. */
 export function strayWordMessage(word: string, shape: CommandShape): string {
-  if (shape.takesProgram) return `"${word}" is not an option of deadman ${shape.command}; put the program after --: deadman ${shape.command} [options] -- ${word} …`;
+  if (shape.takesProgram)
+    return `"${word}" is not an option of deadman ${shape.command}; put the program after --: deadman ${shape.command} [options] -- ${word} …`;
   return `unexpected argument "${word}" for deadman ${shape.command} (see deadman ${shape.command} --help)`;
 }
 
@@ -83,7 +85,11 @@ export function unknownCommandMessage(word: string, commands: readonly string[])
 }
 
 /** The first problem of a command line, or null: an unknown option, else a stray word. */
-export function commandLineProblem(words: readonly string[], shape: CommandShape, strayWords?: readonly string[]): string | null {
+export function commandLineProblem(
+  words: readonly string[],
+  shape: CommandShape,
+  strayWords?: readonly string[],
+): string | null {
   const scan = scanCommandLine(words, shape.options);
   const strays = strayWords ?? scan.positionals;
   // With a program missing its `--`, the program's own options are unknown to deadman: name the cause.

@@ -17,7 +17,11 @@ export const CONFIG_SCHEMA_ID = 'urn:deadman:deadman.toml';
 type JsonNode = Record<string, unknown>;
 
 export function configJsonSchema(): JsonNode {
-  const generated = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any', override: spanDefault }) as JsonNode;
+  const generated = z.toJSONSchema(configSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: spanDefault,
+  }) as JsonNode;
   // A zod schema used in several places (the argv of command, rerun, a claim) is one shared node:
   // copied apart first, so that each place gets its own description.
   const { $schema, ...rest } = JSON.parse(JSON.stringify(generated)) as JsonNode;
@@ -28,7 +32,8 @@ export function configJsonSchema(): JsonNode {
 /** Defaults of durations are milliseconds inside deadman; in the file they are spans. */
 function spanDefault({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonNode }): void {
   const def = zodSchema._zod.def as unknown as { type: string; defaultValue?: unknown };
-  if (def.type === 'default' && typeof def.defaultValue === 'number' && isSpan(jsonSchema)) jsonSchema.default = formatDuration(def.defaultValue);
+  if (def.type === 'default' && typeof def.defaultValue === 'number' && isSpan(jsonSchema))
+    jsonSchema.default = formatDuration(def.defaultValue);
 }
 
 function isSpan(node: JsonNode): boolean {
@@ -39,7 +44,8 @@ function isSpan(node: JsonNode): boolean {
 function describe(node: JsonNode, path: string[]): void {
   const line = KEY_DESCRIPTIONS[keyOf(path)];
   if (line !== undefined) node.description = isSpan(node) ? `${line} ${String(node.description)}` : line;
-  for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonNode>)) describe(child, [...path, key]);
+  for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonNode>))
+    describe(child, [...path, key]);
   if (isNode(node.items)) describe(node.items, [...path, '[]']);
   if (isNode(node.additionalProperties)) describe(node.additionalProperties, [...path, '*']);
   // The claim kinds are variants of one key; the path-xor-glob rule ({required: [...]}) is not a key.
@@ -52,5 +58,9 @@ function isNode(value: unknown): value is JsonNode {
 
 /** `jobs / * / evidence / []` → `claim`; `jobs / *` → `job`; `activity / window` → `activity.window`. */
 function keyOf(path: string[]): string {
-  return path.join('.').replace(/\.(\[\])/g, '$1').replace(/^(jobs\.\*\.)?evidence\[\]/, 'claim').replace(/^jobs\.\*/, 'job');
+  return path
+    .join('.')
+    .replace(/\.(\[\])/g, '$1')
+    .replace(/^(jobs\.\*\.)?evidence\[\]/, 'claim')
+    .replace(/^jobs\.\*/, 'job');
 }

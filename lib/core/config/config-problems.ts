@@ -28,24 +28,30 @@ export function formatProblems(
   source: ProblemSource,
   knownKeysAt: (path: PropertyKey[]) => string[],
 ): string[] {
-  return issues.map((issue) => {
-    const where = labelFor(issue.path, source);
-    if (issue.code === 'unrecognized_keys' && issue.keys) {
-      const known = knownKeysAt(issue.path);
-      const section = issue.path.length ? ` in [${dotted(issue.path)}]` : '';
-      return issue.keys
-        .map((key) => {
-          const hint = closest(key, known);
-          const fix = hint ? `did you mean "${hint}"?` : `remove it (known keys: ${known.join(', ')})`;
-          return `${source.file}: unknown key "${key}"${section}; ${fix}`;
-        })
-        .join('\n');
-    }
-    const value = valueAt(raw, issue.path);
-    const shown = value === undefined ? `${dotted(issue.path)} is missing`
-      : issue.params?.hideValue ? `${dotted(issue.path)} (${String(value).length} characters, not shown: it may be a secret)` : `${dotted(issue.path)} = ${render(value)}`;
-    return `${where}: ${shown}: ${issue.message}`;
-  }).flatMap((line) => line.split('\n'));
+  return issues
+    .map((issue) => {
+      const where = labelFor(issue.path, source);
+      if (issue.code === 'unrecognized_keys' && issue.keys) {
+        const known = knownKeysAt(issue.path);
+        const section = issue.path.length ? ` in [${dotted(issue.path)}]` : '';
+        return issue.keys
+          .map((key) => {
+            const hint = closest(key, known);
+            const fix = hint ? `did you mean "${hint}"?` : `remove it (known keys: ${known.join(', ')})`;
+            return `${source.file}: unknown key "${key}"${section}; ${fix}`;
+          })
+          .join('\n');
+      }
+      const value = valueAt(raw, issue.path);
+      const shown =
+        value === undefined
+          ? `${dotted(issue.path)} is missing`
+          : issue.params?.hideValue
+            ? `${dotted(issue.path)} (${String(value).length} characters, not shown: it may be a secret)`
+            : `${dotted(issue.path)} = ${render(value)}`;
+      return `${where}: ${shown}: ${issue.message}`;
+    })
+    .flatMap((line) => line.split('\n'));
 }
 
 function labelFor(path: PropertyKey[], source: ProblemSource): string {
@@ -55,7 +61,9 @@ function labelFor(path: PropertyKey[], source: ProblemSource): string {
 }
 
 export function dotted(path: PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(top level)';
+  return (
+    path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || '(top level)'
+  );
 }
 
 function valueAt(raw: unknown, path: PropertyKey[]): unknown {
@@ -77,11 +85,15 @@ function render(value: unknown): string {
 }
 
 function preview(value: unknown, depth: number): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > SHOWN_CHARS ? value.slice(0, SHOWN_CHARS) : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > SHOWN_CHARS ? value.slice(0, SHOWN_CHARS) : value);
   if (value === null || typeof value !== 'object') return String(value);
   if (depth === 0) return Array.isArray(value) ? '[...]' : '{...}';
-  const entries = Array.isArray(value) ? value.slice(0, 10).map((v) => preview(v, depth - 1))
-    : Object.entries(value).slice(0, 10).map(([k, v]) => `${JSON.stringify(k)}:${preview(v, depth - 1)}`);
+  const entries = Array.isArray(value)
+    ? value.slice(0, 10).map((v) => preview(v, depth - 1))
+    : Object.entries(value)
+        .slice(0, 10)
+        .map(([k, v]) => `${JSON.stringify(k)}:${preview(v, depth - 1)}`);
   return Array.isArray(value) ? `[${entries.join(',')}]` : `{${entries.join(',')}}`;
 }
 

@@ -24,14 +24,18 @@ export function crossFieldProblems(config: Config, facts: RuleFacts): string[] {
   const inactivity = formatDuration(config.inactivity);
   const { watchdogMs } = facts;
   if (watchdogMs !== null && watchdogMs > config.inactivity) {
-    problems.push(`the systemd watchdog (WatchdogSec=${formatDuration(watchdogMs)}) is longer than inactivity (${inactivity}): `
-      + 'a wedged deadman would outlast a stall it should have caught; set WatchdogSec= (deadman unit --watchdog) to at most inactivity (deadman unit uses a quarter of it)');
+    problems.push(
+      `the systemd watchdog (WatchdogSec=${formatDuration(watchdogMs)}) is longer than inactivity (${inactivity}): ` +
+        'a wedged deadman would outlast a stall it should have caught; set WatchdogSec= (deadman unit --watchdog) to at most inactivity (deadman unit uses a quarter of it)',
+    );
   }
   // Only a hung_timeout someone chose: the default (1min) against a deliberately short inactivity
   // (a demo, `--inactivity 2s`) just means the stall is caught first, which is what was asked for.
   if (facts.chosen.has('hung_timeout') && config.hung_timeout > 0 && config.hung_timeout >= config.inactivity) {
-    problems.push(`hung_timeout (${formatDuration(config.hung_timeout)}) is not shorter than inactivity (${inactivity}): `
-      + 'the run would stall before a hung tool could be stopped; set hung_timeout below inactivity');
+    problems.push(
+      `hung_timeout (${formatDuration(config.hung_timeout)}) is not shorter than inactivity (${inactivity}): ` +
+        'the run would stall before a hung tool could be stopped; set hung_timeout below inactivity',
+    );
   }
   return problems;
 }

@@ -33,10 +33,18 @@ interface ContainerKeys {
 /** Problems of a job's container keys, as [path below the job, message]. */
 export function containerProblems(job: ContainerKeys): Array<[PropertyKey[], string]> {
   if (job.container === undefined) {
-    return job.engine === undefined ? [] : [[['engine'], 'is read only with "container"; add container = "NAME" or remove engine']];
+    return job.engine === undefined
+      ? []
+      : [[['engine'], 'is read only with "container"; add container = "NAME" or remove engine']];
   }
-  return job.evidence.flatMap((claim, index): Array<[PropertyKey[], string]> => claim.kind === 'file' ? [] : [[
-    ['evidence', index, 'kind'],
-    `"${claim.kind}" cannot be observed inside container ${job.container}: a container job's claims are file claims, read there with deadman's read-only commands; move this claim to a job without "container"`,
-  ]]);
+  return job.evidence.flatMap((claim, index): Array<[PropertyKey[], string]> =>
+    claim.kind === 'file'
+      ? []
+      : [
+          [
+            ['evidence', index, 'kind'],
+            `"${claim.kind}" cannot be observed inside container ${job.container}: a container job's claims are file claims, read there with deadman's read-only commands; move this claim to a job without "container"`,
+          ],
+        ],
+  );
 }

@@ -38,15 +38,32 @@ export const DEFAULT_CONFIG = {
     api: 'chat',
     /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts; any kind whose row has `consult`, by default those with `consultedByDefault`). */
     signals: [...CONSULTED_BY_DEFAULT],
-  } as { diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic'; command?: string[]; timeout: number; api: 'chat' | 'responses'; base_url?: string; model?: string; api_key_env?: string;
-    signals: ConsultableKind[] },
+  } as {
+    diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic';
+    command?: string[];
+    timeout: number;
+    api: 'chat' | 'responses';
+    base_url?: string;
+    model?: string;
+    api_key_env?: string;
+    signals: ConsultableKind[];
+  },
   notify: {
     webhook: [] as string[],
     timeout: 5_000,
     min_interval: 5 * 60_000,
     events: ['fail', 'incident'],
     reminder: 60 * 60_000,
-  } as { webhook: string[]; healthchecks?: string; ntfy?: string; command?: string[]; timeout: number; min_interval: number; events: Array<'start' | 'success' | 'fail' | 'incident'>; reminder: number },
+  } as {
+    webhook: string[];
+    healthchecks?: string;
+    ntfy?: string;
+    command?: string[];
+    timeout: number;
+    min_interval: number;
+    events: Array<'start' | 'success' | 'fail' | 'incident'>;
+    reminder: number;
+  },
   metrics: {} as { textfile?: string },
   /** What `deadman unit` and `deadman install` write; `deadman run` ignores it. */
   unit: { sandbox: 'default' as 'strict' | 'default' | 'off' },

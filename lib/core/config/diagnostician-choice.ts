@@ -22,15 +22,22 @@ export function chooseDiagnostician(d: Config['diagnose']): DiagnosticianChoice 
   if (kind === 'rules') return { kind };
   // The schema refuses `command` without argv and a model API without a model.
   if (kind === 'command') return { kind, argv: d.command! };
-  const endpoint = { baseUrl: (d.base_url ?? DEFAULTS[kind].baseUrl).replace(/\/+$/, ''), model: d.model!, keyEnv: d.api_key_env ?? DEFAULTS[kind].keyEnv };
+  const endpoint = {
+    baseUrl: (d.base_url ?? DEFAULTS[kind].baseUrl).replace(/\/+$/, ''),
+    model: d.model!,
+    keyEnv: d.api_key_env ?? DEFAULTS[kind].keyEnv,
+  };
   return kind === 'openai' ? { kind, api: d.api, ...endpoint } : { kind, ...endpoint };
 }
 
 /** One line for `config check`: which diagnostician, and whether its key variable is set — never the key. */
-export function describeDiagnostician(choice: DiagnosticianChoice, env: Readonly<Record<string, string | undefined>>): string {
+export function describeDiagnostician(
+  choice: DiagnosticianChoice,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
   switch (choice.kind) {
     case 'rules':
-      return 'rules (deadman\'s own; no model is asked)';
+      return "rules (deadman's own; no model is asked)";
     case 'command':
       return `command ${JSON.stringify(choice.argv)}`;
     case 'openai':

@@ -1,7 +1,9 @@
 /** The candidate nearest to `word` (edit distance at most a third of its length, at least 2), if any. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const found = nearestByDistance(word, candidates);
-  return found !== undefined && found.distance <= Math.max(2, Math.floor(word.length / 3)) ? found.candidate : undefined;
+  return found !== undefined && found.distance <= Math.max(2, Math.floor(word.length / 3))
+    ? found.candidate
+    : undefined;
 }
 
 /** The candidate nearest to `word` however far it is (the first of equals), if there is any candidate. */
@@ -9,7 +11,10 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   return nearestByDistance(word, candidates)?.candidate;
 }
 
-function nearestByDistance(word: string, candidates: readonly string[]): { candidate: string; distance: number } | undefined {
+function nearestByDistance(
+  word: string,
+  candidates: readonly string[],
+): { candidate: string; distance: number } | undefined {
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());

@@ -4,37 +4,52 @@ import { AGE_MAX, TIMER_MAX, absolutePath, argv, duration, regex } from './schem
 import { containerFields, containerProblems } from './container-job.ts';
 import { rerun, runDurationFields, runDurationProblems } from './job-fields.ts';
 import { sqlClaimFields, sqlClaimRules } from './sql-claim.ts';
-import { claimCommon, claimSentence, fileClaimExtraProblems, fileClaimExtras, jobEvidenceProblem } from './claim-fields.ts';
+import {
+  claimCommon,
+  claimSentence,
+  fileClaimExtraProblems,
+  fileClaimExtras,
+  jobEvidenceProblem,
+} from './claim-fields.ts';
 
 /**
  * The schemas of a `[jobs.NAME]` table and of the evidence claims that judge its work (also
  * the run's own `[[evidence]]`): part of deadman.toml's one definition, config.ts.
  */
 
-export const fileClaimSchema = z.strictObject({
-  ...claimCommon,
-  kind: z.literal('file'),
-  root: absolutePath,
-  path: absolutePath.optional(),
-  glob: absolutePath.optional(),
-  non_empty: z.boolean().default(false),
-  min_bytes: z.number().int().nonnegative().optional(),
-  max_age: duration({ max: AGE_MAX, off: true }).optional(),
-  min_lines: z.number().int().nonnegative().optional(),
-  contains: regex.optional(),
-  ...fileClaimExtras,
-}).refine((c) => (c.path === undefined) !== (c.glob === undefined), {
-  message: 'needs exactly one of "path" or "glob"',
-}).meta({ oneOf: [{ required: ['path'] }, { required: ['glob'] }] }).superRefine((c, ctx) => {
-  fileClaimExtraProblems(c).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
-  // Found here, not at run time: there it would fail the job as exit 65 after all the work.
-  for (const key of ['path', 'glob'] as const) {
-    const value = c[key];
-    if (value === undefined) continue;
-    const scope = checkLexicalScope(c.root, value);
-    if (!scope.inside) ctx.addIssue({ code: 'custom', path: [key], message: `${scope.reason}; a claim may only look inside its root` });
-  }
-});
+export const fileClaimSchema = z
+  .strictObject({
+    ...claimCommon,
+    kind: z.literal('file'),
+    root: absolutePath,
+    path: absolutePath.optional(),
+    glob: absolutePath.optional(),
+    non_empty: z.boolean().default(false),
+    min_bytes: z.number().int().nonnegative().optional(),
+    max_age: duration({ max: AGE_MAX, off: true }).optional(),
+    min_lines: z.number().int().nonnegative().optional(),
+    contains: regex.optional(),
+    ...fileClaimExtras,
+  })
+  .refine((c) => (c.path === undefined) !== (c.glob === undefined), {
+    message: 'needs exactly one of "path" or "glob"',
+  })
+  .meta({ oneOf: [{ required: ['path'] }, { required: ['glob'] }] })
+  .superRefine((c, ctx) => {
+    fileClaimExtraProblems(c).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
+    // Found here, not at run time: there it would fail the job as exit 65 after all the work.
+    for (const key of ['path', 'glob'] as const) {
+      const value = c[key];
+      if (value === undefined) continue;
+      const scope = checkLexicalScope(c.root, value);
+      if (!scope.inside)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${scope.reason}; a claim may only look inside its root`,
+        });
+    }
+  });
 
 export const commandClaimSchema = z.strictObject({
   ...claimCommon,
@@ -49,30 +64,42 @@ export const httpClaimSchema = z.strictObject({
   ...claimCommon,
   kind: z.literal('http'),
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-  status: z.string().regex(/^\d{3}(-\d{3})?$/, { message: 'must be a status or range such as "200" or "200-299"' }).default('200-299'),
+  status: z
+    .string()
+    .regex(/^\d{3}(-\d{3})?$/, { message: 'must be a status or range such as "200" or "200-299"' })
+    .default('200-299'),
   body_matches: regex.optional(),
   timeout: duration({ max: TIMER_MAX, off: true }).default(5_000),
 });
 
-export const sqlClaimSchema = z.strictObject({ ...claimCommon, ...sqlClaimFields }).superRefine(sqlClaimRules)
+export const sqlClaimSchema = z
+  .strictObject({ ...claimCommon, ...sqlClaimFields })
+  .superRefine(sqlClaimRules)
   .meta({ oneOf: [{ required: ['sqlite'] }, { required: ['postgres'] }] });
 
-export const claimSchema = z.discriminatedUnion('kind', [fileClaimSchema, commandClaimSchema, httpClaimSchema, sqlClaimSchema], {
-  error: 'a claim needs kind = "file", "command", "http" or "sql"',
-});
+export const claimSchema = z.discriminatedUnion(
+  'kind',
+  [fileClaimSchema, commandClaimSchema, httpClaimSchema, sqlClaimSchema],
+  {
+    error: 'a claim needs kind = "file", "command", "http" or "sql"',
+  },
+);
 
-export const jobSchema = z.strictObject({
-  rerun,
-  user: z.string().optional(),
-  cwd: absolutePath.optional(),
-  timeout: duration({ max: TIMER_MAX, off: true }).default(10 * 60_000),
-  ...containerFields,
-  ...runDurationFields,
-  claim: claimSentence.optional(),
-  evidence: z.array(claimSchema).default(() => []),
-}).meta({ anyOf: [{ required: ['claim'] }, { required: ['evidence'] }] }).superRefine((job, ctx) => {
-  const problem = jobEvidenceProblem(job);
-  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['evidence'], message: problem });
-  containerProblems(job).forEach(([path, message]) => ctx.addIssue({ code: 'custom', path, message }));
-  runDurationProblems(job).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
-});
+export const jobSchema = z
+  .strictObject({
+    rerun,
+    user: z.string().optional(),
+    cwd: absolutePath.optional(),
+    timeout: duration({ max: TIMER_MAX, off: true }).default(10 * 60_000),
+    ...containerFields,
+    ...runDurationFields,
+    claim: claimSentence.optional(),
+    evidence: z.array(claimSchema).default(() => []),
+  })
+  .meta({ anyOf: [{ required: ['claim'] }, { required: ['evidence'] }] })
+  .superRefine((job, ctx) => {
+    const problem = jobEvidenceProblem(job);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['evidence'], message: problem });
+    containerProblems(job).forEach(([path, message]) => ctx.addIssue({ code: 'custom', path, message }));
+    runDurationProblems(job).forEach(([key, message]) => ctx.addIssue({ code: 'custom', path: [key], message }));
+  });

@@ -7,11 +7,32 @@ import { formatDuration } from '../time/duration.ts';
  * (the command, cwd, database, poll, adapter, revive, redact, …) takes effect at the next start.
  */
 export const LIVE_KEYS = [
-  'inactivity', 'timeout', 'hung_timeout', 'ready_timeout', 'exit_grace', 'verify_window', 'stop_grace', 'kill_grace',
-  'auto_recover', 'budget', 'ignore', 'activity', 'evidence', 'notify',
+  'inactivity',
+  'timeout',
+  'hung_timeout',
+  'ready_timeout',
+  'exit_grace',
+  'verify_window',
+  'stop_grace',
+  'kill_grace',
+  'auto_recover',
+  'budget',
+  'ignore',
+  'activity',
+  'evidence',
+  'notify',
 ] as const satisfies ReadonlyArray<keyof Config>;
 
-const DURATIONS: ReadonlySet<string> = new Set(['inactivity', 'timeout', 'hung_timeout', 'ready_timeout', 'exit_grace', 'verify_window', 'stop_grace', 'kill_grace']);
+const DURATIONS: ReadonlySet<string> = new Set([
+  'inactivity',
+  'timeout',
+  'hung_timeout',
+  'ready_timeout',
+  'exit_grace',
+  'verify_window',
+  'stop_grace',
+  'kill_grace',
+]);
 
 export interface ReloadPlan {
   /** The running config with the changed live keys of the new one; an unchanged key keeps its very value. */
@@ -38,7 +59,8 @@ export function planReload(running: Config, next: Config): ReloadPlan {
 }
 
 function describeChange(key: string, before: unknown, after: unknown): string {
-  const show = (value: unknown) => (DURATIONS.has(key) ? (value === 0 ? 'off' : formatDuration(value as number)) : String(value));
+  const show = (value: unknown) =>
+    DURATIONS.has(key) ? (value === 0 ? 'off' : formatDuration(value as number)) : String(value);
   return typeof after === 'object' && after !== null ? key : `${key} ${show(before)} → ${show(after)}`;
 }
 

@@ -20,7 +20,10 @@ export function baseName(path: string): string {
  * absolute, free of `..`, and segment-wise inside `root`.
  */
 export function checkLexicalScope(root: string, path: string): ScopeVerdict {
-  for (const [label, value] of [['root', root], ['path', path]] as const) {
+  for (const [label, value] of [
+    ['root', root],
+    ['path', path],
+  ] as const) {
     if (!value.startsWith('/')) return refuse(`${label} ${value} is relative; write an absolute path`);
     if (segments(value).includes('..')) return refuse(`${label} ${value} contains ".."; write the path without it`);
   }
@@ -33,11 +36,17 @@ export function checkLexicalScope(root: string, path: string): ScopeVerdict {
  * `checkLexicalScope`, and the resolved path must lie inside the resolved root (the root itself
  * may be a symlink, so both ends are resolved).
  */
-export function checkPathScope(facts: { root: string; path: string; resolvedRoot: string; resolvedPath: string }): ScopeVerdict {
+export function checkPathScope(facts: {
+  root: string;
+  path: string;
+  resolvedRoot: string;
+  resolvedPath: string;
+}): ScopeVerdict {
   const lexical = checkLexicalScope(facts.root, facts.path);
   if (!lexical.inside) return lexical;
   for (const resolved of [facts.resolvedRoot, facts.resolvedPath]) {
-    if (!resolved.startsWith('/') || segments(resolved).includes('..')) return refuse(`${resolved} is not a resolved absolute path`);
+    if (!resolved.startsWith('/') || segments(resolved).includes('..'))
+      return refuse(`${resolved} is not a resolved absolute path`);
   }
   if (!isWithin(facts.resolvedRoot, facts.resolvedPath)) {
     return refuse(`${baseName(facts.path)} resolves to ${facts.resolvedPath}, outside root ${facts.root}`);

@@ -16,8 +16,32 @@
  */
 
 const FUNCTION_WORDS = new Set([
-  'a', 'an', 'the', 'by', 'to', 'of', 'in', 'on', 'and', 'or', 'then', 'again', 'hand', 'manually',
-  'please', 'it', 'its', 'this', 'that', 'with', 'from', 'for', 'when', 'if', 'should', 'must',
+  'a',
+  'an',
+  'the',
+  'by',
+  'to',
+  'of',
+  'in',
+  'on',
+  'and',
+  'or',
+  'then',
+  'again',
+  'hand',
+  'manually',
+  'please',
+  'it',
+  'its',
+  'this',
+  'that',
+  'with',
+  'from',
+  'for',
+  'when',
+  'if',
+  'should',
+  'must',
 ]);
 
 const PLACEHOLDERS: ReadonlyArray<[RegExp, string]> = [
@@ -36,7 +60,8 @@ export function rerunProblem(argv: readonly string[]): string | null {
   const program = argv[0] ?? '';
   if (program.includes('/')) return null;
   const words = /\s/.test(program) ? program.trim().split(/\s+/) : argv;
-  if (readsAsSentence(words)) return 'reads as an English sentence, not a command; give the program and its arguments as a list, e.g. ["systemctl", "start", "backup.service"]';
+  if (readsAsSentence(words))
+    return 'reads as an English sentence, not a command; give the program and its arguments as a list, e.g. ["systemctl", "start", "backup.service"]';
   if (words !== argv) return `names a program with spaces ("${program}"); give each word as its own list item`;
   return null;
 }

@@ -7,8 +7,38 @@
  * duration corpus.
  */
 
-const UNITS = ['seconds', 'second', 'sec', 's', 'minutes', 'minute', 'min', 'months', 'month', 'M', 'msec', 'ms', 'm',
-  'hours', 'hour', 'hr', 'h', 'days', 'day', 'd', 'weeks', 'week', 'w', 'years', 'year', 'y', 'usec', 'us', '\u03bcs', '\u00b5s'];
+const UNITS = [
+  'seconds',
+  'second',
+  'sec',
+  's',
+  'minutes',
+  'minute',
+  'min',
+  'months',
+  'month',
+  'M',
+  'msec',
+  'ms',
+  'm',
+  'hours',
+  'hour',
+  'hr',
+  'h',
+  'days',
+  'day',
+  'd',
+  'weeks',
+  'week',
+  'w',
+  'years',
+  'year',
+  'y',
+  'usec',
+  'us',
+  '\u03bcs',
+  '\u00b5s',
+];
 
 /** The whitespace systemd skips between parts; strtoll(3) also skips \v and \f before a number. */
 const SPACE = '[ \\t\\n\\r]*';

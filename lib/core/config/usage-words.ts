@@ -21,7 +21,8 @@ export function usageLine(message: string, at: FailedCommand): string {
 
 function sayProblem(message: string, at: FailedCommand, who: string): string | null {
   let m = /^Did you mean (\S+)\?$/.exec(message);
-  if (m) return `unknown ${at.command ? 'action' : 'command'}${at.typed ? ` "${at.typed}"` : ''} for ${who}; did you mean "${m[1]}"?`;
+  if (m)
+    return `unknown ${at.command ? 'action' : 'command'}${at.typed ? ` "${at.typed}"` : ''} for ${who}; did you mean "${m[1]}"?`;
   if (/^Not enough non-option arguments/.test(message)) {
     const needed = at.usage.split(' ').filter((part) => part.startsWith('<'));
     return `missing ${needed.length > 0 ? needed.join(' ') : 'an argument'} for ${who}`;
@@ -35,21 +36,31 @@ function sayProblem(message: string, at: FailedCommand, who: string): string | n
   m = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(message);
   if (m) return `--${m[1]} and --${m[2]} do not go together`;
   m = /^Missing required arguments?: (.*)$/.exec(message);
-  if (m) return `missing ${m[1]!.split(', ').map((name) => `--${name}`).join(' and ')} for ${who}`;
+  if (m)
+    return `missing ${m[1]!
+      .split(', ')
+      .map((name) => `--${name}`)
+      .join(' and ')} for ${who}`;
   m = /^Implications failed:\s*([\w-]+) -> ([\w-]+)$/s.exec(message);
   if (m) return `--${m[1]} needs --${m[2]}`;
   return null;
 }
 
 function oneLine(text: string): string {
-  return text.split('\n').map((s) => s.trim()).filter(Boolean).join('; ');
+  return text
+    .split('\n')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join('; ');
 }
 
 /** node:util parseArgs' messages (`deadman run`'s parser) in the same words. */
 export function runArgsLine(message: string): string {
   const m = /^Option '(-{1,2}[\w-]+)(?: <value>)?' argument (missing|is ambiguous)/.exec(message);
-  const said = !m ? oneLine(message).split('. ')[0]!
-    : m[2] === 'missing' ? `${m[1]} needs a value`
+  const said = !m
+    ? oneLine(message).split('. ')[0]!
+    : m[2] === 'missing'
+      ? `${m[1]} needs a value`
       : `${m[1]} needs a value, and the next word is an option; a value that starts with a dash goes as ${m[1]}=-…`;
   return `${said} (see deadman run --help)`;
 }

@@ -21,5 +21,8 @@ export function detectFinishedNotExited(input: FinishedInput): { message: string
   const waited = input.now - input.finishedAt;
   if (waited < input.graceMs) return null;
   const verdict = input.failed === null ? 'success' : `failure (${input.failed})`;
-  return { message: `the agent printed its final result (${verdict}) and has not exited ${formatDuration(waited)} later`, succeeded: input.failed === null };
+  return {
+    message: `the agent printed its final result (${verdict}) and has not exited ${formatDuration(waited)} later`,
+    succeeded: input.failed === null,
+  };
 }

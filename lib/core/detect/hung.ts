@@ -59,32 +59,57 @@ const NAMED_CANDIDATES = 5;
  * process of its own — busy, so working, or idle and then found first — is an unplaced idle
  * subtree (a helper beside a working tool) no finding.
  */
-export function findHungSubtree(observation: Observation, progress: TreeProgress, options: HungOptions): HungFinding | null {
+export function findHungSubtree(
+  observation: Observation,
+  progress: TreeProgress,
+  options: HungOptions,
+): HungFinding | null {
   const now = observation.at;
   if (now - options.lastOutputAt < options.hungTimeoutMs) return null;
   if (options.requireOpenTool && options.openTools.length === 0) return null;
   const tree = new Tree(observation);
   const tops = [...new Set(tree.leaves().flatMap((leaf) => tree.commandTop(leaf) ?? []))];
-  const owners = ownersOf(tops.map((top) => ({ subtree: tree.subtree(top), bornAt: progress.processes.get(processKey(top))?.bornAt ?? now, agentChild: tree.agentChild(top) })),
-    options.openTools, options.firstToolAt);
+  const owners = ownersOf(
+    tops.map((top) => ({
+      subtree: tree.subtree(top),
+      bornAt: progress.processes.get(processKey(top))?.bornAt ?? now,
+      agentChild: tree.agentChild(top),
+    })),
+    options.openTools,
+    options.firstToolAt,
+  );
   const explained = new Set(owners.flatMap((o) => (o.kind === 'tool' ? [o.tool.toolId] : [])));
   const unexplained = options.openTools.some((t) => !explained.has(t.toolId));
-  const findings = tops.map((top, i) => judge(top, owners[i]!, tree, progress, options, now))
+  const findings = tops
+    .map((top, i) => judge(top, owners[i]!, tree, progress, options, now))
     .filter((f): f is HungFinding => f !== null)
     .filter((f) => f.toolId !== null || !options.requireOpenTool || unexplained);
   const rank = (f: HungFinding) => (f.evidence ? EVIDENCE_RANK[f.evidence] : f.unproven === null ? 1 : 0);
   findings.sort((a, b) => rank(b) - rank(a) || b.idleMs - a.idleMs || a.target.pid - b.target.pid);
   const best = findings[0];
   if (!best?.unproven) return best ?? null;
-  const named = findings.slice(0, NAMED_CANDIDATES).map((f) => `pid ${f.target.pid} (${shortCommand(f.target)}): ${f.unproven}`);
+  const named = findings
+    .slice(0, NAMED_CANDIDATES)
+    .map((f) => `pid ${f.target.pid} (${shortCommand(f.target)}): ${f.unproven}`);
   const more = findings.length > NAMED_CANDIDATES ? `; and ${findings.length - NAMED_CANDIDATES} more` : '';
   return { ...best, unproven: `nothing proves whose the idle process is — ${named.join('; ')}${more}` };
 }
 
 /** A command match is the strongest evidence, a birth after the call the next, the window's last; unproven after all. */
-const EVIDENCE_RANK: Record<Evidence, number> = { command: 4, 'spawned after the call': 3, 'born in the window before its event': 2 };
+const EVIDENCE_RANK: Record<Evidence, number> = {
+  command: 4,
+  'spawned after the call': 3,
+  'born in the window before its event': 2,
+};
 
-function judge(target: ProcessInfo, owner: Ownership, tree: Tree, progress: TreeProgress, options: HungOptions, now: number): HungFinding | null {
+function judge(
+  target: ProcessInfo,
+  owner: Ownership,
+  tree: Tree,
+  progress: TreeProgress,
+  options: HungOptions,
+  now: number,
+): HungFinding | null {
   const subtree = tree.subtree(target);
   if (subtree.some((p) => p.listening || options.baseline.has(processKey(p)))) return null;
   if (subtree.some((p) => options.ignore.some((re) => re.test(p.cmdline.join(' ') || p.comm)))) return null;
@@ -96,7 +121,15 @@ function judge(target: ProcessInfo, owner: Ownership, tree: Tree, progress: Tree
   const tool = owner.kind === 'tool' ? owner : null;
   // Without an agent adapter there are no tool calls to prove anything against: every idle subtree is a target.
   const unproven = owner.kind === 'unproven' && options.requireOpenTool ? owner.why : null;
-  return { target, subtree, idleMs, toolId: tool?.tool.toolId ?? null, evidence: tool?.evidence ?? null, unproven, reason: explain(target, subtree, idleMs, tool, unproven, now) };
+  return {
+    target,
+    subtree,
+    idleMs,
+    toolId: tool?.tool.toolId ?? null,
+    evidence: tool?.evidence ?? null,
+    unproven,
+    reason: explain(target, subtree, idleMs, tool, unproven, now),
+  };
 }
 
 function shortCommand(target: ProcessInfo): string {
@@ -104,13 +137,22 @@ function shortCommand(target: ProcessInfo): string {
   return command.length > 80 ? `${command.slice(0, 77)}...` : command;
 }
 
-function explain(target: ProcessInfo, subtree: ProcessInfo[], idleMs: number, tool: { tool: OpenTool; evidence: Evidence } | null, unproven: string | null, now: number): string {
+function explain(
+  target: ProcessInfo,
+  subtree: ProcessInfo[],
+  idleMs: number,
+  tool: { tool: OpenTool; evidence: Evidence } | null,
+  unproven: string | null,
+  now: number,
+): string {
   const leader = target.sid === target.pid ? ', session leader' : target.pgid === target.pid ? ', group leader' : '';
   const others = subtree.length - 1;
   const below = others === 0 ? '' : ` and ${others} descendant${others === 1 ? '' : 's'}`;
   const call = tool
     ? `; open tool call ${tool.tool.toolId} since ${formatDuration(now - tool.tool.startedAt)} (by its ${tool.evidence})`
-    : unproven ? `; whose it is is unproven: ${unproven}` : '';
+    : unproven
+      ? `; whose it is is unproven: ${unproven}`
+      : '';
   return `${shortCommand(target)} (pid ${target.pid}${leader})${below} idle for ${formatDuration(idleMs)}: CPU and I/O under the activity floors, no output from the root${call}`;
 }
 

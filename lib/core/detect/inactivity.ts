@@ -25,6 +25,12 @@ export function detectInactivity(input: InactivityInput): { message: string; sil
   const lastProgress = Math.max(input.lastOutputAt, input.lastTreeActivityAt);
   if (input.now - lastProgress < input.limitMs) return null;
   const silentForMs = input.now - input.lastOutputAt;
-  const compacting = input.compactingAt == null ? '' : `: the agent was compacting its context (its last event, ${formatDuration(input.now - input.compactingAt)} ago, was a compaction)`;
-  return { message: `no ${input.agent ? `${input.agent} ` : ''}output for ${formatDuration(silentForMs)}${compacting}`, silentForMs };
+  const compacting =
+    input.compactingAt == null
+      ? ''
+      : `: the agent was compacting its context (its last event, ${formatDuration(input.now - input.compactingAt)} ago, was a compaction)`;
+  return {
+    message: `no ${input.agent ? `${input.agent} ` : ''}output for ${formatDuration(silentForMs)}${compacting}`,
+    silentForMs,
+  };
 }

@@ -38,8 +38,10 @@ export const MAX_SEEN_RESULTS = 256;
 export function noteAttempt(state: AttemptProgress, attempt: Attempt, workspace: string | null): AttemptProgress {
   const result = `${attempt.ok ? 'ok' : 'failed'}\u0000${failureSignature(attempt)}`;
   // An unmeasured workspace is unknown: a new result still restarts the count, a repeat is not counted.
-  if (isUnmeasured(workspace)) return attempt.turn || state.seen.has(result) ? state : { ...remembered(state, result), repeats: 0 };
-  if (workspace !== state.workspace) return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
+  if (isUnmeasured(workspace))
+    return attempt.turn || state.seen.has(result) ? state : { ...remembered(state, result), repeats: 0 };
+  if (workspace !== state.workspace)
+    return { workspace, seen: attempt.turn ? new Set() : new Set([result]), repeats: attempt.turn ? 1 : 0 };
   if (!attempt.turn && !state.seen.has(result)) return { ...remembered(state, result), repeats: 0 };
   return { ...state, repeats: state.repeats + 1 };
 }

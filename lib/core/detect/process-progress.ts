@@ -1,5 +1,12 @@
 import { bornAt, processKey, type Observation, type ProcessInfo } from '../process/process-info.ts';
-import { exceedsFloors, growthByProcess, withSample, type ActivityFloors, type Growth, type Sample } from './tree-activity.ts';
+import {
+  exceedsFloors,
+  growthByProcess,
+  withSample,
+  type ActivityFloors,
+  type Growth,
+  type Sample,
+} from './tree-activity.ts';
 
 /**
  * The history the hung detector needs, folded poll by poll: per process, when it was first
@@ -39,13 +46,29 @@ export function updateProgress(state: TreeProgress, observation: Observation, fl
     const key = processKey(info);
     const earlier = state.processes.get(key);
     if (!earlier) {
-      next.set(key, { info, firstSeenAt: at, bornAt: bornAt(info, observation), lastProgressAt: at, samples: [{ at, cpuMs: 0, ioBytes: 0 }] });
+      next.set(key, {
+        info,
+        firstSeenAt: at,
+        bornAt: bornAt(info, observation),
+        lastProgressAt: at,
+        samples: [{ at, cpuMs: 0, ioBytes: 0 }],
+      });
       continue;
     }
     const last = earlier.samples.at(-1)!;
     const moved = subtreeGrowth.get(key)!;
-    const samples = withSample(earlier.samples, { at, cpuMs: last.cpuMs + moved.cpuMs, ioBytes: last.ioBytes + moved.ioBytes }, floors.windowMs);
-    next.set(key, { info, firstSeenAt: earlier.firstSeenAt, bornAt: earlier.bornAt, lastProgressAt: exceedsFloors(samples, floors) ? at : earlier.lastProgressAt, samples });
+    const samples = withSample(
+      earlier.samples,
+      { at, cpuMs: last.cpuMs + moved.cpuMs, ioBytes: last.ioBytes + moved.ioBytes },
+      floors.windowMs,
+    );
+    next.set(key, {
+      info,
+      firstSeenAt: earlier.firstSeenAt,
+      bornAt: earlier.bornAt,
+      lastProgressAt: exceedsFloors(samples, floors) ? at : earlier.lastProgressAt,
+      samples,
+    });
   }
   return { processes: next };
 }
@@ -54,7 +77,10 @@ export function updateProgress(state: TreeProgress, observation: Observation, fl
 function growthBySubtree(state: TreeProgress, observation: Observation): Map<string, Growth> {
   const totals = new Map<string, Growth>(observation.processes.map((p) => [processKey(p), { cpuMs: 0, ioBytes: 0 }]));
   const byPid = new Map(observation.processes.map((p) => [p.pid, p]));
-  const ownGrowth = growthByProcess([...state.processes.values()].map((entry) => entry.info), observation.processes);
+  const ownGrowth = growthByProcess(
+    [...state.processes.values()].map((entry) => entry.info),
+    observation.processes,
+  );
   for (const p of observation.processes) {
     const own = ownGrowth.get(processKey(p))!;
     if (own.cpuMs === 0 && own.ioBytes === 0) continue;

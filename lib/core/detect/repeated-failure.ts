@@ -29,7 +29,8 @@ export const NO_REPEAT: RepeatState = { signature: null, workspace: null, count:
 const TAIL_CHARS = 400;
 
 export function failureSignature(failure: ToolFailure): string {
-  const tail = failure.outputTail.slice(-TAIL_CHARS)
+  const tail = failure.outputTail
+    .slice(-TAIL_CHARS)
     .replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?/g, '<time>')
     .replace(/(?:\/[\w.@-]+)+\/?/g, '<path>')
     .replace(/\b(?:0x)?[0-9a-f]{7,}\b/gi, '<hex>')
@@ -40,16 +41,23 @@ export function failureSignature(failure: ToolFailure): string {
 }
 
 /** One finished tool call: a failure extends or restarts the streak, a success ends it. */
-export function noteToolResult(state: RepeatState, result: { failure: ToolFailure | null; workspace: string | null }): RepeatState {
+export function noteToolResult(
+  state: RepeatState,
+  result: { failure: ToolFailure | null; workspace: string | null },
+): RepeatState {
   if (result.failure === null) return NO_REPEAT;
   const signature = failureSignature(result.failure);
   // The same failure at an unmeasured moment is not counted: it may or may not follow an edit.
   if (signature === state.signature && isUnmeasured(result.workspace)) return state;
-  if (signature === state.signature && result.workspace === state.workspace) return { ...state, count: state.count + 1, last: result.failure };
+  if (signature === state.signature && result.workspace === state.workspace)
+    return { ...state, count: state.count + 1, last: result.failure };
   return { signature, workspace: result.workspace, count: 1, last: result.failure };
 }
 
-export function detectRepeatedFailure(state: RepeatState, threshold: number): { message: string; guidance: string } | null {
+export function detectRepeatedFailure(
+  state: RepeatState,
+  threshold: number,
+): { message: string; guidance: string } | null {
   if (threshold <= 0 || state.count < threshold || state.last === null) return null;
   const { command, exitCode, outputTail } = state.last;
   const how = `exit ${exitCode ?? 'unknown'}`;

@@ -26,21 +26,37 @@ export function nextClockTime(time: ClockTime, fromWall: number): number | null 
   let zone: Intl.DateTimeFormat;
   try {
     zone = new Intl.DateTimeFormat('en-US', {
-      timeZone: time.timeZone ?? undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: time.timeZone ?? undefined,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
   } catch {
     return null;
   }
   const day = time.date ?? localParts(zone, fromWall);
-  const endOn = (days: number) => instantOf(zone, Date.UTC(day.year, day.month - 1, day.day + days, time.hour, time.minute)) + MINUTE_MS;
+  const endOn = (days: number) =>
+    instantOf(zone, Date.UTC(day.year, day.month - 1, day.day + days, time.hour, time.minute)) + MINUTE_MS;
   if (time.date) return endOn(0);
   const todays = endOn(0);
   return todays > fromWall ? todays : endOn(1);
 }
 
 /** The zone's wall-clock fields at an instant. */
-function localParts(zone: Intl.DateTimeFormat, at: number): { year: number; month: number; day: number; asUtc: number } {
-  const parts = Object.fromEntries(zone.formatToParts(at).filter((p) => p.type !== 'literal').map((p) => [p.type, Number(p.value)]));
+function localParts(
+  zone: Intl.DateTimeFormat,
+  at: number,
+): { year: number; month: number; day: number; asUtc: number } {
+  const parts = Object.fromEntries(
+    zone
+      .formatToParts(at)
+      .filter((p) => p.type !== 'literal')
+      .map((p) => [p.type, Number(p.value)]),
+  );
   const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
   return { year, month, day, asUtc: Date.UTC(year, month - 1, day, hour, minute, second) };
 }

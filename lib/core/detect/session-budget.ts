@@ -10,10 +10,16 @@ export interface UsageTotals {
   costUsd: number | null;
 }
 
-export function detectBudgetRisk(totals: UsageTotals, budget: { tokens: number; costUsd: number }): { message: string } | null {
-  if (budget.tokens > 0 && totals.tokens >= budget.tokens) return { message: `the session used ${totals.tokens} tokens, at or over budget.tokens (${budget.tokens})` };
+export function detectBudgetRisk(
+  totals: UsageTotals,
+  budget: { tokens: number; costUsd: number },
+): { message: string } | null {
+  if (budget.tokens > 0 && totals.tokens >= budget.tokens)
+    return { message: `the session used ${totals.tokens} tokens, at or over budget.tokens (${budget.tokens})` };
   if (budget.costUsd > 0 && totals.costUsd !== null && totals.costUsd >= budget.costUsd) {
-    return { message: `the session cost $${totals.costUsd.toFixed(2)}, at or over budget.cost_usd ($${budget.costUsd.toFixed(2)})` };
+    return {
+      message: `the session cost $${totals.costUsd.toFixed(2)}, at or over budget.cost_usd ($${budget.costUsd.toFixed(2)})`,
+    };
   }
   return null;
 }

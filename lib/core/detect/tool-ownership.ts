@@ -62,35 +62,56 @@ export interface Suspect {
  * The owner of each suspect (every command top of the tree, busy or idle: a busy process in a
  * call's window is a candidate too, so an idle one beside it proves nothing).
  */
-export function ownersOf(suspects: readonly Suspect[], openTools: readonly OpenTool[], firstToolAt: number | null): Ownership[] {
+export function ownersOf(
+  suspects: readonly Suspect[],
+  openTools: readonly OpenTool[],
+  firstToolAt: number | null,
+): Ownership[] {
   const latest = (tools: OpenTool[]) => tools.sort((a, b) => b.startedAt - a.startedAt)[0];
   const wanted = new Map(openTools.map((t) => [t.toolId, t.command === null ? [] : commandProcesses(t.command)]));
   const owners: Array<Ownership | null> = suspects.map((suspect) => {
-    const byCommand = suspect.agentChild ? latest(openTools.filter((t) => suspect.subtree.some((p) => runsAny(p, wanted.get(t.toolId)!)))) : undefined;
+    const byCommand = suspect.agentChild
+      ? latest(openTools.filter((t) => suspect.subtree.some((p) => runsAny(p, wanted.get(t.toolId)!))))
+      : undefined;
     if (byCommand) return { kind: 'tool', tool: byCommand, evidence: 'command' };
     const after = latest(openTools.filter((t) => t.startedAt <= suspect.bornAt));
     return after ? { kind: 'tool', tool: after, evidence: 'spawned after the call' } : null;
   });
-  const explainedByCommand = new Set(owners.flatMap((o) => (o?.kind === 'tool' && o.evidence === 'command' ? [o.tool.toolId] : [])));
-  const inWindow = (tool: OpenTool) => suspects.flatMap((s, i) => (owners[i] === null && bornInWindow(s, tool) ? [i] : []));
+  const explainedByCommand = new Set(
+    owners.flatMap((o) => (o?.kind === 'tool' && o.evidence === 'command' ? [o.tool.toolId] : [])),
+  );
+  const inWindow = (tool: OpenTool) =>
+    suspects.flatMap((s, i) => (owners[i] === null && bornInWindow(s, tool) ? [i] : []));
   for (const tool of openTools.filter((t) => t.command !== null)) {
     const candidates = inWindow(tool);
-    if (candidates.length === 1 && !explainedByCommand.has(tool.toolId)) owners[candidates[0]!] = { kind: 'tool', tool, evidence: 'born in the window before its event' };
+    if (candidates.length === 1 && !explainedByCommand.has(tool.toolId))
+      owners[candidates[0]!] = { kind: 'tool', tool, evidence: 'born in the window before its event' };
   }
-  return owners.map((owner, i) => owner ?? { kind: 'unproven', why: whyUnproven(suspects[i]!, openTools, firstToolAt, inWindow) });
+  return owners.map(
+    (owner, i) => owner ?? { kind: 'unproven', why: whyUnproven(suspects[i]!, openTools, firstToolAt, inWindow) },
+  );
 }
 
 function bornInWindow(suspect: Suspect, tool: OpenTool): boolean {
-  return suspect.agentChild && suspect.bornAt >= tool.windowFrom - BIRTH_RESOLUTION_MS && suspect.bornAt < tool.startedAt;
+  return (
+    suspect.agentChild && suspect.bornAt >= tool.windowFrom - BIRTH_RESOLUTION_MS && suspect.bornAt < tool.startedAt
+  );
 }
 
-function whyUnproven(suspect: Suspect, openTools: readonly OpenTool[], firstToolAt: number | null, inWindow: (tool: OpenTool) => number[]): string {
+function whyUnproven(
+  suspect: Suspect,
+  openTools: readonly OpenTool[],
+  firstToolAt: number | null,
+  inWindow: (tool: OpenTool) => number[],
+): string {
   const ids = openTools.map((t) => t.toolId).join(', ');
   const runs = openTools.some((t) => t.command !== null) ? 'runs none of their commands' : 'their commands are unknown';
   const crowded = openTools.find((t) => t.command !== null && bornInWindow(suspect, t) && inWindow(t).length > 1);
-  if (crowded) return `one of ${inWindow(crowded).length} processes the agent started in the window before tool call ${crowded.toolId}'s event, and ${runs}`;
+  if (crowded)
+    return `one of ${inWindow(crowded).length} processes the agent started in the window before tool call ${crowded.toolId}'s event, and ${runs}`;
   if (!suspect.agentChild) return `not started by the agent itself, born before open tool call ${ids}, and ${runs}`;
-  if (firstToolAt === null || suspect.bornAt < firstToolAt) return `born before the run's first tool call (the agent's own helper, such as an MCP server?); open tool call ${ids}: ${runs}`;
+  if (firstToolAt === null || suspect.bornAt < firstToolAt)
+    return `born before the run's first tool call (the agent's own helper, such as an MCP server?); open tool call ${ids}: ${runs}`;
   return `born before open tool call ${ids}, outside its window, and ${runs}`;
 }
 

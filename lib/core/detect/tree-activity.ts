@@ -50,11 +50,20 @@ export const emptyActivity: ActivityState = { previous: null, previousPipeBytes:
  * child's stdout and stderr: the writer's wchar counts them, deadman's passthrough already
  * judges output, and a chatty agent must not count twice (nor non-JSON junk at all).
  */
-export function updateActivity(state: ActivityState, observation: Observation, pipeBytes: number, floors: ActivityFloors): ActivityState {
+export function updateActivity(
+  state: ActivityState,
+  observation: Observation,
+  pipeBytes: number,
+  floors: ActivityFloors,
+): ActivityState {
   const last = state.samples.at(-1) ?? { at: observation.at, cpuMs: 0, ioBytes: 0 };
   const delta = state.previous ? growth(state.previous, observation) : { cpuMs: 0, ioBytes: 0 };
   const ioBytes = Math.max(0, delta.ioBytes - (pipeBytes - state.previousPipeBytes));
-  const samples = withSample(state.samples, { at: observation.at, cpuMs: last.cpuMs + delta.cpuMs, ioBytes: last.ioBytes + ioBytes }, floors.windowMs);
+  const samples = withSample(
+    state.samples,
+    { at: observation.at, cpuMs: last.cpuMs + delta.cpuMs, ioBytes: last.ioBytes + ioBytes },
+    floors.windowMs,
+  );
   return { previous: observation, previousPipeBytes: pipeBytes, samples, working: exceedsFloors(samples, floors) };
 }
 
@@ -82,7 +91,9 @@ export function exceedsFloors(samples: readonly Sample[], floors: ActivityFloors
   if (spanMs <= 0 || stepMs <= 0) return false;
   const overWindow = { cpuMs: last.cpuMs - first.cpuMs, ioBytes: last.ioBytes - first.ioBytes };
   const overStep = { cpuMs: last.cpuMs - before.cpuMs, ioBytes: last.ioBytes - before.ioBytes };
-  return (['cpuMs', 'ioBytes'] as const).some((key) => aboveFloor(key, overWindow, spanMs, floors) && aboveFloor(key, overStep, stepMs, floors));
+  return (['cpuMs', 'ioBytes'] as const).some(
+    (key) => aboveFloor(key, overWindow, spanMs, floors) && aboveFloor(key, overStep, stepMs, floors),
+  );
 }
 
 /**
@@ -116,8 +127,14 @@ export function growth(previous: Observation, next: Observation): Growth {
     cpuMs += own.cpuMs;
     ioBytes += own.ioBytes;
   }
-  const fromCgroup = previous.cgroupCpuMs != null && next.cgroupCpuMs != null ? Math.max(0, next.cgroupCpuMs - previous.cgroupCpuMs) : null;
-  return { cpuMs: fromCgroup === null ? cpuMs : fromCgroup + waitGrowthMs(previous.processes, next.processes), ioBytes };
+  const fromCgroup =
+    previous.cgroupCpuMs != null && next.cgroupCpuMs != null
+      ? Math.max(0, next.cgroupCpuMs - previous.cgroupCpuMs)
+      : null;
+  return {
+    cpuMs: fromCgroup === null ? cpuMs : fromCgroup + waitGrowthMs(previous.processes, next.processes),
+    ioBytes,
+  };
 }
 
 /** Run-queue wait of the processes of `next` since `previous` (cpu.stat has none: the cgroup path adds it). */

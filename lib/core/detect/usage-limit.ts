@@ -42,7 +42,8 @@ export interface UsageLimitEnd {
 }
 
 /** `restart`: give up with a code that asks for a restart (a throttle), else "do not restart" (69). */
-export type UsageWait = { wait: true; resumeAt: number; backoff: boolean } | { wait: false; reason: string; restart: boolean };
+export type UsageWait =
+  { wait: true; resumeAt: number; backoff: boolean } | { wait: false; reason: string; restart: boolean };
 
 export interface UsageWaitLimits {
   maxWaitMs: number;
@@ -73,12 +74,22 @@ const UNKNOWN_RESET_WAITS = 4;
  * `jitterMs`, so a fleet does not resume at the same second), within `maxWaitMs`; or a backoff
  * when no reset is known (the same random spreads it by up to a tenth).
  */
-export function planUsageWait(limit: UsageLimitEnd, earlier: EarlierBackoffs, nowWall: number, limits: UsageWaitLimits, random: number): UsageWait {
+export function planUsageWait(
+  limit: UsageLimitEnd,
+  earlier: EarlierBackoffs,
+  nowWall: number,
+  limits: UsageWaitLimits,
+  random: number,
+): UsageWait {
   if (limit.throttle && limit.resetAt !== null) return planStatedThrottle(limit.resetAt, earlier, nowWall, random);
   if (limit.throttle || limit.resetAt === null) return planBackoff(limit.throttle, earlier, nowWall, limits, random);
   const resumeAt = Math.max(nowWall, limit.resetAt) + Math.floor(random * limits.jitterMs);
   if (resumeAt - nowWall > limits.maxWaitMs) {
-    return { wait: false, restart: false, reason: `the limit resets at ${utcTime(limit.resetAt)}, beyond usage_limit.max_wait (${formatDuration(limits.maxWaitMs)}) from now` };
+    return {
+      wait: false,
+      restart: false,
+      reason: `the limit resets at ${utcTime(limit.resetAt)}, beyond usage_limit.max_wait (${formatDuration(limits.maxWaitMs)}) from now`,
+    };
   }
   return { wait: true, resumeAt, backoff: false };
 }
@@ -88,26 +99,44 @@ export function planUsageWait(limit: UsageLimitEnd, earlier: EarlierBackoffs, no
  * up to a tenth more, instead of `backoff`; still one of the THROTTLE_WAITS in a row.
  */
 function planStatedThrottle(resetAt: number, earlier: EarlierBackoffs, nowWall: number, random: number): UsageWait {
-  if (earlier.count >= THROTTLE_WAITS) return { wait: false, restart: true, reason: `the API throttled the agent (not its usage limit) again after ${THROTTLE_WAITS} backoff waits in a row` };
+  if (earlier.count >= THROTTLE_WAITS)
+    return {
+      wait: false,
+      restart: true,
+      reason: `the API throttled the agent (not its usage limit) again after ${THROTTLE_WAITS} backoff waits in a row`,
+    };
   const delay = Math.max(0, resetAt - nowWall);
-  return { wait: true, resumeAt: nowWall + delay + Math.floor(random * delay / 10), backoff: true };
+  return { wait: true, resumeAt: nowWall + delay + Math.floor((random * delay) / 10), backoff: true };
 }
 
-function planBackoff(throttle: boolean, earlier: EarlierBackoffs, nowWall: number, limits: UsageWaitLimits, random: number): UsageWait {
+function planBackoff(
+  throttle: boolean,
+  earlier: EarlierBackoffs,
+  nowWall: number,
+  limits: UsageWaitLimits,
+  random: number,
+): UsageWait {
   const [first, most] = throttle ? [limits.backoffMs, THROTTLE_WAITS] : [UNKNOWN_RESET_FIRST_MS, UNKNOWN_RESET_WAITS];
   const delay = first * 2 ** earlier.count;
   const what = throttle ? 'the API throttled the agent (not its usage limit)' : 'the agent gave no reset time';
-  if (earlier.count >= most) return { wait: false, restart: throttle, reason: `${what} again after ${most} backoff waits in a row` };
+  if (earlier.count >= most)
+    return { wait: false, restart: throttle, reason: `${what} again after ${most} backoff waits in a row` };
   if (!throttle && earlier.waitedMs + delay > limits.maxWaitMs) {
-    return { wait: false, restart: false, reason: `${what}, and a backoff of ${formatDuration(delay)} would pass usage_limit.max_wait (${formatDuration(limits.maxWaitMs)})` };
+    return {
+      wait: false,
+      restart: false,
+      reason: `${what}, and a backoff of ${formatDuration(delay)} would pass usage_limit.max_wait (${formatDuration(limits.maxWaitMs)})`,
+    };
   }
-  return { wait: true, resumeAt: nowWall + delay + Math.floor(random * delay / 10), backoff: true };
+  return { wait: true, resumeAt: nowWall + delay + Math.floor((random * delay) / 10), backoff: true };
 }
 
 /** `waiting for usage limit reset at 14:00 UTC (in 3h 20m)`: the STATUS= while the run waits; a backoff says so. */
 export function usageWaitStatus(resumeAt: number, nowWall: number, backoff = false): string {
   const left = formatDuration(Math.ceil(Math.max(0, resumeAt - nowWall) / 1000) * 1000);
-  return backoff ? `backing off until ${utcTime(resumeAt)} (in ${left}), then resuming the session` : `waiting for usage limit reset at ${utcTime(resumeAt)} (in ${left})`;
+  return backoff
+    ? `backing off until ${utcTime(resumeAt)} (in ${left}), then resuming the session`
+    : `waiting for usage limit reset at ${utcTime(resumeAt)} (in ${left})`;
 }
 
 function utcTime(epochMs: number): string {

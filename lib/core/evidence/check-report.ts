@@ -41,10 +41,14 @@ export function summaryLine(summary: Summary, refused: number): string {
 export function rerunLine(outcome: CommandOutcome, elapsedMs: number): string {
   const took = `after ${formatDuration(elapsedMs)}`;
   switch (outcome.kind) {
-    case 'exited': return `${INDENT}rerun exited ${outcome.code} ${took}`;
-    case 'signaled': return `${INDENT}rerun was killed by ${outcome.signal} ${took}`;
-    case 'timed-out': return `${INDENT}rerun timed out ${took} and was stopped`;
-    case 'not-started': return `${INDENT}rerun could not start: ${outcome.error}`;
+    case 'exited':
+      return `${INDENT}rerun exited ${outcome.code} ${took}`;
+    case 'signaled':
+      return `${INDENT}rerun was killed by ${outcome.signal} ${took}`;
+    case 'timed-out':
+      return `${INDENT}rerun timed out ${took} and was stopped`;
+    case 'not-started':
+      return `${INDENT}rerun could not start: ${outcome.error}`;
   }
 }
 
@@ -58,15 +62,30 @@ export function indented(text: string): string {
 }
 
 /** The `--json` document: the summary and every job with its claims and rerun argv; a refused job with its problems. */
-export function checkDocument(results: readonly JobVerdict[], summary: Summary, reruns: Readonly<Record<string, readonly string[] | null>>, refused: readonly RefusedJob[] = []) {
+export function checkDocument(
+  results: readonly JobVerdict[],
+  summary: Summary,
+  reruns: Readonly<Record<string, readonly string[] | null>>,
+  refused: readonly RefusedJob[] = [],
+) {
   return {
     summary: {
-      checked: summary.checked, dead: summary.dead, unknown: summary.unknown, alive: summary.alive, refused: refused.length,
+      checked: summary.checked,
+      dead: summary.dead,
+      unknown: summary.unknown,
+      alive: summary.alive,
+      refused: refused.length,
       needs_attention: summary.needsAttention || refused.length > 0,
     },
     jobs: [
       ...results.map((r) => ({ job: r.job, verdict: r.verdict, rerun: reruns[r.job] ?? null, claims: r.claims })),
-      ...refused.map((r) => ({ job: r.job, verdict: 'refused' as const, rerun: null, claims: [], problems: r.problems })),
+      ...refused.map((r) => ({
+        job: r.job,
+        verdict: 'refused' as const,
+        rerun: null,
+        claims: [],
+        problems: r.problems,
+      })),
     ],
   };
 }

@@ -44,7 +44,13 @@ export function parseStat(paths: readonly string[], stdout: string, stderr: stri
     const match = /^([0-9a-f]+) (\d+) (-?\d+) (.+)$/.exec(line);
     if (!match) continue;
     const [, mode, size, mtime, path] = match as unknown as [string, string, string, string, string];
-    found.set(path, { path, state: 'present', isFile: (parseInt(mode, 16) & S_IFMT) === S_IFREG, size: Number(size), mtimeMs: Number(mtime) * 1000 });
+    found.set(path, {
+      path,
+      state: 'present',
+      isFile: (parseInt(mode, 16) & S_IFMT) === S_IFREG,
+      size: Number(size),
+      mtimeMs: Number(mtime) * 1000,
+    });
   }
   const errors = stderr.split('\n').filter((line) => line !== '');
   return paths.map((path): StatFacts => {
@@ -52,7 +58,8 @@ export function parseStat(paths: readonly string[], stdout: string, stderr: stri
     const facts = found.get(path);
     if (facts) return facts;
     const cause = causeFor(path, errors);
-    if (cause === null) return { path, state: 'error', error: `stat said nothing of it${errors.length > 0 ? ` (${errors[0]})` : ''}` };
+    if (cause === null)
+      return { path, state: 'error', error: `stat said nothing of it${errors.length > 0 ? ` (${errors[0]})` : ''}` };
     return isAbsence(cause) ? { path, state: 'missing' } : { path, state: 'error', error: cause.toLowerCase() };
   });
 }
@@ -73,7 +80,8 @@ export type FindListing = { paths: string[] } | { error: string } | { tooMany: n
  */
 export function parseFind(code: number, stdout: string, stderr: string, maxEntries: number): FindListing {
   const problems = stderr.split('\n').filter((line) => line !== '' && !isAbsence(causeOf(line)));
-  if (code !== 0 && problems.length > 0) return { error: `find: ${causeOf(problems[0]!).toLowerCase()} (${problems[0]})` };
+  if (code !== 0 && problems.length > 0)
+    return { error: `find: ${causeOf(problems[0]!).toLowerCase()} (${problems[0]})` };
   const paths = stdout.split('\0');
   if (paths[paths.length - 1] === '') paths.pop();
   if (paths.length > maxEntries) return { tooMany: maxEntries };

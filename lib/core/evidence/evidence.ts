@@ -60,7 +60,12 @@ export interface Summary {
 export function summarize(items: readonly { verdict: VerdictState }[]): Summary {
   const count = (state: VerdictState) => items.filter((i) => i.verdict === state).length;
   const [dead, unknown, alive] = [count('dead'), count('unknown'), count('alive')];
-  const parts = [`${items.length} checked`, `${dead} green and dead`, ...(unknown > 0 ? [`${unknown} unknown`] : []), `${alive} alive`];
+  const parts = [
+    `${items.length} checked`,
+    `${dead} green and dead`,
+    ...(unknown > 0 ? [`${unknown} unknown`] : []),
+    `${alive} alive`,
+  ];
   return { checked: items.length, dead, unknown, alive, needsAttention: dead + unknown > 0, line: parts.join(' | ') };
 }
 
@@ -79,19 +84,29 @@ export type EvidenceChoice = { file: PresentFile } | { file: null; verdict: 'dea
  * Picks the file that stands as evidence: the `path`, or for a glob the newest in-scope regular
  * file. A match that escapes the root is never used; it is named only when nothing else matched.
  */
-export function chooseEvidence(claim: FileClaim, candidates: readonly Candidate[], resolvedRoot: string): EvidenceChoice {
+export function chooseEvidence(
+  claim: FileClaim,
+  candidates: readonly Candidate[],
+  resolvedRoot: string,
+): EvidenceChoice {
   const failed = candidates.find((c) => c.state === 'error');
   if (failed) return { file: null, verdict: 'unknown', reason: `cannot inspect ${failed.path}: ${failed.error}` };
   let escape: string | null = null;
   let newest: PresentFile | null = null;
   for (const candidate of candidates) {
     if (candidate.state !== 'present') continue;
-    const scope = checkPathScope({ root: claim.root, path: candidate.path, resolvedRoot, resolvedPath: candidate.resolved });
+    const scope = checkPathScope({
+      root: claim.root,
+      path: candidate.path,
+      resolvedRoot,
+      resolvedPath: candidate.resolved,
+    });
     if (!scope.inside) {
       escape ??= scope.reason;
       continue;
     }
-    if (claim.path !== undefined && !candidate.isFile) return { file: null, verdict: 'dead', reason: `${candidate.path} is not a regular file` };
+    if (claim.path !== undefined && !candidate.isFile)
+      return { file: null, verdict: 'dead', reason: `${candidate.path} is not a regular file` };
     if (candidate.isFile && (newest === null || isNewer(candidate, newest))) newest = candidate;
   }
   if (newest) return { file: newest };
@@ -120,8 +135,20 @@ export function wantsSample(claim: FileClaim): boolean {
  * Judges the chosen file; `sample` is needed only when `wantsSample`. `now` and `timeZone` are
  * the clock and zone of the machine that holds the files ("today" is its day).
  */
-export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice, sample: FileSample | null, now: number, timeZone = 'UTC'): Verdict {
-  const verdict = (state: VerdictState, reason: string): Verdict => ({ claim: name, kind: 'file', verdict: state, reason });
+export function judgeFile(
+  claim: FileClaim,
+  name: string,
+  choice: EvidenceChoice,
+  sample: FileSample | null,
+  now: number,
+  timeZone = 'UTC',
+): Verdict {
+  const verdict = (state: VerdictState, reason: string): Verdict => ({
+    claim: name,
+    kind: 'file',
+    verdict: state,
+    reason,
+  });
   if (choice.file === null) return verdict(choice.verdict, choice.reason);
   const file = choice.file;
   const label = baseName(file.path);
@@ -133,9 +160,13 @@ export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice
   if (-age > FUTURE_TOLERANCE_MS) {
     return verdict('unknown', `${label} has a modification time ${formatAge(-age)} in the future; check the clocks`);
   }
-  if (claim.max_age !== undefined && claim.max_age > 0 && age > claim.max_age) return verdict('dead', `${label} is ${formatAge(age)} stale`);
+  if (claim.max_age !== undefined && claim.max_age > 0 && age > claim.max_age)
+    return verdict('dead', `${label} is ${formatAge(age)} stale`);
   if (claim.modified_today && file.mtimeMs < startOfDay(now, claim.time_zone ?? timeZone)) {
-    return verdict('dead', `${label} was last modified on ${localDate(file.mtimeMs, claim.time_zone ?? timeZone)}, not today (${claim.time_zone ?? timeZone})`);
+    return verdict(
+      'dead',
+      `${label} was last modified on ${localDate(file.mtimeMs, claim.time_zone ?? timeZone)}, not today (${claim.time_zone ?? timeZone})`,
+    );
   }
   const headerProblem = claim.header === undefined ? null : judgeHeader(claim.header, label, sample);
   if (headerProblem !== null) return verdict(headerProblem.verdict, headerProblem.reason);
@@ -146,7 +177,10 @@ export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice
     if (lines < claim.min_lines) {
       return sample.tail === null
         ? verdict('dead', `${label} has ${lines} lines (expected at least ${claim.min_lines})`)
-        : verdict('unknown', `${label} is too large to count all lines (${lines}${partial}; expected at least ${claim.min_lines})`);
+        : verdict(
+            'unknown',
+            `${label} is too large to count all lines (${lines}${partial}; expected at least ${claim.min_lines})`,
+          );
     }
   }
   if (claim.contains !== undefined) {
@@ -156,15 +190,25 @@ export function judgeFile(claim: FileClaim, name: string, choice: EvidenceChoice
     const found = regex.test(sample.head) || (sample.tail !== null && regex.test(sample.tail));
     if (!found) return verdict('dead', `${label} does not contain /${claim.contains}/${partial}`);
   }
-  return verdict('alive', `${label}: ${file.size} bytes, modified ${age < 1000 ? 'just now' : `${formatAge(age)} ago`}`);
+  return verdict(
+    'alive',
+    `${label}: ${file.size} bytes, modified ${age < 1000 ? 'just now' : `${formatAge(age)} ago`}`,
+  );
 }
 
-function judgeHeader(header: string, label: string, sample: FileSample | null): { verdict: VerdictState; reason: string } | null {
+function judgeHeader(
+  header: string,
+  label: string,
+  sample: FileSample | null,
+): { verdict: VerdictState; reason: string } | null {
   if (sample === null) return { verdict: 'unknown', reason: `${label} was not read to check its header` };
   const first = sample.head.split('\n', 1)[0]!.replace(/\r$/, '');
   if (first.startsWith(header)) return null;
   const shown = first.length > 80 ? `${first.slice(0, 79)}…` : first;
-  return { verdict: 'dead', reason: `${label} does not start with the header ${JSON.stringify(header)} (its first line: ${JSON.stringify(shown)})` };
+  return {
+    verdict: 'dead',
+    reason: `${label} does not start with the header ${JSON.stringify(header)} (its first line: ${JSON.stringify(shown)})`,
+  };
 }
 
 /** Lines in the sample: exact for a whole file (a last line without newline counts), a floor otherwise. */

@@ -6,9 +6,7 @@
  */
 
 export type GlobSegment =
-  | { kind: 'literal'; name: string }
-  | { kind: 'wildcard'; matches: (name: string) => boolean }
-  | { kind: 'globstar' };
+  { kind: 'literal'; name: string } | { kind: 'wildcard'; matches: (name: string) => boolean } | { kind: 'globstar' };
 
 export interface CompiledGlob {
   /** The directory the walk starts from: the segments before the first wildcard. */
@@ -37,7 +35,10 @@ function compileSegment(name: string): GlobSegment {
   const source = [...name].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : escapeRegex(c))).join('');
   const regex = new RegExp(`^${source}$`, 's');
   const dotExplicit = name.startsWith('.');
-  return { kind: 'wildcard', matches: (candidate) => (dotExplicit || !candidate.startsWith('.')) && regex.test(candidate) };
+  return {
+    kind: 'wildcard',
+    matches: (candidate) => (dotExplicit || !candidate.startsWith('.')) && regex.test(candidate),
+  };
 }
 
 function escapeRegex(char: string): string {

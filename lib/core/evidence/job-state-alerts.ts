@@ -25,24 +25,43 @@ export interface JobStateAlert {
   alert: Alert;
 }
 
-export function jobStateAlerts(verdicts: readonly JobVerdict[], alerted: AlertedStates, host: string, nowMs: number, events: readonly AlertEvent[]): JobStateAlert[] {
+export function jobStateAlerts(
+  verdicts: readonly JobVerdict[],
+  alerted: AlertedStates,
+  host: string,
+  nowMs: number,
+  events: readonly AlertEvent[],
+): JobStateAlert[] {
   const due: JobStateAlert[] = [];
   for (const result of verdicts) {
     const before = alerted[result.job]?.state ?? 'alive';
     if (result.verdict === before) continue;
     const event = result.verdict === 'alive' ? 'success' : 'fail';
     if (event === 'fail' && !events.includes('fail')) continue;
-    const reason = result.verdict === 'alive'
-      ? `alive again (was ${before})`
-      : result.claims.filter(needsAttention).map((c) => c.reason).join('; ');
-    const alert: Alert = { ...blankAlert({ event, name: result.job, host, at: new Date(nowMs).toISOString(), source: 'check' }), outcome: result.verdict, reason };
+    const reason =
+      result.verdict === 'alive'
+        ? `alive again (was ${before})`
+        : result.claims
+            .filter(needsAttention)
+            .map((c) => c.reason)
+            .join('; ');
+    const alert: Alert = {
+      ...blankAlert({ event, name: result.job, host, at: new Date(nowMs).toISOString(), source: 'check' }),
+      outcome: result.verdict,
+      reason,
+    };
     due.push({ job: result.job, state: result.verdict, alert });
   }
   return due;
 }
 
 /** The record after `job`'s alert of `state` went out; alive again forgets the job. */
-export function noteAlerted(alerted: AlertedStates, job: string, state: VerdictState, nowMs: number): Record<string, AlertedState> {
+export function noteAlerted(
+  alerted: AlertedStates,
+  job: string,
+  state: VerdictState,
+  nowMs: number,
+): Record<string, AlertedState> {
   const others = Object.fromEntries(Object.entries(alerted).filter(([name]) => name !== job));
   return state === 'alive' ? others : { ...others, [job]: { state, at: nowMs } };
 }

@@ -16,13 +16,22 @@ export type CommandOutcome =
   | { kind: 'not-started'; error: string };
 
 export function judgeCommand(claim: CommandClaim, name: string, outcome: CommandOutcome): Verdict {
-  const verdict = (state: VerdictState, reason: string): Verdict => ({ claim: name, kind: 'command', verdict: state, reason });
+  const verdict = (state: VerdictState, reason: string): Verdict => ({
+    claim: name,
+    kind: 'command',
+    verdict: state,
+    reason,
+  });
   const program = baseName(claim.command[0]!);
   switch (outcome.kind) {
-    case 'not-started': return verdict('unknown', `cannot run ${claim.command[0]}: ${outcome.error}`);
-    case 'timed-out': return verdict('unknown', `${program} timed out after ${formatDuration(outcome.afterMs)}`);
-    case 'signaled': return verdict('unknown', `${program} was killed by ${outcome.signal}`);
-    case 'exited': break;
+    case 'not-started':
+      return verdict('unknown', `cannot run ${claim.command[0]}: ${outcome.error}`);
+    case 'timed-out':
+      return verdict('unknown', `${program} timed out after ${formatDuration(outcome.afterMs)}`);
+    case 'signaled':
+      return verdict('unknown', `${program} was killed by ${outcome.signal}`);
+    case 'exited':
+      break;
   }
   if (outcome.code !== 0) {
     const why = lastLine(outcome.stderr) || lastLine(outcome.stdout);
@@ -31,7 +40,8 @@ export function judgeCommand(claim: CommandClaim, name: string, outcome: Command
   if (claim.stdout_matches !== undefined) {
     const regex = compileRegex(claim.stdout_matches);
     if (typeof regex === 'string') return verdict('unknown', `stdout_matches ${regex}`);
-    if (!regex.test(outcome.stdout)) return verdict('dead', `${program} output does not match /${claim.stdout_matches}/`);
+    if (!regex.test(outcome.stdout))
+      return verdict('dead', `${program} output does not match /${claim.stdout_matches}/`);
   }
   return verdict('alive', `${program} exited 0`);
 }
@@ -43,10 +53,16 @@ export type HttpOutcome =
   | { kind: 'failed'; error: string };
 
 export function judgeHttp(claim: HttpClaim, name: string, outcome: HttpOutcome): Verdict {
-  const verdict = (state: VerdictState, reason: string): Verdict => ({ claim: name, kind: 'http', verdict: state, reason });
+  const verdict = (state: VerdictState, reason: string): Verdict => ({
+    claim: name,
+    kind: 'http',
+    verdict: state,
+    reason,
+  });
   const request = `GET ${claim.url}`;
   if (outcome.kind === 'failed') return verdict('unknown', `${request} failed: ${outcome.error}`);
-  if (outcome.kind === 'timed-out') return verdict('unknown', `${request} timed out after ${formatDuration(outcome.afterMs)}`);
+  if (outcome.kind === 'timed-out')
+    return verdict('unknown', `${request} timed out after ${formatDuration(outcome.afterMs)}`);
   const [low, high] = statusRange(claim.status);
   if (outcome.status < low || outcome.status > high) {
     return verdict('dead', `${request} returned ${outcome.status} (expected ${claim.status})`);
@@ -54,7 +70,11 @@ export function judgeHttp(claim: HttpClaim, name: string, outcome: HttpOutcome):
   if (claim.body_matches !== undefined) {
     const regex = compileRegex(claim.body_matches);
     if (typeof regex === 'string') return verdict('unknown', `body_matches ${regex}`);
-    if (!regex.test(outcome.body)) return verdict('dead', `${request} returned ${outcome.status} but its body does not match /${claim.body_matches}/`);
+    if (!regex.test(outcome.body))
+      return verdict(
+        'dead',
+        `${request} returned ${outcome.status} but its body does not match /${claim.body_matches}/`,
+      );
   }
   return verdict('alive', `${request} returned ${outcome.status}`);
 }

@@ -25,18 +25,35 @@ export type LastRun =
 export const DURATION_CLAIM = 'duration';
 
 export function judgeRunDuration(bounds: DurationBounds, source: string, last: LastRun, nowMs: number): Verdict {
-  const verdict = (state: Verdict['verdict'], reason: string): Verdict => ({ claim: DURATION_CLAIM, kind: 'duration', verdict: state, reason });
+  const verdict = (state: Verdict['verdict'], reason: string): Verdict => ({
+    claim: DURATION_CLAIM,
+    kind: 'duration',
+    verdict: state,
+    reason,
+  });
   const { min_duration: min, max_duration: max } = bounds;
   if (last.state === 'none') return verdict('unknown', `no run of ${source} known: ${last.why}`);
   if (last.state === 'running') {
     const sofar = Math.max(0, nowMs - last.startedMs);
-    if (max !== undefined && sofar > max) return verdict('dead', `${source} has been running for ${formatDuration(sofar)}, longer than max_duration ${formatDuration(max)}: too slow`);
+    if (max !== undefined && sofar > max)
+      return verdict(
+        'dead',
+        `${source} has been running for ${formatDuration(sofar)}, longer than max_duration ${formatDuration(max)}: too slow`,
+      );
     return verdict('alive', `${source} is running (for ${formatDuration(sofar)})`);
   }
   const took = last.endedMs - last.startedMs;
   if (took < 0) return verdict('unknown', `${source}'s last run ended before it started; check the clocks`);
-  if (min !== undefined && took < min) return verdict('dead', `${source}'s last run took ${formatDuration(took)}, shorter than min_duration ${formatDuration(min)}: too fast`);
-  if (max !== undefined && took > max) return verdict('dead', `${source}'s last run took ${formatDuration(took)}, longer than max_duration ${formatDuration(max)}: too slow`);
+  if (min !== undefined && took < min)
+    return verdict(
+      'dead',
+      `${source}'s last run took ${formatDuration(took)}, shorter than min_duration ${formatDuration(min)}: too fast`,
+    );
+  if (max !== undefined && took > max)
+    return verdict(
+      'dead',
+      `${source}'s last run took ${formatDuration(took)}, longer than max_duration ${formatDuration(max)}: too slow`,
+    );
   return verdict('alive', `${source}'s last run took ${formatDuration(took)}`);
 }
 
@@ -47,7 +64,11 @@ export function withDurationVerdict(result: JobVerdict, duration: Verdict): JobV
 }
 
 /** The properties `systemctl show` is asked for, in the order parseUnitRun reads them. */
-export const UNIT_RUN_PROPERTIES = ['LoadState', 'ExecMainStartTimestampMonotonic', 'ExecMainExitTimestampMonotonic'] as const;
+export const UNIT_RUN_PROPERTIES = [
+  'LoadState',
+  'ExecMainStartTimestampMonotonic',
+  'ExecMainExitTimestampMonotonic',
+] as const;
 
 /**
  * `systemctl show -p …` of a service → its last run on CLOCK_MONOTONIC (ms). systemd clears the
@@ -55,7 +76,9 @@ export const UNIT_RUN_PROPERTIES = ['LoadState', 'ExecMainStartTimestampMonotoni
  * going; a start of 0 is no run it remembers.
  */
 export function parseUnitRun(text: string): LastRun {
-  const props = new Map(text.split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const));
+  const props = new Map(
+    text.split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const),
+  );
   const load = props.get('LoadState');
   if (load !== 'loaded') return { state: 'none', why: `the unit is not loaded (LoadState=${load ?? '?'})` };
   const micros = (key: string) => {
@@ -63,8 +86,15 @@ export function parseUnitRun(text: string): LastRun {
     return /^\d+$/.test(value) ? Number(value) / 1000 : null;
   };
   const [started, exited] = [micros('ExecMainStartTimestampMonotonic'), micros('ExecMainExitTimestampMonotonic')];
-  if (started === null || exited === null) return { state: 'none', why: 'systemctl show gave no start and exit timestamps' };
+  if (started === null || exited === null)
+    return { state: 'none', why: 'systemctl show gave no start and exit timestamps' };
   // systemd unloads an inactive unit nothing refers to (no timer, no dependency), and forgets its run with it.
-  if (started === 0) return { state: 'none', why: 'systemd keeps no run of it (none since the manager started, or the unit was unloaded: nothing, such as a timer, refers to it)' };
-  return exited === 0 ? { state: 'running', startedMs: started } : { state: 'ended', startedMs: started, endedMs: exited };
+  if (started === 0)
+    return {
+      state: 'none',
+      why: 'systemd keeps no run of it (none since the manager started, or the unit was unloaded: nothing, such as a timer, refers to it)',
+    };
+  return exited === 0
+    ? { state: 'running', startedMs: started }
+    : { state: 'ended', startedMs: started, endedMs: exited };
 }

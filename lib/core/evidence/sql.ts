@@ -13,32 +13,45 @@ import type { Verdict, VerdictState } from './evidence.ts';
 /** What one query answered, or why it did not. */
 export type SqlOutcome =
   | {
-    kind: 'answer';
-    rows: number;
-    /** Rows whose `dated_today` column falls on `today`; null when the claim has no `dated_today`. */
-    datedToday: number | null;
-    /** The date "today" was, as YYYY-MM-DD. */
-    today: string | null;
-    /** A value of the `dated_today` column that is no date (SQLite), quoted; null when all were dates. */
-    notADate: string | null;
-  }
+      kind: 'answer';
+      rows: number;
+      /** Rows whose `dated_today` column falls on `today`; null when the claim has no `dated_today`. */
+      datedToday: number | null;
+      /** The date "today" was, as YYYY-MM-DD. */
+      today: string | null;
+      /** A value of the `dated_today` column that is no date (SQLite), quoted; null when all were dates. */
+      notADate: string | null;
+    }
   | { kind: 'failed'; error: string }
   | { kind: 'timed-out'; afterMs: number };
 
 export function judgeSql(claim: SqlClaim, name: string, outcome: SqlOutcome): Verdict {
   const label = sqlDatabaseLabel(claim);
-  const verdict = (state: VerdictState, reason: string): Verdict => ({ claim: name, kind: 'sql', verdict: state, reason: `${label}: ${reason}` });
+  const verdict = (state: VerdictState, reason: string): Verdict => ({
+    claim: name,
+    kind: 'sql',
+    verdict: state,
+    reason: `${label}: ${reason}`,
+  });
   if (outcome.kind === 'failed') return verdict('unknown', outcome.error);
-  if (outcome.kind === 'timed-out') return verdict('unknown', `the query timed out after ${formatDuration(outcome.afterMs)}`);
+  if (outcome.kind === 'timed-out')
+    return verdict('unknown', `the query timed out after ${formatDuration(outcome.afterMs)}`);
   const { min_rows: min, max_rows: max, dated_today: column } = claim.expect;
   const rows = plural(outcome.rows, 'row');
-  if (min !== undefined && outcome.rows < min) return verdict('dead', `the query returned ${rows} (expected at least ${min})`);
-  if (max !== undefined && outcome.rows > max) return verdict('dead', `the query returned ${rows} (expected at most ${max})`);
+  if (min !== undefined && outcome.rows < min)
+    return verdict('dead', `the query returned ${rows} (expected at least ${min})`);
+  if (max !== undefined && outcome.rows > max)
+    return verdict('dead', `the query returned ${rows} (expected at most ${max})`);
   if (column !== undefined) {
     const dated = outcome.datedToday ?? 0;
-    if (dated === 0 && outcome.notADate !== null) return verdict('unknown', `${column} holds ${outcome.notADate}, which is not a date`);
+    if (dated === 0 && outcome.notADate !== null)
+      return verdict('unknown', `${column} holds ${outcome.notADate}, which is not a date`);
     const clock = claim.postgres !== undefined ? "the database's clock" : "deadman's clock";
-    if (dated === 0) return verdict('dead', `no row has ${column} dated today (${outcome.today ?? 'today'} by ${clock}; ${rows} in all)`);
+    if (dated === 0)
+      return verdict(
+        'dead',
+        `no row has ${column} dated today (${outcome.today ?? 'today'} by ${clock}; ${rows} in all)`,
+      );
     return verdict('alive', `${rows}, ${dated} with ${column} dated today`);
   }
   return verdict('alive', `the query returned ${rows}`);
@@ -60,10 +73,12 @@ export function splitPostgresUri(uri: string): { uri: string; password: string |
     password = decode(secret);
     return `${head}@`;
   });
-  rest = rest.replace(/([?&])password=([^&#]*)&?/, (_m, separator: string, secret: string) => {
-    password = decode(secret);
-    return separator;
-  }).replace(/[?&]$/, '');
+  rest = rest
+    .replace(/([?&])password=([^&#]*)&?/, (_m, separator: string, secret: string) => {
+      password = decode(secret);
+      return separator;
+    })
+    .replace(/[?&]$/, '');
   return { uri: rest, password };
 }
 
@@ -89,7 +104,9 @@ export function calendarDay(value: unknown): string | null | undefined {
     return localDay(Math.abs(number) >= 1e11 ? number : number * 1000);
   }
   if (typeof value !== 'string') return undefined;
-  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i.exec(value.trim());
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i.exec(
+    value.trim(),
+  );
   if (match === null) return undefined;
   const [, day, time, zone] = match;
   if (zone === undefined) return Number.isNaN(Date.parse(`${day}T00:00:00Z`)) ? undefined : day;

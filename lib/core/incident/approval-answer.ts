@@ -26,7 +26,13 @@ export function parseApprovalAnswer(text: string): ApprovalAnswer | null {
   if (typeof value !== 'object' || value === null) return null;
   const { run_token: token, incident_id: id, decision, by, at } = value as Record<string, unknown>;
   if (typeof token !== 'string' || !RUN_TOKEN.test(token)) return null;
-  if (!Number.isSafeInteger(id) || (decision !== 'approve' && decision !== 'deny') || typeof by !== 'string' || typeof at !== 'string') return null;
+  if (
+    !Number.isSafeInteger(id) ||
+    (decision !== 'approve' && decision !== 'deny') ||
+    typeof by !== 'string' ||
+    typeof at !== 'string'
+  )
+    return null;
   if (by.length === 0 || by.length > 200 || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at)) return null;
   return { run_token: token, incident_id: id as number, decision, by, at };
 }
@@ -36,6 +42,8 @@ export function parseApprovalAnswer(text: string): ApprovalAnswer | null {
  * `--state-dir` / `--database` the run used when a plain `deadman approve` would look elsewhere.
  */
 export function answerCommands(incidentId: number, placeFlags: readonly string[]): { approve: string; deny: string } {
-  const flags = placeFlags.map((flag) => ` ${/^[\w./=:@%+-]+$/.test(flag) ? flag : `'${flag.replaceAll("'", "'\\''")}'`}`).join('');
+  const flags = placeFlags
+    .map((flag) => ` ${/^[\w./=:@%+-]+$/.test(flag) ? flag : `'${flag.replaceAll("'", "'\\''")}'`}`)
+    .join('');
   return { approve: `deadman approve ${incidentId}${flags}`, deny: `deadman deny ${incidentId}${flags}` };
 }

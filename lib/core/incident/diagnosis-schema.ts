@@ -17,7 +17,10 @@ export const diagnosisSchema = z.strictObject({
   recommended_action: z.enum(DIAGNOSIS_ACTIONS),
   rationale: z.string().min(1).max(2000),
   /** Ids of the packet's evidence items the rationale rests on (`proc_001`, `evt_014`): at least one. */
-  evidence_ids: z.array(z.string().regex(/^[a-z]+_\d{3}$/)).min(1).max(50),
+  evidence_ids: z
+    .array(z.string().regex(/^[a-z]+_\d{3}$/))
+    .min(1)
+    .max(50),
   /** Text for the agent when the action resumes it; null when there is none. */
   guidance: z.string().max(4000).nullable(),
   requires_human_approval: z.boolean(),
@@ -29,10 +32,15 @@ export type ParsedDiagnosis = { ok: true; diagnosis: ExternalDiagnosis } | { ok:
 
 /** The JSON value of an answer text (see parseDiagnosis), or what is wrong with it. */
 export function answerObject(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  const unfenced = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n```$/, '$1').trim();
+  const unfenced = text
+    .trim()
+    .replace(/^```(?:json)?\s*\n([\s\S]*?)\n```$/, '$1')
+    .trim();
   const candidates = [unfenced, unfenced.split('\n').filter(Boolean).at(-1) ?? ''];
   const value = candidates.map(parseJsonOrUndefined).find((parsed) => parsed !== undefined);
-  return value === undefined ? { ok: false, problem: unfenced === '' ? 'answered nothing' : 'did not answer a JSON object' } : { ok: true, value };
+  return value === undefined
+    ? { ok: false, problem: unfenced === '' ? 'answered nothing' : 'did not answer a JSON object' }
+    : { ok: true, value };
 }
 
 /**

@@ -18,7 +18,9 @@ import { signalRow } from '../signals/registry.ts';
  */
 
 /** Per consulted signal (its row's `consult`): each contract action it allows, and the deadman action it becomes. */
-function allowed(kind: SignalKind): Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>> | undefined {
+function allowed(
+  kind: SignalKind,
+): Partial<Record<ExternalDiagnosis['recommended_action'], RecoveryAction>> | undefined {
   return signalRow(kind)?.consult;
 }
 
@@ -37,15 +39,30 @@ export function allowedActions(kind: SignalKind): string[] {
 export type Reconciled = { diagnosis: Diagnosis; refused: null } | { diagnosis: Diagnosis; refused: string };
 
 /** The recommendation deadman goes on with: the external one when it holds up, else the rules' with the reason. */
-export function reconcile(kind: SignalKind, rules: Diagnosis, external: ExternalDiagnosis, packetIds: ReadonlySet<string>): Reconciled {
+export function reconcile(
+  kind: SignalKind,
+  rules: Diagnosis,
+  external: ExternalDiagnosis,
+  packetIds: ReadonlySet<string>,
+): Reconciled {
   const refuse = (why: string): Reconciled => ({ diagnosis: rules, refused: `${why}; the rules decide` });
-  if (external.classification !== kind) return refuse(`classified the incident as ${external.classification}, but the open signal is ${kind}`);
+  if (external.classification !== kind)
+    return refuse(`classified the incident as ${external.classification}, but the open signal is ${kind}`);
   const unknown = external.evidence_ids.filter((id) => !packetIds.has(id));
   if (unknown.length) return refuse(`cited evidence not in the packet (${unknown.join(', ')})`);
   const action = allowed(kind)?.[external.recommended_action];
-  if (action === undefined) return refuse(`${external.recommended_action} is not an action for ${kind} (allowed: ${allowedActions(kind).join(', ')})`);
+  if (action === undefined)
+    return refuse(
+      `${external.recommended_action} is not an action for ${kind} (allowed: ${allowedActions(kind).join(', ')})`,
+    );
   if (external.requires_human_approval && action !== 'REPORT') {
-    return { diagnosis: { action: 'REPORT', rationale: `${external.rationale} (the diagnostician asks a person to approve ${external.recommended_action})` }, refused: null };
+    return {
+      diagnosis: {
+        action: 'REPORT',
+        rationale: `${external.rationale} (the diagnostician asks a person to approve ${external.recommended_action})`,
+      },
+      refused: null,
+    };
   }
   const guidance = external.guidance?.trim() ? { guidance: external.guidance.trim().slice(0, GUIDANCE_CHARS) } : {};
   return { diagnosis: { action, rationale: external.rationale, ...guidance }, refused: null };

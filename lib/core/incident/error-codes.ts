@@ -12,20 +12,30 @@ import { OUTCOME_ERROR_CODES } from './outcome-codes.ts';
  */
 
 /** Each kind's code, from its row. */
-export const SIGNAL_ERROR_CODES = Object.fromEntries(SIGNAL_KINDS.map((kind) => [kind, SIGNALS[kind].errorCode])) as { [K in SignalKind]: (typeof SIGNALS)[K]['errorCode'] };
+export const SIGNAL_ERROR_CODES = Object.fromEntries(SIGNAL_KINDS.map((kind) => [kind, SIGNALS[kind].errorCode])) as {
+  [K in SignalKind]: (typeof SIGNALS)[K]['errorCode'];
+};
 
 /** The outcomes a kind's stall ends a pass with, each with that kind's code (`stalled` takes the stalled kind's). */
-const STALL_OUTCOME_CODES = Object.fromEntries(SIGNAL_KINDS.flatMap((kind) => {
-  const { end, errorCode } = signalRow(kind)!;
-  return typeof end === 'object' && end.outcome !== 'stalled' ? [[end.outcome, errorCode]] : [];
-}));
+const STALL_OUTCOME_CODES = Object.fromEntries(
+  SIGNAL_KINDS.flatMap((kind) => {
+    const { end, errorCode } = signalRow(kind)!;
+    return typeof end === 'object' && end.outcome !== 'stalled' ? [[end.outcome, errorCode]] : [];
+  }),
+);
 
 /** Codes only a run's end has: a throttle, a failed turn, a child that failed on its own. */
 const RUN_ONLY_CODES = ['rate_limited', 'turn_failed', 'child_failed', 'stalled'] as const;
 
-export type ErrorCode = (typeof SIGNAL_ERROR_CODES)[SignalKind] | NonNullable<(typeof OUTCOME_ERROR_CODES)[keyof typeof OUTCOME_ERROR_CODES]> | (typeof RUN_ONLY_CODES)[number];
+export type ErrorCode =
+  | (typeof SIGNAL_ERROR_CODES)[SignalKind]
+  | NonNullable<(typeof OUTCOME_ERROR_CODES)[keyof typeof OUTCOME_ERROR_CODES]>
+  | (typeof RUN_ONLY_CODES)[number];
 
-const ENDED_OUTCOME_CODES: Record<string, ErrorCode | null> = { ...(STALL_OUTCOME_CODES as Record<string, ErrorCode>), ...OUTCOME_ERROR_CODES };
+const ENDED_OUTCOME_CODES: Record<string, ErrorCode | null> = {
+  ...(STALL_OUTCOME_CODES as Record<string, ErrorCode>),
+  ...OUTCOME_ERROR_CODES,
+};
 
 export function signalErrorCode(kind: string): ErrorCode | null {
   return (SIGNAL_ERROR_CODES as Record<string, ErrorCode>)[kind] ?? null;
@@ -44,9 +54,12 @@ export interface RunEnd {
 /** The code of a run's end; null for a completion. An outcome this table does not know (a newer deadman's) gets none rather than a wrong one. */
 export function runErrorCode(end: RunEnd): ErrorCode | null {
   switch (end.outcome) {
-    case 'usage-limit': return end.throttle ? 'rate_limited' : 'usage_limit';
-    case 'failed': return end.turnFailed ? 'turn_failed' : 'child_failed';
-    case 'stalled': return signalErrorCode(end.stallKind ?? '') ?? 'stalled';
+    case 'usage-limit':
+      return end.throttle ? 'rate_limited' : 'usage_limit';
+    case 'failed':
+      return end.turnFailed ? 'turn_failed' : 'child_failed';
+    case 'stalled':
+      return signalErrorCode(end.stallKind ?? '') ?? 'stalled';
   }
   return ENDED_OUTCOME_CODES[end.outcome] ?? null;
 }

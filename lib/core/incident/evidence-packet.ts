@@ -55,7 +55,9 @@ export function buildEvidencePacket(input: PacketInput): EvidencePacket {
       listening: p.listening,
     },
   }));
-  const lines = input.lastLines.slice(-MAX_LINES).map((text, i): EvidenceItem => ({ id: itemId('evt', i), facts: { stream_line: clip(text) } }));
+  const lines = input.lastLines
+    .slice(-MAX_LINES)
+    .map((text, i): EvidenceItem => ({ id: itemId('evt', i), facts: { stream_line: clip(text) } }));
   const packet: EvidencePacket = {
     signal: { kind: input.kind, severity: severityOf(input.kind), message, thresholds: input.thresholds },
     evidence: [...processes, ...lines],

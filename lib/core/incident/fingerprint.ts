@@ -15,9 +15,7 @@ export interface FingerprintInput {
 }
 
 export function stallFingerprint(input: FingerprintInput): string {
-  const about = input.target
-    ? input.target.cmdline.join(' ') || input.target.comm
-    : input.message;
+  const about = input.target ? input.target.cmdline.join(' ') || input.target.comm : input.message;
   return `${input.kind}:${about.replace(/\d+(?:\.\d+)?/g, '#').slice(0, 500)}`;
 }
 
@@ -34,6 +32,8 @@ export interface ActionFingerprintInput extends FingerprintInput {
 }
 
 export function actionFingerprint(input: ActionFingerprintInput): string {
-  const on = input.process ? `process ${input.process.pid}@${input.process.startTime}` : `session ${input.sessionId ?? 'none'}`;
+  const on = input.process
+    ? `process ${input.process.pid}@${input.process.startTime}`
+    : `session ${input.sessionId ?? 'none'}`;
   return `${input.action}|${stallFingerprint(input)}|${on}`;
 }

@@ -63,12 +63,14 @@ function stateWith(input: HandoffInput, shown: number): string {
   const commands = input.attempts.filter((a) => !a.turn);
   const lastFailure = [...commands].reverse().find((a) => !a.ok);
   const files = input.filesChanged.slice(-Math.max(shown, 1)).map((path) => `- \`${oneLine(path)}\``);
-  const ran = (shown ? commands.slice(-shown) : []).map((a) => `- \`${oneLine(a.command)}\` → ${a.ok ? 'ok' : `failed (exit ${a.exitCode ?? 'unknown'})`}`);
+  const ran = (shown ? commands.slice(-shown) : []).map(
+    (a) => `- \`${oneLine(a.command)}\` → ${a.ok ? 'ok' : `failed (exit ${a.exitCode ?? 'unknown'})`}`,
+  );
   const omitted = commands.length - ran.length;
   return [
     '## What was done (from the event log)',
     'Files changed:',
-    ...(files.length ? files : ['- none by the agent\'s edit tools (shell commands may still have changed some)']),
+    ...(files.length ? files : ["- none by the agent's edit tools (shell commands may still have changed some)"]),
     '',
     'Commands run:',
     ...(ran.length || omitted ? ran : ['- no shell commands were recorded']),
@@ -76,20 +78,29 @@ function stateWith(input: HandoffInput, shown: number): string {
     `- turns completed: ${input.attempts.filter((a) => a.turn).length}`,
     '',
     '## Last failure',
-    lastFailure ? `\`${oneLine(lastFailure.command)}\` (exit ${lastFailure.exitCode ?? 'unknown'}):\n\n\`\`\`\n${failureTail(lastFailure.outputTail)}\n\`\`\`` : 'none recorded',
+    lastFailure
+      ? `\`${oneLine(lastFailure.command)}\` (exit ${lastFailure.exitCode ?? 'unknown'}):\n\n\`\`\`\n${failureTail(lastFailure.outputTail)}\n\`\`\``
+      : 'none recorded',
     '',
     ...(input.guidance ? ['## Guidance', input.guidance, ''] : []),
     '## Open questions',
     '- Did the commands above change files besides those listed? Check `git status` and `git diff` before going on.',
     '',
     '## Next step',
-    lastFailure ? `Fix what made \`${oneLine(lastFailure.command)}\` fail, without repeating work already done.` : 'Continue the task without repeating the work above.',
+    lastFailure
+      ? `Fix what made \`${oneLine(lastFailure.command)}\` fail, without repeating work already done.`
+      : 'Continue the task without repeating the work above.',
     '',
   ].join('\n');
 }
 
 function failureTail(output: string): string {
-  return output.trim().split('\n').slice(-FAILURE_LINES).map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line)).join('\n');
+  return output
+    .trim()
+    .split('\n')
+    .slice(-FAILURE_LINES)
+    .map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line))
+    .join('\n');
 }
 
 function oneLine(text: string): string {

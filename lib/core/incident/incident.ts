@@ -16,7 +16,16 @@
  *     └─acknowledged (deadman ack ID, with who and when)─▶ ACKNOWLEDGED
  */
 
-export type IncidentState = 'OPEN' | 'AWAITING_APPROVAL' | 'RECOVERING' | 'VERIFYING' | 'RESOLVED' | 'ESCALATED' | 'ABANDONED' | 'SUPERSEDED' | 'ACKNOWLEDGED';
+export type IncidentState =
+  | 'OPEN'
+  | 'AWAITING_APPROVAL'
+  | 'RECOVERING'
+  | 'VERIFYING'
+  | 'RESOLVED'
+  | 'ESCALATED'
+  | 'ABANDONED'
+  | 'SUPERSEDED'
+  | 'ACKNOWLEDGED';
 export type IncidentEvent =
   | 'recovery_allowed'
   | 'approval_required'
@@ -37,12 +46,31 @@ export const MAX_RECOVERY_ATTEMPTS = 2;
 
 type Next = IncidentState | ((attempts: number) => IncidentState);
 
-const retryOrEscalate = (attempts: number): IncidentState => (attempts < MAX_RECOVERY_ATTEMPTS ? 'RECOVERING' : 'ESCALATED');
+const retryOrEscalate = (attempts: number): IncidentState =>
+  attempts < MAX_RECOVERY_ATTEMPTS ? 'RECOVERING' : 'ESCALATED';
 
 export const INCIDENT_TABLE: Record<IncidentState, Partial<Record<IncidentEvent, Next>>> = {
-  OPEN: { recovery_allowed: 'RECOVERING', approval_required: 'AWAITING_APPROVAL', condition_cleared: 'RESOLVED', escalate: 'ESCALATED', run_ended: 'ABANDONED' },
-  AWAITING_APPROVAL: { condition_cleared: 'RESOLVED', escalate: 'ESCALATED', approved: 'RECOVERING', denied: 'ESCALATED', run_ended: 'ABANDONED' },
-  RECOVERING: { action_taken: 'VERIFYING', action_refused: 'ESCALATED', condition_cleared: 'RESOLVED', escalate: 'ESCALATED', run_ended: 'ABANDONED' },
+  OPEN: {
+    recovery_allowed: 'RECOVERING',
+    approval_required: 'AWAITING_APPROVAL',
+    condition_cleared: 'RESOLVED',
+    escalate: 'ESCALATED',
+    run_ended: 'ABANDONED',
+  },
+  AWAITING_APPROVAL: {
+    condition_cleared: 'RESOLVED',
+    escalate: 'ESCALATED',
+    approved: 'RECOVERING',
+    denied: 'ESCALATED',
+    run_ended: 'ABANDONED',
+  },
+  RECOVERING: {
+    action_taken: 'VERIFYING',
+    action_refused: 'ESCALATED',
+    condition_cleared: 'RESOLVED',
+    escalate: 'ESCALATED',
+    run_ended: 'ABANDONED',
+  },
   VERIFYING: { verified: 'RESOLVED', not_verified: retryOrEscalate, escalate: 'ESCALATED', run_ended: 'ABANDONED' },
   RESOLVED: {},
   ESCALATED: { superseded: 'SUPERSEDED', acknowledged: 'ACKNOWLEDGED' },
@@ -59,8 +87,9 @@ export function isSettled(state: string): boolean {
 }
 
 /** The states a run's end leaves ABANDONED: every one that has a `run_ended` move. */
-export const ABANDONED_ON_RUN_END: readonly IncidentState[] = (Object.keys(INCIDENT_TABLE) as IncidentState[])
-  .filter((state) => INCIDENT_TABLE[state].run_ended !== undefined);
+export const ABANDONED_ON_RUN_END: readonly IncidentState[] = (Object.keys(INCIDENT_TABLE) as IncidentState[]).filter(
+  (state) => INCIDENT_TABLE[state].run_ended !== undefined,
+);
 
 /** The next state, or null when the event does not apply in this state (a caller bug, or a race to ignore). */
 export function transition(state: IncidentState, event: IncidentEvent, attempts: number): IncidentState | null {

@@ -13,4 +13,3 @@ export const OUTCOME_ERROR_CODES = {
   'revive-refused': 'revive_refused',
   lost: 'supervisor_lost',
 } as const;
-

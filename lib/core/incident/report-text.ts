@@ -12,31 +12,48 @@ const COMMAND_WIDTH = 100;
 const INDENT = '  ';
 
 export function renderReportText(report: IncidentReport): string {
-  const out: string[] = [`incident #${report.id} · ${clip(report.kind)} · ${clip(report.state)}`, `${INDENT}${clip(report.message)}`];
-  if (report.state === 'AWAITING_APPROVAL') out.push(`${INDENT}answer: deadman approve ${report.id} (kill the hung subtree) · deadman deny ${report.id} (leave it alone)`);
+  const out: string[] = [
+    `incident #${report.id} · ${clip(report.kind)} · ${clip(report.state)}`,
+    `${INDENT}${clip(report.message)}`,
+  ];
+  if (report.state === 'AWAITING_APPROVAL')
+    out.push(
+      `${INDENT}answer: deadman approve ${report.id} (kill the hung subtree) · deadman deny ${report.id} (leave it alone)`,
+    );
   out.push(`${INDENT}opened ${humanTime(report.openedAt)}, last change ${humanTime(report.updatedAt)}`);
   if (report.recurrences.length > 0) {
     out.push(`${INDENT}recurred ${times(report.recurrences.length)} after restarts, the same way:`);
-    for (const r of report.recurrences) out.push(`${INDENT}${INDENT}${humanTime(r.at)}${r.runId === null ? '' : `  run #${r.runId}`}  ${clip(r.message, COMMAND_WIDTH)}`);
+    for (const r of report.recurrences)
+      out.push(
+        `${INDENT}${INDENT}${humanTime(r.at)}${r.runId === null ? '' : `  run #${r.runId}`}  ${clip(r.message, COMMAND_WIDTH)}`,
+      );
   }
   if (report.run) {
     const run = report.run;
     out.push('', `run #${run.id} · ${run.name}${run.unit ? ` · ${run.unit}` : ''}`);
-    out.push(`${INDENT}command: ${clip(formatArgv(run.argv, { quoting: 'json' }), COMMAND_WIDTH * 2)}`, `${INDENT}cwd:     ${clip(run.cwd)}`);
-    out.push(`${INDENT}started ${humanTime(run.startedAt)}, ${run.endedAt ? `ended ${humanTime(run.endedAt)}: ${runEnd(run)}` : 'still running (or ended without a record)'}`);
+    out.push(
+      `${INDENT}command: ${clip(formatArgv(run.argv, { quoting: 'json' }), COMMAND_WIDTH * 2)}`,
+      `${INDENT}cwd:     ${clip(run.cwd)}`,
+    );
+    out.push(
+      `${INDENT}started ${humanTime(run.startedAt)}, ${run.endedAt ? `ended ${humanTime(run.endedAt)}: ${runEnd(run)}` : 'still running (or ended without a record)'}`,
+    );
   }
   out.push('', 'timeline');
   if (report.timeline.length === 0) out.push(`${INDENT}(no transitions recorded)`);
-  for (const t of report.timeline) out.push(`${INDENT}${humanTime(t.at)}  ${(t.from ?? '·').padEnd(17)} → ${t.to.padEnd(17)} ${clip(t.reason)}`);
+  for (const t of report.timeline)
+    out.push(`${INDENT}${humanTime(t.at)}  ${(t.from ?? '·').padEnd(17)} → ${t.to.padEnd(17)} ${clip(t.reason)}`);
   if (report.signal) out.push('', ...renderSignal(report.signal));
-  for (const d of report.diagnoses) out.push('', `diagnosis (${d.source}) ${humanTime(d.at)}: ${d.action} — ${d.rationale}`);
+  for (const d of report.diagnoses)
+    out.push('', `diagnosis (${d.source}) ${humanTime(d.at)}: ${d.action} — ${d.rationale}`);
   for (const d of report.decisions) out.push('', `decision ${humanTime(d.at)}: ${d.action} ${d.verdict} — ${d.reason}`);
   for (const a of report.actions) {
     out.push('', `action ${humanTime(a.at)}: ${a.kind} → ${a.result}`);
     if (a.target) out.push(`${INDENT}target:   ${describeProcess(a.target)}`);
     out.push(`${INDENT}died:     ${pids(a.killed)}`, `${INDENT}survived: ${pids(a.survived)}`);
   }
-  for (const v of report.verifications) out.push('', `verification ${humanTime(v.at)}: ${v.verdict} — ${clip(v.detail)}`);
+  for (const v of report.verifications)
+    out.push('', `verification ${humanTime(v.at)}: ${v.verdict} — ${clip(v.detail)}`);
   if (report.actions.length === 0 && report.verifications.length === 0) out.push('', 'no recovery action was taken');
   out.push('', `advice: ${report.advice}`, '');
   return out.join('\n');
@@ -47,10 +64,14 @@ function renderSignal(signal: NonNullable<IncidentReport['signal']>): string[] {
   if (signal.target) out.push(`${INDENT}target: ${describeProcess(signal.target)}`);
   if (signal.processes.length > 0) {
     out.push(`${INDENT}process tree at detection (START: start time in clock ticks; with the pid, the identity):`);
-    out.push(`${INDENT}${INDENT}${'PID'.padStart(7)} ${'PPID'.padStart(7)} ST ${'START'.padStart(10)} ${'CPU'.padStart(7)}  COMMAND`);
+    out.push(
+      `${INDENT}${INDENT}${'PID'.padStart(7)} ${'PPID'.padStart(7)} ST ${'START'.padStart(10)} ${'CPU'.padStart(7)}  COMMAND`,
+    );
     for (const [depth, p] of treeOrder(signal.processes)) {
       const marker = signal.target && signal.target.pid === p.pid ? '  ◀ target' : '';
-      out.push(`${INDENT}${INDENT}${String(p.pid).padStart(7)} ${String(p.ppid).padStart(7)} ${p.state.padEnd(2)} ${String(p.startTime ?? '?').padStart(10)} ${String(p.cpuTicks ?? '?').padStart(7)}  ${'  '.repeat(depth)}${clip(commandOf(p), COMMAND_WIDTH)}${marker}`);
+      out.push(
+        `${INDENT}${INDENT}${String(p.pid).padStart(7)} ${String(p.ppid).padStart(7)} ${p.state.padEnd(2)} ${String(p.startTime ?? '?').padStart(10)} ${String(p.cpuTicks ?? '?').padStart(7)}  ${'  '.repeat(depth)}${clip(commandOf(p), COMMAND_WIDTH)}${marker}`,
+      );
     }
   }
   if (signal.lastLines.length > 0) {
@@ -99,8 +120,14 @@ export interface IncidentListRow {
 
 export function incidentListJson(rows: readonly IncidentListRow[]): object[] {
   return rows.map((r) => ({
-    id: r.id, kind: r.kind, state: r.state, message: r.message, openedAt: isoTime(r.opened_at), updatedAt: isoTime(r.updated_at),
-    run: r.run_id === null ? null : { id: r.run_id, name: r.run_name }, recurrences: r.recurrences ?? 0,
+    id: r.id,
+    kind: r.kind,
+    state: r.state,
+    message: r.message,
+    openedAt: isoTime(r.opened_at),
+    updatedAt: isoTime(r.updated_at),
+    run: r.run_id === null ? null : { id: r.run_id, name: r.run_name },
+    recurrences: r.recurrences ?? 0,
   }));
 }
 
@@ -108,11 +135,17 @@ export function renderIncidentList(rows: readonly IncidentListRow[], now: number
   if (rows.length === 0) return 'no incidents recorded\n';
   // Some kinds are longer than the usual 17 characters: the column fits the longest shown.
   const kindWidth = Math.max(17, ...rows.map((r) => r.kind.length));
-  const lines = rows.map((r) => [
-    `#${r.id}`.padEnd(6), humanTime(isoTime(r.opened_at)), `${formatAge(Math.max(0, now - r.opened_at))} ago`.padEnd(14),
-    r.kind.padEnd(kindWidth), r.state.padEnd(17), (r.run_name ?? '-').padEnd(16),
-    `${r.recurrences ? `(${times(r.recurrences + 1)}) ` : ''}${clip(r.message, COMMAND_WIDTH)}`,
-  ].join(' '));
+  const lines = rows.map((r) =>
+    [
+      `#${r.id}`.padEnd(6),
+      humanTime(isoTime(r.opened_at)),
+      `${formatAge(Math.max(0, now - r.opened_at))} ago`.padEnd(14),
+      r.kind.padEnd(kindWidth),
+      r.state.padEnd(17),
+      (r.run_name ?? '-').padEnd(16),
+      `${r.recurrences ? `(${times(r.recurrences + 1)}) ` : ''}${clip(r.message, COMMAND_WIDTH)}`,
+    ].join(' '),
+  );
   return `${lines.join('\n')}\n${rows.length} incident${rows.length === 1 ? '' : 's'} · details: deadman report <id>\n`;
 }
 

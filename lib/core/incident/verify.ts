@@ -18,15 +18,26 @@ export function verifyRecovery(input: VerifyInput): VerifyVerdict {
   const movedAgain = input.lastOutputAt > input.actedAt;
   const finishedCleanly = input.rootExit !== null && input.rootExit.code === 0 && input.rootExit.completed;
   if (input.targetGone && (movedAgain || finishedCleanly)) {
-    return { verdict: 'RESOLVED', detail: finishedCleanly && !movedAgain ? 'target gone; the run then finished cleanly' : 'target gone; the agent produced new output' };
+    return {
+      verdict: 'RESOLVED',
+      detail:
+        finishedCleanly && !movedAgain
+          ? 'target gone; the run then finished cleanly'
+          : 'target gone; the agent produced new output',
+    };
   }
   if (input.rootExit !== null && !finishedCleanly) {
-    return { verdict: 'NOT_RESOLVED', detail: `the run ended (exit ${input.rootExit.code ?? 'by signal'}) without a completion` };
+    return {
+      verdict: 'NOT_RESOLVED',
+      detail: `the run ended (exit ${input.rootExit.code ?? 'by signal'}) without a completion`,
+    };
   }
   if (input.now - input.actedAt < input.windowMs) return { verdict: 'PENDING' };
   return {
     verdict: 'NOT_RESOLVED',
-    detail: input.targetGone ? 'target gone but no new output within the verify window' : 'target still present after the verify window',
+    detail: input.targetGone
+      ? 'target gone but no new output within the verify window'
+      : 'target still present after the verify window',
   };
 }
 
@@ -50,8 +61,13 @@ export interface ResumedEvidence {
 export function verifyResumed(e: ResumedEvidence): VerifyVerdict {
   if (e.sameSignalAgain) return { verdict: 'NOT_RESOLVED', detail: 'the resumed session failed the same way again' };
   if (e.turnCompleted) return { verdict: 'RESOLVED', detail: 'the resumed session completed a turn' };
-  if (e.toolSucceeded) return { verdict: 'RESOLVED', detail: 'the resumed session got a different result (a tool call succeeded)' };
+  if (e.toolSucceeded)
+    return { verdict: 'RESOLVED', detail: 'the resumed session got a different result (a tool call succeeded)' };
   if (e.workspaceChanged) return { verdict: 'RESOLVED', detail: 'the resumed session changed the workspace' };
-  if (e.ended) return { verdict: 'NOT_RESOLVED', detail: `the resumed session ended (exit ${e.ended.code ?? 'by signal'}) without showing it moved on` };
+  if (e.ended)
+    return {
+      verdict: 'NOT_RESOLVED',
+      detail: `the resumed session ended (exit ${e.ended.code ?? 'by signal'}) without showing it moved on`,
+    };
   return { verdict: 'PENDING' };
 }

@@ -16,8 +16,12 @@ export function renderPrometheus(families: readonly MetricFamily[]): string {
   const lines: string[] = [];
   for (const family of families) {
     if (!METRIC_NAME.test(family.name)) throw new Error(`metric name ${JSON.stringify(family.name)} is not valid`);
-    lines.push(`# HELP ${family.name} ${family.help.replaceAll('\\', '\\\\').replaceAll('\n', '\\n')}`, `# TYPE ${family.name} ${family.type}`);
-    for (const sample of family.samples) lines.push(`${family.name}${renderLabels(sample.labels)} ${renderValue(sample.value)}`);
+    lines.push(
+      `# HELP ${family.name} ${family.help.replaceAll('\\', '\\\\').replaceAll('\n', '\\n')}`,
+      `# TYPE ${family.name} ${family.type}`,
+    );
+    for (const sample of family.samples)
+      lines.push(`${family.name}${renderLabels(sample.labels)} ${renderValue(sample.value)}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

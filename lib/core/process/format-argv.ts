@@ -14,9 +14,11 @@ export interface ArgvFormat {
 /** An argv on one line as a person reads it: plain words bare, every other argument quoted. */
 export function formatArgv(argv: readonly string[], format: ArgvFormat): string {
   const max = format.maxArgLength ?? Infinity;
-  return argv.map((whole) => {
-    const arg = whole.length > max ? `${whole.slice(0, max)}…` : whole;
-    if (PLAIN_WORD.test(arg)) return arg;
-    return format.quoting === 'json' ? JSON.stringify(arg) : `'${arg.replaceAll("'", `'\\''`)}'`;
-  }).join(' ');
+  return argv
+    .map((whole) => {
+      const arg = whole.length > max ? `${whole.slice(0, max)}…` : whole;
+      if (PLAIN_WORD.test(arg)) return arg;
+      return format.quoting === 'json' ? JSON.stringify(arg) : `'${arg.replaceAll("'", `'\\''`)}'`;
+    })
+    .join(' ');
 }

@@ -23,7 +23,10 @@ export function parseProcStat(text: string): ProcStat | null {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
-  const rest = text.slice(close + 2).trim().split(' ');
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(' ');
   // rest[0] is field 3 (state); field N is rest[N - 3].
   const field = (n: number) => Number(rest[n - 3]);
   const parsed: ProcStat = {
@@ -51,6 +54,9 @@ const TICK_MS = 10;
  * its parent). Never below zero: the counters are read at slightly different moments.
  */
 export function cpuOfRunMs(cgroupTotalMs: number, deadmanAndHelpers: ReadonlyArray<ProcStat | null>): number {
-  const ownTicks = deadmanAndHelpers.reduce((sum, stat) => sum + (stat ? stat.cpuTicks + (stat.reapedCpuTicks ?? 0) : 0), 0);
+  const ownTicks = deadmanAndHelpers.reduce(
+    (sum, stat) => sum + (stat ? stat.cpuTicks + (stat.reapedCpuTicks ?? 0) : 0),
+    0,
+  );
   return Math.max(0, cgroupTotalMs - ownTicks * TICK_MS);
 }

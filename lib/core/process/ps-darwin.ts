@@ -17,7 +17,8 @@ export const PS_COLUMNS = 'pid=,ppid=,pgid=,lstart=,time=,state=,command=';
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const TICKS_PER_SECOND = 100;
 
-const ROW = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+[A-Z][a-z]{2}\s+([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s+(\S+)\s+(\S+)(?:\s+(.*))?$/;
+const ROW =
+  /^\s*(\d+)\s+(\d+)\s+(\d+)\s+[A-Z][a-z]{2}\s+([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s+(\S+)\s+(\S+)(?:\s+(.*))?$/;
 
 /** One row per well-formed line; malformed lines (a header, truncation) are skipped. */
 export function parsePsOutput(text: string): ProcessInfo[] {
@@ -28,7 +29,14 @@ export function parsePsLine(line: string): ProcessInfo | null {
   const m = ROW.exec(line);
   if (!m) return null;
   const [, pid, ppid, pgid, month, day, hour, minute, second, year, time, state, command = ''] = m;
-  const startTime = lstartToEpochSeconds(month!, Number(day), Number(hour), Number(minute), Number(second), Number(year));
+  const startTime = lstartToEpochSeconds(
+    month!,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second),
+    Number(year),
+  );
   const cpuTicks = cpuTimeToTicks(time!);
   if (startTime === null || cpuTicks === null) return null;
   const cmdline = command.trim().split(/\s+/).filter(Boolean);
@@ -55,7 +63,8 @@ export function parsePsLine(line: string): ProcessInfo | null {
  */
 export const PS_ENV_ARGS = ['-E', '-A', '-ww', '-o', 'pid=,uid=,lstart=,command='] as const;
 
-const ENV_ROW = /^\s*(\d+)\s+(\d+)\s+[A-Z][a-z]{2}\s+([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s+(.*)$/;
+const ENV_ROW =
+  /^\s*(\d+)\s+(\d+)\s+[A-Z][a-z]{2}\s+([A-Z][a-z]{2})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s+(.*)$/;
 
 /**
  * Seeds of the processes in that listing that carry `needle` (`DEADMAN_RUN_TAG=<tag>`) as one
@@ -67,13 +76,27 @@ export function taggedInPsListing(text: string, needle: string, uid: number, not
     const m = ENV_ROW.exec(line);
     if (!m || Number(m[2]) !== uid || !m[9]!.split(/\s+/).includes(needle)) return [];
     const [, pid, , month, day, hour, minute, second, year] = m;
-    const startTime = lstartToEpochSeconds(month!, Number(day), Number(hour), Number(minute), Number(second), Number(year));
+    const startTime = lstartToEpochSeconds(
+      month!,
+      Number(day),
+      Number(hour),
+      Number(minute),
+      Number(second),
+      Number(year),
+    );
     return startTime !== null && startTime >= notBefore ? [{ pid: Number(pid), startTime }] : [];
   });
 }
 
 /** `Tue Dec  1 08:39:28 2026`, local time as ps prints it, to seconds since the epoch. */
-function lstartToEpochSeconds(month: string, day: number, hour: number, minute: number, second: number, year: number): number | null {
+function lstartToEpochSeconds(
+  month: string,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  year: number,
+): number | null {
   const monthIndex = MONTHS.indexOf(month);
   if (monthIndex < 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
   return Math.floor(new Date(year, monthIndex, day, hour, minute, second).getTime() / 1000);

@@ -10,6 +10,7 @@ const RUN_TAG_PATTERN = /^[0-9a-f]{32}$/;
 
 /** `randomHex` must be 32 lowercase hex digits (16 random bytes). */
 export function makeRunTag(randomHex: string): string {
-  if (!RUN_TAG_PATTERN.test(randomHex)) throw new Error(`run tag must be 32 hex digits, got ${JSON.stringify(randomHex)}`);
+  if (!RUN_TAG_PATTERN.test(randomHex))
+    throw new Error(`run tag must be 32 hex digits, got ${JSON.stringify(randomHex)}`);
   return randomHex;
 }

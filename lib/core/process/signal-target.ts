@@ -30,7 +30,9 @@ export function checkSignalTarget(
   if (pid === guards.rootPid) return refuse(`pid ${pid} is the supervised root (the agent), never a recovery target`);
   if (!current || current.pid !== pid) return refuse(`pid ${pid} has exited`);
   if (current.startTime !== expected.startTime) {
-    return refuse(`pid ${pid} was reused by another process (start time ${current.startTime}, expected ${expected.startTime})`);
+    return refuse(
+      `pid ${pid} was reused by another process (start time ${current.startTime}, expected ${expected.startTime})`,
+    );
   }
   if (isZombie(current)) return refuse(`pid ${pid} has exited (zombie)`);
   if (!owned) return refuse(`pid ${pid} is no longer part of the supervised tree`);

@@ -15,7 +15,9 @@ export function redactArgv(argv: readonly string[], text: (s: string) => string)
   return argv.map((arg, i) => {
     const flag = i > 0 ? argv[i - 1]! : '';
     if (i > 0 && !arg.startsWith('-') && (shortFlags.has(flag) || isSecretFlag(flag))) return REDACTED;
-    const attached = [...shortFlags].find((short) => arg.startsWith(short) && arg.length > short.length && !arg.startsWith('--'));
+    const attached = [...shortFlags].find(
+      (short) => arg.startsWith(short) && arg.length > short.length && !arg.startsWith('--'),
+    );
     return attached ? `${attached}${REDACTED}` : lines.line(arg);
   });
 }
@@ -29,7 +31,9 @@ function isSecretFlag(arg: string): boolean {
 function shortPasswordFlags(argv: readonly string[]): Set<string> {
   const program = (argv[0] ?? '').split('/').at(-1)!;
   const subcommand = argv.slice(1).find((arg) => !arg.startsWith('-'));
-  return new Set(PASSWORD_SHORT_FLAGS
-    .filter((known) => known.program === program || known.program === `${program} ${subcommand}`)
-    .map((known) => known.flag));
+  return new Set(
+    PASSWORD_SHORT_FLAGS.filter(
+      (known) => known.program === program || known.program === `${program} ${subcommand}`,
+    ).map((known) => known.flag),
+  );
 }

@@ -34,7 +34,8 @@ export function createLineRedactor(text: (s: string) => string): LineRedactor {
         block = null;
       }
       const begin = BEGIN.exec(line);
-      if (begin && !line.includes(`-----END ${begin[1]}-----`, begin.index)) block = { end: `-----END ${begin[1]}-----`, lines: 0 };
+      if (begin && !line.includes(`-----END ${begin[1]}-----`, begin.index))
+        block = { end: `-----END ${begin[1]}-----`, lines: 0 };
       return text(line);
     },
   };
@@ -48,7 +49,9 @@ export function createLineRedactor(text: (s: string) => string): LineRedactor {
 export function hideKeyBlockLines(lines: readonly string[]): string[] {
   const blocks = createLineRedactor((line) => line);
   const out = lines.map((line) => blocks.line(line));
-  const orphanEnd = out.findIndex((line, i) => /-----END [A-Z0-9 ]{1,60}-----/.test(line) && !out.slice(0, i).some((l) => BEGIN.test(l)));
+  const orphanEnd = out.findIndex(
+    (line, i) => /-----END [A-Z0-9 ]{1,60}-----/.test(line) && !out.slice(0, i).some((l) => BEGIN.test(l)),
+  );
   for (let i = orphanEnd - 1; i >= 0 && BODY.test(out[i]!); i--) out[i] = REDACTED;
   return out;
 }

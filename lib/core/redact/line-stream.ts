@@ -30,7 +30,10 @@ export class RedactedLineStream {
   /** The text after a cut redacted with it: CUT_CONTEXT, or half a smaller bound. */
   private readonly context: number;
 
-  constructor(private readonly text: (s: string) => string, private readonly maxPending = MAX_PENDING) {
+  constructor(
+    private readonly text: (s: string) => string,
+    private readonly maxPending = MAX_PENDING,
+  ) {
     this.lines = createLineRedactor(text);
     this.context = Math.min(CUT_CONTEXT, Math.floor(maxPending / 2));
   }
@@ -39,7 +42,14 @@ export class RedactedLineStream {
   write(chunk: string): string {
     const text = this.hideLeadingWord ? this.withoutLeadingWord(chunk) : this.pending + chunk;
     const lastNewline = text.lastIndexOf('\n');
-    let out = lastNewline < 0 ? '' : text.slice(0, lastNewline).split('\n').map((line) => `${this.lines.line(line)}\n`).join('');
+    let out =
+      lastNewline < 0
+        ? ''
+        : text
+            .slice(0, lastNewline)
+            .split('\n')
+            .map((line) => `${this.lines.line(line)}\n`)
+            .join('');
     let rest = text.slice(lastNewline + 1);
     if (rest.length > this.maxPending) {
       const { redacted, taken } = this.piece(rest);
@@ -63,7 +73,8 @@ export class RedactedLineStream {
       const blank = Math.max(rest.lastIndexOf(' ', cut - 1), rest.lastIndexOf('\t', cut - 1));
       const candidate = blank > 0 ? blank + 1 : cut;
       const head = rest.slice(0, candidate);
-      if (cutsNoSecret(this.text, head, rest.slice(candidate, candidate + this.context))) return { redacted: this.lines.line(head), taken: candidate };
+      if (cutsNoSecret(this.text, head, rest.slice(candidate, candidate + this.context)))
+        return { redacted: this.lines.line(head), taken: candidate };
       cut = blank > 0 ? blank : cut - CUT_STEP;
     }
     this.lines.line(rest); // a key block opened in it stays open

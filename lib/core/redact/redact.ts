@@ -37,7 +37,8 @@ export function createRedactor(input: RedactorInput = {}): Redactor {
     let out = value;
     for (const literal of literals) if (out.includes(literal)) out = out.split(literal).join(REDACTED);
     if (HINT.test(out)) {
-      for (const { pattern, replace, hint } of SHAPES) if (!hint || hint.test(out)) out = out.replace(pattern, replace as string);
+      for (const { pattern, replace, hint } of SHAPES)
+        if (!hint || hint.test(out)) out = out.replace(pattern, replace as string);
     }
     out = hideBase64Lines(out);
     for (const pattern of extra) out = out.replace(pattern, REDACTED);
@@ -59,7 +60,9 @@ function secretEnvValues(env: Readonly<Record<string, string | undefined>>): str
 function redactValue(item: unknown, text: (s: string) => string): unknown {
   if (typeof item === 'string') return text(item);
   if (Array.isArray(item)) {
-    return item.every((entry) => typeof entry === 'string') ? redactArgv(item, text) : item.map((entry) => redactValue(entry, text));
+    return item.every((entry) => typeof entry === 'string')
+      ? redactArgv(item, text)
+      : item.map((entry) => redactValue(entry, text));
   }
   if (item !== null && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
     return Object.fromEntries(Object.entries(item).map(([key, entry]) => [key, redactValue(entry, text)]));

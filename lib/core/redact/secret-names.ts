@@ -9,23 +9,65 @@
  */
 
 const SECRET_WORDS = new Set([
-  'secret', 'secrets', 'token', 'password', 'passwd', 'passphrase', 'pass', 'credential', 'credentials',
-  'apikey', 'accesskey', 'privatekey', 'secretkey', 'signingkey', 'signature', 'sig', 'cookie',
+  'secret',
+  'secrets',
+  'token',
+  'password',
+  'passwd',
+  'passphrase',
+  'pass',
+  'credential',
+  'credentials',
+  'apikey',
+  'accesskey',
+  'privatekey',
+  'secretkey',
+  'signingkey',
+  'signature',
+  'sig',
+  'cookie',
 ]);
 /** `key` alone is too common a word ("press any key: ") unless another word qualifies it: `API_KEY`, `signing-key`. */
 const QUALIFIED_ONLY = 'key';
 /** `auth` counts only as the last word: `GITHUB_AUTH` is a secret, `SSH_AUTH_SOCK` and `auth_type` are not. */
 const LAST_ONLY = 'auth';
 const ABOUT_THE_SECRET = new Set([
-  'count', 'counts', 'limit', 'limits', 'usage', 'type', 'kind', 'len', 'length', 'size', 'budget',
-  'file', 'path', 'dir', 'name', 'id', 'ids', 'env', 'var', 'url', 'uri', 'endpoint', 'expiry', 'expires', 'ttl',
+  'count',
+  'counts',
+  'limit',
+  'limits',
+  'usage',
+  'type',
+  'kind',
+  'len',
+  'length',
+  'size',
+  'budget',
+  'file',
+  'path',
+  'dir',
+  'name',
+  'id',
+  'ids',
+  'env',
+  'var',
+  'url',
+  'uri',
+  'endpoint',
+  'expiry',
+  'expires',
+  'ttl',
 ]);
 
 /** A substring every secret name has (a cheap first filter; `isSecretName` decides). */
 export const SECRET_WORD = '(?:secret|token|pass|credential|key|auth|sig|cookie)';
 
 export function isSecretName(name: string): boolean {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (words.length === 0 || ABOUT_THE_SECRET.has(words.at(-1)!)) return false;
   if (words.at(-1) === LAST_ONLY) return true;
   return words.some((word) => SECRET_WORDS.has(word) || (word === QUALIFIED_ONLY && words.length > 1));
@@ -38,9 +80,23 @@ export function isSecretName(name: string): boolean {
  * `docker login -p` and `podman login -p` count only with `login`.
  */
 export const PASSWORD_SHORT_FLAGS: ReadonlyArray<{ program: string; flag: string }> = [
-  ...['mysql', 'mysqldump', 'mysqladmin', 'mysqlimport', 'mysqlshow', 'mysqlcheck', 'mysqlpump', 'mysqlslap',
-    'mariadb', 'mariadb-dump', 'mariadb-admin', 'mariadb-import', 'mariadb-check', 'mariadb-show', 'sshpass']
-    .map((program) => ({ program, flag: '-p' })),
+  ...[
+    'mysql',
+    'mysqldump',
+    'mysqladmin',
+    'mysqlimport',
+    'mysqlshow',
+    'mysqlcheck',
+    'mysqlpump',
+    'mysqlslap',
+    'mariadb',
+    'mariadb-dump',
+    'mariadb-admin',
+    'mariadb-import',
+    'mariadb-check',
+    'mariadb-show',
+    'sshpass',
+  ].map((program) => ({ program, flag: '-p' })),
   { program: 'redis-cli', flag: '-a' },
   { program: 'docker login', flag: '-p' },
   { program: 'podman login', flag: '-p' },

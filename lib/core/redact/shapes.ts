@@ -65,7 +65,14 @@ function quotedOr(value: string, replacement: string): string {
  * quotes hold it: `-H "Authorization: Basic …"` ends at the quote that opened before the name,
  * `"Authorization": "Token …"` at the value's own.
  */
-function authorization(_m: string, before: string, name: string, separator: string, open: string, rest: string): string {
+function authorization(
+  _m: string,
+  before: string,
+  name: string,
+  separator: string,
+  open: string,
+  rest: string,
+): string {
   const stop = open || (before && !separator.startsWith(before) ? before : '');
   const end = stop ? rest.indexOf(stop) : -1;
   const value = end >= 0 ? rest.slice(0, end) : rest;
@@ -82,38 +89,62 @@ const ASSIGNMENT = new RegExp(String.raw`(["']?)\b([A-Za-z_][\w.-]*)\1([ \t]*[=:
 const MAYBE_SECRET = new RegExp(SECRET_WORD, 'i');
 
 function assignment(match: string, quote: string, name: string, separator: string, value: string): string {
-  if (MAYBE_SECRET.test(name) && isSecretName(name)) return value === REDACTED ? match : `${quote}${name}${quote}${separator}${quotedOr(value, REDACTED)}`;
+  if (MAYBE_SECRET.test(name) && isSecretName(name))
+    return value === REDACTED ? match : `${quote}${name}${quote}${separator}${quotedOr(value, REDACTED)}`;
   const searched = MAYBE_SECRET.test(value) ? value.replace(ASSIGNMENT, assignment) : value;
   return `${quote}${name}${quote}${separator}${searched}`;
 }
 
-const programs = PASSWORD_SHORT_FLAGS.map(({ program, flag }) => String.raw`\b${program.replace(' ', String.raw`\s+(?:\S+\s+)*?`)}\s+(?:[^\n;|&]*?\s)?${flag}`);
+const programs = PASSWORD_SHORT_FLAGS.map(
+  ({ program, flag }) => String.raw`\b${program.replace(' ', String.raw`\s+(?:\S+\s+)*?`)}\s+(?:[^\n;|&]*?\s)?${flag}`,
+);
 
 export const SHAPES: readonly Shape[] = [
   // PEM blocks (private keys, and certificates with them): everything between the armour lines.
   {
     hint: /-----BEGIN/,
     pattern: /(-----BEGIN ([A-Z0-9 ]{1,60})-----)([\s\S]*?)(?:(-----END \2-----)|$)/g,
-    replace: (_m, begin, _label, body, end = '') => (body.trim() === '' ? `${begin}${body}${end}`
-      : `${begin}${/^\s*/.exec(body)![0]}${REDACTED}${/\s*$/.exec(body)![0]}${end}`),
+    replace: (_m, begin, _label, body, end = '') =>
+      body.trim() === ''
+        ? `${begin}${body}${end}`
+        : `${begin}${/^\s*/.exec(body)![0]}${REDACTED}${/\s*$/.exec(body)![0]}${end}`,
   },
   { pattern: new RegExp(String.raw`\b(?:${PREFIXED_TOKENS.join('|')})`, 'g'), replace: REDACTED },
-  { hint: /:\/\//, pattern: new RegExp(String.raw`(https?://(?:${WEBHOOK_PATHS.join('|')}))[^\s"'<>)]+`, 'gi'), replace: '$1' + REDACTED },
+  {
+    hint: /:\/\//,
+    pattern: new RegExp(String.raw`(https?://(?:${WEBHOOK_PATHS.join('|')}))[^\s"'<>)]+`, 'gi'),
+    replace: '$1' + REDACTED,
+  },
   // Authorization of any scheme (Basic, Bearer, Digest, AWS4-HMAC-SHA256 …): the scheme stays.
-  { hint: /authoriz/i, pattern: /(["']?)\b((?:proxy-)?authorization)(["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]*)/gi, replace: authorization },
+  {
+    hint: /authoriz/i,
+    pattern: /(["']?)\b((?:proxy-)?authorization)(["']?[ \t]*[:=][ \t]*)(["']?)([^\r\n]*)/gi,
+    replace: authorization,
+  },
   { hint: /cookie/i, pattern: /\b((?:set-)?cookie["']?[ \t]*:[ \t]*["']?)[^"'\r\n]+/gi, replace: '$1' + REDACTED },
   { hint: /bearer/i, pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replace: '$1' + REDACTED },
   // https://user:pass@host — the user and host stay; https://<long token>@host — the host stays.
   { hint: /:\/\/.*@/, pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+(@)/gi, replace: `$1${REDACTED}$2` },
   { hint: /:\/\/.*@/, pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[A-Za-z0-9_-]{20,}(@)/gi, replace: `$1${REDACTED}$2` },
   // Query parameters that are secrets by name alone in a URL (`?key=`, `&sig=`, `&code=`).
-  { hint: /[?&](?:key|sig|code|signature)=/i, pattern: /([?&](?:key|sig|code|signature)=)[^&#\s"'<>]+/gi, replace: '$1' + REDACTED },
+  {
+    hint: /[?&](?:key|sig|code|signature)=/i,
+    pattern: /([?&](?:key|sig|code|signature)=)[^&#\s"'<>]+/gi,
+    replace: '$1' + REDACTED,
+  },
   // `mysql -u root -p X`, `sshpass -p X`: the programs known to take a password after a short flag.
-  { hint: /mysql|mariadb|sshpass|redis-cli|login/, pattern: new RegExp(String.raw`((?:${programs.join('|')})\s*)(?!-)(${VALUE})`, 'g'), replace: (_m, head, value) => head + quotedOr(value, REDACTED) },
+  {
+    hint: /mysql|mariadb|sshpass|redis-cli|login/,
+    pattern: new RegExp(String.raw`((?:${programs.join('|')})\s*)(?!-)(${VALUE})`, 'g'),
+    replace: (_m, head, value) => head + quotedOr(value, REDACTED),
+  },
   // `--password X`, `--api-key X`, `-token X`: a flag naming a secret, then its value.
   {
     hint: new RegExp(String.raw`-[\w-]*${SECRET_WORD}`, 'i'),
-    pattern: new RegExp(String.raw`(?<![\w-])(--?(?=[A-Za-z])([\w-]*?${SECRET_WORD}[\w-]*)[ \t]+)(?!-)(${VALUE})`, 'gi'),
+    pattern: new RegExp(
+      String.raw`(?<![\w-])(--?(?=[A-Za-z])([\w-]*?${SECRET_WORD}[\w-]*)[ \t]+)(?!-)(${VALUE})`,
+      'gi',
+    ),
     replace: (match, head, name, value) => (isSecretName(name) ? head + quotedOr(value, REDACTED) : match),
   },
   // password=…, "token": "…", ACME_SIGNING_SECRET_V2=…, --api-key=… (not "max_tokens": 3).
@@ -130,16 +161,50 @@ export const SHAPES: readonly Shape[] = [
  * build's output) have none, and one test instead of a dozen replaces keeps the cost per
  * recorded line small.
  */
-export const HINT = new RegExp([
-  'sk-', 'gh[pousr]_', 'github_pat_', 'glpat-', 'xox', 'xapp-', 'AKIA', 'ASIA', 'AIza', '_live_', '_test_', 'npm_', 'pypi-',
-  'hf_', 'dop_v1_', 'shp', String.raw`SG\.`, 'eyJ', 'bearer', 'authoriz', 'cookie', ':\\/\\/', '-----BEGIN',
-  SECRET_WORD, 'code=', 'mysql', 'mariadb', 'redis-cli', 'login', 'hooks', 'hc-ping', 'telegram',
-].join('|'), 'i');
+export const HINT = new RegExp(
+  [
+    'sk-',
+    'gh[pousr]_',
+    'github_pat_',
+    'glpat-',
+    'xox',
+    'xapp-',
+    'AKIA',
+    'ASIA',
+    'AIza',
+    '_live_',
+    '_test_',
+    'npm_',
+    'pypi-',
+    'hf_',
+    'dop_v1_',
+    'shp',
+    String.raw`SG\.`,
+    'eyJ',
+    'bearer',
+    'authoriz',
+    'cookie',
+    ':\\/\\/',
+    '-----BEGIN',
+    SECRET_WORD,
+    'code=',
+    'mysql',
+    'mariadb',
+    'redis-cli',
+    'login',
+    'hooks',
+    'hc-ping',
+    'telegram',
+  ].join('|'),
+  'i',
+);
 
 /** A whole line of base64 (a key's body printed without its armour): long, and mixing cases and digits. */
 export const BASE64_LINE = /^[ \t]*[A-Za-z0-9+/]{40,}={0,2}[ \t]*$/gm;
 
 export function hideBase64Lines(text: string): string {
   if (text.length < 40) return text;
-  return text.replace(BASE64_LINE, (line) => (/[a-z]/.test(line) && /[A-Z]/.test(line) && /[0-9]/.test(line) ? REDACTED : line));
+  return text.replace(BASE64_LINE, (line) =>
+    /[a-z]/.test(line) && /[A-Z]/.test(line) && /[0-9]/.test(line) ? REDACTED : line,
+  );
 }

@@ -38,11 +38,13 @@ export function identityKey(identity: CommandIdentity): string {
 /** Why the current command is not the marker's job (one line), or null when it is. */
 export function identityDifference(current: CommandIdentity, marked: CommandIdentity): string | null {
   const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
-  if (current.adapter !== marked.adapter) return `the command is read as ${current.adapter}, the interrupted one as ${marked.adapter}`;
-  if (!same(current.program, marked.program)) return `the program differs (${current.program.join(' ')} vs ${marked.program.join(' ')})`;
+  if (current.adapter !== marked.adapter)
+    return `the command is read as ${current.adapter}, the interrupted one as ${marked.adapter}`;
+  if (!same(current.program, marked.program))
+    return `the program differs (${current.program.join(' ')} vs ${marked.program.join(' ')})`;
   if (current.cwd !== marked.cwd) return `the working directory differs (${current.cwd} vs ${marked.cwd})`;
-  if (!same(current.options, marked.options)) return 'the options differ from the interrupted command\'s';
-  if (current.task !== marked.task) return 'the prompt differs from the interrupted command\'s';
+  if (!same(current.options, marked.options)) return "the options differ from the interrupted command's";
+  if (current.task !== marked.task) return "the prompt differs from the interrupted command's";
   return null;
 }
 
@@ -52,7 +54,11 @@ export function identityDifference(current: CommandIdentity, marked: CommandIden
  * different tasks started by hand never share a marker.
  */
 export function defaultRunName(unit: string | null, argv: readonly string[], identityHash: string): string {
-  if (unit) return unit.replace(/\.service$/, '').replace(NOT_NAME_CHARACTERS, '_').slice(0, MAX_NAME_LENGTH);
+  if (unit)
+    return unit
+      .replace(/\.service$/, '')
+      .replace(NOT_NAME_CHARACTERS, '_')
+      .slice(0, MAX_NAME_LENGTH);
   const base = (argv[0] ?? 'run').split('/').pop()!.replace(NOT_NAME_CHARACTERS, '_').slice(0, 80) || 'run';
   return `${base}-${identityHash.slice(0, 6)}`;
 }

@@ -14,8 +14,24 @@ import { splitProgram } from '../adapters/program.ts';
 
 /** Codex TUI options that take a value (codex-cli 0.169 `codex --help`). */
 const CODEX_VALUED = new Set([
-  '-c', '--config', '--enable', '--disable', '-i', '--image', '-m', '--model', '--local-provider',
-  '-s', '--sandbox', '-a', '--ask-for-approval', '-p', '--profile', '-C', '--cd', '--add-dir',
+  '-c',
+  '--config',
+  '--enable',
+  '--disable',
+  '-i',
+  '--image',
+  '-m',
+  '--model',
+  '--local-provider',
+  '-s',
+  '--sandbox',
+  '-a',
+  '--ask-for-approval',
+  '-p',
+  '--profile',
+  '-C',
+  '--cd',
+  '--add-dir',
 ]);
 const CODEX_NOT_REPEATED = new Set(['-i', '--image', '--last', '--all']);
 
@@ -27,7 +43,11 @@ export function isInteractiveCommand(adapter: AdapterName, argv: readonly string
 }
 
 /** The resume of `argv`'s session `sessionId` in a terminal; null when the agent's program cannot be found in it. */
-export function interactiveResumeArgv(adapter: AdapterName, argv: readonly string[], sessionId: string): string[] | null {
+export function interactiveResumeArgv(
+  adapter: AdapterName,
+  argv: readonly string[],
+  sessionId: string,
+): string[] | null {
   if (adapter === 'claude') {
     const claude = readClaudeCommand(argv);
     return [...claude.program, '--resume', sessionId, ...claude.resumeFlags];
@@ -35,6 +55,8 @@ export function interactiveResumeArgv(adapter: AdapterName, argv: readonly strin
   const split = splitProgram(argv);
   if (adapter !== 'codex' || split.agent !== 'codex') return null;
   // Positionals are the prompt, or `resume <id>` when the original command was itself a resume.
-  const options = walkArgs(split.args, { valued: CODEX_VALUED }).flatMap((part) => (part.kind === 'option' && !CODEX_NOT_REPEATED.has(part.name) ? part.tokens : []));
+  const options = walkArgs(split.args, { valued: CODEX_VALUED }).flatMap((part) =>
+    part.kind === 'option' && !CODEX_NOT_REPEATED.has(part.name) ? part.tokens : [],
+  );
   return [...split.program, ...options, 'resume', sessionId];
 }

@@ -61,7 +61,11 @@ export function markerMacInput(value: object): string {
 /** Parses a marker file's JSON value (readMarker parsed the text); any defect is a one-line problem, never an exception. */
 export function parseMarkerValue(value: unknown): ParsedMarker {
   const version = (value as { version?: unknown } | null)?.version;
-  if (version !== MARKER_VERSION) return { ok: false, problem: `has version ${JSON.stringify(version)}, this deadman reads version ${MARKER_VERSION}` };
+  if (version !== MARKER_VERSION)
+    return {
+      ok: false,
+      problem: `has version ${JSON.stringify(version)}, this deadman reads version ${MARKER_VERSION}`,
+    };
   const parsed = markerSchema.safeParse(value, { error: ENGLISH });
   if (parsed.success) return { ok: true, marker: parsed.data };
   const issue = parsed.error.issues[0]!;

@@ -37,10 +37,21 @@ export interface NewMarker {
 export function newMarker(input: NewMarker): Marker {
   const { task } = commandIdentity(input.adapter, input.argv, input.cwd);
   return {
-    version: MARKER_VERSION, name: input.name, adapter: input.adapter, sessionId: null,
-    argv: [...input.argv], cwd: input.cwd, runTag: input.runTag ?? null, task,
-    startedAt: input.now, updatedAt: input.now, state: 'running', reason: null,
-    reviveCount: 0, owner: input.owner, detachedLog: null,
+    version: MARKER_VERSION,
+    name: input.name,
+    adapter: input.adapter,
+    sessionId: null,
+    argv: [...input.argv],
+    cwd: input.cwd,
+    runTag: input.runTag ?? null,
+    task,
+    startedAt: input.now,
+    updatedAt: input.now,
+    state: 'running',
+    reason: null,
+    reviveCount: 0,
+    owner: input.owner,
+    detachedLog: null,
   };
 }
 
@@ -56,8 +67,14 @@ export interface Takeover {
 export function markRevived(marker: Marker, takeover: Takeover, now: number): Marker {
   const reviveCount = marker.reviveCount + 1;
   return {
-    ...marker, state: 'running', owner: takeover.owner, runTag: takeover.runTag, detachedLog: takeover.detachedLog ?? null,
-    reviveCount, updatedAt: now, reason: `revive ${reviveCount} of an interrupted session`,
+    ...marker,
+    state: 'running',
+    owner: takeover.owner,
+    runTag: takeover.runTag,
+    detachedLog: takeover.detachedLog ?? null,
+    reviveCount,
+    updatedAt: now,
+    reason: `revive ${reviveCount} of an interrupted session`,
   };
 }
 
@@ -131,7 +148,8 @@ export function markRunEnded(marker: Marker, end: RunEnd, now: number): Marker {
   // Closed on purpose without completing (spent credit): settled, with why, so the next start does not resume it into the same wall.
   if (end.settles) return markSettled(marker, `${end.outcome}: ${end.reason}`, now);
   if (end.clean) return markCompleted(marker, now);
-  if (end.stopSignal === 'SIGINT' && !end.underUnit) return markStoppedByPerson(marker, 'a person stopped the run (SIGINT at a terminal)', now);
+  if (end.stopSignal === 'SIGINT' && !end.underUnit)
+    return markStoppedByPerson(marker, 'a person stopped the run (SIGINT at a terminal)', now);
   return markInterrupted(marker, `${end.outcome}: ${end.reason}`, now);
 }
 
@@ -164,11 +182,21 @@ export type ReviveDecision =
 export function decideRevive(marker: Marker | null, settings: ReviveSettings): ReviveDecision {
   const fresh = (reason: string): ReviveDecision => ({ revive: false, outcome: 'fresh', reason });
   if (marker === null) return fresh('no marker: first run');
-  if (marker.state === 'completed') return fresh(isSettled(marker) ? `the last run was settled, not resumed (${marker.reason!.slice(SETTLED.length)})` : 'the last run completed');
+  if (marker.state === 'completed')
+    return fresh(
+      isSettled(marker)
+        ? `the last run was settled, not resumed (${marker.reason!.slice(SETTLED.length)})`
+        : 'the last run completed',
+    );
   if (settings.livePid !== null) {
-    return { revive: false, outcome: 'owned', reason: `its session still has a live process (pid ${settings.livePid})` };
+    return {
+      revive: false,
+      outcome: 'owned',
+      reason: `its session still has a live process (pid ${settings.livePid})`,
+    };
   }
-  const different = settings.current && identityDifference(settings.current, commandIdentity(marker.adapter, marker.argv, marker.cwd));
+  const different =
+    settings.current && identityDifference(settings.current, commandIdentity(marker.adapter, marker.argv, marker.cwd));
   if (different) return fresh(`${different}; running the command given`);
   if (marker.state === 'exhausted') return fresh('the revive budget was spent earlier; starting over');
   if (settings.maxRevives === 0) return fresh('reviving is off (revive.max_revives = 0)');
@@ -176,10 +204,16 @@ export function decideRevive(marker: Marker | null, settings: ReviveSettings): R
   if (unresumable !== null) return fresh(unresumable);
   const age = settings.now - marker.updatedAt;
   if (settings.maxAgeMs > 0 && age > settings.maxAgeMs) {
-    return fresh(`interrupted ${formatAge(age)} ago, longer than revive.max_age (${formatDuration(settings.maxAgeMs)})`);
+    return fresh(
+      `interrupted ${formatAge(age)} ago, longer than revive.max_age (${formatDuration(settings.maxAgeMs)})`,
+    );
   }
   if (marker.reviveCount >= settings.maxRevives) {
-    return { revive: false, outcome: 'exhausted', reason: `revive budget spent: ${marker.reviveCount} of ${settings.maxRevives} revives without a clean completion` };
+    return {
+      revive: false,
+      outcome: 'exhausted',
+      reason: `revive budget spent: ${marker.reviveCount} of ${settings.maxRevives} revives without a clean completion`,
+    };
   }
   return { revive: true, sessionId: marker.sessionId!, attempt: marker.reviveCount + 1, budget: settings.maxRevives };
 }

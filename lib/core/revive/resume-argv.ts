@@ -24,11 +24,16 @@ const MAX_TASK_CHARS = 32 * 1024;
 /** Why this marker's session cannot be resumed (null when it can); `interactive`: in a terminal, under `deadman agent`. */
 export function unresumableReason(marker: Marker, template?: readonly string[], interactive = false): string | null {
   if (marker.sessionId === null) return 'no session id was recorded before it stopped';
-  if (!SESSION_ID.test(marker.sessionId)) return `session id ${JSON.stringify(marker.sessionId.slice(0, 140))} is not a plain id (letters, digits, - and _)`;
-  if (interactive) return interactiveResumeArgv(marker.adapter, marker.argv, marker.sessionId) === null ? `no ${marker.adapter} program found in the command line to resume` : null;
+  if (!SESSION_ID.test(marker.sessionId))
+    return `session id ${JSON.stringify(marker.sessionId.slice(0, 140))} is not a plain id (letters, digits, - and _)`;
+  if (interactive)
+    return interactiveResumeArgv(marker.adapter, marker.argv, marker.sessionId) === null
+      ? `no ${marker.adapter} program found in the command line to resume`
+      : null;
   if (template) return null;
   if (marker.adapter === 'generic') return 'a generic command has no resume syntax; set revive.command';
-  if (marker.adapter === 'codex' && readCodexCommand(marker.argv) === null) return 'the Codex command line has no "exec" to resume';
+  if (marker.adapter === 'codex' && readCodexCommand(marker.argv) === null)
+    return 'the Codex command line has no "exec" to resume';
   return null;
 }
 
@@ -46,7 +51,8 @@ export function buildResumeArgv(marker: Marker, options: ResumeOptions): string[
   if (problem !== null) throw new Error(`cannot resume ${marker.name}: ${problem}`);
   const sessionId = marker.sessionId!;
   if (options.interactive) return interactiveResumeArgv(marker.adapter, marker.argv, sessionId)!;
-  if (options.template) return fillTemplate(options.template, { session_id: sessionId, message: options.message, cwd: marker.cwd });
+  if (options.template)
+    return fillTemplate(options.template, { session_id: sessionId, message: options.message, cwd: marker.cwd });
   // The resume repeats the options read from the (authenticated) command line, never a list stored beside it.
   if (marker.adapter === 'codex') {
     const codex = readCodexCommand(marker.argv)!;
@@ -58,7 +64,9 @@ export function buildResumeArgv(marker: Marker, options: ResumeOptions): string[
 
 function fillTemplate(template: readonly string[], values: Record<'session_id' | 'message' | 'cwd', string>): string[] {
   // One pass with a function: a value that itself contains "{cwd}" is not expanded again.
-  return template.map((arg) => arg.replace(/\{(session_id|message|cwd)\}/g, (_, key: keyof typeof values) => values[key]));
+  return template.map((arg) =>
+    arg.replace(/\{(session_id|message|cwd)\}/g, (_, key: keyof typeof values) => values[key]),
+  );
 }
 
 /**
@@ -68,7 +76,12 @@ function fillTemplate(template: readonly string[], values: Record<'session_id' |
  */
 export function reviveMessage(task: string | null, configured?: string, opening = CRASH_OPENING): string {
   const base = configured ?? `${opening} ${CONTINUE}`;
-  const shown = task === null ? null : task.length > MAX_TASK_CHARS ? `${task.slice(0, MAX_TASK_CHARS)}\n[… cut; the full task is earlier in this session]` : task;
+  const shown =
+    task === null
+      ? null
+      : task.length > MAX_TASK_CHARS
+        ? `${task.slice(0, MAX_TASK_CHARS)}\n[… cut; the full task is earlier in this session]`
+        : task;
   if (base.includes('{task}')) return base.replaceAll('{task}', () => shown ?? '(see the start of this session)');
   return shown === null ? base : `${base}\n\nThe original task was:\n${shown}`;
 }

@@ -10,9 +10,10 @@ import type { Marker } from './marker-schema.ts';
  */
 
 /** The start of a `failed` outcome's reason when the agent said its turn failed (outcome.ts writes it). */
-export const TURN_FAILED = 'the agent\'s turn failed: ';
+export const TURN_FAILED = "the agent's turn failed: ";
 
-export const CRASH_OPENING = 'Your previous run in this session was cut off by a process exit (a crash, a restart or a watchdog), not by anything you decided.';
+export const CRASH_OPENING =
+  'Your previous run in this session was cut off by a process exit (a crash, a restart or a watchdog), not by anything you decided.';
 const LIMIT_HEAD = 'Your previous run in this session stopped at the usage limit';
 const THROTTLE_HEAD = 'Your previous run in this session stopped because the API throttled requests';
 const FAILED_HEAD = 'Your previous turn in this session failed with an error';
@@ -24,7 +25,7 @@ export const REVIVE_OPENING_HEADS = [CRASH_OPENING, LIMIT_HEAD, THROTTLE_HEAD, F
 const QUOTE_CHARS = 300;
 
 export function reviveOpening(marker: Pick<Marker, 'state' | 'reason'>): string {
-  const reason = marker.state === 'interrupted' ? marker.reason ?? '' : '';
+  const reason = marker.state === 'interrupted' ? (marker.reason ?? '') : '';
   const [outcome, ...rest] = reason.split(': ');
   const detail = quote(rest.join(': '));
   if (outcome === 'usage-limit') {
@@ -35,7 +36,8 @@ export function reviveOpening(marker: Pick<Marker, 'state' | 'reason'>): string 
   if (outcome === 'failed' && reason.startsWith(`failed: ${TURN_FAILED}`)) {
     return `${FAILED_HEAD}, not a crash: ${quote(reason.slice(`failed: ${TURN_FAILED}`.length))}.`;
   }
-  if (outcome === 'stalled' || outcome === 'timeout' || outcome === 'cancel-resume') return `${STOPPED_HEAD}: ${detail}.`;
+  if (outcome === 'stalled' || outcome === 'timeout' || outcome === 'cancel-resume')
+    return `${STOPPED_HEAD}: ${detail}.`;
   return CRASH_OPENING;
 }
 

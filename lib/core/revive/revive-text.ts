@@ -30,14 +30,26 @@ export function showArgv(argv: readonly string[]): string {
 
 export function renderReviveRows(rows: readonly ReviveRow[], dryRun: boolean): string {
   if (rows.length === 0) return 'no interrupted sessions\n';
-  return rows.map((row) => {
-    const session = row.sessionId ? `session ${row.sessionId}` : 'no session';
-    const from = row.source === 'marker' ? '' : ` (found in ${row.source === 'codex-session' ? 'Codex' : 'Claude'} session files)`;
-    if (row.action === 'revive') {
-      const verb = dryRun ? 'would revive' : `revived (${row.outcome ?? 'started'})`;
-      return `${row.name}: ${verb} ${session} (${row.attempt}/${row.budget})${from}: ${showArgv(row.argv ?? [])}`;
-    }
-    const verb = row.action === 'exhausted' ? (dryRun ? 'would stop, revive budget spent' : 'stopped, revive budget spent') : 'skipped';
-    return `${row.name}: ${verb}, ${session}${from}: ${row.reason}`;
-  }).join('\n') + '\n';
+  return (
+    rows
+      .map((row) => {
+        const session = row.sessionId ? `session ${row.sessionId}` : 'no session';
+        const from =
+          row.source === 'marker'
+            ? ''
+            : ` (found in ${row.source === 'codex-session' ? 'Codex' : 'Claude'} session files)`;
+        if (row.action === 'revive') {
+          const verb = dryRun ? 'would revive' : `revived (${row.outcome ?? 'started'})`;
+          return `${row.name}: ${verb} ${session} (${row.attempt}/${row.budget})${from}: ${showArgv(row.argv ?? [])}`;
+        }
+        const verb =
+          row.action === 'exhausted'
+            ? dryRun
+              ? 'would stop, revive budget spent'
+              : 'stopped, revive budget spent'
+            : 'skipped';
+        return `${row.name}: ${verb}, ${session}${from}: ${row.reason}`;
+      })
+      .join('\n') + '\n'
+  );
 }

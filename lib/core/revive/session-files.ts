@@ -58,7 +58,9 @@ export type IsReviveMessage = (text: string) => boolean;
 
 export function startsWithReviveMessage(message?: string): IsReviveMessage {
   // The default opens with what stopped the run (revive-opening.ts): any of its openings.
-  const heads = (message === undefined ? REVIVE_OPENING_HEADS : [message]).map((m) => m.split('{task}')[0]!.trim().slice(0, 80));
+  const heads = (message === undefined ? REVIVE_OPENING_HEADS : [message]).map((m) =>
+    m.split('{task}')[0]!.trim().slice(0, 80),
+  );
   return (text) => heads.some((head) => head !== '' && text.trimStart().startsWith(head));
 }
 
@@ -67,25 +69,45 @@ function countUserTurn(finding: SessionFinding, text: string, isRevive: IsRevive
   finding.revivesSinceUserInput = isRevive(text) ? finding.revivesSinceUserInput + 1 : 0;
 }
 
-export function readCodexRollout(lines: readonly string[], isRevive: IsReviveMessage = startsWithReviveMessage()): SessionFinding | null {
+export function readCodexRollout(
+  lines: readonly string[],
+  isRevive: IsReviveMessage = startsWithReviveMessage(),
+): SessionFinding | null {
   const rows = parseLines(lines, rolloutLineSchema);
   const meta = rows.find((row) => row.type === 'session_meta')?.payload;
   if (meta?.id === undefined) return null;
   const finding: SessionFinding = {
-    agent: 'codex', sessionId: meta.id, cwd: meta.cwd ?? null,
+    agent: 'codex',
+    sessionId: meta.id,
+    cwd: meta.cwd ?? null,
     // Sub-agent threads record an object source ({"subagent": …}); a root run records "exec", "cli", …
-    root: (meta.source === undefined || typeof meta.source === 'string') && !/sub.?agent/i.test(meta.thread_source ?? ''),
-    interruption: null, stoppedByPerson: null, revivesSinceUserInput: 0, lastTimestamp: null, task: null, resumeFlags: [],
+    root:
+      (meta.source === undefined || typeof meta.source === 'string') && !/sub.?agent/i.test(meta.thread_source ?? ''),
+    interruption: null,
+    stoppedByPerson: null,
+    revivesSinceUserInput: 0,
+    lastTimestamp: null,
+    task: null,
+    resumeFlags: [],
   };
   for (const row of rows) {
     finding.lastTimestamp = timestampOf(row) ?? finding.lastTimestamp;
     const payload = row.payload;
     if (row.type === 'turn_context') finding.resumeFlags = codexTurnFlags(payload);
     if (row.type !== 'event_msg') continue;
-    if (payload.type === 'task_started') Object.assign(finding, { interruption: 'a turn started and never completed (the process was killed)', stoppedByPerson: null });
+    if (payload.type === 'task_started')
+      Object.assign(finding, {
+        interruption: 'a turn started and never completed (the process was killed)',
+        stoppedByPerson: null,
+      });
     if (payload.type === 'task_complete') Object.assign(finding, { interruption: null, revivesSinceUserInput: 0 });
-    if (payload.type === 'turn_aborted') Object.assign(finding, { interruption: null, stoppedByPerson: `a person aborted the turn (${payload.reason ?? 'interrupted'})` });
-    const userText = payload.type === 'item_completed' && payload.item?.type === 'UserMessage' ? textOf(payload.item.content) : null;
+    if (payload.type === 'turn_aborted')
+      Object.assign(finding, {
+        interruption: null,
+        stoppedByPerson: `a person aborted the turn (${payload.reason ?? 'interrupted'})`,
+      });
+    const userText =
+      payload.type === 'item_completed' && payload.item?.type === 'UserMessage' ? textOf(payload.item.content) : null;
     if (userText !== null) {
       finding.task ??= userText;
       countUserTurn(finding, userText, isRevive);
@@ -105,15 +127,27 @@ function codexTurnFlags(context: RolloutLine['payload']): string[] {
 
 const INTERRUPTED_BY_USER = '[Request interrupted by user';
 
-export function readClaudeTranscript(lines: readonly string[], isRevive: IsReviveMessage = startsWithReviveMessage()): SessionFinding | null {
+export function readClaudeTranscript(
+  lines: readonly string[],
+  isRevive: IsReviveMessage = startsWithReviveMessage(),
+): SessionFinding | null {
   const rows = parseLines(lines, transcriptLineSchema);
-  const conversation = rows.filter((row) => row.type === 'user' || row.type === 'assistant' || row.type === 'queue-operation');
+  const conversation = rows.filter(
+    (row) => row.type === 'user' || row.type === 'assistant' || row.type === 'queue-operation',
+  );
   const first = conversation.find((row) => row.sessionId !== undefined && row.type !== 'queue-operation');
   if (first?.sessionId === undefined) return null;
   const finding: SessionFinding = {
-    agent: 'claude', sessionId: first.sessionId, cwd: first.cwd ?? null,
-    root: conversation.some((row) => row.isSidechain === false), interruption: null, stoppedByPerson: null, revivesSinceUserInput: 0,
-    lastTimestamp: null, task: null, resumeFlags: [],
+    agent: 'claude',
+    sessionId: first.sessionId,
+    cwd: first.cwd ?? null,
+    root: conversation.some((row) => row.isSidechain === false),
+    interruption: null,
+    stoppedByPerson: null,
+    revivesSinceUserInput: 0,
+    lastTimestamp: null,
+    task: null,
+    resumeFlags: [],
   };
   const pending = new Set<string>();
   let interruptedByUser = false;
@@ -128,7 +162,8 @@ export function readClaudeTranscript(lines: readonly string[], isRevive: IsReviv
       if (row.message?.stop_reason === 'end_turn' && row.isApiErrorMessage !== true) finding.revivesSinceUserInput = 0;
       continue;
     }
-    for (const block of blocks) if (block.type === 'tool_result' && block.tool_use_id !== undefined) pending.delete(block.tool_use_id);
+    for (const block of blocks)
+      if (block.type === 'tool_result' && block.tool_use_id !== undefined) pending.delete(block.tool_use_id);
     const text = blocks.some((b) => b.type === 'tool_result') ? null : textOf(content);
     if (text?.startsWith(INTERRUPTED_BY_USER)) {
       interruptedByUser = true;
@@ -178,9 +213,24 @@ export function selectInterrupted(found: readonly FoundSession[], now: number, m
  * last genuine one were revived as "1/2" under max_revives = 2 (issue 25).
  */
 export function markerForSession(finding: SessionFinding, now: number): Marker {
-  const argv = finding.agent === 'codex'
-    ? ['codex', 'exec', '--json', '--skip-git-repo-check', ...finding.resumeFlags]
-    : ['claude', '-p', '--output-format', 'stream-json', '--verbose', ...finding.resumeFlags];
-  const marker = newMarker({ name: `${finding.agent}-${finding.sessionId}`.slice(0, 100), adapter: finding.agent, argv, cwd: finding.cwd ?? '/', owner: null, now });
-  return { ...marker, sessionId: finding.sessionId, task: finding.task, state: 'interrupted', reason: finding.interruption, reviveCount: finding.revivesSinceUserInput };
+  const argv =
+    finding.agent === 'codex'
+      ? ['codex', 'exec', '--json', '--skip-git-repo-check', ...finding.resumeFlags]
+      : ['claude', '-p', '--output-format', 'stream-json', '--verbose', ...finding.resumeFlags];
+  const marker = newMarker({
+    name: `${finding.agent}-${finding.sessionId}`.slice(0, 100),
+    adapter: finding.agent,
+    argv,
+    cwd: finding.cwd ?? '/',
+    owner: null,
+    now,
+  });
+  return {
+    ...marker,
+    sessionId: finding.sessionId,
+    task: finding.task,
+    state: 'interrupted',
+    reason: finding.interruption,
+    reviveCount: finding.revivesSinceUserInput,
+  };
 }

@@ -13,6 +13,13 @@ export function reconcileWithSession(marker: Marker, finding: SessionFinding | u
   if (finding.lastTimestamp === null || finding.lastTimestamp <= marker.updatedAt) return marker;
   const updatedAt = finding.lastTimestamp;
   if (finding.stoppedByPerson !== null) return markStoppedByPerson(marker, finding.stoppedByPerson, updatedAt);
-  if (finding.interruption === null) return { ...marker, state: 'completed', reason: 'the session\'s last turn completed', reviveCount: 0, updatedAt };
-  return { ...marker, state: 'interrupted', reason: finding.interruption, reviveCount: finding.revivesSinceUserInput, updatedAt };
+  if (finding.interruption === null)
+    return { ...marker, state: 'completed', reason: "the session's last turn completed", reviveCount: 0, updatedAt };
+  return {
+    ...marker,
+    state: 'interrupted',
+    reason: finding.interruption,
+    reviveCount: finding.revivesSinceUserInput,
+    updatedAt,
+  };
 }

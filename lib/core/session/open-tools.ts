@@ -25,7 +25,10 @@ export function openToolCalls(lines: readonly string[]): OpenToolCall[] {
   for (const text of lines) {
     const line = parse(text);
     if (line === null) continue;
-    const at = typeof line.timestamp === 'string' && Number.isFinite(Date.parse(line.timestamp)) ? Date.parse(line.timestamp) : null;
+    const at =
+      typeof line.timestamp === 'string' && Number.isFinite(Date.parse(line.timestamp))
+        ? Date.parse(line.timestamp)
+        : null;
     for (const id of started(line)) open.set(id, at);
     for (const id of answered(line)) open.delete(id);
   }
@@ -39,19 +42,31 @@ function parse(text: string): LooseLine | null {
 
 function codexCall(line: LooseLine, types: readonly string[]): string[] {
   const { payload } = line;
-  return line.type === 'response_item' && types.includes(payload?.type as string) && typeof payload?.call_id === 'string' ? [payload.call_id] : [];
+  return line.type === 'response_item' &&
+    types.includes(payload?.type as string) &&
+    typeof payload?.call_id === 'string'
+    ? [payload.call_id]
+    : [];
 }
 
 function claudeBlocks(line: LooseLine, role: string, type: string, key: 'id' | 'tool_use_id'): string[] {
   const content = line.type === role ? line.message?.content : undefined;
   if (!Array.isArray(content)) return [];
-  return content.flatMap((block: { type?: unknown; id?: unknown; tool_use_id?: unknown }) => (block?.type === type && typeof block[key] === 'string' ? [block[key] as string] : []));
+  return content.flatMap((block: { type?: unknown; id?: unknown; tool_use_id?: unknown }) =>
+    block?.type === type && typeof block[key] === 'string' ? [block[key] as string] : [],
+  );
 }
 
 function started(line: LooseLine): string[] {
-  return [...codexCall(line, ['function_call', 'custom_tool_call']), ...claudeBlocks(line, 'assistant', 'tool_use', 'id')];
+  return [
+    ...codexCall(line, ['function_call', 'custom_tool_call']),
+    ...claudeBlocks(line, 'assistant', 'tool_use', 'id'),
+  ];
 }
 
 function answered(line: LooseLine): string[] {
-  return [...codexCall(line, ['function_call_output', 'custom_tool_call_output']), ...claudeBlocks(line, 'user', 'tool_result', 'tool_use_id')];
+  return [
+    ...codexCall(line, ['function_call_output', 'custom_tool_call_output']),
+    ...claudeBlocks(line, 'user', 'tool_result', 'tool_use_id'),
+  ];
 }

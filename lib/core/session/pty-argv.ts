@@ -21,11 +21,17 @@ export interface PtyArgv {
 }
 
 /** null on a platform without a known `script`. */
-export function ptyArgv(agentArgv: readonly string[], host: { script: string; platform: string; shell: string | undefined }): PtyArgv | null {
+export function ptyArgv(
+  agentArgv: readonly string[],
+  host: { script: string; platform: string; shell: string | undefined },
+): PtyArgv | null {
   if (host.platform === 'darwin') return { argv: [host.script, '-q', '/dev/null', ...agentArgv], env: {} };
   if (host.platform !== 'linux') return null;
   const restoreShell = host.shell ? `SHELL=${shellQuote(host.shell)} ` : 'unset SHELL; ';
-  return { argv: [host.script, '-q', '-e', '-c', `${restoreShell}exec ${agentArgv.map(shellQuote).join(' ')}`, '/dev/null'], env: { SHELL: '/bin/sh' } };
+  return {
+    argv: [host.script, '-q', '-e', '-c', `${restoreShell}exec ${agentArgv.map(shellQuote).join(' ')}`, '/dev/null'],
+    env: { SHELL: '/bin/sh' },
+  };
 }
 
 function shellQuote(word: string): string {

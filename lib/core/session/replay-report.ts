@@ -67,7 +67,9 @@ export interface ReplayView {
 }
 
 export function renderReplay(view: ReplayView): string {
-  const lines = [`replay ${view.name} (${view.adapter}, ${formatDuration(view.durationMs)} simulated)${view.title ? `: ${view.title}` : ''}`];
+  const lines = [
+    `replay ${view.name} (${view.adapter}, ${formatDuration(view.durationMs)} simulated)${view.title ? `: ${view.title}` : ''}`,
+  ];
   const told = [
     ...view.steps.map((step) => ({ at: step.at, text: `#${step.incident} ${describeStep(step)}` })),
     ...(view.notes ?? []),

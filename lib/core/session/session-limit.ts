@@ -29,7 +29,6 @@ const sessionEntrySchema = z.object({
 
 type SessionEntry = z.output<typeof sessionEntrySchema>;
 
-
 export function lastUsageLimit(agent: AgentKind, lines: readonly string[]): SessionLimit | null {
   let limit: SessionLimit | null = null;
   for (const line of lines) {
@@ -38,7 +37,8 @@ export function lastUsageLimit(agent: AgentKind, lines: readonly string[]): Sess
     const at = parsed.data.timestamp === undefined ? Number.NaN : Date.parse(parsed.data.timestamp);
     if (Number.isNaN(at)) continue;
     const said = limitOf(agent, parsed.data);
-    if (said && !said.throttle) limit = { saidAt: at, resetAt: usageResetAt({ ...said, at: 0 }, 0, at), lastEntryAt: null };
+    if (said && !said.throttle)
+      limit = { saidAt: at, resetAt: usageResetAt({ ...said, at: 0 }, 0, at), lastEntryAt: null };
     else if (limit && isTurnEntry(agent, parsed.data)) limit.lastEntryAt = Math.max(limit.lastEntryAt ?? at, at);
   }
   return limit;
@@ -57,12 +57,21 @@ function limitOf(agent: AgentKind, entry: SessionEntry): Extract<AgentEvent, { t
 
 /** An entry of the conversation going on: Claude's prompt or answer (not an API error), Codex's turn start, prompt or answer. */
 function isTurnEntry(agent: AgentKind, entry: SessionEntry): boolean {
-  if (agent === 'claude') return (entry.type === 'user' || entry.type === 'assistant') && entry.isApiErrorMessage !== true && entry.error === undefined;
+  if (agent === 'claude')
+    return (
+      (entry.type === 'user' || entry.type === 'assistant') &&
+      entry.isApiErrorMessage !== true &&
+      entry.error === undefined
+    );
   if (entry.type === 'response_item') return true;
-  return entry.type === 'event_msg' && ['task_started', 'user_message', 'agent_message'].includes(entry.payload?.type ?? '');
+  return (
+    entry.type === 'event_msg' && ['task_started', 'user_message', 'agent_message'].includes(entry.payload?.type ?? '')
+  );
 }
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  return Array.isArray(content) ? content.map((block) => (typeof block?.text === 'string' ? block.text : '')).join('\n') : '';
+  return Array.isArray(content)
+    ? content.map((block) => (typeof block?.text === 'string' ? block.text : '')).join('\n')
+    : '';
 }

@@ -19,7 +19,13 @@ export interface TracePass {
 }
 
 export function tracePasses(trace: Trace): TracePass[] {
-  const pass = (root: number, started: TracePass['started']): TracePass => ({ root, started, adapter: trace.header.adapter, events: [], usageWait: null });
+  const pass = (root: number, started: TracePass['started']): TracePass => ({
+    root,
+    started,
+    adapter: trace.header.adapter,
+    events: [],
+    usageWait: null,
+  });
   const passes = [pass(trace.header.root, null)];
   for (const event of trace.events) {
     const current = passes.at(-1)!;

@@ -12,10 +12,44 @@ export function traceLine(entry: TraceEntry): string {
 
 /** The settings of a run as a trace header keeps them (only what the loop decides with). */
 export function traceSettings(config: TraceSettingsSource, onStall: 'withhold' | 'exit'): TraceSettings {
-  const { poll, inactivity, timeout, hung_timeout, ready_timeout, ready_pattern, ready_port, verify_window, kill_grace, stop_grace, auto_recover, ignore, activity, budget, exit_grace, max_line_bytes, generic, revive } = config;
+  const {
+    poll,
+    inactivity,
+    timeout,
+    hung_timeout,
+    ready_timeout,
+    ready_pattern,
+    ready_port,
+    verify_window,
+    kill_grace,
+    stop_grace,
+    auto_recover,
+    ignore,
+    activity,
+    budget,
+    exit_grace,
+    max_line_bytes,
+    generic,
+    revive,
+  } = config;
   return {
-    poll, inactivity, timeout, hung_timeout, ready_timeout, verify_window, kill_grace, stop_grace, auto_recover, on_stall: onStall, ignore, activity, budget,
-    exit_grace, max_line_bytes, generic, revive: { max_revives: revive.max_revives },
+    poll,
+    inactivity,
+    timeout,
+    hung_timeout,
+    ready_timeout,
+    verify_window,
+    kill_grace,
+    stop_grace,
+    auto_recover,
+    on_stall: onStall,
+    ignore,
+    activity,
+    budget,
+    exit_grace,
+    max_line_bytes,
+    generic,
+    revive: { max_revives: revive.max_revives },
     ...(ready_pattern === undefined ? {} : { ready_pattern }),
     ...(ready_port === undefined ? {} : { ready_port }),
   };

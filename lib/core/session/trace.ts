@@ -15,45 +15,49 @@ const at = z.number().nonnegative();
 /** Whatever else the observer reports (a process's run-queue wait, a poll's cgroup CPU): kept as it was, so a replay sees it too. */
 const observed = z.json();
 
-const processSchema = z.object({
-  pid: z.number().int().positive(),
-  ppid: z.number().int().nonnegative(),
-  pgid: z.number().int().nonnegative(),
-  sid: z.number().int().nonnegative(),
-  startTime: z.number().nonnegative(),
-  state: z.string().min(1),
-  comm: z.string(),
-  cmdline: z.array(z.string()),
-  cpuTicks: z.number().nonnegative(),
-  reapedCpuTicks: z.number().nonnegative().optional(),
-  waitMs: z.number().nonnegative().optional(),
-  runs: z.number().nonnegative().optional(),
-  ioBytes: z.number().nonnegative().nullable(),
-  listening: z.boolean(),
-}).catchall(observed);
+const processSchema = z
+  .object({
+    pid: z.number().int().positive(),
+    ppid: z.number().int().nonnegative(),
+    pgid: z.number().int().nonnegative(),
+    sid: z.number().int().nonnegative(),
+    startTime: z.number().nonnegative(),
+    state: z.string().min(1),
+    comm: z.string(),
+    cmdline: z.array(z.string()),
+    cpuTicks: z.number().nonnegative(),
+    reapedCpuTicks: z.number().nonnegative().optional(),
+    waitMs: z.number().nonnegative().optional(),
+    runs: z.number().nonnegative().optional(),
+    ioBytes: z.number().nonnegative().nullable(),
+    listening: z.boolean(),
+  })
+  .catchall(observed);
 
 /** The settings that change what the loop decides; anything left out takes deadman's default. */
-const settingsSchema = z.strictObject({
-  poll: ms.min(1),
-  inactivity: ms,
-  timeout: ms,
-  hung_timeout: ms,
-  ready_timeout: ms,
-  ready_pattern: z.string().optional(),
-  verify_window: ms,
-  kill_grace: ms,
-  stop_grace: ms,
-  auto_recover: z.boolean(),
-  on_stall: z.enum(['withhold', 'exit']),
-  ignore: z.array(z.string()),
-  activity: z.strictObject({ window: ms.min(1), cpu: ms, io_bytes: ms }),
-  budget: z.strictObject({ tokens: z.number().int().nonnegative(), cost_usd: z.number().nonnegative() }),
-  exit_grace: ms,
-  ready_port: z.number().int().min(1).max(65535),
-  max_line_bytes: z.number().int().positive(),
-  generic: z.strictObject({ session_pattern: z.string().optional(), turn_end_pattern: z.string().optional() }),
-  revive: z.strictObject({ max_revives: z.number().int().nonnegative() }),
-}).partial();
+const settingsSchema = z
+  .strictObject({
+    poll: ms.min(1),
+    inactivity: ms,
+    timeout: ms,
+    hung_timeout: ms,
+    ready_timeout: ms,
+    ready_pattern: z.string().optional(),
+    verify_window: ms,
+    kill_grace: ms,
+    stop_grace: ms,
+    auto_recover: z.boolean(),
+    on_stall: z.enum(['withhold', 'exit']),
+    ignore: z.array(z.string()),
+    activity: z.strictObject({ window: ms.min(1), cpu: ms, io_bytes: ms }),
+    budget: z.strictObject({ tokens: z.number().int().nonnegative(), cost_usd: z.number().nonnegative() }),
+    exit_grace: ms,
+    ready_port: z.number().int().min(1).max(65535),
+    max_line_bytes: z.number().int().positive(),
+    generic: z.strictObject({ session_pattern: z.string().optional(), turn_end_pattern: z.string().optional() }),
+    revive: z.strictObject({ max_revives: z.number().int().nonnegative() }),
+  })
+  .partial();
 
 const adapterName = z.enum(['codex', 'claude', 'generic']);
 
@@ -78,26 +82,58 @@ export const traceEntrySchema = z.discriminatedUnion('type', [
    * negative), so a birth is placed as the live run placed it; anything else the observer
    * reports about the poll is kept as it was.
    */
-  z.object({
-    type: z.literal('observation'), at, processes: z.array(processSchema),
-    startClock: z.strictObject({ bootAt: z.number(), ticksPerSecond: z.number().positive() }).optional(),
-  }).catchall(observed),
+  z
+    .object({
+      type: z.literal('observation'),
+      at,
+      processes: z.array(processSchema),
+      startClock: z.strictObject({ bootAt: z.number(), ticksPerSecond: z.number().positive() }).optional(),
+    })
+    .catchall(observed),
   /** `adapter`: the one the run ended with, when the first output line upgraded it (adapter = "auto" behind a wrapper). */
-  z.strictObject({ type: z.literal('exit'), at, code: z.number().int().nullable(), signal: z.string().nullable(), adapter: adapterName.optional() }),
+  z.strictObject({
+    type: z.literal('exit'),
+    at,
+    code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    adapter: adapterName.optional(),
+  }),
   /** A new agent process of the same run (the pass loop, lib/supervise/run/pass-loop.ts): its root, its command line, and why it started. */
-  z.strictObject({ type: z.literal('pass'), at, root: z.number().int().positive(), argv: z.array(z.string()), why: z.enum(['cancel-resume', 'respawn', 'usage-limit']) }),
+  z.strictObject({
+    type: z.literal('pass'),
+    at,
+    root: z.number().int().positive(),
+    argv: z.array(z.string()),
+    why: z.enum(['cancel-resume', 'respawn', 'usage-limit']),
+  }),
   /** The wait after a USAGE_LIMIT as planned: the next pass is due at `resume_at` (the trace's clock), or null when deadman did not wait and why. */
   z.strictObject({ type: z.literal('usage_wait'), at, resume_at: at.nullable(), reason: z.string().optional() }),
   /** What the work-tree fingerprint (REPEATED_FAILURE's "no change to the workspace") answered, one entry per time it was asked. */
   /** `resumed` (version 2): asked by the verification of the recovery that ended the pass before, not at a tool call's end. */
-  z.strictObject({ type: z.literal('workspace'), at, fingerprint: z.string().nullable(), resumed: z.literal(true).optional() }),
+  z.strictObject({
+    type: z.literal('workspace'),
+    at,
+    fingerprint: z.string().nullable(),
+    resumed: z.literal(true).optional(),
+  }),
   /** Version 2: what stopping a hung subtree did, written when it was done (the kill grace is the time between the tick and this entry). */
   z.strictObject({
-    type: z.literal('terminate'), at,
-    result: z.strictObject({ killed: z.array(z.number().int()), survived: z.array(z.number().int()), refused: z.string().nullable(), skipped: z.array(z.strictObject({ pid: z.number().int(), reason: z.string() })) }),
+    type: z.literal('terminate'),
+    at,
+    result: z.strictObject({
+      killed: z.array(z.number().int()),
+      survived: z.array(z.number().int()),
+      refused: z.string().nullable(),
+      skipped: z.array(z.strictObject({ pid: z.number().int(), reason: z.string() })),
+    }),
   }),
   /** Version 2: an evidence claim that stayed dead past its grace (`dead`), or what the check on exit answered (`on_exit`: null when every claim held). */
-  z.strictObject({ type: z.literal('evidence'), at, dead: z.string().optional(), on_exit: z.string().nullable().optional() }),
+  z.strictObject({
+    type: z.literal('evidence'),
+    at,
+    dead: z.string().optional(),
+    on_exit: z.string().nullable().optional(),
+  }),
   /** Version 2: a stop signal deadman itself received (SIGTERM from systemd, a Ctrl-C). */
   z.strictObject({ type: z.literal('signal'), at, signal: z.string().regex(/^SIG[A-Z0-9]+$/) }),
   /** Version 2: whether the `ready_port` accepted, one entry per time the loop asked. */
@@ -140,10 +176,15 @@ export function parseTrace(text: string): TraceParse {
     entries.push(parsed.data);
   }
   const [header, ...rest] = entries;
-  if (header?.type !== 'header') return { ok: false, problem: 'the first line must be the header ({"type":"header","version":1,…})' };
+  if (header?.type !== 'header')
+    return { ok: false, problem: 'the first line must be the header ({"type":"header","version":1,…})' };
   const events = rest.filter((entry): entry is TraceEvent => entry.type !== 'header');
   if (events.length !== rest.length) return { ok: false, problem: 'only the first line may be a header' };
   const disordered = events.findIndex((event, i) => i > 0 && event.at < events[i - 1]!.at);
-  if (disordered !== -1) return { ok: false, problem: `entry ${disordered + 2} is earlier than the one before it: entries must be in time order` };
+  if (disordered !== -1)
+    return {
+      ok: false,
+      problem: `entry ${disordered + 2} is earlier than the one before it: entries must be in time order`,
+    };
   return { ok: true, trace: { header, events } };
 }

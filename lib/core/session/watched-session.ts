@@ -50,8 +50,13 @@ function turnOf(facts: SessionFacts, now: number): { turn: TurnState; why: strin
   const { finding, holders, mtimeMs } = facts;
   if (finding.stoppedByPerson !== null) return { turn: 'stopped', why: finding.stoppedByPerson };
   if (finding.interruption === null) return { turn: 'completed', why: 'the last turn ended' };
-  if (holders.length > 0) return { turn: 'running', why: `open turn; ${holders.length === 1 ? 'pid' : 'pids'} ${holders.join(', ')} ${holders.length === 1 ? 'holds' : 'hold'} the session file open` };
-  if (now - mtimeMs < GROWING_MS) return { turn: 'running', why: `open turn; the session file was written ${formatDuration(now - mtimeMs)} ago` };
+  if (holders.length > 0)
+    return {
+      turn: 'running',
+      why: `open turn; ${holders.length === 1 ? 'pid' : 'pids'} ${holders.join(', ')} ${holders.length === 1 ? 'holds' : 'hold'} the session file open`,
+    };
+  if (now - mtimeMs < GROWING_MS)
+    return { turn: 'running', why: `open turn; the session file was written ${formatDuration(now - mtimeMs)} ago` };
   return { turn: 'interrupted', why: `${finding.interruption}; no process holds the session file` };
 }
 
@@ -67,12 +72,24 @@ export function watchSession(facts: SessionFacts, now: number, inactivityMs: num
   const { turn, why } = turnOf(facts, now);
   const signals: string[] = [];
   // Only a turn still being worked on can stall; the file's last write stands in for output.
-  const silent = turn === 'running' ? detectInactivity({ now, limitMs: inactivityMs, lastOutputAt: facts.mtimeMs, lastTreeActivityAt: facts.mtimeMs }) : null;
+  const silent =
+    turn === 'running'
+      ? detectInactivity({ now, limitMs: inactivityMs, lastOutputAt: facts.mtimeMs, lastTreeActivityAt: facts.mtimeMs })
+      : null;
   if (silent) signals.push(`OUTPUT_INACTIVITY: no session write for ${formatDuration(silent.silentForMs)}`);
   if (turn === 'interrupted' && facts.finding.root) signals.push('revivable: deadman revive would resume it');
   return {
-    agent: facts.finding.agent, sessionId: facts.finding.sessionId, cwd: facts.finding.cwd, path: facts.path, turn, why,
-    events: Object.values(counts).reduce((a, b) => a + b, 0), counts, latest, lastWriteAgoMs: Math.max(0, now - facts.mtimeMs), signals,
+    agent: facts.finding.agent,
+    sessionId: facts.finding.sessionId,
+    cwd: facts.finding.cwd,
+    path: facts.path,
+    turn,
+    why,
+    events: Object.values(counts).reduce((a, b) => a + b, 0),
+    counts,
+    latest,
+    lastWriteAgoMs: Math.max(0, now - facts.mtimeMs),
+    signals,
   };
 }
 
@@ -82,7 +99,10 @@ export function inRepository(cwd: string | null, root: string): boolean {
 }
 
 export function renderWatched(session: WatchedSession): string {
-  const counts = Object.entries(session.counts).sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`).join(', ');
+  const counts = Object.entries(session.counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
   return [
     `${session.agent} session ${session.sessionId}`,
     `  workspace  ${session.cwd ?? '(unknown)'}`,

@@ -9,7 +9,7 @@ export function readAnsiC(body: string, from: number): { text: string; end: numb
   let ended = false;
   for (let i = from; i < body.length; i++) {
     const c = body[i]!;
-    if (c === '\'') return { text, end: i + 1 };
+    if (c === "'") return { text, end: i + 1 };
     if (c !== '\\' || i + 1 >= body.length) {
       if (!ended) text += c;
       continue;
@@ -22,7 +22,21 @@ export function readAnsiC(body: string, from: number): { text: string; end: numb
   return null;
 }
 
-const SIMPLE: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '\'': '\'', '"': '"', '?': '?' };
+const SIMPLE: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** One escape whose letter is at `at`: its text and the index just past it. */
 function decodeEscape(body: string, at: number): { text: string; end: number } {
@@ -43,7 +57,8 @@ function decodeEscape(body: string, at: number): { text: string; end: number } {
     const value = parseInt(body.slice(at + 1, end), 16);
     return { text: c === 'x' ? byte(value) : codePoint(value), end };
   }
-  if (c === 'c' && at + 1 < body.length) return { text: String.fromCharCode(body.charCodeAt(at + 1) & 0x1f), end: at + 2 };
+  if (c === 'c' && at + 1 < body.length)
+    return { text: String.fromCharCode(body.charCodeAt(at + 1) & 0x1f), end: at + 2 };
   return { text: `\\${c}`, end: at + 1 };
 }
 

@@ -14,18 +14,80 @@ import { parseScript, type SimpleCommand, type Word } from './shell-words.ts';
 const SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 /** Run inside the shell, never as a process of their own (bash, dash and zsh alike). */
 const BUILTINS = new Set([
-  'cd', 'pwd', 'source', '.', 'export', 'unset', 'set', 'shopt', 'alias', 'unalias', 'umask', 'ulimit', ':', 'exit', 'return', 'trap',
-  'wait', 'local', 'declare', 'typeset', 'readonly', 'echo', 'printf', 'test', '[', 'true', 'false', 'read', 'kill', 'let', 'shift', 'hash',
-  'type', 'jobs', 'fg', 'bg', 'disown', 'builtin', 'getopts', 'pushd', 'popd', 'dirs', 'mapfile', 'readarray', 'history',
+  'cd',
+  'pwd',
+  'source',
+  '.',
+  'export',
+  'unset',
+  'set',
+  'shopt',
+  'alias',
+  'unalias',
+  'umask',
+  'ulimit',
+  ':',
+  'exit',
+  'return',
+  'trap',
+  'wait',
+  'local',
+  'declare',
+  'typeset',
+  'readonly',
+  'echo',
+  'printf',
+  'test',
+  '[',
+  'true',
+  'false',
+  'read',
+  'kill',
+  'let',
+  'shift',
+  'hash',
+  'type',
+  'jobs',
+  'fg',
+  'bg',
+  'disown',
+  'builtin',
+  'getopts',
+  'pushd',
+  'popd',
+  'dirs',
+  'mapfile',
+  'readarray',
+  'history',
 ]);
 /** Words that open or close a compound command: what follows `if`, `then`, `do`, `!` … is still a command. */
-const LEADING_KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{', '}', 'fi', 'done', 'esac', 'time']);
+const LEADING_KEYWORDS = new Set([
+  'if',
+  'then',
+  'elif',
+  'else',
+  'do',
+  'while',
+  'until',
+  '!',
+  '{',
+  '}',
+  'fi',
+  'done',
+  'esac',
+  'time',
+]);
 /** Compound commands whose words are no command (`for x in a b`): only the commands inside them run. */
 const NOT_A_COMMAND = new Set(['for', 'case', 'select', 'function', '[[', '((', 'coproc', 'in']);
 /** Wrappers that exec the command they are given, and their options that take a value. */
 const EXEC_WRAPPERS = new Map<string, readonly string[]>([
-  ['env', ['-u', '--unset', '-C', '--chdir', '-S', '--split-string']], ['exec', ['-a']], ['command', []], ['nohup', []],
-  ['nice', ['-n', '--adjustment']], ['setsid', []], ['stdbuf', ['-i', '-o', '-e']],
+  ['env', ['-u', '--unset', '-C', '--chdir', '-S', '--split-string']],
+  ['exec', ['-a']],
+  ['command', []],
+  ['nohup', []],
+  ['nice', ['-n', '--adjustment']],
+  ['setsid', []],
+  ['stdbuf', ['-i', '-o', '-e']],
 ]);
 /** How deep shells inside shells are followed. */
 const MAX_DEPTH = 8;
@@ -47,7 +109,8 @@ function scriptProcesses(script: string, depth: number): SimpleCommand[] {
 
 function simpleProcesses(command: readonly Word[], depth: number): SimpleCommand[] {
   let start = 0;
-  while (start < command.length && (isAssignment(command[start]) || LEADING_KEYWORDS.has(command[start] ?? ''))) start++;
+  while (start < command.length && (isAssignment(command[start]) || LEADING_KEYWORDS.has(command[start] ?? '')))
+    start++;
   const words = command.slice(start);
   const program = words[0];
   if (program === undefined || program === null || NOT_A_COMMAND.has(program) || BUILTINS.has(program)) return [];
@@ -85,7 +148,7 @@ function shellScript(words: readonly Word[]): string | null | undefined {
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!;
     if (word === null) return takesScript ? null : undefined;
-    if (word === '--') return takesScript ? words[i + 1] ?? null : undefined;
+    if (word === '--') return takesScript ? (words[i + 1] ?? null) : undefined;
     if (!/^[-+]/.test(word)) return takesScript ? word : undefined;
     if (word === '-o' || word === '+o' || word === '-O' || word === '+O') i++;
     else if (/^-[a-zA-Z]+$/.test(word) && word.includes('c')) takesScript = true;

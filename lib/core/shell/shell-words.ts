@@ -42,7 +42,7 @@ class ScriptReader {
       if (BLANK.test(c)) this.#endWord();
       else if (c === '\n') this.#newline();
       else if (c === '#' && !this.#started) this.#skipComment();
-      else if (c === '\'' || c === '"' || c === '\\' || c === '$' || c === '`') {
+      else if (c === "'" || c === '"' || c === '\\' || c === '$' || c === '`') {
         if (!this.#quoted(c)) return false;
         continue;
       } else if (c === '<' || c === '>' || (c === '&' && s[this.#i + 1] === '>')) this.#redirection();
@@ -56,7 +56,8 @@ class ScriptReader {
 
   #plain(c: string): void {
     this.#started = true;
-    if (c === '*' || c === '?' || (c === '[' && this.#closesLater(']')) || (c === '~' && this.#text === '')) this.#unknown = true;
+    if (c === '*' || c === '?' || (c === '[' && this.#closesLater(']')) || (c === '~' && this.#text === ''))
+      this.#unknown = true;
     if (c === '{') this.#brace = true;
     if (this.#brace && c === ',') this.#unknown = true;
     this.#text += c;
@@ -75,15 +76,15 @@ class ScriptReader {
       return true;
     }
     this.#started = true;
-    if (c === '\'') {
-      const end = s.indexOf('\'', this.#i + 1);
+    if (c === "'") {
+      const end = s.indexOf("'", this.#i + 1);
       if (end < 0) return false;
       this.#text += s.slice(this.#i + 1, end);
       this.#i = end + 1;
       return true;
     }
     if (c === '"' || (c === '$' && s[this.#i + 1] === '"')) return this.#doubleQuoted(s.indexOf('"', this.#i) + 1);
-    if (c === '$' && s[this.#i + 1] === '\'') {
+    if (c === '$' && s[this.#i + 1] === "'") {
       const read = readAnsiC(s, this.#i + 2);
       if (!read) return false;
       this.#text += read.text;
@@ -125,7 +126,8 @@ class ScriptReader {
   #redirection(): void {
     const s = this.s;
     // A word of digits right before it names a file descriptor (`2>&1`): not a word of the command.
-    if (this.#started && !this.#unknown && /^\d+$/.test(this.#text) && !BLANK.test(s[this.#i - 1] ?? ' ')) this.#dropWord();
+    if (this.#started && !this.#unknown && /^\d+$/.test(this.#text) && !BLANK.test(s[this.#i - 1] ?? ' '))
+      this.#dropWord();
     else this.#endWord();
     const op = /^(?:<<<|<<-|<<|<>|<&|<\(|<|&>>|&>|>>|>&|>\||>\(|>)/.exec(s.slice(this.#i))![0];
     this.#i += op.length - 1;
@@ -142,7 +144,8 @@ class ScriptReader {
     this.#endWord();
     const s = this.s;
     const c = s[this.#i]!;
-    if ((c === '&' || c === '|' || c === ';') && (s[this.#i + 1] === c || (c === '|' && s[this.#i + 1] === '&'))) this.#i++;
+    if ((c === '&' || c === '|' || c === ';') && (s[this.#i + 1] === c || (c === '|' && s[this.#i + 1] === '&')))
+      this.#i++;
     this.#endCommand();
   }
 
@@ -173,7 +176,8 @@ class ScriptReader {
   #endWord(): void {
     if (!this.#started) return;
     const word = this.#unknown ? null : this.#text;
-    if (this.#redirect === 'heredoc' || this.#redirect === 'heredoc-tabs') this.#heredocs.push({ delimiter: word ?? this.#text, tabs: this.#redirect === 'heredoc-tabs' });
+    if (this.#redirect === 'heredoc' || this.#redirect === 'heredoc-tabs')
+      this.#heredocs.push({ delimiter: word ?? this.#text, tabs: this.#redirect === 'heredoc-tabs' });
     else if (this.#redirect === null) this.commands.at(-1)!.push(word);
     this.#redirect = null;
     this.#dropWord();
@@ -212,7 +216,7 @@ function closing(s: string, from: number, open: string, close: string): number {
   for (let i = from; i < s.length; i++) {
     const c = s[i]!;
     if (c === '\\') i++;
-    else if (c === '\'' && open !== '`') i = s.indexOf('\'', i + 1) < 0 ? s.length : s.indexOf('\'', i + 1);
+    else if (c === "'" && open !== '`') i = s.indexOf("'", i + 1) < 0 ? s.length : s.indexOf("'", i + 1);
     else if (c === close && --depth === 0) return i + 1;
     else if (c === open && open !== close) depth++;
   }

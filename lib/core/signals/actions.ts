@@ -11,7 +11,13 @@
  */
 
 /** The actions an external diagnostician may name (its contract, incident/diagnosis-schema.ts). */
-export const DIAGNOSIS_ACTIONS = ['OBSERVE', 'TERMINATE_DESCENDANT_PROCESS', 'CANCEL_AND_RESUME', 'CHECKPOINT_AND_RESPAWN', 'HALT_AND_ESCALATE'] as const;
+export const DIAGNOSIS_ACTIONS = [
+  'OBSERVE',
+  'TERMINATE_DESCENDANT_PROCESS',
+  'CANCEL_AND_RESUME',
+  'CHECKPOINT_AND_RESPAWN',
+  'HALT_AND_ESCALATE',
+] as const;
 export type DiagnosisAction = (typeof DIAGNOSIS_ACTIONS)[number];
 
 export interface PolicyInput {
@@ -55,13 +61,17 @@ export interface ActionRow {
 
 const allow = (reason: string): Verdict => ({ verdict: 'allow', reason });
 const awaitApproval = (reason: string): Verdict => ({ verdict: 'await_approval', reason });
-const recoveryOff = (what: string): Verdict => awaitApproval(`recovery is off: run with --auto-recover (or auto_recover = true) to let deadman ${what}`);
+const recoveryOff = (what: string): Verdict =>
+  awaitApproval(`recovery is off: run with --auto-recover (or auto_recover = true) to let deadman ${what}`);
 
 export const ACTIONS = {
   TERMINATE_DESCENDANT_PROCESS: {
     does: 'kill one proven-owned, hung descendant subtree; the agent carries on',
     policy: ({ targetUnproven, autoRecover }) => {
-      if (targetUnproven) return awaitApproval(`nothing proves the target is an open tool call's — it may be a helper the agent started (${targetUnproven}): deadman does not kill on a guess, a person must decide`);
+      if (targetUnproven)
+        return awaitApproval(
+          `nothing proves the target is an open tool call's — it may be a helper the agent started (${targetUnproven}): deadman does not kill on a guess, a person must decide`,
+        );
       return autoRecover ? allow('auto_recover is on') : recoveryOff('kill hung descendants');
     },
     neverReused: true,
@@ -75,28 +85,44 @@ export const ACTIONS = {
     policy: () => awaitApproval('the diagnosis advises leaving it to a person'),
   },
   END_FINISHED_RUN: {
-    does: 'the agent\'s work is over: stop its tree and exit with its result\'s verdict',
+    does: "the agent's work is over: stop its tree and exit with its result's verdict",
     policy: () => allow('the agent already finished: ending the run needs no approval'),
-    ends: { doing: 'stopping the finished agent\'s tree', done: 'the finished agent\'s tree is stopped; the run ends with its result\'s verdict' },
+    ends: {
+      doing: "stopping the finished agent's tree",
+      done: "the finished agent's tree is stopped; the run ends with its result's verdict",
+    },
   },
   WAIT_FOR_USAGE_RESET: {
-    does: 'stop the agent (SIGINT) if it still runs, wait for the limit\'s reset feeding the watchdog, then resume the session',
+    does: "stop the agent (SIGINT) if it still runs, wait for the limit's reset feeding the watchdog, then resume the session",
     policy: () => allow('the agent cannot work until the reset: waiting needs no approval'),
-    ends: { doing: 'interrupting the agent to wait for the reset', done: 'the agent is stopped; the run waits for the reset, then resumes the session' },
+    ends: {
+      doing: 'interrupting the agent to wait for the reset',
+      done: 'the agent is stopped; the run waits for the reset, then resumes the session',
+    },
   },
   STOP_FOR_CREDIT: {
     does: 'stop the agent (its credit or spend limit is spent: no reset to wait for), settle its session so nothing revives it, exit 69',
     policy: () => allow('the agent cannot work until a person adds credit: stopping it needs no approval'),
-    ends: { doing: 'stopping the agent: its credit is spent', done: 'the agent is stopped; deadman exits 69 and does not revive the session: a person must add credit' },
+    ends: {
+      doing: 'stopping the agent: its credit is spent',
+      done: 'the agent is stopped; deadman exits 69 and does not revive the session: a person must add credit',
+    },
   },
   CANCEL_AND_RESUME: {
     does: 'interrupt the agent (SIGINT, grace, the kill path) and resume its session with grounded guidance',
     policy: ({ sessionId, autoRecover }) => {
-      if (!sessionId) return awaitApproval('the agent reported no session id, so it cannot be resumed: a person must decide');
-      return autoRecover ? allow('auto_recover is on and the session can be resumed') : recoveryOff('interrupt and resume the agent');
+      if (!sessionId)
+        return awaitApproval('the agent reported no session id, so it cannot be resumed: a person must decide');
+      return autoRecover
+        ? allow('auto_recover is on and the session can be resumed')
+        : recoveryOff('interrupt and resume the agent');
     },
     neverReused: true,
-    ends: { doing: 'interrupting the agent to resume it with guidance', done: 'the agent is interrupted; its session resumes with the guidance', judgedByNextPass: true },
+    ends: {
+      doing: 'interrupting the agent to resume it with guidance',
+      done: 'the agent is interrupted; its session resumes with the guidance',
+      judgedByNextPass: true,
+    },
   },
   OBSERVE: {
     does: 'record it for a person; the run goes on untouched',
@@ -105,13 +131,22 @@ export const ACTIONS = {
   HALT_AND_ESCALATE: {
     does: 'stop the tree, record, exit 69: a person must look before it runs again',
     policy: () => allow('halting only stops: it needs no approval'),
-    ends: { doing: 'stopping the tree: a person must look before it runs again', done: 'the tree is stopped; deadman exits 69 (do not restart)', halts: true },
+    ends: {
+      doing: 'stopping the tree: a person must look before it runs again',
+      done: 'the tree is stopped; deadman exits 69 (do not restart)',
+      halts: true,
+    },
   },
   CHECKPOINT_AND_RESPAWN: {
     does: 'write a handoff file, stop the agent, and start a fresh session with the task and the handoff',
-    policy: ({ autoRecover }) => (autoRecover ? allow('auto_recover is on') : recoveryOff('respawn the agent with a handoff')),
+    policy: ({ autoRecover }) =>
+      autoRecover ? allow('auto_recover is on') : recoveryOff('respawn the agent with a handoff'),
     neverReused: true,
-    ends: { doing: 'interrupting the agent to respawn it with a handoff', done: 'the agent is stopped; a fresh session starts with the task and the handoff', judgedByNextPass: true },
+    ends: {
+      doing: 'interrupting the agent to respawn it with a handoff',
+      done: 'the agent is stopped; a fresh session starts with the task and the handoff',
+      judgedByNextPass: true,
+    },
   },
 } satisfies Record<string, ActionRow>;
 

@@ -9,12 +9,15 @@ const creditExhausted: Detector = {
 };
 
 export const CREDIT_EXHAUSTED = {
-  means: 'the agent\'s account is out of credit or past its spend limit: no reset will come, a person must add credit',
+  means: "the agent's account is out of credit or past its spend limit: no reset will come, a person must add credit",
   detector: creditExhausted,
   raisedBy: 'lib/core/detect/credit-exhausted.ts',
   // Both CLIs say it and exit within a second.
   atExit: true,
-  diagnosis: { action: 'STOP_FOR_CREDIT', rationale: 'no reset will come: waiting cannot help, and a restart or a revive only runs into the same wall' },
+  diagnosis: {
+    action: 'STOP_FOR_CREDIT',
+    rationale: 'no reset will come: waiting cannot help, and a restart or a revive only runs into the same wall',
+  },
   endedBy: 'STOP_FOR_CREDIT',
   stall: 'settle',
   stallLog: 'error',
@@ -23,5 +26,6 @@ export const CREDIT_EXHAUSTED = {
   end: { outcome: 'credit-exhausted', exitCode: ExitCode.DO_NOT_RESTART, settles: true },
   errorCode: 'credit_exhausted',
   severity: 'critical',
-  advice: 'The agent\'s account has no credit left (or reached its spend limit): add credit or raise the limit in the provider\'s billing settings, then start the run again; deadman did not revive the session, so resume it by hand (its id is in `deadman status`) to keep its context.',
+  advice:
+    "The agent's account has no credit left (or reached its spend limit): add credit or raise the limit in the provider's billing settings, then start the run again; deadman did not revive the session, so resume it by hand (its id is in `deadman status`) to keep its context.",
 } as const satisfies SignalRow;

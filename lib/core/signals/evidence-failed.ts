@@ -12,5 +12,6 @@ export const EVIDENCE_FAILED = {
   end: { outcome: 'green-but-dead', exitCode: ExitCode.GREEN_BUT_DEAD },
   errorCode: 'evidence_failed',
   severity: 'critical',
-  advice: 'The run reported success but its evidence did not hold (green but dead): make the job fail loudly when it produces nothing, and check the claim still matches what it writes.',
+  advice:
+    'The run reported success but its evidence did not hold (green but dead): make the job fail loudly when it produces nothing, and check the claim still matches what it writes.',
 } as const satisfies SignalRow;

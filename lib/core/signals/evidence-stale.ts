@@ -17,5 +17,6 @@ export const EVIDENCE_STALE = {
   end: STALLED_END,
   errorCode: 'evidence_stale',
   severity: 'critical',
-  advice: 'The evidence stopped moving while the run looked busy: check that the claim (path, freshness) still matches what the work writes, and that the work is not looping without result.',
+  advice:
+    'The evidence stopped moving while the run looked busy: check that the claim (path, freshness) still matches what the work writes, and that the work is not looping without result.',
 } as const satisfies SignalRow;

@@ -9,7 +9,8 @@ import { FOR_A_PERSON, type SignalRow } from './signal-row.ts';
 export const HALT_AND_ESCALATE = {
   means: 'a person must look before it runs again: the revive budget is spent, or a diagnostician halted the run',
   detector: null,
-  raisedBy: 'lib/supervise/records/records.ts (a run refused for a spent revive budget), or the HALT_AND_ESCALATE action',
+  raisedBy:
+    'lib/supervise/records/records.ts (a run refused for a spent revive budget), or the HALT_AND_ESCALATE action',
   diagnosis: FOR_A_PERSON,
   endedBy: 'HALT_AND_ESCALATE',
   stall: 'halt',
@@ -18,5 +19,6 @@ export const HALT_AND_ESCALATE = {
   end: { outcome: 'halted', exitCode: ExitCode.DO_NOT_RESTART },
   errorCode: 'halted',
   severity: 'critical',
-  advice: 'The revive budget is spent: the session keeps being interrupted — find the common cause in the runs\' exits (OOM, a crashing tool, repeated stalls) before raising `revive.max_revives`.',
+  advice:
+    "The revive budget is spent: the session keeps being interrupted — find the common cause in the runs' exits (OOM, a crashing tool, repeated stalls) before raising `revive.max_revives`.",
 } as const satisfies SignalRow;

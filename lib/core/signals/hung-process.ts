@@ -13,7 +13,10 @@ const hungProcess: Detector = {
       baseline: history.persistent,
       ignore: settings.ignore,
       openTools: [...output.openTools].map(([toolId, startedAt]) => ({
-        toolId, startedAt, windowFrom: output.openToolWindows.get(toolId) ?? startedAt, command: output.openToolCommands.get(toolId) ?? null,
+        toolId,
+        startedAt,
+        windowFrom: output.openToolWindows.get(toolId) ?? startedAt,
+        command: output.openToolCommands.get(toolId) ?? null,
       })),
       firstToolAt: output.firstToolAt,
       requireOpenTool: settings.agent(),
@@ -23,11 +26,20 @@ const hungProcess: Detector = {
 };
 
 export const HUNG_PROCESS = {
-  means: 'one subtree under an open tool call made no CPU or I/O progress for `hung_timeout` while the agent waited on it',
+  means:
+    'one subtree under an open tool call made no CPU or I/O progress for `hung_timeout` while the agent waited on it',
   detector: hungProcess,
   raisedBy: 'lib/core/detect/hung.ts',
-  diagnosis: { action: 'TERMINATE_DESCENDANT_PROCESS', rationale: 'a descendant made no CPU or I/O progress while the agent waited on it; killing it returns a failed tool result the agent can act on' },
-  consult: { TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS', OBSERVE: 'REPORT', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
+  diagnosis: {
+    action: 'TERMINATE_DESCENDANT_PROCESS',
+    rationale:
+      'a descendant made no CPU or I/O progress while the agent waited on it; killing it returns a failed tool result the agent can act on',
+  },
+  consult: {
+    TERMINATE_DESCENDANT_PROCESS: 'TERMINATE_DESCENDANT_PROCESS',
+    OBSERVE: 'REPORT',
+    HALT_AND_ESCALATE: 'HALT_AND_ESCALATE',
+  },
   consultedByDefault: true,
   attached: true,
   stall: 'configured',
@@ -36,5 +48,6 @@ export const HUNG_PROCESS = {
   errorCode: 'hung_process',
   // One hung descendant is a warning: the run as a whole may still be fine.
   severity: 'warning',
-  advice: 'A tool command sat idle with no CPU or I/O: give the commands the agent runs their own timeouts (`timeout 10m …`) and keep interactive programs out of them (PAGER=cat, GIT_EDITOR=true, CI=1).',
+  advice:
+    'A tool command sat idle with no CPU or I/O: give the commands the agent runs their own timeouts (`timeout 10m …`) and keep interactive programs out of them (PAGER=cat, GIT_EDITOR=true, CI=1).',
 } as const satisfies SignalRow;

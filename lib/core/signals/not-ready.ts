@@ -4,7 +4,9 @@ import { STALLED_END, WHOLE_RUN_STALL, type SignalRow } from './signal-row.ts';
 const notReady: Detector = {
   init: null,
   detect: ({ now, startedAt, facts, settings }) =>
-    !facts.ready && now - startedAt > settings.readyTimeoutMs ? { message: `not ready after ${Math.round(settings.readyTimeoutMs / 1000)}s` } : null,
+    !facts.ready && now - startedAt > settings.readyTimeoutMs
+      ? { message: `not ready after ${Math.round(settings.readyTimeoutMs / 1000)}s` }
+      : null,
 };
 
 export const NOT_READY = {
@@ -17,5 +19,6 @@ export const NOT_READY = {
   end: STALLED_END,
   errorCode: 'not_ready',
   severity: 'critical',
-  advice: 'The command never became ready: check `ready_pattern`/`ready_port` against what it really prints or opens, and raise `ready_timeout` if start-up is slow.',
+  advice:
+    'The command never became ready: check `ready_pattern`/`ready_port` against what it really prints or opens, and raise `ready_timeout` if start-up is slow.',
 } as const satisfies SignalRow;

@@ -23,8 +23,20 @@ import type { NextPass, Outcome, SignalRow, StallAction } from './signal-row.ts'
  * signal"). The order is the docs' and the config's (`diagnose.signals`); detection has its own.
  */
 export const SIGNALS = {
-  OUTPUT_INACTIVITY, HUNG_PROCESS, EVIDENCE_STALE, EVIDENCE_FAILED, TIMEOUT, NOT_READY, HALT_AND_ESCALATE,
-  FINISHED_NOT_EXITED, USAGE_LIMIT, CREDIT_EXHAUSTED, REPEATED_FAILURE, NO_PROGRESS, SESSION_BUDGET_RISK, REVIVE_REFUSED,
+  OUTPUT_INACTIVITY,
+  HUNG_PROCESS,
+  EVIDENCE_STALE,
+  EVIDENCE_FAILED,
+  TIMEOUT,
+  NOT_READY,
+  HALT_AND_ESCALATE,
+  FINISHED_NOT_EXITED,
+  USAGE_LIMIT,
+  CREDIT_EXHAUSTED,
+  REPEATED_FAILURE,
+  NO_PROGRESS,
+  SESSION_BUDGET_RISK,
+  REVIVE_REFUSED,
 } as const satisfies Record<string, SignalRow>;
 
 export type SignalKind = keyof typeof SIGNALS;
@@ -37,7 +49,17 @@ export type ConsultableKind = { [K in SignalKind]: Rows[K] extends { consult: ob
 
 /** The agent's own word first: spent credit, a usage limit or a finished result explains any silence after it. */
 export const DETECTION_ORDER: readonly DetectedKind[] = [
-  'CREDIT_EXHAUSTED', 'USAGE_LIMIT', 'SESSION_BUDGET_RISK', 'FINISHED_NOT_EXITED', 'REPEATED_FAILURE', 'NO_PROGRESS', 'HUNG_PROCESS', 'OUTPUT_INACTIVITY', 'TIMEOUT', 'NOT_READY', 'EVIDENCE_STALE',
+  'CREDIT_EXHAUSTED',
+  'USAGE_LIMIT',
+  'SESSION_BUDGET_RISK',
+  'FINISHED_NOT_EXITED',
+  'REPEATED_FAILURE',
+  'NO_PROGRESS',
+  'HUNG_PROCESS',
+  'OUTPUT_INACTIVITY',
+  'TIMEOUT',
+  'NOT_READY',
+  'EVIDENCE_STALE',
 ];
 
 export const SIGNAL_KINDS = Object.keys(SIGNALS) as SignalKind[];
@@ -48,7 +70,10 @@ export const ATTACHED_KINDS: readonly DetectedKind[] = DETECTION_ORDER.filter((k
 /** The kinds whose incidents are refusals (their rows' `refusal`): a person's to acknowledge. */
 export const REFUSAL_KINDS: readonly SignalKind[] = SIGNAL_KINDS.filter((kind) => 'refusal' in SIGNALS[kind]);
 
-export const CONSULTABLE_SIGNALS = SIGNAL_KINDS.filter((kind) => 'consult' in SIGNALS[kind]) as unknown as readonly [ConsultableKind, ...ConsultableKind[]];
+export const CONSULTABLE_SIGNALS = SIGNAL_KINDS.filter((kind) => 'consult' in SIGNALS[kind]) as unknown as readonly [
+  ConsultableKind,
+  ...ConsultableKind[],
+];
 
 /** The kinds consulted when `diagnose.signals` is not set (their rows' `consultedByDefault`). */
 export const CONSULTED_BY_DEFAULT = CONSULTABLE_SIGNALS.filter((kind) => 'consultedByDefault' in SIGNALS[kind]);
@@ -81,5 +106,7 @@ export function stalledOutcome(kind: string): Outcome {
 
 /** How the run goes on after a pass with this outcome; undefined: the run ends. */
 export function nextPassAfter(outcome: Outcome): NextPass | undefined {
-  return SIGNAL_KINDS.map((kind) => signalRow(kind)!).find((row) => typeof row.end === 'object' && row.end.outcome === outcome)?.nextPass;
+  return SIGNAL_KINDS.map((kind) => signalRow(kind)!).find(
+    (row) => typeof row.end === 'object' && row.end.outcome === outcome,
+  )?.nextPass;
 }

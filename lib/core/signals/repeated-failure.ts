@@ -9,9 +9,17 @@ const REPEAT_THRESHOLD = 3;
 /** Its state: the streak of identical failures with an unchanged workspace. A turn ending neither extends nor breaks it. */
 const repeatedFailure: Detector<RepeatState> = {
   init: NO_REPEAT,
-  fold: (state, attempts, workspace) => attempts.reduce((streak, attempt) => (attempt.turn
-    ? streak
-    : noteToolResult(streak, { failure: attempt.ok ? null : attempt, workspace: workspaceOf(attempt, workspace) })), state),
+  fold: (state, attempts, workspace) =>
+    attempts.reduce(
+      (streak, attempt) =>
+        attempt.turn
+          ? streak
+          : noteToolResult(streak, {
+              failure: attempt.ok ? null : attempt,
+              workspace: workspaceOf(attempt, workspace),
+            }),
+      state,
+    ),
   detect: (_input, streak) => detectRepeatedFailure(streak, REPEAT_THRESHOLD),
 };
 
@@ -19,7 +27,11 @@ export const REPEATED_FAILURE = {
   means: 'the same command failed the same way 3 times with the workspace unchanged',
   detector: repeatedFailure,
   raisedBy: 'lib/core/detect/repeated-failure.ts',
-  diagnosis: { action: 'CANCEL_AND_RESUME', rationale: 'the agent keeps repeating a failing command without changing anything; interrupting it and resuming with what failed breaks the loop' },
+  diagnosis: {
+    action: 'CANCEL_AND_RESUME',
+    rationale:
+      'the agent keeps repeating a failing command without changing anything; interrupting it and resuming with what failed breaks the loop',
+  },
   consult: { CANCEL_AND_RESUME: 'CANCEL_AND_RESUME', OBSERVE: 'OBSERVE', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
   endedBy: 'CANCEL_AND_RESUME',
   stall: 'cancel-resume',
@@ -30,5 +42,6 @@ export const REPEATED_FAILURE = {
   nextPass: 'resume-with-guidance',
   errorCode: 'repeated_failure',
   severity: 'critical',
-  advice: 'The agent ran the same failing command again and again without changing anything: give it a way to see the failure (a test it can run alone, a clearer error), or split the task.',
+  advice:
+    'The agent ran the same failing command again and again without changing anything: give it a way to see the failure (a test it can run alone, a clearer error), or split the task.',
 } as const satisfies SignalRow;

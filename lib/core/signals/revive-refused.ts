@@ -11,5 +11,6 @@ export const REVIVE_REFUSED = {
   stallLog: 'error',
   errorCode: 'revive_refused',
   severity: 'critical',
-  advice: 'A revive marker failed its checks (its MAC, owner, mode or a symlink) and was moved aside unread: find out who or what wrote or changed it (the file is kept beside the markers), and keep the state directory private to deadman\'s user.',
+  advice:
+    "A revive marker failed its checks (its MAC, owner, mode or a symlink) and was moved aside unread: find out who or what wrote or changed it (the file is kept beside the markers), and keep the state directory private to deadman's user.",
 } as const satisfies SignalRow;

@@ -9,11 +9,19 @@ const sessionBudget: Detector = {
 };
 
 export const SESSION_BUDGET_RISK = {
-  means: 'the agent\'s reported tokens or cost crossed `budget.tokens` / `budget.cost_usd`',
+  means: "the agent's reported tokens or cost crossed `budget.tokens` / `budget.cost_usd`",
   detector: sessionBudget,
   raisedBy: 'lib/core/detect/session-budget.ts',
-  diagnosis: { action: 'CHECKPOINT_AND_RESPAWN', rationale: 'the session is over its budget; a fresh session with a handoff carries the task on without the old context\'s cost' },
-  consult: { CHECKPOINT_AND_RESPAWN: 'CHECKPOINT_AND_RESPAWN', OBSERVE: 'OBSERVE', HALT_AND_ESCALATE: 'HALT_AND_ESCALATE' },
+  diagnosis: {
+    action: 'CHECKPOINT_AND_RESPAWN',
+    rationale:
+      "the session is over its budget; a fresh session with a handoff carries the task on without the old context's cost",
+  },
+  consult: {
+    CHECKPOINT_AND_RESPAWN: 'CHECKPOINT_AND_RESPAWN',
+    OBSERVE: 'OBSERVE',
+    HALT_AND_ESCALATE: 'HALT_AND_ESCALATE',
+  },
   endedBy: 'CHECKPOINT_AND_RESPAWN',
   stall: 'respawn',
   interrupts: true,
@@ -24,5 +32,6 @@ export const SESSION_BUDGET_RISK = {
   nextPass: 'respawn',
   errorCode: 'session_budget_risk',
   severity: 'critical',
-  advice: 'The session ran over its token or cost budget: split the task, or raise `budget.tokens` / `budget.cost_usd` if the work needs it.',
+  advice:
+    'The session ran over its token or cost budget: split the task, or raise `budget.tokens` / `budget.cost_usd` if the work needs it.',
 } as const satisfies SignalRow;

@@ -17,7 +17,8 @@ import type { Detector } from './detector.ts';
  * a fresh session with a handoff. `settle`: stop the agent, settle its session (never revived)
  * and exit 69 (do not restart): only a person can lift what stopped it.
  */
-export type StallAction = 'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn' | 'settle';
+export type StallAction =
+  'withhold' | 'exit' | 'finish' | 'usage-wait' | 'cancel-resume' | 'halt' | 'respawn' | 'settle';
 
 /** How the next pass of the run starts after a pass ended this way (pass-loop.ts). */
 export type NextPass =
@@ -43,7 +44,20 @@ export const NEXT_PASS_OUTCOMES = {
 type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Every way a pass can end, as the run records it: a row's `end` names one of these, or does not compile. */
-export type Outcome = 'completed' | 'recovered_and_resumed' | 'failed' | 'green-but-dead' | 'stalled' | 'timeout' | 'stopped' | 'spawn-failed' | 'usage-limit' | 'cancel-resume' | 'halted' | 'respawn' | 'credit-exhausted';
+export type Outcome =
+  | 'completed'
+  | 'recovered_and_resumed'
+  | 'failed'
+  | 'green-but-dead'
+  | 'stalled'
+  | 'timeout'
+  | 'stopped'
+  | 'spawn-failed'
+  | 'usage-limit'
+  | 'cancel-resume'
+  | 'halted'
+  | 'respawn'
+  | 'credit-exhausted';
 
 /**
  * How a pass ends: the run's outcome and exit code; `clean`: its revive marker completes;
@@ -103,7 +117,14 @@ export interface SignalRow {
 export const STALLED_END: PassEnd = { outcome: 'stalled', exitCode: ExitCode.STALLED_RESTART };
 
 /** The diagnosis of a whole-run stall: no single process is to blame. */
-export const WHOLE_RUN_STALL = { action: 'STALL_POLICY', rationale: 'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy' } as const;
+export const WHOLE_RUN_STALL = {
+  action: 'STALL_POLICY',
+  rationale:
+    'the whole run stopped making progress and no single process is to blame; a restart (with revive) is the remedy',
+} as const;
 
 /** The diagnosis of a kind only a person can act on. */
-export const FOR_A_PERSON = { action: 'REPORT', rationale: 'retrying cannot help without a person looking first' } as const;
+export const FOR_A_PERSON = {
+  action: 'REPORT',
+  rationale: 'retrying cannot help without a person looking first',
+} as const;

@@ -6,7 +6,9 @@ import type { SignalRow } from './signal-row.ts';
 const wallTimeout: Detector = {
   init: null,
   detect: ({ now, startedAt, settings }) =>
-    settings.timeoutMs > 0 && now - startedAt >= settings.timeoutMs ? { message: `wall-time limit of ${formatDuration(settings.timeoutMs)} reached` } : null,
+    settings.timeoutMs > 0 && now - startedAt >= settings.timeoutMs
+      ? { message: `wall-time limit of ${formatDuration(settings.timeoutMs)} reached` }
+      : null,
 };
 
 export const TIMEOUT = {
@@ -20,5 +22,6 @@ export const TIMEOUT = {
   end: { outcome: 'timeout', exitCode: ExitCode.TIMEOUT },
   errorCode: 'timeout',
   severity: 'critical',
-  advice: 'The run hit its wall-time cap: raise `timeout` if the work is legitimately longer, or split it so each run finishes within the cap.',
+  advice:
+    'The run hit its wall-time cap: raise `timeout` if the work is legitimately longer, or split it so each run finishes within the cap.',
 } as const satisfies SignalRow;

@@ -9,12 +9,15 @@ const usageLimit: Detector = {
 };
 
 export const USAGE_LIMIT = {
-  means: 'the agent\'s turn failed on a plan or usage limit, or on a throttle',
+  means: "the agent's turn failed on a plan or usage limit, or on a throttle",
   detector: usageLimit,
   raisedBy: 'lib/core/detect/usage-limit.ts',
   // The agent may report it and exit within one poll.
   atExit: true,
-  diagnosis: { action: 'WAIT_FOR_USAGE_RESET', rationale: 'the plan or usage limit holds until its reset: a restart before then only burns retries' },
+  diagnosis: {
+    action: 'WAIT_FOR_USAGE_RESET',
+    rationale: 'the plan or usage limit holds until its reset: a restart before then only burns retries',
+  },
   endedBy: 'WAIT_FOR_USAGE_RESET',
   stall: 'usage-wait',
   interrupts: true,
@@ -24,5 +27,6 @@ export const USAGE_LIMIT = {
   nextPass: 'resume-after-reset',
   errorCode: 'usage_limit',
   severity: 'critical',
-  advice: 'The agent hit its plan or usage limit: deadman waited for the reset and resumed the session; spread the jobs over the day, or raise the plan, if it happens often.',
+  advice:
+    'The agent hit its plan or usage limit: deadman waited for the reset and resumed the session; spread the jobs over the day, or raise the plan, if it happens often.',
 } as const satisfies SignalRow;

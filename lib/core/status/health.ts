@@ -32,14 +32,33 @@ export const STALE_AFTER_INTERVALS = 3;
 /** `unknown`: no run of this name ever wrote a health file here (a mistyped --name, another state directory). */
 export type HealthVerdict = { healthy: boolean; known: boolean; line: string };
 
-export function judgeHealth(record: HealthRecord | null, nowMs: number, name: string, ownerAlive: boolean): HealthVerdict {
-  if (!record) return { healthy: false, known: false, line: `${name}: no such run: no run of this name wrote a health file in this state directory (check --name, and state_dir or $STATE_DIRECTORY)` };
+export function judgeHealth(
+  record: HealthRecord | null,
+  nowMs: number,
+  name: string,
+  ownerAlive: boolean,
+): HealthVerdict {
+  if (!record)
+    return {
+      healthy: false,
+      known: false,
+      line: `${name}: no such run: no run of this name wrote a health file in this state directory (check --name, and state_dir or $STATE_DIRECTORY)`,
+    };
   const ageMs = Math.max(0, nowMs - record.updated_at);
   const seconds = (ms: number) => `${Math.round(ms / 1000)}s`;
-  if (!ownerAlive) return { healthy: false, known: true, line: `${name}: unhealthy: deadman (pid ${record.pid}) is gone; last status: ${record.status}` };
+  if (!ownerAlive)
+    return {
+      healthy: false,
+      known: true,
+      line: `${name}: unhealthy: deadman (pid ${record.pid}) is gone; last status: ${record.status}`,
+    };
   if (record.healthy === false) return { healthy: false, known: true, line: `${name}: unhealthy: ${record.status}` };
   if (ageMs > STALE_AFTER_INTERVALS * record.interval_ms) {
-    return { healthy: false, known: true, line: `${name}: unhealthy: last healthy ${seconds(ageMs)} ago (refreshed every ${seconds(record.interval_ms)} while healthy); last status: ${record.status}` };
+    return {
+      healthy: false,
+      known: true,
+      line: `${name}: unhealthy: last healthy ${seconds(ageMs)} ago (refreshed every ${seconds(record.interval_ms)} while healthy); last status: ${record.status}`,
+    };
   }
   return { healthy: true, known: true, line: `${name}: healthy · ${record.status}` };
 }

@@ -31,15 +31,30 @@ const CAUSE_RESULTS: ReadonlySet<string> = new Set(['watchdog', 'oom-kill', 'tim
 
 const UNRECORDED = 'deadman ended without recording an exit';
 
-export function lostRunEnd(run: { outcome: string | null; invocation_id?: string | null }, stop: ServiceStop | null): LostRunEnd {
+export function lostRunEnd(
+  run: { outcome: string | null; invocation_id?: string | null },
+  stop: ServiceStop | null,
+): LostRunEnd {
   const said = stop !== null && stop.invocationId === run.invocation_id ? stop : null;
   const stalled = run.outcome === 'stalled';
   const outcome = run.outcome ?? 'lost';
   if (said === null) {
-    return { outcome, signal: stalled ? 'watchdog' : 'unknown', reason: stalled ? undefined : `${UNRECORDED} (killed, crashed or the host went down)`, lost: 1 };
+    return {
+      outcome,
+      signal: stalled ? 'watchdog' : 'unknown',
+      reason: stalled ? undefined : `${UNRECORDED} (killed, crashed or the host went down)`,
+      lost: 1,
+    };
   }
-  const exitCode = said.exit?.code === 'exited' && !CAUSE_RESULTS.has(said.result) ? { exit_code: said.exit.status } : {};
-  return { outcome, signal: causeOf(said), ...exitCode, reason: stalled ? undefined : `${UNRECORDED}; systemd says ${said.result}${exitText(said.exit)}`, lost: 1 };
+  const exitCode =
+    said.exit?.code === 'exited' && !CAUSE_RESULTS.has(said.result) ? { exit_code: said.exit.status } : {};
+  return {
+    outcome,
+    signal: causeOf(said),
+    ...exitCode,
+    reason: stalled ? undefined : `${UNRECORDED}; systemd says ${said.result}${exitText(said.exit)}`,
+    lost: 1,
+  };
 }
 
 /** The signal column: systemd's result where it names the cause, else the signal, else none (it exited with a status). */
@@ -51,5 +66,7 @@ function causeOf(stop: ServiceStop): string | null {
 
 function exitText(exit: ServiceStop['exit']): string {
   if (exit === null) return '';
-  return exit.code === 'exited' ? ` (exit ${exit.status})` : ` (SIG${exit.signal}${exit.code === 'dumped' ? ', core dumped' : ''})`;
+  return exit.code === 'exited'
+    ? ` (exit ${exit.status})`
+    : ` (SIG${exit.signal}${exit.code === 'dumped' ? ', core dumped' : ''})`;
 }

@@ -29,7 +29,12 @@ export const PASS_EXIT_CODE = 75;
  * wait from a death.
  */
 export function betweenPasses(run: RecordedRunEnd): boolean {
-  return run.ended_at !== null && PASS_OUTCOMES.includes(run.outcome ?? '') && run.exit_code === PASS_EXIT_CODE && !closedAsLost(run);
+  return (
+    run.ended_at !== null &&
+    PASS_OUTCOMES.includes(run.outcome ?? '') &&
+    run.exit_code === PASS_EXIT_CODE &&
+    !closedAsLost(run)
+  );
 }
 
 /** `running`: its deadman is alive; `ended`: it recorded its end; `lost`: its deadman died without one. */

@@ -13,8 +13,22 @@ import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.
  */
 
 export const STATUS_STATES = [
-  'running', 'revived', 'completed', 'stopped', 'failed', 'green_but_dead', 'stalled', 'timeout', 'killed', 'interrupted', 'exhausted', 'halted', 'usage_limit',
-  'credit_exhausted', 'refused', 'damaged',
+  'running',
+  'revived',
+  'completed',
+  'stopped',
+  'failed',
+  'green_but_dead',
+  'stalled',
+  'timeout',
+  'killed',
+  'interrupted',
+  'exhausted',
+  'halted',
+  'usage_limit',
+  'credit_exhausted',
+  'refused',
+  'damaged',
 ] as const;
 export type StatusState = (typeof STATUS_STATES)[number];
 
@@ -78,10 +92,21 @@ export interface StatusRow {
 type Verdict = Pick<StatusRow, 'state' | 'updatedAt' | 'reason'>;
 
 const OUTCOME_STATES: Record<string, StatusState> = {
-  completed: 'completed', recovered_and_resumed: 'completed', failed: 'failed', 'spawn-failed': 'failed', 'green-but-dead': 'green_but_dead', stalled: 'stalled',
-  timeout: 'timeout', stopped: 'stopped', 'revive-exhausted': 'exhausted', halted: 'halted', 'owned-elsewhere': 'running', 'revive-refused': 'refused',
+  completed: 'completed',
+  recovered_and_resumed: 'completed',
+  failed: 'failed',
+  'spawn-failed': 'failed',
+  'green-but-dead': 'green_but_dead',
+  stalled: 'stalled',
+  timeout: 'timeout',
+  stopped: 'stopped',
+  'revive-exhausted': 'exhausted',
+  halted: 'halted',
+  'owned-elsewhere': 'running',
+  'revive-refused': 'refused',
   // A pass outcome on the latest row: the run did not go on (beyond max_wait; fresh sessions over budget too often): exit 69.
-  'usage-limit': 'usage_limit', respawn: 'exhausted',
+  'usage-limit': 'usage_limit',
+  respawn: 'exhausted',
   'credit-exhausted': 'credit_exhausted',
 };
 
@@ -98,7 +123,12 @@ export function runRowState(run: StatusRun, ownerAlive: boolean): StatusState {
 function fromRun(run: StatusRun, ownerAlive: boolean): Verdict {
   const presence = runPresence(run, ownerAlive);
   if (presence === 'running') return { state: 'running', updatedAt: run.started_at, reason: null };
-  if (presence === 'lost') return { state: 'killed', updatedAt: run.ended_at ?? run.started_at, reason: run.ended_at === null ? lostRunReason(run) : run.reason ?? run.outcome };
+  if (presence === 'lost')
+    return {
+      state: 'killed',
+      updatedAt: run.ended_at ?? run.started_at,
+      reason: run.ended_at === null ? lostRunReason(run) : (run.reason ?? run.outcome),
+    };
   return { state: OUTCOME_STATES[run.outcome ?? ''] ?? 'failed', updatedAt: run.ended_at, reason: run.outcome };
 }
 
@@ -112,7 +142,11 @@ function fromMarker(marker: Marker, livePid: number | null): Verdict {
 }
 
 /** The marker speaks for the run when it is live, spent, or newer than the latest run row (a detached resume). */
-function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, ownerAlive: (run: StatusRun) => boolean): Verdict {
+function verdict(
+  marker: StatusMarker | undefined,
+  run: StatusRun | undefined,
+  ownerAlive: (run: StatusRun) => boolean,
+): Verdict {
   const m = marker?.marker ?? null;
   if (marker && m === null) return { state: 'damaged', updatedAt: null, reason: marker.problem };
   const runVerdict = run ? fromRun(run, ownerAlive(run)) : null;
@@ -120,7 +154,9 @@ function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, o
   const { livePid } = marker!;
   // A session process outliving its killed deadman runs unsupervised: that is no live run.
   if (runVerdict?.state === 'killed' && (livePid === null || livePid !== m.owner?.pid)) {
-    return livePid === null ? runVerdict : { ...runVerdict, reason: `${runVerdict.reason}; pid ${livePid} of its session runs on unsupervised` };
+    return livePid === null
+      ? runVerdict
+      : { ...runVerdict, reason: `${runVerdict.reason}; pid ${livePid} of its session runs on unsupervised` };
   }
   const markerVerdict = fromMarker(m, livePid);
   if (runVerdict === null || livePid !== null || m.state === 'exhausted') return markerVerdict;
@@ -128,7 +164,10 @@ function verdict(marker: StatusMarker | undefined, run: StatusRun | undefined, o
 }
 
 export function statusRows(
-  markers: readonly StatusMarker[], runs: readonly StatusRun[], incidents: readonly StatusIncident[], ownerAlive: (run: StatusRun) => boolean = () => false,
+  markers: readonly StatusMarker[],
+  runs: readonly StatusRun[],
+  incidents: readonly StatusIncident[],
+  ownerAlive: (run: StatusRun) => boolean = () => false,
 ): StatusRow[] {
   const names = [...new Set([...markers.map((m) => m.name), ...runs.map((r) => r.name)])].sort();
   return names.map((name): StatusRow => {
@@ -137,13 +176,19 @@ export function statusRows(
     const unresolved = incidents.filter((i) => i.run_name === name && !isSettled(i.state));
     // The run that found a forged marker (opened or reopened a refusal as it started) went on
     // fresh: refused is what a person must know of it.
-    const refusal = unresolved.find((i) => signalRow(i.kind)?.refusal && run !== undefined && i.updated_at >= run.started_at);
+    const refusal = unresolved.find(
+      (i) => signalRow(i.kind)?.refusal && run !== undefined && i.updated_at >= run.started_at,
+    );
     let row = verdict(marker, run, ownerAlive);
     if (refusal) row = { state: 'refused', updatedAt: refusal.updated_at, reason: refusal.message };
     const open = unresolved.at(-1);
     return {
-      name, ...row, exitCode: run?.ended_at != null ? run.exit_code : null, errorCode: run?.error_code ?? null,
-      sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null, revives: marker?.marker?.reviveCount ?? null,
+      name,
+      ...row,
+      exitCode: run?.ended_at != null ? run.exit_code : null,
+      errorCode: run?.error_code ?? null,
+      sessionId: marker?.marker?.sessionId ?? run?.session_id ?? null,
+      revives: marker?.marker?.reviveCount ?? null,
       openIncident: open ? { id: open.id, kind: open.kind, state: open.state } : null,
       needsAttention: !WELL.has(row.state) || unresolved.some((i) => incidentNeedsPerson(i.state)),
     };
@@ -153,9 +198,17 @@ export function statusRows(
 /** `--json`: snake_case keys, ISO-8601 UTC times, enum states (docs/status.md). */
 export function statusJson(rows: readonly StatusRow[], maxRevives: number): object[] {
   return rows.map((row) => ({
-    name: row.name, state: row.state, exit_code: row.exitCode, error_code: row.errorCode, session_id: row.sessionId,
+    name: row.name,
+    state: row.state,
+    exit_code: row.exitCode,
+    error_code: row.errorCode,
+    session_id: row.sessionId,
     updated_at: row.updatedAt === null ? null : new Date(row.updatedAt).toISOString(),
-    revives: row.revives, max_revives: maxRevives, reason: row.reason, open_incident: row.openIncident, needs_attention: row.needsAttention,
+    revives: row.revives,
+    max_revives: maxRevives,
+    reason: row.reason,
+    open_incident: row.openIncident,
+    needs_attention: row.needsAttention,
   }));
 }
 
@@ -166,14 +219,23 @@ function stateText(row: StatusRow): string {
 
 export function renderStatus(rows: readonly StatusRow[], now: number, maxRevives: number): string {
   if (rows.length === 0) return 'no runs or revive markers yet\n';
-  const table = [['NAME', 'STATE', 'SESSION', 'AGE', 'REVIVES', 'OPEN INCIDENT'], ...rows.map((row) => [
-    row.name,
-    stateText(row),
-    row.sessionId ?? '-',
-    row.updatedAt === null ? '-' : `${formatAge(Math.max(0, now - row.updatedAt))} ago`,
-    row.revives === null ? '-' : `${row.revives}/${maxRevives}`,
-    row.openIncident ? `#${row.openIncident.id} ${row.openIncident.kind} ${row.openIncident.state}` : '-',
-  ])];
+  const table = [
+    ['NAME', 'STATE', 'SESSION', 'AGE', 'REVIVES', 'OPEN INCIDENT'],
+    ...rows.map((row) => [
+      row.name,
+      stateText(row),
+      row.sessionId ?? '-',
+      row.updatedAt === null ? '-' : `${formatAge(Math.max(0, now - row.updatedAt))} ago`,
+      row.revives === null ? '-' : `${row.revives}/${maxRevives}`,
+      row.openIncident ? `#${row.openIncident.id} ${row.openIncident.kind} ${row.openIncident.state}` : '-',
+    ]),
+  ];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((cells) => cells[column]!.length)));
-  return table.map((cells) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n') + '\n';
+  return (
+    table
+      .map((cells) =>
+        cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -18,20 +18,49 @@ const YEAR = 31_557_600n * SEC;
 
 /** systemd's suffix table, in its matching order: the first prefix that matches wins. */
 const SUFFIXES: Array<[string, bigint]> = [
-  ['seconds', SEC], ['second', SEC], ['sec', SEC], ['s', SEC],
-  ['minutes', MIN], ['minute', MIN], ['min', MIN],
-  ['months', MONTH], ['month', MONTH], ['M', MONTH],
-  ['msec', MS], ['ms', MS], ['m', MIN],
-  ['hours', HOUR], ['hour', HOUR], ['hr', HOUR], ['h', HOUR],
-  ['days', DAY], ['day', DAY], ['d', DAY],
-  ['weeks', WEEK], ['week', WEEK], ['w', WEEK],
-  ['years', YEAR], ['year', YEAR], ['y', YEAR],
-  ['usec', US], ['us', US], ['\u03bcs', US], ['\u00b5s', US],
+  ['seconds', SEC],
+  ['second', SEC],
+  ['sec', SEC],
+  ['s', SEC],
+  ['minutes', MIN],
+  ['minute', MIN],
+  ['min', MIN],
+  ['months', MONTH],
+  ['month', MONTH],
+  ['M', MONTH],
+  ['msec', MS],
+  ['ms', MS],
+  ['m', MIN],
+  ['hours', HOUR],
+  ['hour', HOUR],
+  ['hr', HOUR],
+  ['h', HOUR],
+  ['days', DAY],
+  ['day', DAY],
+  ['d', DAY],
+  ['weeks', WEEK],
+  ['week', WEEK],
+  ['w', WEEK],
+  ['years', YEAR],
+  ['year', YEAR],
+  ['y', YEAR],
+  ['usec', US],
+  ['us', US],
+  ['\u03bcs', US],
+  ['\u00b5s', US],
 ];
 
 /** The units systemd writes, largest first. */
 const OUTPUT_UNITS: Array<[string, bigint]> = [
-  ['y', YEAR], ['month', MONTH], ['w', WEEK], ['d', DAY], ['h', HOUR], ['min', MIN], ['s', SEC], ['ms', MS], ['us', US],
+  ['y', YEAR],
+  ['month', MONTH],
+  ['w', WEEK],
+  ['d', DAY],
+  ['h', HOUR],
+  ['min', MIN],
+  ['s', SEC],
+  ['ms', MS],
+  ['us', US],
 ];
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -49,7 +78,9 @@ export function parseSpan(text: string): SpanResult {
   const invalid = (why: string): SpanResult => ({ ok: false, error: why });
   let rest = text.replace(WHITESPACE, '');
   if (rest.startsWith('infinity')) {
-    return rest.slice(8).replace(WHITESPACE, '') === '' ? { ok: true, usec: 'infinity' } : invalid(`is not a time span; ${EXAMPLES}`);
+    return rest.slice(8).replace(WHITESPACE, '') === ''
+      ? { ok: true, usec: 'infinity' }
+      : invalid(`is not a time span; ${EXAMPLES}`);
   }
   let total = 0n;
   let something = false;
@@ -64,8 +95,10 @@ export function parseSpan(text: string): SpanResult {
     const afterInteger = number ? rest.slice(number[0].length) : rest;
     let fraction = '';
     if (afterInteger.startsWith('.')) fraction = /^\.(\d*)/.exec(afterInteger)![1]!;
-    else if (!number) return invalid(something && /^\p{L}/u.test(rest) ? unknownUnit(rest) : `is not a time span; ${EXAMPLES}`);
-    const afterNumber = fraction || afterInteger.startsWith('.') ? afterInteger.slice(1 + fraction.length) : afterInteger;
+    else if (!number)
+      return invalid(something && /^\p{L}/u.test(rest) ? unknownUnit(rest) : `is not a time span; ${EXAMPLES}`);
+    const afterNumber =
+      fraction || afterInteger.startsWith('.') ? afterInteger.slice(1 + fraction.length) : afterInteger;
     const unitText = afterNumber.replace(WHITESPACE, '');
     const suffix = SUFFIXES.find(([name]) => unitText.startsWith(name));
     if (!suffix && unitText === afterNumber && unitText !== '') return invalid(unknownUnit(unitText));
@@ -140,7 +173,12 @@ export function formatDuration(ms: number): string {
 
 /** Coarse age for "is 4 days stale": the largest whole unit. */
 export function formatAge(ms: number): string {
-  const units: Array<[number, string]> = [[86_400_000, 'day'], [3_600_000, 'hour'], [60_000, 'minute'], [1000, 'second']];
+  const units: Array<[number, string]> = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+    [1000, 'second'],
+  ];
   for (const [size, name] of units) {
     const n = Math.floor(ms / size);
     if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'}`;

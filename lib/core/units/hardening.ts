@@ -35,17 +35,21 @@ const SHARED_TMP = /^\/(var\/)?tmp(\/|$)/;
 const UNUSED_SYSCALLS = '~@clock @cpu-emulation @module @obsolete @raw-io @reboot @swap';
 
 /** What a root job never needs even as root: modules, reboot, clock, raw I/O, audit and MAC rules, wake locks. */
-const ROOT_NEVER_NEEDS = '~CAP_SYS_MODULE CAP_SYS_BOOT CAP_SYS_TIME CAP_SYS_RAWIO CAP_MKNOD CAP_WAKE_ALARM CAP_SYS_PACCT '
-  + 'CAP_LINUX_IMMUTABLE CAP_BLOCK_SUSPEND CAP_SYS_TTY_CONFIG CAP_MAC_ADMIN CAP_MAC_OVERRIDE CAP_AUDIT_CONTROL CAP_AUDIT_READ CAP_SYSLOG CAP_BPF';
+const ROOT_NEVER_NEEDS =
+  '~CAP_SYS_MODULE CAP_SYS_BOOT CAP_SYS_TIME CAP_SYS_RAWIO CAP_MKNOD CAP_WAKE_ALARM CAP_SYS_PACCT ' +
+  'CAP_LINUX_IMMUTABLE CAP_BLOCK_SUSPEND CAP_SYS_TTY_CONFIG CAP_MAC_ADMIN CAP_MAC_OVERRIDE CAP_AUDIT_CONTROL CAP_AUDIT_READ CAP_SYSLOG CAP_BPF';
 
 export function hardeningLines(spec: HardeningSpec): string[] {
   if (spec.level === 'off') {
-    return ['# Sandboxing: none (--sandbox off). The job may read and change all its user may; only the', '# user (User=) and the cgroup limit it.'];
+    return [
+      '# Sandboxing: none (--sandbox off). The job may read and change all its user may; only the',
+      '# user (User=) and the cgroup limit it.',
+    ];
   }
   const user = spec.scope === 'user';
   return [
     `# Sandboxing (systemd.exec(5); --sandbox ${spec.level}, docs/systemd.md "Sandboxing" gives each line's why).`,
-    '# Setuid programs (sudo, su) cannot raise the job\'s privileges.',
+    "# Setuid programs (sudo, su) cannot raise the job's privileges.",
     'NoNewPrivileges=yes',
     ...fileSystemLines(spec),
     ...(user ? userManagerNote() : systemOnlyLines()),
@@ -62,10 +66,12 @@ export function hardeningLines(spec: HardeningSpec): string[] {
     ...systemCallLines(spec.level),
     ...capabilityLines(spec.runAs, spec.level),
     ...(spec.level === 'strict' ? strictLines(user) : []),
-    '# Left out on purpose: MemoryDenyWriteExecute= (Node\'s JIT needs it), ProtectHome= (the agent',
+    "# Left out on purpose: MemoryDenyWriteExecute= (Node's JIT needs it), ProtectHome= (the agent",
     '# lives in HOME), PrivateNetwork= (agents talk to their API), ProtectKernelTunables= and',
     '# ProtectKernelLogs= (on hosts whose /proc/sys holds other mounts the unit fails with 226/NAMESPACE)',
-    ...(spec.level === 'strict' ? ['# and ProcSubset= (deadman and ps read /proc/stat).'] : ['# and RestrictNamespaces= (agent sandboxes such as bubblewrap create namespaces; --sandbox strict).']),
+    ...(spec.level === 'strict'
+      ? ['# and ProcSubset= (deadman and ps read /proc/stat).']
+      : ['# and RestrictNamespaces= (agent sandboxes such as bubblewrap create namespaces; --sandbox strict).']),
   ];
 }
 
@@ -79,7 +85,11 @@ function fileSystemLines(spec: HardeningSpec): string[] {
   };
   const sharedTmp = [...writable, ...shared, ...spec.startedPaths].some((path) => SHARED_TMP.test(path));
   // "-": a directory that does not exist (yet) must not keep the unit from starting.
-  const paths = [...writable.map(quote), ...shared.map((path) => `-${quote(path)}`), ...(sharedTmp ? ['-/tmp', '-/var/tmp'] : [])];
+  const paths = [
+    ...writable.map(quote),
+    ...shared.map((path) => `-${quote(path)}`),
+    ...(sharedTmp ? ['-/tmp', '-/var/tmp'] : []),
+  ];
   const home = spec.home === '%h' ? '%h' : quote(spec.home);
   return [
     `# The whole file system is read-only except HOME (${spec.home}: the agent's login, caches, session`,
@@ -88,8 +98,15 @@ function fileSystemLines(spec: HardeningSpec): string[] {
     'ProtectSystem=strict',
     `ReadWritePaths=${[home, ...paths].join(' ')}`,
     ...(sharedTmp
-      ? ['# No PrivateTmp=: the work, its records or deadman itself live under /tmp, which must stay the', '# shared one; it and /var/tmp stay writable above (compilers, pip, npm and agents write temp files).']
-      : ['# A writable /tmp and /var/tmp of its own: temp files work, and one job\'s leftovers never meet', '# another\'s and vanish on stop.', 'PrivateTmp=yes']),
+      ? [
+          '# No PrivateTmp=: the work, its records or deadman itself live under /tmp, which must stay the',
+          '# shared one; it and /var/tmp stay writable above (compilers, pip, npm and agents write temp files).',
+        ]
+      : [
+          "# A writable /tmp and /var/tmp of its own: temp files work, and one job's leftovers never meet",
+          "# another's and vanish on stop.",
+          'PrivateTmp=yes',
+        ]),
   ];
 }
 
@@ -100,7 +117,7 @@ function systemOnlyLines(): string[] {
     'PrivateDevices=yes',
     'ProtectKernelModules=yes',
     'ProtectClock=yes',
-    '# cgroups are read-only (deadman only reads its own); other users\' processes are invisible.',
+    "# cgroups are read-only (deadman only reads its own); other users' processes are invisible.",
     'ProtectControlGroups=yes',
     'ProtectProc=invisible',
   ];
@@ -108,39 +125,55 @@ function systemOnlyLines(): string[] {
 
 function userManagerNote(): string[] {
   return [
-    '# No PrivateDevices=, ProtectKernelModules=, ProtectClock= (a user manager that is not root\'s',
+    "# No PrivateDevices=, ProtectKernelModules=, ProtectClock= (a user manager that is not root's",
     '# fails them: 218/CAPABILITIES), no ProtectControlGroups=, ProtectProc= (with /run not a mount',
-    '# of its own, they cover the manager\'s notify socket and READY=1 never arrives).',
+    "# of its own, they cover the manager's notify socket and READY=1 never arrives).",
   ];
 }
 
 function systemCallLines(level: SandboxLevel): string[] {
   if (level === 'strict') {
-    return ['# Only the system calls of ordinary services (systemd\'s @system-service); others fail with EPERM.', 'SystemCallFilter=@system-service', 'SystemCallErrorNumber=EPERM'];
+    return [
+      "# Only the system calls of ordinary services (systemd's @system-service); others fail with EPERM.",
+      'SystemCallFilter=@system-service',
+      'SystemCallErrorNumber=EPERM',
+    ];
   }
-  return ['# Kernel interfaces no tool of an agent uses (clock, modules, reboot, swap, raw I/O, obsolete', '# calls) fail with EPERM; the rest stays, ptrace and mount (debuggers, bubblewrap) included.',
-    `SystemCallFilter=${UNUSED_SYSCALLS}`, 'SystemCallErrorNumber=EPERM'];
+  return [
+    '# Kernel interfaces no tool of an agent uses (clock, modules, reboot, swap, raw I/O, obsolete',
+    '# calls) fail with EPERM; the rest stays, ptrace and mount (debuggers, bubblewrap) included.',
+    `SystemCallFilter=${UNUSED_SYSCALLS}`,
+    'SystemCallErrorNumber=EPERM',
+  ];
 }
 
 function capabilityLines(runAs: string | null, level: SandboxLevel): string[] {
   if (runAs === null) {
     return [
-      '# A user namespace of its own, holding no capabilities (a user manager that is not root\'s can',
-      '# drop them only inside one): the job does what its user may, never more, even under root\'s',
-      '# user manager (use a system unit for a job that needs root\'s powers). Its keys stay its own.',
+      "# A user namespace of its own, holding no capabilities (a user manager that is not root's can",
+      "# drop them only inside one): the job does what its user may, never more, even under root's",
+      "# user manager (use a system unit for a job that needs root's powers). Its keys stay its own.",
       'PrivateUsers=yes',
       'CapabilityBoundingSet=',
       'KeyringMode=private',
     ];
   }
-  if (runAs !== 'root' || level === 'strict') return ['# No capabilities at all, not even through file capabilities.', 'CapabilityBoundingSet='];
-  return ['# Root keeps root (it was given on purpose) but for what no job needs: modules, reboot, the', '# clock, raw I/O, device nodes, audit and MAC rules, wake locks, BPF.', `CapabilityBoundingSet=${ROOT_NEVER_NEEDS}`];
+  if (runAs !== 'root' || level === 'strict')
+    return ['# No capabilities at all, not even through file capabilities.', 'CapabilityBoundingSet='];
+  return [
+    '# Root keeps root (it was given on purpose) but for what no job needs: modules, reboot, the',
+    '# clock, raw I/O, device nodes, audit and MAC rules, wake locks, BPF.',
+    `CapabilityBoundingSet=${ROOT_NEVER_NEEDS}`,
+  ];
 }
 
 function strictLines(user: boolean): string[] {
   const ipc = user
-    // Seen on a Debian 12 host: PrivateIPC= under a user manager that is not root's fails every start with 226/NAMESPACE.
-    ? ['# No PrivateIPC=: a user manager that is not root\'s may fail to set it up (226/NAMESPACE) on', '# some kernels; System V IPC stays shared with this user\'s other processes.']
+    ? // Seen on a Debian 12 host: PrivateIPC= under a user manager that is not root's fails every start with 226/NAMESPACE.
+      [
+        "# No PrivateIPC=: a user manager that is not root's may fail to set it up (226/NAMESPACE) on",
+        "# some kernels; System V IPC stays shared with this user's other processes.",
+      ]
     : ['PrivateIPC=yes'];
   return [
     '# strict: no new namespaces (breaks agent sandboxes such as bubblewrap: run the agent without',

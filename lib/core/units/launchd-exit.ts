@@ -14,5 +14,8 @@ export const LAUNCHD_LABEL_ENV = 'DEADMAN_LAUNCHD_LABEL';
 
 export function launchdExitCode(code: number, label: string | undefined): { exitCode: number; note: string | null } {
   if (!label || !(NO_RESTART_CODES as readonly number[]).includes(code)) return { exitCode: code, note: null };
-  return { exitCode: 0, note: `exit ${code} means do not restart: launchd job ${label} ends with 0, since its KeepAlive (SuccessfulExit=false) restarts on any other code` };
+  return {
+    exitCode: 0,
+    note: `exit ${code} means do not restart: launchd job ${label} ends with 0, since its KeepAlive (SuccessfulExit=false) restarts on any other code`,
+  };
 }

@@ -30,7 +30,9 @@ export function launchdRunArgs(runArgs: readonly string[]): string[] {
   const at = runArgs.indexOf('--on-stall');
   if (at === -1) return [...runArgs, '--on-stall', 'exit'];
   if (runArgs[at + 1] !== 'exit') {
-    throw usageError(`--on-stall ${runArgs[at + 1] ?? ''} needs a systemd watchdog; launchd has none, so use --on-stall exit (the default there)`);
+    throw usageError(
+      `--on-stall ${runArgs[at + 1] ?? ''} needs a systemd watchdog; launchd has none, so use --on-stall exit (the default there)`,
+    );
   }
   return [...runArgs];
 }
@@ -39,7 +41,10 @@ export function renderPlist(spec: PlistSpec): string {
   checkServiceName(spec.name);
   const argv = deadmanArgv({ ...spec, runArgs: launchdRunArgs(spec.runArgs) });
   const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-  const environment = [...spec.environment.filter(([k]) => k !== LAUNCHD_LABEL_ENV), [LAUNCHD_LABEL_ENV, plistLabel(spec.name)] as const];
+  const environment = [
+    ...spec.environment.filter(([k]) => k !== LAUNCHD_LABEL_ENV),
+    [LAUNCHD_LABEL_ENV, plistLabel(spec.name)] as const,
+  ];
   const log = (suffix: string) => `${spec.logDir.replace(/\/+$/, '')}/deadman-${spec.name}${suffix}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -52,7 +57,7 @@ export function renderPlist(spec: PlistSpec): string {
     '  <!-- Absolute paths: launchd starts jobs with a minimal PATH. -->',
     `  <key>ProgramArguments</key>\n  <array>\n${argv.map((arg) => `    ${string(arg, 'a program argument')}`).join('\n')}\n  </array>`,
     entry('WorkingDirectory', string(spec.workingDirectory, 'the working directory')),
-    '  <!-- The generating shell\'s PATH, so the command and what it starts resolve as they did there; the label tells deadman it runs under launchd. -->',
+    "  <!-- The generating shell's PATH, so the command and what it starts resolve as they did there; the label tells deadman it runs under launchd. -->",
     `  <key>EnvironmentVariables</key>\n  <dict>\n${environment.map(([k, v]) => `    <key>${xml(k, 'an environment name')}</key>\n    ${string(v, `environment variable ${k}`)}`).join('\n')}\n  </dict>`,
     entry('RunAtLoad', '<true/>'),
     '  <!-- Restart after any exit but 0 (a stall ends in 75); deadman ends with 0 when a restart cannot help (usage limit past max_wait, revive budget spent). -->',
@@ -86,7 +91,12 @@ function string(value: string, what = 'a value'): string {
  */
 function xml(value: string, what: string): string {
   if (/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|\p{Cs}/u.test(value)) {
-    throw usageError(`${what} ${JSON.stringify(value.slice(0, 40))} holds a control character that a property list cannot carry`);
+    throw usageError(
+      `${what} ${JSON.stringify(value.slice(0, 40))} holds a control character that a property list cannot carry`,
+    );
   }
-  return value.replace(/[&<>"'\r]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' })[c]!);
+  return value.replace(
+    /[&<>"'\r]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' })[c]!,
+  );
 }

@@ -22,9 +22,12 @@ export interface ServiceCommand {
 const SERVICE_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
 
 export function checkServiceName(name: string): void {
-  if (!SERVICE_NAME.test(name)) throw usageError(`--name "${name}" may use only letters, digits and _ . - (at most 100)`);
+  if (!SERVICE_NAME.test(name))
+    throw usageError(`--name "${name}" may use only letters, digits and _ . - (at most 100)`);
 }
 
-export function deadmanArgv(spec: Pick<ServiceCommand, 'nodePath' | 'deadmanEntry' | 'runArgs' | 'command' | 'name'>): string[] {
+export function deadmanArgv(
+  spec: Pick<ServiceCommand, 'nodePath' | 'deadmanEntry' | 'runArgs' | 'command' | 'name'>,
+): string[] {
   return [spec.nodePath, spec.deadmanEntry, 'run', '--name', spec.name, ...spec.runArgs, '--', ...spec.command];
 }

@@ -30,7 +30,10 @@ export function quoteExecArg(value: string): QuoteResult {
 /** One `KEY=value` word of `Environment=`. */
 export function quoteEnvironmentAssignment(key: string, value: string): QuoteResult {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
-    return { ok: false, error: `environment variable name "${key}" is not valid; use letters, digits and _ (not starting with a digit)` };
+    return {
+      ok: false,
+      error: `environment variable name "${key}" is not valid; use letters, digits and _ (not starting with a digit)`,
+    };
   }
   return quoteWord(`${key}=${value}`, false);
 }
@@ -50,7 +53,10 @@ export function quoteCommandLine(argv: readonly string[]): QuoteResult {
   }
   const text = words.join(' ');
   if (text.length + 'ExecStart='.length >= SYSTEMD_LINE_MAX) {
-    return { ok: false, error: `the command line is ${text.length} bytes; systemd reads unit lines up to ${SYSTEMD_LINE_MAX} bytes — move the long argument into a file` };
+    return {
+      ok: false,
+      error: `the command line is ${text.length} bytes; systemd reads unit lines up to ${SYSTEMD_LINE_MAX} bytes — move the long argument into a file`,
+    };
   }
   return { ok: true, text };
 }
@@ -71,7 +77,9 @@ function quoteWord(value: string, escapeDollar: boolean): QuoteResult {
   let text = value.replaceAll('%', '%%');
   if (escapeDollar) text = text.replaceAll('$', '$$$$');
   if (BARE_WORD.test(text)) return { ok: true, text };
-  const escaped = text.replace(/[\\"\x00-\x1f\x7f]/g, (c) => (c === '\\' || c === '"' ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const escaped = text.replace(/[\\"\x00-\x1f\x7f]/g, (c) =>
+    c === '\\' || c === '"' ? `\\${c}` : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
   return { ok: true, text: `"${escaped}"` };
 }
 

@@ -48,7 +48,9 @@ export function systemdRunArgv(spec: TransientRevive): string[] {
   return [
     'systemd-run',
     ...(spec.manager === 'user' ? ['--user'] : []),
-    '--no-block', '--collect', '--quiet',
+    '--no-block',
+    '--collect',
+    '--quiet',
     `--unit=${spec.unitName}`,
     `--description=${spec.description}`,
     `--working-directory=${spec.workingDirectory}`,

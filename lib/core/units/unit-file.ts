@@ -63,7 +63,7 @@ export function renderUnit(spec: UnitSpec): string {
       writablePaths: spec.writablePaths,
       sharedWritablePaths: spec.sharedWritablePaths,
       startedPaths: [spec.nodePath, spec.deadmanEntry, spec.command[0] ?? ''],
-      runAs: spec.scope === 'user' ? null : spec.runAs ?? 'root',
+      runAs: spec.scope === 'user' ? null : (spec.runAs ?? 'root'),
       home: spec.home,
     }),
     '# Where the command was generated, so relative paths in it mean the same.',
@@ -88,11 +88,18 @@ function unitSectionLines(spec: UnitSpec): string[] {
     '[Unit]',
     `Description=deadman: ${quotedOrRefuse(escapeSpecifiers(spec.name), 'the name')}`,
     ...(spec.scope === 'system'
-      ? ['# Agents talk to remote APIs: start once the network is up, not merely configured.', 'Wants=network-online.target', 'After=network-online.target']
+      ? [
+          '# Agents talk to remote APIs: start once the network is up, not merely configured.',
+          'Wants=network-online.target',
+          'After=network-online.target',
+        ]
       : []),
     ...startLimitLines(spec.maxRevives),
     ...(spec.onFailure
-      ? ['# When it gives up (the limit above, or an exit not to retry): report the incident and alert.', `OnFailure=${quotedOrRefuse(escapeSpecifiers(spec.onFailure), 'OnFailure=')}`]
+      ? [
+          '# When it gives up (the limit above, or an exit not to retry): report the incident and alert.',
+          `OnFailure=${quotedOrRefuse(escapeSpecifiers(spec.onFailure), 'OnFailure=')}`,
+        ]
       : []),
   ];
 }
@@ -123,13 +130,22 @@ function restartAndStopLines(timings: UnitTimings): string[] {
  * settles such a run as every reader does. After a clean exit there is nothing to settle.
  */
 function settleLines(spec: UnitSpec): string[] {
-  const argv = [spec.nodePath, spec.deadmanEntry, 'health', '--quiet', '--settle', '--name', spec.name, ...spec.readArgs];
+  const argv = [
+    spec.nodePath,
+    spec.deadmanEntry,
+    'health',
+    '--quiet',
+    '--settle',
+    '--name',
+    spec.name,
+    ...spec.readArgs,
+  ];
   return [
-    '# Once the run ended, however it ended: a deadman killed (SIGKILL, OOM, the watchdog\'s abort) could',
+    "# Once the run ended, however it ended: a deadman killed (SIGKILL, OOM, the watchdog's abort) could",
     '# not record it, so this reader does (ended: killed, its waiting incidents ABANDONED) and rewrites',
     '# the [metrics] textfile it left saying "running". After a clean exit it finds nothing to do.',
     '# --settle: it exits 0 when systemd says the service ended well, 1 when not; "-": that answer',
-    '# never becomes the unit\'s result.',
+    "# never becomes the unit's result.",
     `ExecStopPost=-${quotedOrRefuse(quoteCommandLine(argv), 'ExecStopPost')}`,
   ];
 }
@@ -141,7 +157,10 @@ export function notifyAccessFor(notify: UnitSpec['notify']): 'main' | 'all' {
 
 function notifyAccessLines(notify: UnitSpec['notify']): string[] {
   if (notify.addonLoaded) {
-    return ['# Only deadman\'s own PID is heard: the supervised command cannot feed the watchdog.', `NotifyAccess=${notifyAccessFor(notify)}`];
+    return [
+      "# Only deadman's own PID is heard: the supervised command cannot feed the watchdog.",
+      `NotifyAccess=${notifyAccessFor(notify)}`,
+    ];
   }
   return [
     `# "all": without the sd-notify addon (${notify.why}) deadman notifies through`,
@@ -157,31 +176,62 @@ function notifyAccessLines(notify: UnitSpec['notify']): string[] {
 function startLimitLines(maxRevives: number): string[] {
   return [
     `# A crash loop stops here: room for the first start, ${maxRevives} revive${maxRevives === 1 ? '' : 's'} (revive.max_revives) and the`,
-    '# start that finds them spent and exits 69 (no restart), so deadman\'s own budget is reached first.',
+    "# start that finds them spent and exits 69 (no restart), so deadman's own budget is reached first.",
     'StartLimitIntervalSec=10min',
     `StartLimitBurst=${startLimitBurst(maxRevives)}`,
   ];
 }
 
 function identityLines(spec: UnitSpec): string[] {
-  const user = spec.scope === 'user' ? null : spec.runAs ?? 'root';
+  const user = spec.scope === 'user' ? null : (spec.runAs ?? 'root');
   const runsAsRoot = (user ?? spec.runAs) === 'root';
-  const identity = user === null ? [] : ['# The user who generated this unit: their HOME, credentials and agent login.', `User=${quotedOrRefuse(escapeSpecifiers(user), 'the user')}`];
-  const cache = user === 'root' ? ['# /var/cache/deadman keeps Node\'s compiled code between starts; PrivateTmp= empties /tmp at each.', 'CacheDirectory=deadman'] : [];
+  const identity =
+    user === null
+      ? []
+      : [
+          '# The user who generated this unit: their HOME, credentials and agent login.',
+          `User=${quotedOrRefuse(escapeSpecifiers(user), 'the user')}`,
+        ];
+  const cache =
+    user === 'root'
+      ? [
+          "# /var/cache/deadman keeps Node's compiled code between starts; PrivateTmp= empties /tmp at each.",
+          'CacheDirectory=deadman',
+        ]
+      : [];
   if (spec.recordsAt !== null) {
-    return [...identity, `# The records stay in ${spec.recordsAt}, as generated: point \`deadman report\` there (--state-dir, --database).`, ...cache];
+    return [
+      ...identity,
+      `# The records stay in ${spec.recordsAt}, as generated: point \`deadman report\` there (--state-dir, --database).`,
+      ...cache,
+    ];
   }
   if (user === 'root') {
-    return [...identity, '# /var/lib/deadman holds the database ($STATE_DIRECTORY), where root\'s `deadman report` looks.', 'StateDirectory=deadman', ...cache];
+    return [
+      ...identity,
+      "# /var/lib/deadman holds the database ($STATE_DIRECTORY), where root's `deadman report` looks.",
+      'StateDirectory=deadman',
+      ...cache,
+    ];
   }
   // A user manager runs deadman as the generating user; as root that means the system state directory.
-  const where = runsAsRoot ? '/var/lib/deadman' : user === null ? '~/.local/state/deadman' : `${user}'s ~/.local/state/deadman`;
-  return [...identity, `# No StateDirectory=: the database stays in ${where}, where ${user === null ? '' : 'their '}\`deadman report\` looks.`];
+  const where = runsAsRoot
+    ? '/var/lib/deadman'
+    : user === null
+      ? '~/.local/state/deadman'
+      : `${user}'s ~/.local/state/deadman`;
+  return [
+    ...identity,
+    `# No StateDirectory=: the database stays in ${where}, where ${user === null ? '' : 'their '}\`deadman report\` looks.`,
+  ];
 }
 
 function environmentLines(environment: UnitSpec['environment']): string[] {
   if (environment.length === 0) return [];
-  const lines = ['# From the generating shell: PATH, so the command and what it starts resolve as they did there; then --env.'];
-  for (const [key, value] of environment) lines.push(`Environment=${quotedOrRefuse(quoteEnvironmentAssignment(key, value), `environment variable ${key}`)}`);
+  const lines = [
+    '# From the generating shell: PATH, so the command and what it starts resolve as they did there; then --env.',
+  ];
+  for (const [key, value] of environment)
+    lines.push(`Environment=${quotedOrRefuse(quoteEnvironmentAssignment(key, value), `environment variable ${key}`)}`);
   return lines;
 }

@@ -57,8 +57,10 @@ export function deriveTimings(settings: RunTimingSettings, overrides: TimingOver
 export function describeWatchdog(settings: RunTimingSettings, timings: UnitTimings): string[] {
   const ping = `deadman pings every ${formatDuration(timings.watchdogMs / 2)} while the work is healthy, and stops pinging`;
   if (settings.inactivity === 0) {
-    return [`${ping} when an incident makes the run unhealthy (inactivity is off).`,
-      `A wedged deadman is restarted within ${formatDuration(timings.watchdogMs)}.`];
+    return [
+      `${ping} when an incident makes the run unhealthy (inactivity is off).`,
+      `A wedged deadman is restarted within ${formatDuration(timings.watchdogMs)}.`,
+    ];
   }
   return [
     `${ping} once there was no output for ${formatDuration(settings.inactivity)} (inactivity),`,

@@ -11,7 +11,10 @@ import { readJsonFile } from '../files/quiet-reads.ts';
  * not repeat what the run sent. Bookkeeping only: an unreadable file means "nothing sent yet";
  * an unwritable one is the caller's to report, and the alert still goes out.
  */
-const alertLogSchema = z.record(z.string(), z.strictObject({ at: z.number().finite(), invocation: z.string().nullable() }));
+const alertLogSchema = z.record(
+  z.string(),
+  z.strictObject({ at: z.number().finite(), invocation: z.string().nullable() }),
+);
 
 export function alertLogPath(stateDir: string, name: string): string {
   return join(stateDir, 'alerts', `${name}.json`);

@@ -38,7 +38,10 @@ export function createAlertSender(edges: AlertSenderEdges): AlertSender {
     } catch (error) {
       if (unrecorded) return;
       unrecorded = true;
-      edges.log('warn', `cannot record sent alerts in ${edges.logPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): min_interval across runs and OnFailure='s dedupe cannot hold; alerts still go out`);
+      edges.log(
+        'warn',
+        `cannot record sent alerts in ${edges.logPath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): min_interval across runs and OnFailure='s dedupe cannot hold; alerts still go out`,
+      );
     }
   };
   const deliver = async (alert: Alert): Promise<void> => {
@@ -54,7 +57,9 @@ export function createAlertSender(edges: AlertSenderEdges): AlertSender {
   return {
     send(alerts) {
       for (const alert of alerts) {
-        const sending: Promise<void> = deliver(alert).catch((error: Error) => edges.log('warn', `alert ${alertKey(alert)} not sent: ${error.message}`)).finally(() => inFlight.delete(sending));
+        const sending: Promise<void> = deliver(alert)
+          .catch((error: Error) => edges.log('warn', `alert ${alertKey(alert)} not sent: ${error.message}`))
+          .finally(() => inFlight.delete(sending));
         inFlight.add(sending);
       }
     },

@@ -10,7 +10,10 @@ import { readJsonFile } from '../files/quiet-reads.ts';
  * change goes out once (core/alerts/job-state-alerts.ts). A file that cannot be read means
  * "nothing alerted": the worst case is one repeated alert, never a missed one.
  */
-const alertedStatesSchema = z.record(z.string(), z.strictObject({ state: z.enum(['alive', 'dead', 'unknown']), at: z.number().finite() }));
+const alertedStatesSchema = z.record(
+  z.string(),
+  z.strictObject({ state: z.enum(['alive', 'dead', 'unknown']), at: z.number().finite() }),
+);
 
 export function alertedStatesPath(stateDir: string): string {
   return join(stateDir, 'check', 'alerted.json');

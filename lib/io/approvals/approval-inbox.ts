@@ -1,6 +1,11 @@
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { answerCommands, parseApprovalAnswer, RUN_TOKEN, type ApprovalAnswer } from '../../core/incident/approval-answer.ts';
+import {
+  answerCommands,
+  parseApprovalAnswer,
+  RUN_TOKEN,
+  type ApprovalAnswer,
+} from '../../core/incident/approval-answer.ts';
 import { writeFileAtomically } from '../files/atomic-write.ts';
 import { namesIn } from '../files/quiet-reads.ts';
 import { currentPathContext, ensurePrivateDir, resolveStateDir, statePaths, type StatePaths } from '../files/paths.ts';
@@ -50,7 +55,9 @@ export function approvalInbox(paths: StatePaths, runToken: string, warn: (messag
       const request = stat.isFile() && (stat.uid === uid || stat.uid === 0) ? readAnswer(path) : null;
       rmSync(path, { force: true });
       if (request?.incident_id === incidentId && request.run_token === runToken) return request;
-      warn(`refused ${path}: not a request by deadman approve/deny of this user or root for incident ${incidentId} of this run; it was removed`);
+      warn(
+        `refused ${path}: not a request by deadman approve/deny of this user or root for incident ${incidentId} of this run; it was removed`,
+      );
       return null;
     },
     commands: (incidentId: number) => answerCommands(incidentId, flags),

@@ -20,9 +20,18 @@ export function openTerminalPrompt(): TerminalPrompt | null {
   const tty = openControllingTerminal();
   if (tty !== null) {
     const input = new ReadStream(tty);
-    return linePrompt(input, (text) => writeSync(tty, text), () => input.destroy());
+    return linePrompt(
+      input,
+      (text) => writeSync(tty, text),
+      () => input.destroy(),
+    );
   }
-  if (process.stdin.isTTY) return linePrompt(process.stdin, (text) => process.stderr.write(text), () => process.stdin.pause());
+  if (process.stdin.isTTY)
+    return linePrompt(
+      process.stdin,
+      (text) => process.stderr.write(text),
+      () => process.stdin.pause(),
+    );
   return null;
 }
 

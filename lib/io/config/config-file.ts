@@ -62,13 +62,14 @@ export function discoverConfigFile(options: LoadOptions): string | null {
 export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
   const file = discoverConfigFile(options);
   const flags = options.flags ?? {};
-  if (file === null && Object.keys(flags).length === 0) return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config, chosen: new Set(), refusedJobs: [] };
+  if (file === null && Object.keys(flags).length === 0)
+    return { file: null, config: structuredClone(DEFAULT_CONFIG) as Config, chosen: new Set(), refusedJobs: [] };
   const source = file === null ? { file, text: '', uid: null } : readConfigFile(file);
   const note = options.onNote ?? noteOnStderr;
   const cache = options.cacheBase === undefined ? null : validatedConfigCache(options.cacheBase, source, flags, note);
   const cached = cache?.read() ?? null;
   const refusedJobs: RefusedJob[] = [];
-  const validated = cached ?? await validate(file, source.text, flags, options.jobsApart ? refusedJobs : null);
+  const validated = cached ?? (await validate(file, source.text, flags, options.jobsApart ? refusedJobs : null));
   if (cached === null && refusedJobs.length === 0) cache?.write(validated);
   // Valid TOML with nothing in it (empty, comments only) means every default: worth a note, not a refusal.
   if (validated.empty) note(`${file} has no settings; using the built-in defaults`);
@@ -76,23 +77,38 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
 }
 
 /** Validates file and flags; with `refused`, jobs whose problems are the only ones are left out and listed there. */
-async function validate(file: string | null, text: string, flags: Record<string, unknown>, refused: RefusedJob[] | null): Promise<ValidatedConfig> {
+async function validate(
+  file: string | null,
+  text: string,
+  flags: Record<string, unknown>,
+  refused: RefusedJob[] | null,
+): Promise<ValidatedConfig> {
   const raw = file === null ? {} : await parseToml(file, text);
   const { readEnglishEvidence } = await import('../../core/claims/english-evidence.ts');
   const english = readEnglishEvidence({ ...raw, ...flags });
-  if (english.problems.length > 0) throw configError(english.problems.map((line) => `${file ?? 'command line'}: ${line}`).join('\n'));
+  if (english.problems.length > 0)
+    throw configError(english.problems.map((line) => `${file ?? 'command line'}: ${line}`).join('\n'));
   const merged = english.raw;
   const { configSchema, knownKeysAt } = await import('../../core/config/config.ts');
   const source = { file: file ?? 'command line', flagKeys: new Set(Object.keys(flags)) };
-  const parse = (input: Record<string, unknown>) => configSchema.safeParse(input, { error: (issue) => phraseIssue(issue as never) });
+  const parse = (input: Record<string, unknown>) =>
+    configSchema.safeParse(input, { error: (issue) => phraseIssue(issue as never) });
   let result = parse(merged);
   const byJob = result.success || refused === null ? null : issuesByJob(result.error.issues as never);
   if (byJob !== null) {
-    for (const [job, issues] of byJob) refused!.push({ job, problems: formatProblems(issues, merged, source, knownKeysAt) });
+    for (const [job, issues] of byJob)
+      refused!.push({ job, problems: formatProblems(issues, merged, source, knownKeysAt) });
     result = parse(withoutJobs(merged, new Set(byJob.keys())));
   }
-  if (!result.success) throw configError(limitProblems(formatProblems(result.error.issues as never, merged, source, knownKeysAt)).join('\n'));
-  return { config: result.data, empty: file !== null && Object.keys(raw).length === 0, chosen: Object.keys({ ...raw, ...flags }) };
+  if (!result.success)
+    throw configError(
+      limitProblems(formatProblems(result.error.issues as never, merged, source, knownKeysAt)).join('\n'),
+    );
+  return {
+    config: result.data,
+    empty: file !== null && Object.keys(raw).length === 0,
+    chosen: Object.keys({ ...raw, ...flags }),
+  };
 }
 
 async function parseToml(file: string, text: string): Promise<Record<string, unknown>> {
@@ -121,11 +137,12 @@ function readConfigFile(file: string): ConfigSource {
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = {
-      ENOENT: 'does not exist; check --config or $DEADMAN_CONFIG',
-      EISDIR: 'is a directory, not a config file; point --config at a .toml file',
-      EACCES: 'cannot be read (permission denied); make it readable by the user deadman runs as',
-    }[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`;
+    const why =
+      {
+        ENOENT: 'does not exist; check --config or $DEADMAN_CONFIG',
+        EISDIR: 'is a directory, not a config file; point --config at a .toml file',
+        EACCES: 'cannot be read (permission denied); make it readable by the user deadman runs as',
+      }[code ?? ''] ?? `cannot be read (${code ?? (error as Error).message})`;
     throw configError(`${file}: ${why}`);
   }
   const text = bytes.toString('utf8');

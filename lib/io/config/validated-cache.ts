@@ -48,13 +48,19 @@ const euid = () => process.geteuid?.() ?? -1;
  * The cache for one config file and its flags, in `<base>/config-cache/`; `warn` hears an entry
  * that was refused. `base` must already exist: the cache never creates state directories of its own.
  */
-export function validatedConfigCache(base: string, source: ConfigSource, flags: Record<string, unknown>, warn: (line: string) => void): ValidatedConfigCache {
+export function validatedConfigCache(
+  base: string,
+  source: ConfigSource,
+  flags: Record<string, unknown>,
+  warn: (line: string) => void,
+): ValidatedConfigCache {
   const dir = join(base, 'config-cache');
   const flagsJson = JSON.stringify(flags);
   const build = buildIdentity();
   const job = sha256(`${source.file}\0${flagsJson}`).slice(0, 32);
   const entryPath = join(dir, `${job}.${sha256(build).slice(0, 16)}.json`);
-  const macInput = (payload: string) => [build, source.file, source.uid, sha256(source.text), flagsJson, payload].join('\0');
+  const macInput = (payload: string) =>
+    [build, source.file, source.uid, sha256(source.text), flagsJson, payload].join('\0');
   // Another uid's file: that uid, not deadman's, decides what it says.
   const usable = source.file === null || source.uid === euid();
   return {
@@ -97,7 +103,8 @@ const BUILDS_KEPT = 3;
 
 /** Removes a job's entries of all but the BUILDS_KEPT most recently written builds. */
 function forgetOldBuilds(dir: string, job: string): void {
-  const entries = readdirSync(dir).filter((name) => name.startsWith(`${job}.`) && name.endsWith('.json'))
+  const entries = readdirSync(dir)
+    .filter((name) => name.startsWith(`${job}.`) && name.endsWith('.json'))
     .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
   for (const { path } of entries.slice(BUILDS_KEPT)) rmSync(path, { force: true });

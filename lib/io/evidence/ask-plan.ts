@@ -9,14 +9,21 @@ import type { Redactor } from '../../core/redact/redact.ts';
  * (no diagnostician to ask). The question is redacted before it leaves the process; the key is
  * read from the environment at the call.
  */
-export async function askForPlan(diagnose: Config['diagnose'], redactor: Redactor, question: object, env: NodeJS.ProcessEnv = process.env): Promise<ParsedPlan | null> {
+export async function askForPlan(
+  diagnose: Config['diagnose'],
+  redactor: Redactor,
+  question: object,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ParsedPlan | null> {
   const choice = chooseDiagnostician(diagnose);
   const packet = redactor.value(question);
   switch (choice.kind) {
     case 'rules':
       return null;
     case 'command': {
-      const answer = await (await import('../incident/diagnostician.ts')).askCommandText(choice.argv, diagnose.timeout, packet);
+      const answer = await (
+        await import('../incident/diagnostician.ts')
+      ).askCommandText(choice.argv, diagnose.timeout, packet);
       return answer.ok ? parsePlanAnswer(answer.text) : answer;
     }
     case 'openai':

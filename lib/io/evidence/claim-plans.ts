@@ -34,7 +34,11 @@ export function planPath(stateDir: string, sentence: string, kind: PlanKind): st
 }
 
 /** The stored plan, null when there is none, or why the file cannot serve. */
-export function readPlan(stateDir: string, sentence: string, kind: PlanKind): { plan: ParsedPlan & { ok: true }; record: PlanRecord } | { problem: string } | null {
+export function readPlan(
+  stateDir: string,
+  sentence: string,
+  kind: PlanKind,
+): { plan: ParsedPlan & { ok: true }; record: PlanRecord } | { problem: string } | null {
   const path = planPath(stateDir, sentence, kind);
   let text: string;
   try {
@@ -44,10 +48,12 @@ export function readPlan(stateDir: string, sentence: string, kind: PlanKind): { 
     return { problem: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
   const record = parseJsonOrUndefined(text) as PlanRecord | undefined;
-  if (record === undefined || typeof record !== 'object' || record === null) return { problem: `${path} is not JSON; delete it and approve again` };
+  if (record === undefined || typeof record !== 'object' || record === null)
+    return { problem: `${path} is not JSON; delete it and approve again` };
   if (record.claim !== sentence.trim()) return { problem: `${path} is for another claim; delete it and approve again` };
   const plan = parsePlanValue({ claims: record.claims });
-  if (!plan.ok) return { problem: `${path} ${plan.problem.replace(/^answered with/, 'holds')}; delete it and approve again` };
+  if (!plan.ok)
+    return { problem: `${path} ${plan.problem.replace(/^answered with/, 'holds')}; delete it and approve again` };
   return { plan, record };
 }
 

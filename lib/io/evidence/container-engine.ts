@@ -59,8 +59,15 @@ export async function reachContainer(name: string, engine: Engine | undefined): 
       continue;
     }
     const status = asked.stdout.trim();
-    if (status !== 'running') return { unreachable: `container ${name} is ${status || 'in no known state'} (${candidate}), not running: its files cannot be read` };
-    const said = 'failed' in date ? date.failed : lastLine(date.code === 0 ? `printed ${JSON.stringify(date.stdout.trim())}` : date.stderr) || `exit ${date.code}`;
+    if (status !== 'running')
+      return {
+        unreachable: `container ${name} is ${status || 'in no known state'} (${candidate}), not running: its files cannot be read`,
+      };
+    const said =
+      'failed' in date
+        ? date.failed
+        : lastLine(date.code === 0 ? `printed ${JSON.stringify(date.stdout.trim())}` : date.stderr) ||
+          `exit ${date.code}`;
     return { unreachable: `container ${name} (${candidate}): cannot read its clock: date ${said}` };
   }
   return { unreachable: `container ${name} cannot be reached: ${heard.join('; ')}` };
@@ -79,10 +86,14 @@ async function execIn(engine: Engine, name: string, argv: ContainerArgv): Promis
 async function run(argv: readonly string[]): Promise<ExecResult | { failed: string }> {
   const outcome = await runBounded({ argv, timeoutMs: EXEC_TIMEOUT_MS, maxOutputBytes: MAX_EXEC_OUTPUT });
   switch (outcome.kind) {
-    case 'exited': return { code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr };
-    case 'not-started': return { failed: outcome.error === 'command not found' ? NOT_ON_PATH : outcome.error };
-    case 'timed-out': return { failed: `timed out after ${formatDuration(outcome.afterMs)}` };
-    case 'signaled': return { failed: `killed by ${outcome.signal}` };
+    case 'exited':
+      return { code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr };
+    case 'not-started':
+      return { failed: outcome.error === 'command not found' ? NOT_ON_PATH : outcome.error };
+    case 'timed-out':
+      return { failed: `timed out after ${formatDuration(outcome.afterMs)}` };
+    case 'signaled':
+      return { failed: `killed by ${outcome.signal}` };
   }
 }
 

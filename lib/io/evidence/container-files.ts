@@ -15,14 +15,18 @@ import type { ReachedContainer } from './container-engine.ts';
 
 export function containerFiles(container: ReachedContainer): FileFacts {
   const { exec, name } = container;
-  const failure = (what: string, stderr: string) => new Error(`${what} in container ${name} failed: ${stderr.trim().split('\n')[0] || 'no output'}`);
+  const failure = (what: string, stderr: string) =>
+    new Error(`${what} in container ${name} failed: ${stderr.trim().split('\n')[0] || 'no output'}`);
 
   return {
     expandGlob: async (pattern) => {
       const glob = compileGlob(pattern);
       const result = await exec(findArgv(glob));
       const listing = parseFind(result.code, result.stdout, result.stderr, MAX_GLOB_ENTRIES);
-      if ('tooMany' in listing) throw new GlobTooLargeError(`${pattern} lists more than ${listing.tooMany} entries in container ${name}; narrow the glob`);
+      if ('tooMany' in listing)
+        throw new GlobTooLargeError(
+          `${pattern} lists more than ${listing.tooMany} entries in container ${name}; narrow the glob`,
+        );
       if ('error' in listing) throw new Error(`${listing.error} in container ${name}`);
       return listing.paths.filter((path) => matchesGlob(glob, path));
     },
@@ -33,7 +37,8 @@ export function containerFiles(container: ReachedContainer): FileFacts {
       const stat = paths.length === 0 ? null : await exec(statArgv(paths));
       const facts = stat === null ? [] : parseStat(paths, stat.stdout, stat.stderr);
       const present = facts.filter((f) => f.state === 'present');
-      const withReal = (realOf: ReadonlyMap<string, string>) => facts.map((f): Candidate => (f.state === 'present' ? { ...f, resolved: realOf.get(f.path)! } : f));
+      const withReal = (realOf: ReadonlyMap<string, string>) =>
+        facts.map((f): Candidate => (f.state === 'present' ? { ...f, resolved: realOf.get(f.path)! } : f));
       if (present.length === 0) return { resolvedRoot: root, candidates: withReal(new Map()) };
       const real = await exec(realpathArgv([root, ...present.map((f) => f.path)]));
       const resolved = real.code === 0 ? parseRealpath(real.stdout, present.length + 1) : null;
@@ -49,7 +54,10 @@ export function containerFiles(container: ReachedContainer): FileFacts {
         return result.stdout;
       };
       if (file.size <= 2 * sampleBytes) return { head: await read(headArgv(file.resolved, file.size)), tail: null };
-      return { head: await read(headArgv(file.resolved, sampleBytes)), tail: await read(tailArgv(file.resolved, sampleBytes)) };
+      return {
+        head: await read(headArgv(file.resolved, sampleBytes)),
+        tail: await read(tailArgv(file.resolved, sampleBytes)),
+      };
     },
   };
 }

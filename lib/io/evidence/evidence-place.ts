@@ -25,5 +25,9 @@ export async function evidencePlace(job: Job, now: () => number): Promise<Eviden
   const reached = await reachContainer(job.container, job.engine);
   if ('unreachable' in reached) return reached;
   const { container, clock } = reached;
-  return { files: containerFiles(container), now: () => clock.epochMs + (now() - readAt), timeZone: offsetZone(clock.utcOffsetMinutes) };
+  return {
+    files: containerFiles(container),
+    now: () => clock.epochMs + (now() - readAt),
+    timeZone: offsetZone(clock.utcOffsetMinutes),
+  };
 }

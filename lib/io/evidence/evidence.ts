@@ -2,7 +2,13 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Claim, CommandClaim, FileClaim, HttpClaim, Job } from '../../core/config/config.ts';
 import {
-  chooseEvidence, claimName, combinedState, judgeFile, wantsSample, type JobVerdict, type Verdict,
+  chooseEvidence,
+  claimName,
+  combinedState,
+  judgeFile,
+  wantsSample,
+  type JobVerdict,
+  type Verdict,
 } from '../../core/evidence/evidence.ts';
 import { judgeCommand, judgeHttp, type HttpOutcome } from '../../core/evidence/probe-verdicts.ts';
 import { checkLexicalScope } from '../../core/config/path-scope.ts';
@@ -29,14 +35,23 @@ const MAX_BODY_BYTES = 256 * 1024;
 export const CHECK_CONCURRENCY = 32;
 
 /** `now` returns wall-clock milliseconds (file ages are measured against it); file facts come from `place` (default: this host). */
-export async function evaluateClaim(claim: Claim, index: number, now: () => number, place: EvidencePlace = { files: hostFiles, now, timeZone: hostTimeZone() }): Promise<Verdict> {
+export async function evaluateClaim(
+  claim: Claim,
+  index: number,
+  now: () => number,
+  place: EvidencePlace = { files: hostFiles, now, timeZone: hostTimeZone() },
+): Promise<Verdict> {
   const name = claimName(claim, index);
   try {
     switch (claim.kind) {
-      case 'file': return await evaluateFile(claim, name, place);
-      case 'command': return judgeCommand(claim, name, await runCommandClaim(claim));
-      case 'http': return judgeHttp(claim, name, await getUrl(claim));
-      case 'sql': return judgeSql(claim, name, await querySql(claim, now));
+      case 'file':
+        return await evaluateFile(claim, name, place);
+      case 'command':
+        return judgeCommand(claim, name, await runCommandClaim(claim));
+      case 'http':
+        return judgeHttp(claim, name, await getUrl(claim));
+      case 'sql':
+        return judgeSql(claim, name, await querySql(claim, now));
     }
   } catch (error) {
     return { claim: name, kind: claim.kind, verdict: 'unknown', reason: `check failed: ${describeError(error)}` };
@@ -44,7 +59,11 @@ export async function evaluateClaim(claim: Claim, index: number, now: () => numb
 }
 
 /** Evaluates claims with at most `concurrency` checks in flight; verdicts keep the claims' order. */
-export async function evaluateClaims(claims: readonly Claim[], now: () => number, concurrency = CHECK_CONCURRENCY): Promise<Verdict[]> {
+export async function evaluateClaims(
+  claims: readonly Claim[],
+  now: () => number,
+  concurrency = CHECK_CONCURRENCY,
+): Promise<Verdict[]> {
   return mapBounded(claims, concurrency, (claim, index) => evaluateClaim(claim, index, now));
 }
 
@@ -52,12 +71,20 @@ export async function evaluateClaims(claims: readonly Claim[], now: () => number
  * Evaluates every claim of the given jobs through one bounded pool; results keep the jobs' order.
  * A job whose container cannot be reached has every claim unknown, with the one line that says why.
  */
-export async function evaluateJobs(jobs: ReadonlyArray<[name: string, job: Job]>, now: () => number, concurrency = CHECK_CONCURRENCY): Promise<JobVerdict[]> {
+export async function evaluateJobs(
+  jobs: ReadonlyArray<[name: string, job: Job]>,
+  now: () => number,
+  concurrency = CHECK_CONCURRENCY,
+): Promise<JobVerdict[]> {
   const places = await mapBounded(jobs, concurrency, ([, job]) => evidencePlace(job, now));
-  const work = jobs.flatMap(([, job], at) => job.evidence.map((claim, index) => ({ claim, index, place: places[at]! })));
-  const verdicts = await mapBounded(work, concurrency, async ({ claim, index, place }): Promise<Verdict> => 'unreachable' in place
-    ? { claim: claimName(claim, index), kind: claim.kind, verdict: 'unknown', reason: place.unreachable }
-    : evaluateClaim(claim, index, now, place));
+  const work = jobs.flatMap(([, job], at) =>
+    job.evidence.map((claim, index) => ({ claim, index, place: places[at]! })),
+  );
+  const verdicts = await mapBounded(work, concurrency, async ({ claim, index, place }): Promise<Verdict> =>
+    'unreachable' in place
+      ? { claim: claimName(claim, index), kind: claim.kind, verdict: 'unknown', reason: place.unreachable }
+      : evaluateClaim(claim, index, now, place),
+  );
   let offset = 0;
   return jobs.map(([name, job]) => {
     const claims = verdicts.slice(offset, (offset += job.evidence.length));
@@ -97,22 +124,30 @@ function getUrl(claim: HttpClaim): Promise<HttpOutcome> {
       request.destroy();
       resolve(outcome);
     };
-    const request = send(url, { method: 'GET', agent: false, headers: { 'user-agent': 'deadman-check' } }, (response) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      const done = () => settle({ kind: 'response', status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
-      response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk.subarray(0, MAX_BODY_BYTES - bytes));
-        bytes += chunk.length;
-        if (bytes >= MAX_BODY_BYTES) done();
-      });
-      response.on('end', done);
-      // A body cut off mid-way is a failed check, not a response to judge by its first half.
-      response.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
-    });
+    const request = send(
+      url,
+      { method: 'GET', agent: false, headers: { 'user-agent': 'deadman-check' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        const done = () =>
+          settle({ kind: 'response', status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk.subarray(0, MAX_BODY_BYTES - bytes));
+          bytes += chunk.length;
+          if (bytes >= MAX_BODY_BYTES) done();
+        });
+        response.on('end', done);
+        // A body cut off mid-way is a failed check, not a response to judge by its first half.
+        response.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
+      },
+    );
     request.on('error', (error) => settle({ kind: 'failed', error: describeError(error) }));
     if (claim.timeout > 0) {
-      timer = setTimeout(() => settle({ kind: 'timed-out', afterMs: Math.round(performance.now() - started) }), claim.timeout);
+      timer = setTimeout(
+        () => settle({ kind: 'timed-out', afterMs: Math.round(performance.now() - started) }),
+        claim.timeout,
+      );
     }
     request.end();
   });

@@ -28,12 +28,18 @@ export async function expandGlob(pattern: string, maxEntries = MAX_GLOB_ENTRIES)
     if (segment.kind === 'literal') return walk(join(dir, segment.name), index + 1);
     const entries = await listDirectory(dir);
     visited += entries.length;
-    if (visited > maxEntries) throw new GlobTooLargeError(`${pattern} visits more than ${maxEntries} directory entries; narrow the glob`);
+    if (visited > maxEntries)
+      throw new GlobTooLargeError(`${pattern} visits more than ${maxEntries} directory entries; narrow the glob`);
     await Promise.all(entries.map((entry) => step(dir, entry, segment, index)));
     if (segment.kind === 'globstar') await walk(dir, index + 1);
   };
 
-  const step = async (dir: string, entry: { name: string; isDirectory(): boolean }, segment: GlobSegment, index: number) => {
+  const step = async (
+    dir: string,
+    entry: { name: string; isDirectory(): boolean },
+    segment: GlobSegment,
+    index: number,
+  ) => {
     const path = join(dir, entry.name);
     if (segment.kind === 'globstar') {
       if (entry.name.startsWith('.')) return;

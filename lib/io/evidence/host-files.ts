@@ -36,7 +36,10 @@ export const ERRNO_WORDS: Record<string, string> = {
 export const hostFiles: FileFacts = {
   expandGlob: (pattern) => expandGlob(pattern),
   inspect: async (root, paths) => {
-    const [resolvedRoot, candidates] = await Promise.all([realpath(root).catch(() => root), Promise.all(paths.map(inspect))]);
+    const [resolvedRoot, candidates] = await Promise.all([
+      realpath(root).catch(() => root),
+      Promise.all(paths.map(inspect)),
+    ]);
     return { resolvedRoot, candidates };
   },
   readSample,

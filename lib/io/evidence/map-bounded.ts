@@ -2,7 +2,11 @@
  * `work` over every item with at most `limit` in flight: a fleet's checks (stats, queries,
  * `systemctl show`s) run in parallel, never all at once. Results keep the items' order.
  */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -28,7 +28,9 @@ export async function querySql(claim: SqlClaim, now: () => number): Promise<SqlO
   if (running >= MAX_DATABASE_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
-    return await (claim.sqlite !== undefined ? querySqliteFile(claim, claim.sqlite, now()) : queryPostgres(claim, claim.postgres!));
+    return await (claim.sqlite !== undefined
+      ? querySqliteFile(claim, claim.sqlite, now())
+      : queryPostgres(claim, claim.postgres!));
   } finally {
     running--;
     waiting.shift()?.();
@@ -36,20 +38,43 @@ export async function querySql(claim: SqlClaim, now: () => number): Promise<SqlO
 }
 
 const sqliteAnswerSchema = z.union([
-  z.object({ rows: z.number(), datedToday: z.number().nullable(), today: z.string().nullable(), notADate: z.string().nullable() }),
+  z.object({
+    rows: z.number(),
+    datedToday: z.number().nullable(),
+    today: z.string().nullable(),
+    notADate: z.string().nullable(),
+  }),
   z.object({ error: z.string() }),
 ]);
 
 async function querySqliteFile(claim: SqlClaim, path: string, now: number): Promise<SqlOutcome> {
-  const missing = await stat(path).then((info) => (info.isFile() ? null : 'is not a file'), (error: NodeJS.ErrnoException) => (
-    error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code ?? error.message})`));
+  const missing = await stat(path).then(
+    (info) => (info.isFile() ? null : 'is not a file'),
+    (error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code ?? error.message})`,
+  );
   if (missing !== null) return { kind: 'failed', error: `the database file ${missing}` };
-  const request: SqliteRequest = { path, statement: sqlStatement(claim.query), datedToday: claim.expect.dated_today ?? null, now, busyTimeoutMs: claim.timeout };
-  const argv = [process.execPath, '--disable-warning=ExperimentalWarning', packageFile('dist/lib/io/evidence/sqlite-query-child.js')];
-  const outcome = await runBounded({ argv, input: JSON.stringify(request), timeoutMs: claim.timeout + PROCESS_GRACE_MS });
+  const request: SqliteRequest = {
+    path,
+    statement: sqlStatement(claim.query),
+    datedToday: claim.expect.dated_today ?? null,
+    now,
+    busyTimeoutMs: claim.timeout,
+  };
+  const argv = [
+    process.execPath,
+    '--disable-warning=ExperimentalWarning',
+    packageFile('dist/lib/io/evidence/sqlite-query-child.js'),
+  ];
+  const outcome = await runBounded({
+    argv,
+    input: JSON.stringify(request),
+    timeoutMs: claim.timeout + PROCESS_GRACE_MS,
+  });
   if (outcome.kind !== 'exited' || outcome.code !== 0) return failure(outcome, claim.timeout, 'the SQLite query');
   const answer = sqliteAnswerSchema.safeParse(parseJsonOrUndefined(outcome.stdout));
-  if (!answer.success) return { kind: 'failed', error: `the SQLite query printed no answer: ${firstLine(outcome.stderr) || 'no output'}` };
+  if (!answer.success)
+    return { kind: 'failed', error: `the SQLite query printed no answer: ${firstLine(outcome.stderr) || 'no output'}` };
   if ('error' in answer.data) return { kind: 'failed', error: withoutAlias(answer.data.error) };
   return { kind: 'answer', ...answer.data };
 }
@@ -57,8 +82,10 @@ async function querySqliteFile(claim: SqlClaim, path: string, now: number): Prom
 async function queryPostgres(claim: SqlClaim, uri: string): Promise<SqlOutcome> {
   const { uri: connection, password } = splitPostgresUri(uri);
   const column = claim.expect.dated_today;
-  const counts = column === undefined ? 'count(*)'
-    : `count(*), count(*) FILTER (WHERE (${qualifiedColumn(column)})::date = current_date), to_char(current_date, 'YYYY-MM-DD')`;
+  const counts =
+    column === undefined
+      ? 'count(*)'
+      : `count(*), count(*) FILTER (WHERE (${qualifiedColumn(column)})::date = current_date), to_char(current_date, 'YYYY-MM-DD')`;
   const sql = `SELECT ${counts} FROM (\n${sqlStatement(claim.query)}\n) AS deadman_query`;
   const options = `-c default_transaction_read_only=on -c statement_timeout=${claim.timeout}`;
   const env: NodeJS.ProcessEnv = {
@@ -72,24 +99,41 @@ async function queryPostgres(claim: SqlClaim, uri: string): Promise<SqlOutcome> 
   const argv = ['psql', '-X', '-A', '-t', '-q', '-w', '-v', 'ON_ERROR_STOP=1', '-d', connection, '-c', sql];
   const outcome = await runBounded({ argv, env, timeoutMs: claim.timeout + PROCESS_GRACE_MS });
   const hide = (text: string) => (password ? text.split(password).join(REDACTED) : text);
-  if (outcome.kind === 'not-started') return { kind: 'failed', error: `cannot run psql: ${outcome.error} (install the PostgreSQL client)` };
-  if (/canceling statement due to statement timeout/.test(outcome.kind === 'exited' ? outcome.stderr : '')) return { kind: 'timed-out', afterMs: claim.timeout };
+  if (outcome.kind === 'not-started')
+    return { kind: 'failed', error: `cannot run psql: ${outcome.error} (install the PostgreSQL client)` };
+  if (/canceling statement due to statement timeout/.test(outcome.kind === 'exited' ? outcome.stderr : ''))
+    return { kind: 'timed-out', afterMs: claim.timeout };
   if (outcome.kind !== 'exited' || outcome.code !== 0) {
     const failed = failure(outcome, claim.timeout, 'psql');
     return failed.kind === 'failed' ? { kind: 'failed', error: hide(failed.error) } : failed;
   }
   const [rows, dated, today] = outcome.stdout.trim().split('|');
-  if (rows === undefined || !/^\d+$/.test(rows)) return { kind: 'failed', error: `psql printed ${JSON.stringify(hide(firstLine(outcome.stdout)))}, not a count` };
-  return { kind: 'answer', rows: Number(rows), datedToday: column === undefined ? null : Number(dated), today: today ?? null, notADate: null };
+  if (rows === undefined || !/^\d+$/.test(rows))
+    return { kind: 'failed', error: `psql printed ${JSON.stringify(hide(firstLine(outcome.stdout)))}, not a count` };
+  return {
+    kind: 'answer',
+    rows: Number(rows),
+    datedToday: column === undefined ? null : Number(dated),
+    today: today ?? null,
+    notADate: null,
+  };
 }
 
 /** A process that did not answer: timed out, killed, or exited non-zero with its first error line. */
 function failure(outcome: CommandOutcome, timeoutMs: number, what: string): SqlOutcome {
   switch (outcome.kind) {
-    case 'timed-out': return { kind: 'timed-out', afterMs: timeoutMs };
-    case 'not-started': return { kind: 'failed', error: `cannot start ${what}: ${outcome.error}` };
-    case 'signaled': return { kind: 'failed', error: `${what} was killed by ${outcome.signal}` };
-    case 'exited': return { kind: 'failed', error: withoutAlias(firstLine(outcome.stderr).replace(/^psql: error: /, '')) || `${what} exited ${outcome.code}` };
+    case 'timed-out':
+      return { kind: 'timed-out', afterMs: timeoutMs };
+    case 'not-started':
+      return { kind: 'failed', error: `cannot start ${what}: ${outcome.error}` };
+    case 'signaled':
+      return { kind: 'failed', error: `${what} was killed by ${outcome.signal}` };
+    case 'exited':
+      return {
+        kind: 'failed',
+        error:
+          withoutAlias(firstLine(outcome.stderr).replace(/^psql: error: /, '')) || `${what} exited ${outcome.code}`,
+      };
   }
 }
 
@@ -99,7 +143,11 @@ function withoutAlias(error: string): string {
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   const words = line.replace(/\s+/g, ' ');
   return words.length > 300 ? `${words.slice(0, 299)}…` : words;
 }

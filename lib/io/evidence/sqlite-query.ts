@@ -22,8 +22,7 @@ export interface SqliteRequest {
 }
 
 export type SqliteAnswer =
-  | { rows: number; datedToday: number | null; today: string | null; notADate: string | null }
-  | { error: string };
+  { rows: number; datedToday: number | null; today: string | null; notADate: string | null } | { error: string };
 
 export function querySqlite(request: SqliteRequest): SqliteAnswer {
   let db: DatabaseSync | undefined;

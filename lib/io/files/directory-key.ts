@@ -21,7 +21,9 @@ export function openOwnFile(path: string): { fd: number; size: number } {
     closeSync(fd);
     // Not a file is damage (EISDIR reads as "cannot be read"); another uid's file is a forgery to refuse.
     if (!stat.isFile()) throw Object.assign(new Error('is not a regular file'), { code: 'EISDIR' });
-    throw Object.assign(new Error(`belongs to uid ${stat.uid}, not to deadman's uid ${euid()}`), { code: 'EUNTRUSTED' });
+    throw Object.assign(new Error(`belongs to uid ${stat.uid}, not to deadman's uid ${euid()}`), {
+      code: 'EUNTRUSTED',
+    });
   }
   return { fd, size: stat.size };
 }
@@ -35,7 +37,8 @@ function readKey(path: string, create: boolean): Buffer | null {
     const { fd, size } = openOwnFile(path);
     try {
       const mode = fstatSync(fd).mode & 0o777;
-      if ((mode & 0o077) !== 0 || size !== KEY_BYTES) throw Object.assign(new Error(`key ${path} is not a private ${KEY_BYTES}-byte file`), { code: 'EUNTRUSTED' });
+      if ((mode & 0o077) !== 0 || size !== KEY_BYTES)
+        throw Object.assign(new Error(`key ${path} is not a private ${KEY_BYTES}-byte file`), { code: 'EUNTRUSTED' });
       const key = Buffer.alloc(KEY_BYTES);
       readSync(fd, key, 0, KEY_BYTES, 0);
       return key;
@@ -79,6 +82,9 @@ export function directoryMacProblem(dir: string, keyFile: string, macInput: stri
     return `cannot be checked: ${(error as Error).message}`;
   }
   if (key === null) return `cannot be checked: ${path} is missing`;
-  const authentic = typeof mac === 'string' && /^[0-9a-f]{64}$/.test(mac) && timingSafeEqual(hmac(key, macInput), Buffer.from(mac, 'hex'));
+  const authentic =
+    typeof mac === 'string' &&
+    /^[0-9a-f]{64}$/.test(mac) &&
+    timingSafeEqual(hmac(key, macInput), Buffer.from(mac, 'hex'));
   return authentic ? null : `was not written by deadman or was edited since (its MAC does not match the key ${path})`;
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 export function packageFile(fromRoot: string): string {
   const here = fileURLToPath(import.meta.url);
   const dist = here.lastIndexOf('/dist/');
-  if (dist === -1) throw new Error(`deadman runs from ${here}, outside a dist/ directory: rebuild it with \`npm run build\``);
+  if (dist === -1)
+    throw new Error(`deadman runs from ${here}, outside a dist/ directory: rebuild it with \`npm run build\``);
   return `${here.slice(0, dist)}/${fromRoot}`;
 }

@@ -34,6 +34,7 @@ function untrustedOwnDirReason(dir: string, asParent: boolean): string | null {
   // remove the markers directory inside it, which is all the parent has to guarantee.
   if (asParent && (stat.mode & STICKY) !== 0 && (stat.uid === 0 || stat.uid === euid())) return null;
   if (stat.uid !== euid()) return `${dir} belongs to uid ${stat.uid}, not to deadman's uid ${euid()}`;
-  if ((stat.mode & 0o022) !== 0) return `${dir} is writable by group or others (mode ${(stat.mode & 0o777).toString(8)}; chmod go-w it)`;
+  if ((stat.mode & 0o022) !== 0)
+    return `${dir} is writable by group or others (mode ${(stat.mode & 0o777).toString(8)}; chmod go-w it)`;
   return null;
 }

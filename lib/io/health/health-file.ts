@@ -17,7 +17,11 @@ export function healthFilePath(stateDir: string, name: string): string {
  * A write that fails is reported once through `onError` and retried at the next call: health
  * is bookkeeping, it never stops the run.
  */
-export function healthRefresher(path: string, base: Omit<HealthRecord, 'updated_at' | 'status' | 'healthy'>, onError: (message: string) => void) {
+export function healthRefresher(
+  path: string,
+  base: Omit<HealthRecord, 'updated_at' | 'status' | 'healthy'>,
+  onError: (message: string) => void,
+) {
   let lastWrite = -Infinity;
   let written: boolean | null = null;
   let failing = false;
@@ -26,12 +30,17 @@ export function healthRefresher(path: string, base: Omit<HealthRecord, 'updated_
     try {
       ensurePrivateDir(join(path, '..'));
       // Rewritten every interval_ms: what a power cut may lose, the next refresh restores.
-      writeFileAtomically(path, `${JSON.stringify({ ...base, healthy, updated_at: nowMs, status })}\n`, 0o644, { durable: false });
+      writeFileAtomically(path, `${JSON.stringify({ ...base, healthy, updated_at: nowMs, status })}\n`, 0o644, {
+        durable: false,
+      });
       lastWrite = monotonicMs;
       written = healthy;
       failing = false;
     } catch (error) {
-      if (!failing) onError(`cannot refresh the health file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); deadman health will report unhealthy`);
+      if (!failing)
+        onError(
+          `cannot refresh the health file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); deadman health will report unhealthy`,
+        );
       failing = true;
     }
   };

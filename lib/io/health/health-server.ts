@@ -20,7 +20,10 @@ export function listenForHealthProbes(host: string, port: number, verdict: () =>
       return;
     }
     const { healthy, line } = verdict();
-    response.writeHead(healthy ? 200 : 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    response.writeHead(healthy ? 200 : 503, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+    });
     response.end(request.method === 'HEAD' ? undefined : `${line}\n`);
   });
   // Probes come every few seconds: no connection is kept open between them, and none keeps deadman alive.

@@ -38,21 +38,31 @@ export function metricsTextfileWriter(options: MetricsTextfile) {
   let lastWrite = -Infinity;
   let failing = false;
   let spokeAt: number | null = null;
-  return ({ healthy, lastOutputAt }: { healthy: boolean; lastOutputAt: number | null }, monotonicMs: number, final = false): void => {
+  return (
+    { healthy, lastOutputAt }: { healthy: boolean; lastOutputAt: number | null },
+    monotonicMs: number,
+    final = false,
+  ): void => {
     if (!final && monotonicMs - lastWrite < options.intervalMs) return;
     lastWrite = monotonicMs;
     spokeAt = lastOutputAt ?? spokeAt;
     const recorded = options.facts() ?? unrecorded(options.name, options.startedAt);
     // Plain output is not stored line by line: the run's own clock knows when it last spoke.
     const facts: RunFacts = {
-      ...recorded, healthy: healthy && !final, running: !final, watchdogWithheld: options.watchdog && !final ? !healthy : null,
+      ...recorded,
+      healthy: healthy && !final,
+      running: !final,
+      watchdogWithheld: options.watchdog && !final ? !healthy : null,
       lastOutputAt: spokeAt ?? recorded.lastOutputAt,
     };
     try {
       writeMetricsTextfile(options.path, facts);
       failing = false;
     } catch (error) {
-      if (!failing) options.onError(`cannot write the metrics textfile ${options.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trying again`);
+      if (!failing)
+        options.onError(
+          `cannot write the metrics textfile ${options.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); trying again`,
+        );
       failing = true;
     }
   };
@@ -65,5 +75,18 @@ export function writeMetricsTextfile(path: string, facts: RunFacts): void {
 
 /** While the database cannot be read: what the run itself knows, and no totals. */
 function unrecorded(name: string, startedAt: number): RunFacts {
-  return { name, healthy: false, running: true, state: 'running', startedAt, endedAt: null, lastOutputAt: null, lastExitCode: null, openIncidents: [], revives: 0, kills: 0, stalls: 0 };
+  return {
+    name,
+    healthy: false,
+    running: true,
+    state: 'running',
+    startedAt,
+    endedAt: null,
+    lastOutputAt: null,
+    lastExitCode: null,
+    openIncidents: [],
+    revives: 0,
+    kills: 0,
+    stalls: 0,
+  };
 }

@@ -16,7 +16,7 @@ import type { AnswerText } from './diagnostician.ts';
 export type ModelChoice = Extract<DiagnosticianChoice, { kind: 'openai' | 'anthropic' }>;
 
 export const DIAGNOSIS_INSTRUCTIONS = [
-  'You diagnose one incident of a coding agent supervised by deadman. The user message is the incident\'s evidence packet (JSON):',
+  "You diagnose one incident of a coding agent supervised by deadman. The user message is the incident's evidence packet (JSON):",
   'the signal and evidence items, each with an id. Answer with ONE JSON object and nothing else, with exactly these keys:',
   '"classification" (the signal kind, as given), "confidence" (0 to 1), "recommended_action" (one of the packet\'s allowed_actions),',
   '"rationale" (one or two sentences), "evidence_ids" (ids from the packet your rationale rests on, at least one),',
@@ -26,7 +26,14 @@ export const DIAGNOSIS_INSTRUCTIONS = [
 const MAX_REPLY_BYTES = 256 * 1024;
 
 const chatReply = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) });
-const responsesReply = z.object({ output: z.array(z.object({ type: z.string(), content: z.array(z.object({ type: z.string(), text: z.string().optional() })).optional() })) });
+const responsesReply = z.object({
+  output: z.array(
+    z.object({
+      type: z.string(),
+      content: z.array(z.object({ type: z.string(), text: z.string().optional() })).optional(),
+    }),
+  ),
+});
 const messagesReply = z.object({ content: z.array(z.object({ type: z.string(), text: z.string().optional() })) });
 
 interface ModelRequest {
@@ -43,7 +50,12 @@ function requestFor(choice: ModelChoice, key: string, instructions: string, inpu
     return {
       url: `${choice.baseUrl}/messages`,
       headers: { ...json, 'x-api-key': key, 'anthropic-version': '2023-06-01' },
-      body: { model: choice.model, max_tokens: 1024, system: instructions, messages: [{ role: 'user', content: input }] },
+      body: {
+        model: choice.model,
+        max_tokens: 1024,
+        system: instructions,
+        messages: [{ role: 'user', content: input }],
+      },
       text: (reply) => joinText(messagesReply.safeParse(reply).data?.content),
     };
   }
@@ -53,37 +65,68 @@ function requestFor(choice: ModelChoice, key: string, instructions: string, inpu
       url: `${choice.baseUrl}/responses`,
       headers,
       body: { model: choice.model, instructions, input },
-      text: (reply) => joinText(responsesReply.safeParse(reply).data?.output.filter((o) => o.type === 'message').flatMap((o) => o.content ?? [])
-        .map((c) => ({ type: c.type === 'output_text' ? 'text' : c.type, text: c.text }))),
+      text: (reply) =>
+        joinText(
+          responsesReply
+            .safeParse(reply)
+            .data?.output.filter((o) => o.type === 'message')
+            .flatMap((o) => o.content ?? [])
+            .map((c) => ({ type: c.type === 'output_text' ? 'text' : c.type, text: c.text })),
+        ),
     };
   }
   return {
     url: `${choice.baseUrl}/chat/completions`,
     headers,
-    body: { model: choice.model, messages: [{ role: 'system', content: instructions }, { role: 'user', content: input }] },
+    body: {
+      model: choice.model,
+      messages: [
+        { role: 'system', content: instructions },
+        { role: 'user', content: input },
+      ],
+    },
     text: (reply) => chatReply.safeParse(reply).data?.choices[0]!.message.content ?? null,
   };
 }
 
 function joinText(blocks: Array<{ type: string; text?: string | undefined }> | undefined): string | null {
   if (!blocks) return null;
-  return blocks.filter((b) => b.type === 'text' && b.text !== undefined).map((b) => b.text).join('\n');
+  return blocks
+    .filter((b) => b.type === 'text' && b.text !== undefined)
+    .map((b) => b.text)
+    .join('\n');
 }
 
-export async function askModel(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>, timeoutMs: number, packet: EvidencePacket): Promise<ParsedDiagnosis> {
+export async function askModel(
+  choice: ModelChoice,
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs: number,
+  packet: EvidencePacket,
+): Promise<ParsedDiagnosis> {
   const answer = await askModelText(choice, env, timeoutMs, DIAGNOSIS_INSTRUCTIONS, JSON.stringify(packet));
   return answer.ok ? parseDiagnosis(answer.text) : answer;
 }
 
 /** One call with these instructions and this user message; the reply's text, or the problem line. */
-export async function askModelText(choice: ModelChoice, env: Readonly<Record<string, string | undefined>>, timeoutMs: number, instructions: string, input: string): Promise<AnswerText> {
+export async function askModelText(
+  choice: ModelChoice,
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs: number,
+  instructions: string,
+  input: string,
+): Promise<AnswerText> {
   const key = env[choice.keyEnv];
   if (!key) return { ok: false, problem: `has no key: $${choice.keyEnv} is not set` };
   const request = requestFor(choice, key, instructions, input);
   const signal = AbortSignal.timeout(timeoutMs);
   let body: string;
   try {
-    const response = await fetch(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify(request.body), signal });
+    const response = await fetch(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: JSON.stringify(request.body),
+      signal,
+    });
     body = await response.text();
     if (body.length > MAX_REPLY_BYTES) return { ok: false, problem: `replied with more than ${MAX_REPLY_BYTES} bytes` };
     if (!response.ok) return { ok: false, problem: `replied HTTP ${response.status}` };

@@ -15,7 +15,11 @@ import type { Duty, FaultReporter } from '../../core/ports/logger.ts';
 const DUTIES: readonly Duty[] = ['recording', 'revive marker', 'health file'];
 const CONSEQUENCES = 'not recording, no revive marker, health reports unhealthy; the work goes on';
 
-export function createFaultReporter(say: (line: string) => void, stateDir: string, probe: (dir: string) => string | null = stateDirProblem): FaultReporter {
+export function createFaultReporter(
+  say: (line: string) => void,
+  stateDir: string,
+  probe: (dir: string) => string | null = stateDirProblem,
+): FaultReporter {
   const said = new Map<Duty, string>();
   return {
     fault(duty, path, line) {
@@ -41,7 +45,8 @@ function inside(dir: string, path: string): boolean {
 export function stateDirProblem(dir: string): string | null {
   let existing = dir;
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
-  if (!statSync(existing).isDirectory()) return `state directory ${dir} cannot be created (ENOTDIR: ${existing} is not a directory): ${CONSEQUENCES}`;
+  if (!statSync(existing).isDirectory())
+    return `state directory ${dir} cannot be created (ENOTDIR: ${existing} is not a directory): ${CONSEQUENCES}`;
   try {
     accessSync(existing, constants.W_OK | constants.X_OK);
     return fullFileSystem(dir, existing);
@@ -65,5 +70,7 @@ const FULL_BELOW_BYTES = 64 * 1024;
 function fullFileSystem(dir: string, existing: string): string | null {
   const { bavail, bsize } = statfsSync(existing);
   const free = bavail * bsize;
-  return free < FULL_BELOW_BYTES ? `state directory ${dir} cannot be written (file system full: ${Math.floor(free / 1024)} kB free): ${CONSEQUENCES}` : null;
+  return free < FULL_BELOW_BYTES
+    ? `state directory ${dir} cannot be written (file system full: ${Math.floor(free / 1024)} kB free): ${CONSEQUENCES}`
+    : null;
 }

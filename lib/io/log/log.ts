@@ -32,11 +32,16 @@ function fstat(fd: number): { dev: number; ino: number } | null {
   }
 }
 
-export function createLogger(write: (text: string) => void = (t) => guardedStderr().write(t), journal = stderrIsJournal()): Logger {
+export function createLogger(
+  write: (text: string) => void = (t) => guardedStderr().write(t),
+  journal = stderrIsJournal(),
+): Logger {
   return {
     log(level, message) {
       const lines = message.split('\n');
-      write(lines.map((line) => (journal ? `<${PRIORITY[level]}>deadman: ${line}` : `deadman: ${line}`)).join('\n') + '\n');
+      write(
+        lines.map((line) => (journal ? `<${PRIORITY[level]}>deadman: ${line}` : `deadman: ${line}`)).join('\n') + '\n',
+      );
     },
   };
 }
@@ -48,7 +53,12 @@ export function redactedLogger(logger: Logger, redact: (text: string) => string)
 
 /** `--quiet`: only warnings and errors pass, so a cron line mails nothing while all is well. */
 export function problemsOnly(logger: Logger): Logger {
-  return { log: (level, message) => { if (level === 'warn' || level === 'error') logger.log(level, message); }, faults: logger.faults };
+  return {
+    log: (level, message) => {
+      if (level === 'warn' || level === 'error') logger.log(level, message);
+    },
+    faults: logger.faults,
+  };
 }
 
 /** The logger, with one fault reporter for the duties of `stateDir` (see fault-reporter.ts). */

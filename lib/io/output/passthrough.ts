@@ -21,7 +21,11 @@ import { holdPaused } from './pause-holds.ts';
  * returns is the loop's Passthrough port (supervise/ports.ts).
  */
 export function passThrough(
-  source: Readable, fd: number, onChunk: (chunk: Buffer) => void, onUndeliverable: (error: NodeJS.ErrnoException) => void, highWaterBytes = 4 * 1024 * 1024,
+  source: Readable,
+  fd: number,
+  onChunk: (chunk: Buffer) => void,
+  onUndeliverable: (error: NodeJS.ErrnoException) => void,
+  highWaterBytes = 4 * 1024 * 1024,
 ) {
   let queue: Buffer[] = [];
   let queued = 0;
@@ -35,22 +39,27 @@ export function passThrough(
     const batch = queue;
     queue = [];
     writing = true;
-    writeAll(fd, batch, (written) => {
-      writing = false;
-      queued -= written;
-      for (const chunk of batch) release(chunk);
-      if (queued <= highWaterBytes / 2) holdPaused(source, 'passthrough', false);
-      pump();
-    }, (error) => {
-      // Keep draining the child so it is never blocked on us; the bytes have nowhere to go.
-      broken = true;
-      onUndeliverable(error);
-      writing = false;
-      queue = [];
-      queued = 0;
-      holdPaused(source, 'passthrough', false);
-      settle();
-    });
+    writeAll(
+      fd,
+      batch,
+      (written) => {
+        writing = false;
+        queued -= written;
+        for (const chunk of batch) release(chunk);
+        if (queued <= highWaterBytes / 2) holdPaused(source, 'passthrough', false);
+        pump();
+      },
+      (error) => {
+        // Keep draining the child so it is never blocked on us; the bytes have nowhere to go.
+        broken = true;
+        onUndeliverable(error);
+        writing = false;
+        queue = [];
+        queued = 0;
+        holdPaused(source, 'passthrough', false);
+        settle();
+      },
+    );
   };
 
   source.on('data', (chunk: Buffer) => {
@@ -80,10 +89,11 @@ function drainSignal(idle: () => boolean) {
       waiters = [];
     }
   };
-  const drained = () => new Promise<void>((resolve) => {
-    waiters.push(resolve);
-    settle();
-  });
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      waiters.push(resolve);
+      settle();
+    });
   return { settle, drained };
 }
 
@@ -96,7 +106,14 @@ const IMMEDIATE_RETRIES = 16;
 const MAX_RETRY_MS = 5;
 
 /** Writes every buffer, continuing after partial writes; reports the byte count when done. */
-function writeAll(fd: number, buffers: Buffer[], done: (written: number) => void, failed: (error: NodeJS.ErrnoException) => void, total = 0, busy = 0): void {
+function writeAll(
+  fd: number,
+  buffers: Buffer[],
+  done: (written: number) => void,
+  failed: (error: NodeJS.ErrnoException) => void,
+  total = 0,
+  busy = 0,
+): void {
   writev(fd, buffers, (error, written) => {
     if (error) {
       const retry = () => writeAll(fd, buffers, done, failed, total, busy + 1);

@@ -33,7 +33,12 @@ export function runBounded(options: BoundedRunOptions): Promise<CommandOutcome> 
   const stdout = new BoundedCapture(options.maxOutputBytes ?? 64 * 1024);
   const stderr = new BoundedCapture(options.maxOutputBytes ?? 64 * 1024);
   return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
     // A command that does not read all of its input closes the pipe early: not an error.
     child.stdin?.on('error', () => {});
     child.stdin?.end(options.input);
@@ -66,11 +71,13 @@ export function runBounded(options: BoundedRunOptions): Promise<CommandOutcome> 
     });
     child.once('close', settle);
     if (options.timeoutMs > 0) {
-      timers.push(setTimeout(() => {
-        timedOut = true;
-        signalGroup(child.pid, 'SIGTERM');
-        timers.push(setTimeout(() => signalGroup(child.pid, 'SIGKILL'), options.killGraceMs ?? 2_000));
-      }, options.timeoutMs));
+      timers.push(
+        setTimeout(() => {
+          timedOut = true;
+          signalGroup(child.pid, 'SIGTERM');
+          timers.push(setTimeout(() => signalGroup(child.pid, 'SIGKILL'), options.killGraceMs ?? 2_000));
+        }, options.timeoutMs),
+      );
     }
   });
 }

@@ -53,7 +53,9 @@ export function findUnitCgroup(selfPid = process.pid, parentPid = process.ppid):
   if (!found || !isServiceCgroup(found.path)) return null;
   const procsFile = join(found.mount, found.path, 'cgroup.procs');
   const cpuStatFile = join(found.mount, found.path, 'cpu.stat');
-  return existsSync(procsFile) ? { path: found.path, procsFile, cpuStatFile: existsSync(cpuStatFile) ? cpuStatFile : null } : null;
+  return existsSync(procsFile)
+    ? { path: found.path, procsFile, cpuStatFile: existsSync(cpuStatFile) ? cpuStatFile : null }
+    : null;
 }
 
 /**

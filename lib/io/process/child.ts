@@ -10,14 +10,21 @@ import { childEnvironment } from './child-environment.ts';
  */
 
 export type SpawnOutcome =
-  | { ok: true; child: ChildProcess & { pid: number } }
-  | { ok: false; exitCode: number; message: string };
+  { ok: true; child: ChildProcess & { pid: number } } | { ok: false; exitCode: number; message: string };
 
-export function spawnChild(argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string }): Promise<SpawnOutcome> {
+export function spawnChild(
+  argv: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdin: 'null' | 'inherit'; runTag: string },
+): Promise<SpawnOutcome> {
   const [file, ...args] = argv;
-  if (!file) return Promise.resolve({ ok: false, exitCode: ExitCode.USAGE, message: 'no command given; put it after --' });
+  if (!file)
+    return Promise.resolve({ ok: false, exitCode: ExitCode.USAGE, message: 'no command given; put it after --' });
   if (!existsSync(options.cwd)) {
-    return Promise.resolve({ ok: false, exitCode: ExitCode.CANNOT_EXECUTE, message: `working directory ${options.cwd} does not exist` });
+    return Promise.resolve({
+      ok: false,
+      exitCode: ExitCode.CANNOT_EXECUTE,
+      message: `working directory ${options.cwd} does not exist`,
+    });
   }
   return new Promise((resolve) => {
     const child = spawn(file, args, {

@@ -35,7 +35,10 @@ export interface TerminateOptions {
  * started meanwhile. `finding.subtree` (what the detector saw) is merged with a fresh walk,
  * so members already reparented away from the target are not forgotten.
  */
-export async function terminateSubtree(finding: { target: ProcessIdentity; subtree: readonly ProcessInfo[] }, options: TerminateOptions): Promise<TerminateResult> {
+export async function terminateSubtree(
+  finding: { target: ProcessIdentity; subtree: readonly ProcessInfo[] },
+  options: TerminateOptions,
+): Promise<TerminateResult> {
   const { observer, guards, monotonic } = options;
   const target = finding.target;
   const verdict = checkSignalTarget(target, observer.readProcess(target.pid), observer.isOwned(target), guards);
@@ -51,14 +54,30 @@ export async function terminateSubtree(finding: { target: ProcessIdentity; subtr
     }
   };
   send('SIGTERM');
-  await pollUntil(() => members.alive().length === 0, { timeoutMs: options.graceMs, everyMs: MEMBER_POLL_MS, monotonic });
+  await pollUntil(() => members.alive().length === 0, {
+    timeoutMs: options.graceMs,
+    everyMs: MEMBER_POLL_MS,
+    monotonic,
+  });
   if (members.alive().length > 0) {
     for (const p of members.alive()) members.add(observer.listSubtree(p));
     send('SIGKILL');
-    await pollUntil(() => members.alive().length === 0, { timeoutMs: KILL_CONFIRM_MS, everyMs: MEMBER_POLL_MS, monotonic });
+    await pollUntil(() => members.alive().length === 0, {
+      timeoutMs: KILL_CONFIRM_MS,
+      everyMs: MEMBER_POLL_MS,
+      monotonic,
+    });
   }
   const alive = new Set(members.alive().map((p) => p.pid));
-  return { killed: members.all().filter((p) => !alive.has(p.pid)).map((p) => p.pid), survived: [...alive], refused: null, skipped };
+  return {
+    killed: members
+      .all()
+      .filter((p) => !alive.has(p.pid))
+      .map((p) => p.pid),
+    survived: [...alive],
+    refused: null,
+    skipped,
+  };
 }
 
 export interface StopOptions {
@@ -107,19 +126,31 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
   const group = forwardToRootGroup(owned, rootPid, signal, observer, guards);
   const members = new Members(observer);
   // The group is re-read: a process that just called setsid() left it and did not hear the signal.
-  members.add(owned.filter((p) => p.pid !== rootPid && (group === null || observer.readProcess(p.pid)?.pgid !== group)));
+  members.add(
+    owned.filter((p) => p.pid !== rootPid && (group === null || observer.readProcess(p.pid)?.pgid !== group)),
+  );
   for (const p of members.deepestFirst()) signalChecked(p, 'SIGTERM', observer, guards);
-  const exitedInGrace = (await pollUntil(() => remaining().length === 0, { timeoutMs: options.graceMs, everyMs: TREE_POLL_MS, monotonic, abort: options.abort })) !== null;
+  const exitedInGrace =
+    (await pollUntil(() => remaining().length === 0, {
+      timeoutMs: options.graceMs,
+      everyMs: TREE_POLL_MS,
+      monotonic,
+      abort: options.abort,
+    })) !== null;
   const signalled = new Set<string>();
   // Seen empty within the grace: as above, that look is the last word.
-  if (!exitedInGrace) await pollUntil(() => {
-    const left = remaining();
-    for (const p of left) {
-      signalChecked(p, 'SIGKILL', observer, guards);
-      signalled.add(processKey(p));
-    }
-    return left.length === 0;
-  }, { timeoutMs: KILL_CONFIRM_MS, everyMs: TREE_POLL_MS, monotonic });
+  if (!exitedInGrace)
+    await pollUntil(
+      () => {
+        const left = remaining();
+        for (const p of left) {
+          signalChecked(p, 'SIGKILL', observer, guards);
+          signalled.add(processKey(p));
+        }
+        return left.length === 0;
+      },
+      { timeoutMs: KILL_CONFIRM_MS, everyMs: TREE_POLL_MS, monotonic },
+    );
   const survivors = new Set(observer.known().map(processKey));
   const pidsWhere = (keep: (key: string) => boolean) => [...seen].filter(([key]) => keep(key)).map(([, p]) => p.pid);
   return {
@@ -134,7 +165,13 @@ export async function stopOwnedTree(options: StopOptions): Promise<StopResult> {
  * in that group (then the group id cannot name anything else) and it is not deadman's own.
  * Returns the group signalled, or null when only the root was (or nothing).
  */
-function forwardToRootGroup(owned: ProcessInfo[], rootPid: number, signal: NodeJS.Signals, observer: TreeObserver, guards: SignalGuards): number | null {
+function forwardToRootGroup(
+  owned: ProcessInfo[],
+  rootPid: number,
+  signal: NodeJS.Signals,
+  observer: TreeObserver,
+  guards: SignalGuards,
+): number | null {
   const root = owned.find((p) => p.pid === rootPid);
   const pgid = root?.pgid ?? rootPid;
   const ownGroup = observer.readProcess(guards.selfPid)?.pgid;
@@ -151,7 +188,12 @@ function forwardToRootGroup(owned: ProcessInfo[], rootPid: number, signal: NodeJ
 }
 
 /** Signals one process if it passes the check; returns why not otherwise (null when sent or already gone). */
-export function signalChecked(p: ProcessIdentity, signal: NodeJS.Signals, observer: Pick<KillObserver, 'readProcess' | 'isOwned'>, guards: SignalGuards): string | null {
+export function signalChecked(
+  p: ProcessIdentity,
+  signal: NodeJS.Signals,
+  observer: Pick<KillObserver, 'readProcess' | 'isOwned'>,
+  guards: SignalGuards,
+): string | null {
   const current = observer.readProcess(p.pid);
   if (isGone(p, current)) return null;
   const verdict = checkSignalTarget(p, current, observer.isOwned(p), guards);
@@ -194,6 +236,9 @@ class Members {
       for (let parent = byPid.get(p.ppid); parent && d < byPid.size; parent = byPid.get(parent.ppid)) d++;
       return d;
     };
-    return this.all().map((p) => ({ p, d: depth(p) })).sort((a, b) => b.d - a.d).map(({ p }) => p);
+    return this.all()
+      .map((p) => ({ p, d: depth(p) }))
+      .sort((a, b) => b.d - a.d)
+      .map(({ p }) => p);
   }
 }

@@ -13,5 +13,8 @@ export type ObserverOptions = TreeObserverOptions & Pick<LinuxObserverOptions, '
 export function createObserver(options: ObserverOptions, platform: NodeJS.Platform = process.platform): TreeObserver {
   if (platform === 'linux') return createLinuxObserver(options);
   if (platform === 'darwin') return createDarwinObserver(options);
-  throw new DeadmanError(`cannot observe processes on ${platform}: deadman supports Linux and macOS`, ExitCode.DO_NOT_RESTART);
+  throw new DeadmanError(
+    `cannot observe processes on ${platform}: deadman supports Linux and macOS`,
+    ExitCode.DO_NOT_RESTART,
+  );
 }

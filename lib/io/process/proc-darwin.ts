@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import type { ProcessInfo } from '../../core/process/process-info.ts';
 import { indexChildren, walkOwnedTree, type Seed, type TreeObserver } from '../../core/process/owned-tree.ts';
 import { createTreeObserver, type TreeObserverOptions } from '../../core/process/tree-observer.ts';
-import { parseLsofPids, parsePsOutput, PS_COLUMNS, PS_ENV_ARGS, taggedInPsListing } from '../../core/process/ps-darwin.ts';
+import {
+  parseLsofPids,
+  parsePsOutput,
+  PS_COLUMNS,
+  PS_ENV_ARGS,
+  taggedInPsListing,
+} from '../../core/process/ps-darwin.ts';
 import { RUN_TAG_ENV } from '../../core/process/run-tag.ts';
 
 export interface DarwinObserverOptions extends TreeObserverOptions {
@@ -41,17 +47,30 @@ export function createDarwinObserver(options: DarwinObserverOptions): TreeObserv
   function walk(seeds: Seed[]): ProcessInfo[] {
     const table = tableOf(runPs(['-A', '-o', PS_COLUMNS]));
     const children = indexChildren(table.values());
-    const found = walkOwnedTree(seeds, (pid) => table.get(pid) ?? null, (pid) => children.get(pid) ?? [], neverOwned);
+    const found = walkOwnedTree(
+      seeds,
+      (pid) => table.get(pid) ?? null,
+      (pid) => children.get(pid) ?? [],
+      neverOwned,
+    );
     const listeners = listening.pidsAmong(found.map((p) => p.pid));
     for (const p of found) p.listening = listeners.has(p.pid);
     return found;
   }
 
   return createTreeObserver({
-    rootPid, rootStartTime, monotonic, walk,
+    rootPid,
+    rootStartTime,
+    monotonic,
+    walk,
     readProcess: (pid) => tableOf(runPs(['-p', String(pid), '-o', PS_COLUMNS])).get(pid) ?? null,
-    findTagged: needle === null || rootStartTime === undefined ? null
-      : () => taggedInPsListing(runPs(PS_ENV_ARGS), needle, uid, rootStartTime).filter((seed) => !neverOwned.has(seed.pid)),
+    findTagged:
+      needle === null || rootStartTime === undefined
+        ? null
+        : () =>
+            taggedInPsListing(runPs(PS_ENV_ARGS), needle, uid, rootStartTime).filter(
+              (seed) => !neverOwned.has(seed.pid),
+            ),
   });
 }
 
@@ -60,7 +79,10 @@ class ListeningCache {
   #checkedAt = -Infinity;
   #listeners = new Set<number>();
 
-  constructor(private readonly monotonic: () => number, private readonly listListeners: (pidList: string) => string) {}
+  constructor(
+    private readonly monotonic: () => number,
+    private readonly listListeners: (pidList: string) => string,
+  ) {}
 
   pidsAmong(pids: number[]): Set<number> {
     const key = [...pids].sort((a, b) => a - b).join(',');
@@ -76,13 +98,21 @@ class ListeningCache {
 
 /** Listening TCP sockets and bound UDP sockets of these pids only (`-a` ANDs the selections). */
 function runLsof(run: NonNullable<DarwinObserverOptions['run']>, pidList: string): string {
-  return run('lsof', ['-nP', '-a', '-p', pidList, '-iTCP', '-sTCP:LISTEN', '-Fp']) + run('lsof', ['-nP', '-a', '-p', pidList, '-iUDP', '-Fp']);
+  return (
+    run('lsof', ['-nP', '-a', '-p', pidList, '-iTCP', '-sTCP:LISTEN', '-Fp']) +
+    run('lsof', ['-nP', '-a', '-p', pidList, '-iUDP', '-Fp'])
+  );
 }
 
 /** ps and lsof exit 1 when nothing matched; what they printed is still the answer. */
 function runTolerant(file: 'ps' | 'lsof', args: readonly string[]): string {
   try {
-    return execFileSync(file, args, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, timeout: COMMAND_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync(file, args, {
+      encoding: 'utf8',
+      env: { ...process.env, LC_ALL: 'C' },
+      timeout: COMMAND_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch (error) {
     const stdout = (error as { stdout?: unknown }).stdout;
     return typeof stdout === 'string' ? stdout : '';
@@ -95,7 +125,11 @@ function tableOf(psOutput: string): Map<number, ProcessInfo> {
 
 function ancestorsIn(table: Map<number, ProcessInfo>, pid: number): number[] {
   const chain: number[] = [];
-  for (let current = table.get(pid); current && current.pid > 1 && !chain.includes(current.pid); current = table.get(current.ppid)) {
+  for (
+    let current = table.get(pid);
+    current && current.pid > 1 && !chain.includes(current.pid);
+    current = table.get(current.ppid)
+  ) {
     chain.push(current.pid);
   }
   return chain.length > 0 ? chain : [pid];

@@ -4,7 +4,13 @@ import { createTreeObserver, type TreeObserverOptions } from '../../core/process
 import { findUnitCgroup, readCgroupCpuMs, readCgroupPids, type UnitCgroup } from './cgroup.ts';
 import { readProcStat, readStartClock } from './process-identity.ts';
 import { cpuOfRunMs } from '../../core/process/proc-stat.ts';
-import { LinuxProcessReader, listAllPids, readThreadChildren, threadChildrenAvailable, type LinuxProcess } from './proc-read.ts';
+import {
+  LinuxProcessReader,
+  listAllPids,
+  readThreadChildren,
+  threadChildrenAvailable,
+  type LinuxProcess,
+} from './proc-read.ts';
 import { ListeningSockets } from './proc-sockets.ts';
 import { TaggedProcesses } from './tagged-processes.ts';
 
@@ -30,7 +36,10 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   const scanAll = options.forceProcScan === true || !threadChildrenAvailable();
   const reader = new LinuxProcessReader(monotonic);
   const sockets = new ListeningSockets(monotonic);
-  const tagged = !cgroup && options.runTag && rootStartTime !== undefined ? new TaggedProcesses(options.runTag, rootStartTime) : null;
+  const tagged =
+    !cgroup && options.runTag && rootStartTime !== undefined
+      ? new TaggedProcesses(options.runTag, rootStartTime)
+      : null;
   const startClock = readStartClock(monotonic);
 
   function walk(seeds: Seed[]): ProcessInfo[] {
@@ -52,13 +61,27 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
   }
 
   return createTreeObserver({
-    rootPid, rootStartTime, monotonic, walk, readProcess: readProcStat,
+    rootPid,
+    rootStartTime,
+    monotonic,
+    walk,
+    readProcess: readProcStat,
     findTagged: tagged ? () => tagged.find(neverOwned) : null,
     moreSeeds: () => (cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : []),
-    ownedElsewhere: (p) => cgroup !== null && readCgroupPids(cgroup).includes(p.pid)
-      && !withHelpersOfSelf(neverOwned, scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid).has(p.pid),
+    ownedElsewhere: (p) =>
+      cgroup !== null &&
+      readCgroupPids(cgroup).includes(p.pid) &&
+      !withHelpersOfSelf(neverOwned, scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid).has(p.pid),
     afterPoll: (alive) => reader.keepOnly(alive),
-    extra: () => ({ cgroupCpuMs: cgroup ? cgroupCpuOfRun(cgroup, [selfPid, ...helpersOf(scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid)]) : null, ...(startClock ? { startClock } : {}) }),
+    extra: () => ({
+      cgroupCpuMs: cgroup
+        ? cgroupCpuOfRun(cgroup, [
+            selfPid,
+            ...helpersOf(scanAll ? childrenFromScan() : readThreadChildren, selfPid, rootPid),
+          ])
+        : null,
+      ...(startClock ? { startClock } : {}),
+    }),
   });
 }
 
@@ -67,7 +90,12 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
  * of the workspace fingerprint) sit next to the supervised tree; they are deadman's work, not the
  * run's: the never-owned set plus them.
  */
-function withHelpersOfSelf(neverOwned: Set<number>, childrenOf: (pid: number) => Iterable<number>, selfPid: number, rootPid: number): Set<number> {
+function withHelpersOfSelf(
+  neverOwned: Set<number>,
+  childrenOf: (pid: number) => Iterable<number>,
+  selfPid: number,
+  rootPid: number,
+): Set<number> {
   return new Set([...neverOwned, ...helpersOf(childrenOf, selfPid, rootPid)]);
 }
 
@@ -98,7 +126,7 @@ function cgroupCpuOfRun(cgroup: UnitCgroup, deadmanAndHelpers: readonly number[]
 /** deadman, its parent, and so on up to init. */
 function ancestorsOf(pid: number): number[] {
   const chain: number[] = [];
-  for (let current: number | undefined = pid; current !== undefined && current > 1 && !chain.includes(current); ) {
+  for (let current: number | undefined = pid; current !== undefined && current > 1 && !chain.includes(current);) {
     chain.push(current);
     current = readProcStat(current)?.ppid;
   }

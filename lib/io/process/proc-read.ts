@@ -66,8 +66,14 @@ export class LinuxProcessReader {
   /** `parentStayed(ppid)`: the parent is provably the same process as at the last read. */
   read(pid: number, parentStayed: (ppid: number) => boolean = () => false): LinuxProcess | null {
     const known = this.#last.get(pid);
-    const quick = known?.singleThreaded && known.schedstat !== null && known.info.state !== 'R' && parentStayed(known.info.ppid) ? schedulerStats(pid) : undefined;
-    const last = known && quick !== undefined && quick === known.schedstat ? { ...known, ran: false } : this.#readWhole(pid, known, quick);
+    const quick =
+      known?.singleThreaded && known.schedstat !== null && known.info.state !== 'R' && parentStayed(known.info.ppid)
+        ? schedulerStats(pid)
+        : undefined;
+    const last =
+      known && quick !== undefined && quick === known.schedstat
+        ? { ...known, ran: false }
+        : this.#readWhole(pid, known, quick);
     if (!last) {
       this.#last.delete(pid);
       return null;
@@ -103,10 +109,30 @@ export class LinuxProcessReader {
     const { cpuTicks, reapedCpuTicks, startTime, state, ppid, pgid, sid, comm } = stat;
     const same = known !== undefined && known.info.startTime === startTime && known.info.comm === comm;
     const singleThreaded = stat.threads === 1;
-    const idle = same && singleThreaded && state !== 'R' && schedstat !== null && known.schedstat === schedstat && known.info.cpuTicks === cpuTicks;
+    const idle =
+      same &&
+      singleThreaded &&
+      state !== 'R' &&
+      schedstat !== null &&
+      known.schedstat === schedstat &&
+      known.info.cpuTicks === cpuTicks;
     const details = idle ? known.details : this.#detailsOf(pid, same ? known.details : undefined, comm, cpuTicks);
     return {
-      info: { pid, ppid, pgid, sid, startTime, state, comm, cmdline: details.cmdline, cpuTicks, reapedCpuTicks, ...runQueueWait(schedstat), ioBytes: idle ? known.info.ioBytes : readIoBytes(pid), listening: false },
+      info: {
+        pid,
+        ppid,
+        pgid,
+        sid,
+        startTime,
+        state,
+        comm,
+        cmdline: details.cmdline,
+        cpuTicks,
+        reapedCpuTicks,
+        ...runQueueWait(schedstat),
+        ioBytes: idle ? known.info.ioBytes : readIoBytes(pid),
+        listening: false,
+      },
       details,
       // An exec caught midway shows the new comm with no arguments yet: never kept, so the next poll reads it whole.
       schedstat: singleThreaded && details.cmdline.length > 0 ? schedstat : null,
@@ -119,7 +145,16 @@ export class LinuxProcessReader {
   #detailsOf(pid: number, known: Details | undefined, comm: string, cpuTicks: number): Details {
     const now = this.monotonic();
     const fdCount = countFds(pid);
-    if (known && known.comm === comm && known.cmdline.length > 0 && fdCount > 0 && known.fdCount === fdCount && known.cpuTicks === cpuTicks && now - known.readAt < DETAILS_REFRESH_MS) return known;
+    if (
+      known &&
+      known.comm === comm &&
+      known.cmdline.length > 0 &&
+      fdCount > 0 &&
+      known.fdCount === fdCount &&
+      known.cpuTicks === cpuTicks &&
+      now - known.readAt < DETAILS_REFRESH_MS
+    )
+      return known;
     return { comm, cmdline: readCmdline(pid), fdCount, socketInodes: readSocketInodes(pid), readAt: now, cpuTicks };
   }
 }
@@ -131,7 +166,9 @@ export class LinuxProcessReader {
  */
 function runQueueWait(schedstat: string | null): { waitMs?: number; runs?: number } {
   const [, waitNs, runs] = schedstat === null ? [] : schedstat.split(' ').map(Number);
-  return waitNs === undefined || runs === undefined || !Number.isFinite(waitNs + runs) ? {} : { waitMs: waitNs / 1e6, runs };
+  return waitNs === undefined || runs === undefined || !Number.isFinite(waitNs + runs)
+    ? {}
+    : { waitMs: waitNs / 1e6, runs };
 }
 
 /**
@@ -204,5 +241,7 @@ export function readThreadChildren(pid: number, singleThreaded = false): number[
 
 /** Every pid on the host: the fallback walk's process table (cost grows with the host). */
 export function listAllPids(): number[] {
-  return namesIn('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  return namesIn('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
 }

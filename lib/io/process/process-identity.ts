@@ -18,7 +18,11 @@ export function readProcStat(pid: number): ProcStat | null {
 /** True when the process exists (with this start time, when given) and is not a zombie (`kill -0` says yes to zombies). */
 export function isSameProcessAlive(pid: number, startTime?: number): boolean {
   const stat = readProcStat(pid);
-  return stat !== null && (startTime === undefined || stat.startTime - ownBoottimeOffsetTicks() === startTime) && !isZombie(stat);
+  return (
+    stat !== null &&
+    (startTime === undefined || stat.startTime - ownBoottimeOffsetTicks() === startTime) &&
+    !isZombie(stat)
+  );
 }
 
 /**

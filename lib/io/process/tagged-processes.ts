@@ -19,7 +19,10 @@ export class TaggedProcesses {
   readonly #answers = new Map<string, boolean>();
   readonly #uid = process.getuid?.() ?? -1;
 
-  constructor(tag: string, private readonly rootStartTime: number) {
+  constructor(
+    tag: string,
+    private readonly rootStartTime: number,
+  ) {
     this.#needle = `${RUN_TAG_ENV}=${tag}`;
   }
 

@@ -13,7 +13,8 @@ import { isSameProcessAlive } from '../process/process-identity.ts';
  */
 export function liveSessionPid(marker: Marker, selfPid = process.pid): number | null {
   // The owner of a marker it marked interrupted was on its way out: only a running marker's owner counts.
-  if (marker.state === 'running' && marker.owner !== null && marker.owner.pid !== selfPid && isOwnerAlive(marker.owner)) return marker.owner.pid;
+  if (marker.state === 'running' && marker.owner !== null && marker.owner.pid !== selfPid && isOwnerAlive(marker.owner))
+    return marker.owner.pid;
   return marker.runTag === null ? null : taggedProcess(marker.runTag, selfPid);
 }
 

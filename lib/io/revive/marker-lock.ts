@@ -50,7 +50,9 @@ function tryLock(path: string, owner: ReturnType<typeof currentOwner>, clock: Cl
 
 function lockOwner(path: string): { pid: number; startTime: number | null } | null {
   const owner = readJsonFile(path) as { pid?: unknown; startTime?: unknown } | null | undefined;
-  return typeof owner?.pid === 'number' ? { pid: owner.pid, startTime: typeof owner.startTime === 'number' ? owner.startTime : null } : null;
+  return typeof owner?.pid === 'number'
+    ? { pid: owner.pid, startTime: typeof owner.startTime === 'number' ? owner.startTime : null }
+    : null;
 }
 
 /** The owner died, or the file stayed unreadable past the grace (a write cut by a crash). */

@@ -59,7 +59,8 @@ export function writeMarker(markerDir: string, marker: Marker): void {
  */
 export function markerIsCompleted(markerDir: string, name: string): boolean {
   // A forged "completed" marker can only cause a fresh start of the command given, which is harmless.
-  const value = readJsonFile(markerPath(markerDir, name)) as { version?: unknown; name?: unknown; state?: unknown } | null | undefined;
+  const value = readJsonFile(markerPath(markerDir, name)) as
+    { version?: unknown; name?: unknown; state?: unknown } | null | undefined;
   return value?.version === MARKER_VERSION && value.name === name && value.state === 'completed';
 }
 
@@ -71,9 +72,11 @@ export interface ReadOptions {
 
 export async function readMarker(markerDir: string, name: string, options: ReadOptions = {}): Promise<MarkerRead> {
   const path = markerPath(markerDir, name);
-  const refuse = (why: string) => refuseMarker(name, path, why, options.setAside === false ? null : options.now ?? Date.now());
+  const refuse = (why: string) =>
+    refuseMarker(name, path, why, options.setAside === false ? null : (options.now ?? Date.now()));
   const untrusted = untrustedDirReason(markerDir);
-  if (untrusted !== null) return { status: 'refused', name, problem: `revive marker ${path} refused: ${untrusted}; not reviving "${name}"` };
+  if (untrusted !== null)
+    return { status: 'refused', name, problem: `revive marker ${path} refused: ${untrusted}; not reviving "${name}"` };
   let value: unknown;
   try {
     const text = readOwnFile(path);
@@ -117,12 +120,20 @@ function readOwnFile(path: string): string | null {
 }
 
 function problem(name: string, path: string, why: string): MarkerRead {
-  return { status: 'problem', name, problem: `revive marker ${path} ${why}; not reviving "${name}" (its next run replaces the file)` };
+  return {
+    status: 'problem',
+    name,
+    problem: `revive marker ${path} ${why}; not reviving "${name}" (its next run replaces the file)`,
+  };
 }
 
 function refuseMarker(name: string, path: string, why: string, setAsideAt: number | null): MarkerRead {
   const aside = setAsideAt === null ? null : moveAside(path, setAsideAt);
-  return { status: 'refused', name, problem: `revive marker ${path} refused: it ${why}; ${aside ? `moved to ${aside}` : 'left in place'}, not reviving "${name}"` };
+  return {
+    status: 'refused',
+    name,
+    problem: `revive marker ${path} refused: it ${why}; ${aside ? `moved to ${aside}` : 'left in place'}, not reviving "${name}"`,
+  };
 }
 
 /**
@@ -145,11 +156,13 @@ export function removeStaleTempFiles(markerDir: string): string[] {
   return removed;
 }
 
-
 /** Every marker in the directory, damaged ones included (as problems), sorted by name. */
 export async function listMarkers(markerDir: string, options: ReadOptions = {}): Promise<MarkerRead[]> {
   const files = namesIn(markerDir);
-  const names = files.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).filter((n) => NAME_PATTERN.test(n));
+  const names = files
+    .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .filter((n) => NAME_PATTERN.test(n));
   return Promise.all(names.sort().map((name) => readMarker(markerDir, name, options)));
 }
 

@@ -12,9 +12,13 @@ import { settleEndedResume } from './revive-log.ts';
  * warning and a record; a resume launched detached that has ended since is settled.
  */
 export async function readPreviousMarker(
-  markerDir: string, name: string, now: number, io: { config: Config; records: { refusedMarker(name: string, problem: string): void }; logger: Logger },
+  markerDir: string,
+  name: string,
+  now: number,
+  io: { config: Config; records: { refusedMarker(name: string, problem: string): void }; logger: Logger },
 ): Promise<Marker | null> {
-  for (const file of removeStaleTempFiles(markerDir)) io.logger.log('info', `removed ${file}, the temp file of a marker write cut short`);
+  for (const file of removeStaleTempFiles(markerDir))
+    io.logger.log('info', `removed ${file}, the temp file of a marker write cut short`);
   if (markerIsCompleted(markerDir, name)) return null;
   const read = await readMarker(markerDir, name, { now });
   if (read.status === 'problem') io.logger.log('warn', read.problem);

@@ -5,6 +5,14 @@ import type { Row } from '../store/store.ts';
  * refused file is stored (its command line is not deadman's): only the run name and the reason.
  */
 export function refusedMarkerRow(name: string, problem: string, now: number): Row {
-  return { name, session_id: '-', at: now, attempt: 0, budget: 0, source: 'marker', argv: [], outcome: `refused: ${problem}` };
+  return {
+    name,
+    session_id: '-',
+    at: now,
+    attempt: 0,
+    budget: 0,
+    source: 'marker',
+    argv: [],
+    outcome: `refused: ${problem}`,
+  };
 }
-

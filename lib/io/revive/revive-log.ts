@@ -43,7 +43,11 @@ export function readTail(path: string, bytes = TAIL_BYTES): string[] | null {
 }
 
 /** Whether the adapter saw the agent's turn end well, from its output. */
-export async function outputShowsCompletion(lines: readonly string[], marker: Pick<Marker, 'adapter'>, options: AdapterOptions = {}): Promise<boolean> {
+export async function outputShowsCompletion(
+  lines: readonly string[],
+  marker: Pick<Marker, 'adapter'>,
+  options: AdapterOptions = {},
+): Promise<boolean> {
   const adapter = await createAdapter(marker.adapter, options);
   let completed = false;
   for (const line of lines) {

@@ -2,7 +2,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../core/config/config.ts';
-import { readClaudeTranscript, readCodexRollout, type FoundSession, type IsReviveMessage, type SessionFinding } from '../../core/revive/session-files.ts';
+import {
+  readClaudeTranscript,
+  readCodexRollout,
+  type FoundSession,
+  type IsReviveMessage,
+  type SessionFinding,
+} from '../../core/revive/session-files.ts';
 import { namesIn } from '../files/quiet-reads.ts';
 
 /**
@@ -20,7 +26,11 @@ export interface SessionDirs {
   claudeConfigDir: string;
 }
 
-export function sessionDirs(revive: Config['revive'], env: NodeJS.ProcessEnv = process.env, home = homedir()): SessionDirs {
+export function sessionDirs(
+  revive: Config['revive'],
+  env: NodeJS.ProcessEnv = process.env,
+  home = homedir(),
+): SessionDirs {
   return {
     codexHome: revive.codex_home ?? (env.CODEX_HOME || join(home, '.codex')),
     claudeConfigDir: revive.claude_config_dir ?? (env.CLAUDE_CONFIG_DIR || join(home, '.claude')),
@@ -28,7 +38,11 @@ export function sessionDirs(revive: Config['revive'], env: NodeJS.ProcessEnv = p
 }
 
 export function findSessionFiles(
-  agents: ReadonlyArray<'codex' | 'claude'>, dirs: SessionDirs, now: number, maxAgeMs: number, isRevive?: IsReviveMessage,
+  agents: ReadonlyArray<'codex' | 'claude'>,
+  dirs: SessionDirs,
+  now: number,
+  maxAgeMs: number,
+  isRevive?: IsReviveMessage,
 ): FoundSession[] {
   const found: FoundSession[] = [];
   const visit = (path: string, read: (lines: string[], isRevive?: IsReviveMessage) => SessionFinding | null) => {
@@ -53,7 +67,9 @@ export function findSessionFiles(
 
 function readLines(path: string): string[] {
   try {
-    return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '');
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '');
   } catch {
     return [];
   }
@@ -73,5 +89,7 @@ function entries(dir: string): string[] {
 
 /** Files below `dir`, at most `depth` directories down. */
 function walk(dir: string, depth: number): string[] {
-  return entries(dir).flatMap((path) => (statOrNull(path)?.isDirectory() ? (depth > 0 ? walk(path, depth - 1) : []) : [path]));
+  return entries(dir).flatMap((path) =>
+    statOrNull(path)?.isDirectory() ? (depth > 0 ? walk(path, depth - 1) : []) : [path],
+  );
 }

@@ -40,7 +40,8 @@ let probed: AddonProbe | undefined;
 
 /** The notify path a unit for this environment will see (NotifyAccess= follows it): the addon, unless `DEADMAN_NOTIFY=systemd-notify` forces the fallback. */
 export function unitNotifyPath(env: NodeJS.ProcessEnv): { addonLoaded: true } | { addonLoaded: false; why: string } {
-  if (env.DEADMAN_NOTIFY === 'systemd-notify') return { addonLoaded: false, why: 'forced by DEADMAN_NOTIFY=systemd-notify' };
+  if (env.DEADMAN_NOTIFY === 'systemd-notify')
+    return { addonLoaded: false, why: 'forced by DEADMAN_NOTIFY=systemd-notify' };
   const probe = probeAddon();
   return probe.loaded ? { addonLoaded: true } : { addonLoaded: false, why: probe.why };
 }
@@ -50,24 +51,39 @@ export function probeAddon(): AddonProbe {
   if (probed) return probed;
   try {
     const addon = createRequire(import.meta.url)('sd-notify') as SdNotifyAddon;
-    probed = typeof addon.sendState === 'function' ? { loaded: true, addon } : { loaded: false, why: 'sd-notify has no sendState' };
+    probed =
+      typeof addon.sendState === 'function'
+        ? { loaded: true, addon }
+        : { loaded: false, why: 'sd-notify has no sendState' };
   } catch (error) {
     const first = (error as Error).message.split('\n')[0] ?? 'unknown error';
-    probed = { loaded: false, why: /Cannot find (module|package)/.test(first) ? 'sd-notify is not installed' : `sd-notify did not load: ${first}` };
+    probed = {
+      loaded: false,
+      why: /Cannot find (module|package)/.test(first)
+        ? 'sd-notify is not installed'
+        : `sd-notify did not load: ${first}`,
+    };
   }
   return probed;
 }
 
-export function createSdNotifier(env: NodeJS.ProcessEnv = process.env, onFailure: (message: string) => void = () => {}): SdNotifier {
+export function createSdNotifier(
+  env: NodeJS.ProcessEnv = process.env,
+  onFailure: (message: string) => void = () => {},
+): SdNotifier {
   const forced = env.DEADMAN_NOTIFY;
   if (!env.NOTIFY_SOCKET || forced === 'none') {
-    return { path: 'none', detail: forced === 'none' ? 'disabled by DEADMAN_NOTIFY=none' : 'not under systemd (NOTIFY_SOCKET unset)', send() {} };
+    return {
+      path: 'none',
+      detail: forced === 'none' ? 'disabled by DEADMAN_NOTIFY=none' : 'not under systemd (NOTIFY_SOCKET unset)',
+      send() {},
+    };
   }
   const addon = forced === 'systemd-notify' ? null : probeAddon();
   if (addon?.loaded) {
     return {
       path: 'addon',
-      detail: 'sd-notify addon loaded: messages come from deadman\'s own PID (NotifyAccess=main is enough)',
+      detail: "sd-notify addon loaded: messages come from deadman's own PID (NotifyAccess=main is enough)",
       send(message) {
         try {
           addon.addon.sendState(message);

@@ -11,12 +11,19 @@ import type { ServiceStop } from '../../core/status/lost-run-end.ts';
  * health file's schema: every reader loads this (core/status/health.ts says why).
  */
 
-const serviceStopEnv = z.pipe(z.object({
-  INVOCATION_ID: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
-  SERVICE_RESULT: z.string().check(z.regex(/^[a-z][a-z-]*$/)),
-  EXIT_CODE: z.optional(z.enum(['exited', 'killed', 'dumped'])),
-  EXIT_STATUS: z.optional(z.string().check(z.regex(/^(\d{1,3}|[A-Z][A-Z0-9+-]*)$/))),
-}), z.transform((env): ServiceStop => ({ invocationId: env.INVOCATION_ID, result: env.SERVICE_RESULT, exit: exitOf(env.EXIT_CODE, env.EXIT_STATUS) })));
+const serviceStopEnv = z.pipe(
+  z.object({
+    INVOCATION_ID: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
+    SERVICE_RESULT: z.string().check(z.regex(/^[a-z][a-z-]*$/)),
+    EXIT_CODE: z.optional(z.enum(['exited', 'killed', 'dumped'])),
+    EXIT_STATUS: z.optional(z.string().check(z.regex(/^(\d{1,3}|[A-Z][A-Z0-9+-]*)$/))),
+  }),
+  z.transform((env): ServiceStop => ({
+    invocationId: env.INVOCATION_ID,
+    result: env.SERVICE_RESULT,
+    exit: exitOf(env.EXIT_CODE, env.EXIT_STATUS),
+  })),
+);
 
 function exitOf(code: 'exited' | 'killed' | 'dumped' | undefined, status: string | undefined): ServiceStop['exit'] {
   if (code === undefined || status === undefined) return null;

@@ -31,7 +31,9 @@ export function runningAgents(root: string, selfPid = process.pid): RunningAgent
 /** The agent running as `pid`, whatever its directory; null for any other process. */
 export function agentAt(pid: number): (RunningAgent & { ppid: number }) | null {
   try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((arg) => arg !== '');
     const { agent } = splitProgram(cmdline);
     const stat = readProcStat(pid);
     if (agent === null || stat === null || stat.state === 'Z') return null;
@@ -42,7 +44,9 @@ export function agentAt(pid: number): (RunningAgent & { ppid: number }) | null {
 }
 
 function bootTimeMs(): number {
-  const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('btime '));
+  const line = readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('btime '));
   return Number(line?.slice('btime '.length) ?? 0) * 1000;
 }
 

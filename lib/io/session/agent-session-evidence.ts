@@ -35,13 +35,22 @@ export interface SessionEvidence {
 }
 
 /** Claude's registry entry; `startedAt` as epoch ms or an ISO time. */
-const REGISTRY_ENTRY = z.object({ pid: z.number(), sessionId: z.string(), startedAt: z.union([z.number(), z.string().transform((s) => Date.parse(s))]) });
+const REGISTRY_ENTRY = z.object({
+  pid: z.number(),
+  sessionId: z.string(),
+  startedAt: z.union([z.number(), z.string().transform((s) => Date.parse(s))]),
+});
 const SESSION_ENV: Record<AgentKind, string> = { codex: 'CODEX_THREAD_ID', claude: 'CLAUDE_CODE_SESSION_ID' };
 /** A registry entry may be written a moment before /proc's start time says the process began (clock granularity). */
 const REGISTRY_SLACK_MS = 1_000;
 
 /** Evidence from the agent and its descendants; empty once the agent is gone or its pid was reused. */
-export function sessionEvidence(agent: AgentIdentity, kind: AgentKind, dirs: SessionDirs, startedAtWall: number): SessionEvidence {
+export function sessionEvidence(
+  agent: AgentIdentity,
+  kind: AgentKind,
+  dirs: SessionDirs,
+  startedAtWall: number,
+): SessionEvidence {
   const evidence: SessionEvidence = { openFiles: new Set(), sessionIds: new Set() };
   if (readProcStat(agent.pid)?.startTime !== agent.startTime) return evidence;
   for (const pid of withDescendants(agent.pid)) {
@@ -51,7 +60,8 @@ export function sessionEvidence(agent: AgentIdentity, kind: AgentKind, dirs: Ses
     if (kind === 'claude') {
       const entry = registryEntry(join(dirs.claudeConfigDir, 'sessions', `${pid}.json`));
       // An entry older than the agent is a dead process's whose pid came round again.
-      if (entry?.pid === pid && entry.startedAt >= startedAtWall - REGISTRY_SLACK_MS) evidence.sessionIds.add(entry.sessionId);
+      if (entry?.pid === pid && entry.startedAt >= startedAtWall - REGISTRY_SLACK_MS)
+        evidence.sessionIds.add(entry.sessionId);
     }
   }
   return evidence;
@@ -59,13 +69,16 @@ export function sessionEvidence(agent: AgentIdentity, kind: AgentKind, dirs: Ses
 
 function withDescendants(root: number): number[] {
   const found = [root];
-  for (let i = 0; i < found.length && found.length < 1_000; i++) found.push(...readThreadChildren(found[i]!).filter((pid) => !found.includes(pid)));
+  for (let i = 0; i < found.length && found.length < 1_000; i++)
+    found.push(...readThreadChildren(found[i]!).filter((pid) => !found.includes(pid)));
   return found;
 }
 
 function environmentValue(pid: number, name: string): string | null {
   try {
-    const entry = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').find((e) => e.startsWith(`${name}=`));
+    const entry = readFileSync(`/proc/${pid}/environ`, 'latin1')
+      .split('\0')
+      .find((e) => e.startsWith(`${name}=`));
     return entry?.slice(name.length + 1) || null;
   } catch {
     return null; // gone, or another user's

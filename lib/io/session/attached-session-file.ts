@@ -18,11 +18,20 @@ import { sessionEvidence, type AgentIdentity } from './agent-session-evidence.ts
 
 const SLACK_MS = 5_000;
 
-export function attachedSessionFile(agent: AgentKind, identity: AgentIdentity, cwd: string, startedAtWall: number, dirs: SessionDirs, wall: () => number) {
+export function attachedSessionFile(
+  agent: AgentKind,
+  identity: AgentIdentity,
+  cwd: string,
+  startedAtWall: number,
+  dirs: SessionDirs,
+  wall: () => number,
+) {
   const root = repositoryRoot(cwd);
   let found: FoundSession | null = null;
   const tiedSession = (): FoundSession | null => {
-    const written = repositorySessions([agent], dirs, root, wall(), 7 * 86_400_000).filter((f) => f.mtimeMs >= startedAtWall - SLACK_MS);
+    const written = repositorySessions([agent], dirs, root, wall(), 7 * 86_400_000).filter(
+      (f) => f.mtimeMs >= startedAtWall - SLACK_MS,
+    );
     if (written.length === 0) return null;
     const { openFiles, sessionIds } = sessionEvidence(identity, agent, dirs, startedAtWall);
     return written.find((f) => openFiles.has(resolve(f.path)) || sessionIds.has(f.finding.sessionId)) ?? null;

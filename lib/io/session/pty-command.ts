@@ -10,7 +10,11 @@ import { ptyArgv } from '../../core/session/pty-argv.ts';
 const SCRIPT_PATHS = ['/usr/bin/script', '/bin/script'];
 
 /** The argv to spawn, with the environment `script` needs; null when this host has no `script`. */
-export function ptyCommand(argv: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): { argv: string[]; env: NodeJS.ProcessEnv } | null {
+export function ptyCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): { argv: string[]; env: NodeJS.ProcessEnv } | null {
   const script = SCRIPT_PATHS.find((path) => existsSync(path));
   const command = script === undefined ? null : ptyArgv(argv, { script, platform, shell: env.SHELL });
   return command && { argv: command.argv, env: { ...env, ...command.env } };
@@ -21,7 +25,12 @@ export function ptyCommand(argv: readonly string[], env: NodeJS.ProcessEnv, plat
  * terminal, after the agent's pid was taken, so it is looked up on PATH first.
  */
 export function programFound(file: string, env: NodeJS.ProcessEnv): boolean {
-  const candidates = file.includes('/') ? [file] : (env.PATH ?? '').split(':').filter(Boolean).map((dir) => join(dir, file));
+  const candidates = file.includes('/')
+    ? [file]
+    : (env.PATH ?? '')
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => join(dir, file));
   return candidates.some((path) => {
     try {
       accessSync(path, constants.X_OK);

@@ -26,7 +26,13 @@ function realpathOr(path: string): string {
 }
 
 /** Root sessions of the agents whose workspace is in `root`, newest first; a session id picks one whatever its workspace. */
-export function repositorySessions(agents: ReadonlyArray<'codex' | 'claude'>, dirs: SessionDirs, root: string, now: number, maxAgeMs: number): FoundSession[] {
+export function repositorySessions(
+  agents: ReadonlyArray<'codex' | 'claude'>,
+  dirs: SessionDirs,
+  root: string,
+  now: number,
+  maxAgeMs: number,
+): FoundSession[] {
   return findSessionFiles(agents, dirs, now, maxAgeMs)
     .filter((f) => f.finding.root && inRepository(f.finding.cwd, root))
     .sort((a, b) => b.mtimeMs - a.mtimeMs);

@@ -13,7 +13,12 @@ import { packageFile } from '../files/package-files.ts';
 export const SHIPPED_TRACES = packageFile('contrib/traces/');
 
 export function shippedTraceNames(dir = SHIPPED_TRACES): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl')).map((f) => f.slice(0, -'.jsonl'.length)).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => f.slice(0, -'.jsonl'.length))
+        .sort()
+    : [];
 }
 
 /** A trace by path, or by the name of a shipped one; a bad one is a usage error naming the file and the line. */
@@ -21,7 +26,9 @@ export function readTrace(nameOrPath: string, dir = SHIPPED_TRACES): { name: str
   const shipped = join(dir, `${nameOrPath}.jsonl`);
   const path = existsSync(nameOrPath) ? nameOrPath : existsSync(shipped) ? shipped : null;
   if (path === null) {
-    throw usageError(`trace ${JSON.stringify(nameOrPath)} not found: give a trace file or one of the shipped traces (${shippedTraceNames(dir).join(', ')})`);
+    throw usageError(
+      `trace ${JSON.stringify(nameOrPath)} not found: give a trace file or one of the shipped traces (${shippedTraceNames(dir).join(', ')})`,
+    );
   }
   const parsed = parseTrace(readFileSync(path, 'utf8'));
   if (!parsed.ok) throw usageError(`trace ${path}: ${parsed.problem}`);

@@ -15,9 +15,11 @@ export function openTraceWriter(path: string): { write(entry: TraceEntry): void;
     fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw usageError(code === 'EEXIST'
-      ? `--record ${path}: something is already there (a file or a symlink); a trace is only written to a new file: give a path that does not exist yet`
-      : `--record ${path}: cannot create it (${code ?? (error as Error).message}); give a new file path in a writable directory`);
+    throw usageError(
+      code === 'EEXIST'
+        ? `--record ${path}: something is already there (a file or a symlink); a trace is only written to a new file: give a path that does not exist yet`
+        : `--record ${path}: cannot create it (${code ?? (error as Error).message}); give a new file path in a writable directory`,
+    );
   }
   return {
     write: (entry) => void writeSync(fd, `${traceLine(entry)}\n`),

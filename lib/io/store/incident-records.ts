@@ -24,7 +24,9 @@ export function listIncidents(store: Store, filter: IncidentFilter = {}): Incide
        FROM incidents i LEFT JOIN runs r ON r.id = i.run_id
       WHERE i.opened_at >= ? AND (? IS NULL OR r.name = ?)
       ORDER BY i.opened_at, i.id`,
-    filter.since ?? 0, filter.name ?? null, filter.name ?? null,
+    filter.since ?? 0,
+    filter.name ?? null,
+    filter.name ?? null,
   );
 }
 
@@ -32,19 +34,31 @@ export function latestIncidentId(store: Store, name?: string): number | null {
   const row = store.get<{ id: number }>(
     `SELECT i.id FROM incidents i LEFT JOIN runs r ON r.id = i.run_id
       WHERE (? IS NULL OR r.name = ?) ORDER BY i.opened_at DESC, i.id DESC LIMIT 1`,
-    name ?? null, name ?? null,
+    name ?? null,
+    name ?? null,
   );
   return row?.id ?? null;
 }
 
 export function loadIncidentRows(store: Store, id: number): IncidentRows | null {
-  const incident = store.get<IncidentRows['incident'] & { signal_id: number | null }>('SELECT * FROM incidents WHERE id = ?', id);
+  const incident = store.get<IncidentRows['incident'] & { signal_id: number | null }>(
+    'SELECT * FROM incidents WHERE id = ?',
+    id,
+  );
   if (!incident) return null;
-  const byIncident = <T>(table: string) => store.all<T>(`SELECT * FROM ${table} WHERE incident_id = ? ORDER BY at, id`, id);
+  const byIncident = <T>(table: string) =>
+    store.all<T>(`SELECT * FROM ${table} WHERE incident_id = ? ORDER BY at, id`, id);
   return {
     incident,
-    run: incident.run_id === null ? null : store.get<NonNullable<IncidentRows['run']>>('SELECT * FROM runs WHERE id = ?', incident.run_id) ?? null,
-    signal: incident.signal_id === null ? null : store.get<NonNullable<IncidentRows['signal']>>('SELECT * FROM signals WHERE id = ?', incident.signal_id) ?? null,
+    run:
+      incident.run_id === null
+        ? null
+        : (store.get<NonNullable<IncidentRows['run']>>('SELECT * FROM runs WHERE id = ?', incident.run_id) ?? null),
+    signal:
+      incident.signal_id === null
+        ? null
+        : (store.get<NonNullable<IncidentRows['signal']>>('SELECT * FROM signals WHERE id = ?', incident.signal_id) ??
+          null),
     transitions: byIncident('incident_transitions'),
     diagnoses: byIncident('diagnoses'),
     decisions: byIncident('decisions'),

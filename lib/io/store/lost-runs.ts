@@ -22,17 +22,31 @@ export interface LostRuns {
 }
 
 /** `stop`: systemd's word on its unit's main process, for ExecStopPost= (io/service-stop-env.ts); it speaks only for the run of that invocation. */
-export function settleLostRuns(store: Store, at: number, stop: ServiceStop | null = null, ownerAlive: (run: { pid: number; pid_start_time?: number | null }) => boolean = isRunOwnerAlive): LostRuns {
+export function settleLostRuns(
+  store: Store,
+  at: number,
+  stop: ServiceStop | null = null,
+  ownerAlive: (run: { pid: number; pid_start_time?: number | null }) => boolean = isRunOwnerAlive,
+): LostRuns {
   const lost = openRuns(store).filter((run) => !ownerAlive(run));
-  const abandoned = new Map(lost.flatMap((run) => unsettledIncidents(store, run.id).map((incident) => [incident.id, lostRunReason(run)] as const)));
+  const abandoned = new Map(
+    lost.flatMap((run) =>
+      unsettledIncidents(store, run.id).map((incident) => [incident.id, lostRunReason(run)] as const),
+    ),
+  );
   // Not written (locked, full, read-only): the next run of the name records it.
-  const written = lost.length > 0 && mayWrite(store) && recordInto(store.path, (writer) => lost.forEach((run) => closeLostRun(writer, run, at, stop)));
+  const written =
+    lost.length > 0 &&
+    mayWrite(store) &&
+    recordInto(store.path, (writer) => lost.forEach((run) => closeLostRun(writer, run, at, stop)));
   return { runIds: new Set(lost.map((run) => run.id)), abandoned, written };
 }
 
 /** Run name → the textfile its lost run recorded (null: none recorded, as by a deadman before migration 7). */
 export function lostRunTextfiles(store: Store, runIds: ReadonlySet<number>): Map<string, string | null> {
-  const rows = [...runIds].map((id) => store.get<{ name: string; metrics_textfile?: string | null }>('SELECT * FROM runs WHERE id = ?', id)!);
+  const rows = [...runIds].map((id) =>
+    store.get<{ name: string; metrics_textfile?: string | null }>('SELECT * FROM runs WHERE id = ?', id)!,
+  );
   return new Map(rows.map((row) => [row.name, row.metrics_textfile ?? null]));
 }
 

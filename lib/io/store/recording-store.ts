@@ -92,7 +92,11 @@ export class RecordingStore implements StoreSink {
 
   close(): void {
     // A lock that outlasted the run: its count is said here, since no write will say it.
-    if (this.down?.problem === 'locked' && this.dropped > 0) this.deps.logger.log('warn', `${this.dropped} records of this run were dropped: ${this.deps.path} stayed locked by another writer until the end`);
+    if (this.down?.problem === 'locked' && this.dropped > 0)
+      this.deps.logger.log(
+        'warn',
+        `${this.dropped} records of this run were dropped: ${this.deps.path} stayed locked by another writer until the end`,
+      );
     this.down = null;
     this.dropped = 0;
     this.release();
@@ -137,7 +141,10 @@ export class RecordingStore implements StoreSink {
   private replaceDeleted(): void {
     this.release();
     const dir = dirname(this.deps.path);
-    this.deps.logger.log('warn', `${this.deps.path} was deleted while the run recorded into it${existsSync(dir) ? '' : ` (with its directory ${dir})`}: the records before it went with it; recording goes on in a fresh database there`);
+    this.deps.logger.log(
+      'warn',
+      `${this.deps.path} was deleted while the run recorded into it${existsSync(dir) ? '' : ` (with its directory ${dir})`}: the records before it went with it; recording goes on in a fresh database there`,
+    );
     this.fresh++;
   }
 
@@ -157,14 +164,22 @@ export class RecordingStore implements StoreSink {
 
   private fail(problem: StoreError, what: string): void {
     const locked = problem.problem === 'locked';
-    const retryMs = locked ? LOCKED_RETRY_MS : this.deps.retryMs ?? RETRY_MS;
+    const retryMs = locked ? LOCKED_RETRY_MS : (this.deps.retryMs ?? RETRY_MS);
     this.retryAt = this.deps.monotonic() + retryMs;
     if (this.down?.problem === problem.problem) return;
     this.down = problem;
     if (locked) {
-      this.deps.logger.log('warn', `not recording ${what}: ${problem.message}; the work's output does not wait for it: records are dropped, and counted, until the lock is free (tried again every ${retryMs / 1000}s)`);
+      this.deps.logger.log(
+        'warn',
+        `not recording ${what}: ${problem.message}; the work's output does not wait for it: records are dropped, and counted, until the lock is free (tried again every ${retryMs / 1000}s)`,
+      );
     } else {
-      reportFault(this.deps.logger, 'recording', this.deps.path, `not recording ${what}: ${problem.message}; the work goes on unrecorded, and recording resumes when the database can be written (tried again every ${Math.round(retryMs / 1000)}s)`);
+      reportFault(
+        this.deps.logger,
+        'recording',
+        this.deps.path,
+        `not recording ${what}: ${problem.message}; the work goes on unrecorded, and recording resumes when the database can be written (tried again every ${Math.round(retryMs / 1000)}s)`,
+      );
     }
   }
 
@@ -174,11 +189,20 @@ export class RecordingStore implements StoreSink {
     this.deps.logger.faults?.cleared('recording');
     const dropped = this.dropped;
     this.dropped = 0;
-    this.deps.logger.log('notice', `recording again in ${this.deps.path}${dropped > 0 ? ` (${dropped} ${dropped === 1 ? 'record' : 'records'} dropped while it could not be written)` : ''}`);
+    this.deps.logger.log(
+      'notice',
+      `recording again in ${this.deps.path}${dropped > 0 ? ` (${dropped} ${dropped === 1 ? 'record' : 'records'} dropped while it could not be written)` : ''}`,
+    );
   }
 }
 
 /** A sink over a store some command already opened (`deadman revive`'s records of a spent budget). */
 export function sinkOver(store: Store, logger: Logger, clock: Clock): StoreSink {
-  return new RecordingStore({ path: store.path, open: () => store, logger, wall: () => clock.wall(), monotonic: () => clock.monotonic() });
+  return new RecordingStore({
+    path: store.path,
+    open: () => store,
+    logger,
+    wall: () => clock.wall(),
+    monotonic: () => clock.monotonic(),
+  });
 }

@@ -1,4 +1,9 @@
-import { ABANDONED_ON_RUN_END, transition, type IncidentEvent, type IncidentState } from '../../core/incident/incident.ts';
+import {
+  ABANDONED_ON_RUN_END,
+  transition,
+  type IncidentEvent,
+  type IncidentState,
+} from '../../core/incident/incident.ts';
 import { betweenPasses, lostRunReason } from '../../core/status/run-presence.ts';
 import { lostRunEnd, type ServiceStop } from '../../core/status/lost-run-end.ts';
 import { OUTCOME_ERROR_CODES } from '../../core/incident/outcome-codes.ts';
@@ -33,8 +38,10 @@ export interface RecordedRun {
 export type OpenRunRow = RecordedRun;
 
 /** The latest run an incident recurred in, else the run that opened it (a database before migration 2 has no recurrences). */
-const owningRun = (store: Store) => (store.hasTable('incident_recurrences')
-  ? 'COALESCE((SELECT MAX(c.run_id) FROM incident_recurrences c WHERE c.incident_id = i.id), i.run_id)' : 'i.run_id');
+const owningRun = (store: Store) =>
+  store.hasTable('incident_recurrences')
+    ? 'COALESCE((SELECT MAX(c.run_id) FROM incident_recurrences c WHERE c.incident_id = i.id), i.run_id)'
+    : 'i.run_id';
 const UNSETTLED = ABANDONED_ON_RUN_END.map((state) => `'${state}'`).join(', ');
 
 /**
@@ -45,19 +52,25 @@ const UNSETTLED = ABANDONED_ON_RUN_END.map((state) => `'${state}'`).join(', ');
 export function openRuns(store: Store, name?: string): OpenRunRow[] {
   const rows = store.all<RecordedRun>(
     `SELECT * FROM runs r WHERE (? IS NULL OR r.name = ?) AND (r.ended_at IS NULL OR r.id = (SELECT MAX(id) FROM runs WHERE name = r.name)) ORDER BY r.id`,
-    name ?? null, name ?? null,
+    name ?? null,
+    name ?? null,
   );
   return rows.filter((run): run is OpenRunRow => run.ended_at === null || betweenPasses(run));
 }
 
 /** The incidents a run leaves unsettled, in the order they were opened. */
 export function unsettledIncidents(store: Store, runId: number): Array<{ id: number; state: string }> {
-  return store.all(`SELECT i.id, i.state FROM incidents i WHERE i.state IN (${UNSETTLED}) AND ${owningRun(store)} = ? ORDER BY i.id`, runId);
+  return store.all(
+    `SELECT i.id, i.state FROM incidents i WHERE i.state IN (${UNSETTLED}) AND ${owningRun(store)} = ? ORDER BY i.id`,
+    runId,
+  );
 }
 
 /** Marks them ABANDONED, each with a transition saying why (inside the caller's transaction); returns their ids. */
 export function abandonIncidents(store: Store, runId: number, at: number, reason: string): number[] {
-  return unsettledIncidents(store, runId).filter((incident) => moveIncident(store, incident, 'run_ended', at, reason, { run: runId })).map((incident) => incident.id);
+  return unsettledIncidents(store, runId)
+    .filter((incident) => moveIncident(store, incident, 'run_ended', at, reason, { run: runId }))
+    .map((incident) => incident.id);
 }
 
 /**
@@ -70,17 +83,38 @@ export function supersedeEscalated(store: Store, runId: number, at: number): num
   const escalated = store.all<{ id: number; state: string }>(
     `SELECT i.id, i.state FROM incidents i WHERE i.state = 'ESCALATED' AND i.kind NOT IN (${REFUSAL_KINDS.map(() => '?').join(', ')})
         AND ${owningRun(store)} IN (SELECT e.id FROM runs e WHERE e.name = (SELECT name FROM runs WHERE id = ?) AND e.id < ?) ORDER BY i.id`,
-    ...REFUSAL_KINDS, runId, runId,
+    ...REFUSAL_KINDS,
+    runId,
+    runId,
   );
-  return escalated.filter((incident) => moveIncident(store, incident, 'superseded', at, `superseded: run #${runId} of the same name completed (exit 0)`, { run: runId }))
+  return escalated
+    .filter((incident) =>
+      moveIncident(store, incident, 'superseded', at, `superseded: run #${runId} of the same name completed (exit 0)`, {
+        run: runId,
+      }),
+    )
     .map((incident) => incident.id);
 }
 
 /** One recorded move of an incident by the state table (core/incident/incident.ts); false when the event does not apply to its state. */
-export function moveIncident(store: Store, incident: { id: number; state: string }, event: IncidentEvent, at: number, reason: string, evidence: object): boolean {
+export function moveIncident(
+  store: Store,
+  incident: { id: number; state: string },
+  event: IncidentEvent,
+  at: number,
+  reason: string,
+  evidence: object,
+): boolean {
   const to = transition(incident.state as IncidentState, event, 0);
   if (to === null) return false;
-  store.insert('incident_transitions', { incident_id: incident.id, at, from_state: incident.state, to_state: to, reason, evidence });
+  store.insert('incident_transitions', {
+    incident_id: incident.id,
+    at,
+    from_state: incident.state,
+    to_state: to,
+    reason,
+    evidence,
+  });
   store.update('incidents', incident.id, { state: to, updated_at: at });
   return true;
 }
@@ -92,16 +126,26 @@ export function moveIncident(store: Store, incident: { id: number; state: string
 export function closeLostRun(store: Store, run: OpenRunRow, at: number, stop: ServiceStop | null = null): void {
   const end = lostRunEnd(run, stop);
   store.transaction(() => {
-    store.update('runs', run.id, { ended_at: run.ended_at ?? at, ...end, ...(run.outcome ? {} : { error_code: OUTCOME_ERROR_CODES.lost }) });
+    store.update('runs', run.id, {
+      ended_at: run.ended_at ?? at,
+      ...end,
+      ...(run.outcome ? {} : { error_code: OUTCOME_ERROR_CODES.lost }),
+    });
     abandonIncidents(store, run.id, at, lostRunReason(run));
   });
 }
 
 /** An incident with the run it belongs to now (null when its run was pruned). */
 export function incidentWithRun(store: Store, incidentId: number): { state: string; run: RecordedRun | null } | null {
-  const incident = store.get<{ state: string; run_id: number | null }>(`SELECT i.state, ${owningRun(store)} AS run_id FROM incidents i WHERE i.id = ?`, incidentId);
+  const incident = store.get<{ state: string; run_id: number | null }>(
+    `SELECT i.state, ${owningRun(store)} AS run_id FROM incidents i WHERE i.id = ?`,
+    incidentId,
+  );
   if (!incident) return null;
-  const run = incident.run_id === null ? null : store.get<RecordedRun>('SELECT * FROM runs WHERE id = ?', incident.run_id) ?? null;
+  const run =
+    incident.run_id === null
+      ? null
+      : (store.get<RecordedRun>('SELECT * FROM runs WHERE id = ?', incident.run_id) ?? null);
   return { state: incident.state, run };
 }
 
@@ -110,8 +154,20 @@ export function incidentWithRun(store: Store, incidentId: number): { state: stri
  * pass did: a usage limit that resets beyond `max_wait`, or a respawn budget spent, end the run
  * 69 after a pass that recorded 75. Readers then show and export what the run really came to.
  */
-export function recordProcessExit(store: Store, owner: { pid: number; startTime: number | null }, exitCode: number, why: string): void {
+export function recordProcessExit(
+  store: Store,
+  owner: { pid: number; startTime: number | null },
+  exitCode: number,
+  why: string,
+): void {
   const last = store.get<{ id: number; exit_code: number | null; reason: string | null }>(
-    'SELECT id, exit_code, reason FROM runs WHERE pid = ? AND pid_start_time IS ? AND ended_at IS NOT NULL ORDER BY id DESC LIMIT 1', owner.pid, owner.startTime);
-  if (last && last.exit_code !== exitCode) store.update('runs', last.id, { exit_code: exitCode, reason: `${last.reason ?? ''}${last.reason ? '; ' : ''}${why}` });
+    'SELECT id, exit_code, reason FROM runs WHERE pid = ? AND pid_start_time IS ? AND ended_at IS NOT NULL ORDER BY id DESC LIMIT 1',
+    owner.pid,
+    owner.startTime,
+  );
+  if (last && last.exit_code !== exitCode)
+    store.update('runs', last.id, {
+      exit_code: exitCode,
+      reason: `${last.reason ?? ''}${last.reason ? '; ' : ''}${why}`,
+    });
 }

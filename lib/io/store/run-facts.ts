@@ -21,11 +21,15 @@ export function loadRunFacts(store: Store, options: { onlyName?: string; lost?: 
     ...(onlyName === undefined ? [] : [onlyName]),
   );
   return latest.map((run) => {
-    const open = store.all<{ id: number; kind: string; state: string; run_id: number }>(
-      `SELECT i.id, i.kind, i.state, i.run_id FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.kind, i.state`, run.name)
+    const open = store
+      .all<{ id: number; kind: string; state: string; run_id: number }>(
+        `SELECT i.id, i.kind, i.state, i.run_id FROM incidents i JOIN runs r ON r.id = i.run_id WHERE r.name = ? ORDER BY i.kind, i.state`,
+        run.name,
+      )
       .map((incident) => ({ ...incident, state: incidentStateAsRead(incident, lost) }))
       .filter((incident) => !isSettled(incident.state));
-    const lastOutput = store.get<{ at: number | null }>('SELECT MAX(at) AS at FROM events WHERE run_id = ?', run.id)?.at ?? null;
+    const lastOutput =
+      store.get<{ at: number | null }>('SELECT MAX(at) AS at FROM events WHERE run_id = ?', run.id)?.at ?? null;
     const count = (sql: string) => store.get<{ n: number }>(sql, run.name)?.n ?? 0;
     const ownerAlive = !lost?.runIds.has(run.id);
     const running = runPresence(run, ownerAlive) === 'running';
@@ -40,14 +44,17 @@ export function loadRunFacts(store: Store, options: { onlyName?: string; lost?: 
       lastExitCode: running || run.ended_at === null ? null : run.exit_code,
       openIncidents: countByKindAndState(open),
       revives: count('SELECT COUNT(*) AS n FROM revives WHERE name = ?'),
-      kills: count(`SELECT COUNT(*) AS n FROM actions a JOIN incidents i ON i.id = a.incident_id JOIN runs r ON r.id = i.run_id
+      kills:
+        count(`SELECT COUNT(*) AS n FROM actions a JOIN incidents i ON i.id = a.incident_id JOIN runs r ON r.id = i.run_id
         WHERE r.name = ? AND a.kind = 'TERMINATE_DESCENDANT_PROCESS' AND a.result IN ('killed', 'partial')`),
       stalls: count(`SELECT COUNT(*) AS n FROM runs WHERE name = ? AND outcome = 'stalled'`),
     };
   });
 }
 
-function countByKindAndState(incidents: ReadonlyArray<{ kind: string; state: string }>): Array<{ kind: string; state: string; count: number }> {
+function countByKindAndState(
+  incidents: ReadonlyArray<{ kind: string; state: string }>,
+): Array<{ kind: string; state: string; count: number }> {
   const counts = new Map<string, { kind: string; state: string; count: number }>();
   for (const { kind, state } of incidents) {
     const key = `${kind}\0${state}`;

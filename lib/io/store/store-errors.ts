@@ -53,12 +53,16 @@ export function storeError(path: string, error: unknown): StoreError {
   if (errcode !== undefined && ((errcode & 0xff) === SQLITE_BUSY || (errcode & 0xff) === SQLITE_LOCKED)) {
     return new StoreError(`${path}: database is locked by another writer (${why})`, 'locked');
   }
-  if (errcode !== undefined && (errcode & 0xff) === SQLITE_FULL) return new StoreError(`${path}: the file system is full (${why})`, 'unavailable');
+  if (errcode !== undefined && (errcode & 0xff) === SQLITE_FULL)
+    return new StoreError(`${path}: the file system is full (${why})`, 'unavailable');
   return new StoreError(`${path}: database cannot be used (${why})`, 'unavailable');
 }
 
 export function foreignFileError(path: string): StoreError {
-  return new StoreError(`${path}: not an SQLite database; move it aside or pass --database with another path (the file was not changed)`, 'foreign');
+  return new StoreError(
+    `${path}: not an SQLite database; move it aside or pass --database with another path (the file was not changed)`,
+    'foreign',
+  );
 }
 
 /**
@@ -67,19 +71,33 @@ export function foreignFileError(path: string): StoreError {
  * wherever it points. An operator who keeps the database elsewhere passes that path.
  */
 export function symlinkError(link: string, target: string, database: string): StoreError {
-  const fix = link === database ? 'pass the real path with --database' : 'remove the link (SQLite makes that file itself)';
-  return new StoreError(`${link}: a symbolic link (to ${target}); deadman opens no database through one, which could make it write elsewhere: ${fix} (nothing was opened)`, 'link');
+  const fix =
+    link === database ? 'pass the real path with --database' : 'remove the link (SQLite makes that file itself)';
+  return new StoreError(
+    `${link}: a symbolic link (to ${target}); deadman opens no database through one, which could make it write elsewhere: ${fix} (nothing was opened)`,
+    'link',
+  );
 }
 
 /** A file of the database owned by another user (store-open.ts `refuseOthersFiles`): never written, never chmodded. */
 export function notAFileError(file: string, database: string): StoreError {
-  const fix = file === database ? 'pass --database with the path of a file' : 'remove it (SQLite makes that file itself)';
-  return new StoreError(`${file}: not a regular file (a device, a pipe or a directory); deadman keeps its records only in a file of its own: ${fix} (nothing was written, its mode unchanged)`, 'foreign');
+  const fix =
+    file === database ? 'pass --database with the path of a file' : 'remove it (SQLite makes that file itself)';
+  return new StoreError(
+    `${file}: not a regular file (a device, a pipe or a directory); deadman keeps its records only in a file of its own: ${fix} (nothing was written, its mode unchanged)`,
+    'foreign',
+  );
 }
 
 export function ownerError(file: string, owner: number, uid: number, database: string): StoreError {
-  const fix = file === database ? 'move it aside or pass --database with a path of your own' : 'remove it (SQLite makes that file itself)';
-  return new StoreError(`${file}: owned by uid ${owner}, not by this user (uid ${uid}), who could read every record written to it; deadman writes no database another user owns: ${fix} (nothing was written)`, 'owner');
+  const fix =
+    file === database
+      ? 'move it aside or pass --database with a path of your own'
+      : 'remove it (SQLite makes that file itself)';
+  return new StoreError(
+    `${file}: owned by uid ${owner}, not by this user (uid ${uid}), who could read every record written to it; deadman writes no database another user owns: ${fix} (nothing was written)`,
+    'owner',
+  );
 }
 
 /** The state directory cannot be made: nothing that must write there can work until someone fixes it. */

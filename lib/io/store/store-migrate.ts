@@ -43,5 +43,7 @@ export function migrateSchema(db: DatabaseSync, path: string): void {
 export function rollbackQuietly(db: DatabaseSync): void {
   try {
     db.exec('ROLLBACK');
-  } catch { /* no transaction left: the caller throws the error that ended it */ }
+  } catch {
+    /* no transaction left: the caller throws the error that ended it */
+  }
 }

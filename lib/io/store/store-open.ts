@@ -68,7 +68,9 @@ function createPrivately(path: string, notes: string[]): void {
     const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
     if ((mode & 0o077) === 0) continue;
     chmodSync(file, mode & 0o700);
-    notes.push(`${file} was readable by others (mode ${mode.toString(8).padStart(4, '0')}): made it ${(mode & 0o700).toString(8).padStart(4, '0')}, as deadman creates its files`);
+    notes.push(
+      `${file} was readable by others (mode ${mode.toString(8).padStart(4, '0')}): made it ${(mode & 0o700).toString(8).padStart(4, '0')}, as deadman creates its files`,
+    );
   }
 }
 

@@ -14,8 +14,20 @@ import { fromRow, toColumn } from './store-columns.ts';
  */
 
 export type Row = Record<string, SQLInputValue | boolean | object | undefined>;
-type Table = 'runs' | 'events' | 'observations' | 'signals' | 'incidents' | 'incident_transitions' | 'diagnoses'
-  | 'decisions' | 'actions' | 'verifications' | 'evidence_results' | 'revives' | 'incident_recurrences';
+type Table =
+  | 'runs'
+  | 'events'
+  | 'observations'
+  | 'signals'
+  | 'incidents'
+  | 'incident_transitions'
+  | 'diagnoses'
+  | 'decisions'
+  | 'actions'
+  | 'verifications'
+  | 'evidence_results'
+  | 'revives'
+  | 'incident_recurrences';
 
 export interface StoreOptions {
   readOnly?: boolean;
@@ -27,7 +39,13 @@ export interface StoreOptions {
 }
 
 /** Rows that outlive the run or incident they hung off (or never had one), by the column that says when. */
-const ORPHANS = [['incidents', 'run_id', 'updated_at'], ['decisions', 'incident_id', 'at'], ['actions', 'incident_id', 'at'], ['evidence_results', 'run_id', 'at'], ['revives', 'NULL', 'at']] as const;
+const ORPHANS = [
+  ['incidents', 'run_id', 'updated_at'],
+  ['decisions', 'incident_id', 'at'],
+  ['actions', 'incident_id', 'at'],
+  ['evidence_results', 'run_id', 'at'],
+  ['revives', 'NULL', 'at'],
+] as const;
 
 export class Store {
   readonly path: string;
@@ -54,7 +72,9 @@ export class Store {
     // A link, or a file that is not SQLite, is refused before SQLite touches it, so nothing is written through or over it.
     refuseLinks(path);
     if (isForeignFile(path)) throw foreignFileError(path);
-    this.db = this.readOnly ? openReadOnly(path, options.busyTimeoutMs) : openForWriting(path, options.busyTimeoutMs, this.notes);
+    this.db = this.readOnly
+      ? openReadOnly(path, options.busyTimeoutMs)
+      : openForWriting(path, options.busyTimeoutMs, this.notes);
     try {
       if (this.readOnly) {
         checkSchemaVersion(this.db, path);
@@ -114,7 +134,9 @@ export class Store {
   }
 
   all<T>(sql: string, ...params: SQLInputValue[]): T[] {
-    return this.statement(sql).all(...params).map((row) => fromRow(row as Record<string, unknown>) as T);
+    return this.statement(sql)
+      .all(...params)
+      .map((row) => fromRow(row as Record<string, unknown>) as T);
   }
 
   get<T>(sql: string, ...params: SQLInputValue[]): T | undefined {
@@ -134,7 +156,7 @@ export class Store {
     if (!this.redactor || typeof row.raw !== 'string') return row.raw;
     const key = `${runId}:${String(row.stream)}`;
     let lines = this.eventLines.get(key);
-    if (!lines) this.eventLines.set(key, lines = createLineRedactor(this.redactor.text));
+    if (!lines) this.eventLines.set(key, (lines = createLineRedactor(this.redactor.text)));
     return lines.line(row.raw);
   }
 
@@ -153,8 +175,9 @@ export class Store {
       return;
     }
     this.insertsSincePrune.set(key, 0);
-    this.statement(`DELETE FROM ${table} WHERE run_id = ? AND id <= (SELECT id FROM ${table} WHERE run_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`)
-      .run(runId, runId, limit);
+    this.statement(
+      `DELETE FROM ${table} WHERE run_id = ? AND id <= (SELECT id FROM ${table} WHERE run_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+    ).run(runId, runId, limit);
   }
 
   /**
@@ -164,9 +187,17 @@ export class Store {
    */
   prune(now: number, maxAgeMs: number, maxRuns: number, limit = Number.MAX_SAFE_INTEGER): number {
     const cutoff = now - maxAgeMs;
-    const stale = this.all<{ id: number }>(`SELECT id FROM runs WHERE ended_at IS NOT NULL AND (ended_at < ? OR id <= (SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?)) ORDER BY id LIMIT ?`, cutoff, maxRuns, limit);
+    const stale = this.all<{ id: number }>(
+      `SELECT id FROM runs WHERE ended_at IS NOT NULL AND (ended_at < ? OR id <= (SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?)) ORDER BY id LIMIT ?`,
+      cutoff,
+      maxRuns,
+      limit,
+    );
     for (const { id } of stale) this.statement('DELETE FROM runs WHERE id = ?').run(id);
-    for (const [table, owner, at] of ORPHANS) this.statement(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${owner} IS NULL AND ${at} < ? LIMIT ?)`).run(cutoff, limit);
+    for (const [table, owner, at] of ORPHANS)
+      this.statement(
+        `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${owner} IS NULL AND ${at} < ? LIMIT ?)`,
+      ).run(cutoff, limit);
     return stale.length;
   }
 

@@ -22,6 +22,8 @@ export async function pollUntil<T>(check: () => T | Promise<T>, options: PollOpt
     if (value) return value as NonNullable<T>;
     const left = deadline - monotonic();
     if (left <= 0 || options.abort?.aborted) return null;
-    await delay(Math.min(options.everyMs, Math.max(1, left)), undefined, { signal: options.abort }).catch(() => undefined);
+    await delay(Math.min(options.everyMs, Math.max(1, left)), undefined, { signal: options.abort }).catch(
+      () => undefined,
+    );
   }
 }

@@ -8,11 +8,18 @@ import { writeSyncAndClose } from '../files/atomic-write.ts';
  * existing file is never touched (exclusive create); with it the new text goes to a temp file
  * that is renamed over the old one, so the manager never reads half a file.
  */
-export function installFile(path: string, text: string, options: { replace: boolean; mode: number }): 'created' | 'replaced' {
+export function installFile(
+  path: string,
+  text: string,
+  options: { replace: boolean; mode: number },
+): 'created' | 'replaced' {
   mkdirSync(dirname(path), { recursive: true });
   if (!options.replace) {
     writeWhole(path, text, 'wx', options.mode, () => {
-      throw new DeadmanError(`${path} already exists; compare it with the output of deadman unit, or pass --force to replace it`, ExitCode.USAGE);
+      throw new DeadmanError(
+        `${path} already exists; compare it with the output of deadman unit, or pass --force to replace it`,
+        ExitCode.USAGE,
+      );
     });
     return 'created';
   }
@@ -34,7 +41,11 @@ function writeWhole(path: string, text: string, flags: 'w' | 'wx', mode: number,
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') onExists();
-    if (code === 'EACCES' || code === 'EPERM') throw new DeadmanError(`cannot write ${path} (permission denied); run as root for a system unit, or use --user`, ExitCode.USAGE);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new DeadmanError(
+        `cannot write ${path} (permission denied); run as root for a system unit, or use --user`,
+        ExitCode.USAGE,
+      );
     throw error;
   }
   writeSyncAndClose(fd, text);

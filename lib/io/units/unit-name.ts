@@ -13,7 +13,10 @@ export function currentUnitName(cgroupFile = '/proc/self/cgroup'): string | null
   }
   for (const line of text.split('\n')) {
     const path = line.split(':').slice(2).join(':');
-    const unit = path.split('/').reverse().find((segment) => segment.endsWith('.service'));
+    const unit = path
+      .split('/')
+      .reverse()
+      .find((segment) => segment.endsWith('.service'));
     if (unit) return unit;
   }
   return null;

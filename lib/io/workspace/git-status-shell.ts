@@ -33,7 +33,11 @@ export class GitStatusShell {
   /** The last question asked: the next is put once it is answered. */
   private last: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly cwd: string, private readonly timeoutMs: number, private readonly maxBytes: number) {}
+  constructor(
+    private readonly cwd: string,
+    private readonly timeoutMs: number,
+    private readonly maxBytes: number,
+  ) {}
 
   /**
    * git's output; null when git failed; UNANSWERED past `timeoutMs` or over `maxBytes`.
@@ -103,7 +107,10 @@ export class GitStatusShell {
 
   /** Only a question waiting keeps deadman's event loop alive, never the idle shell. */
   private keepAlive(alive: boolean): void {
-    const handles = this.shell === null ? [] : [this.shell, this.shell.stdin, this.shell.stdout] as Array<{ ref(): unknown; unref(): unknown }>;
+    const handles =
+      this.shell === null
+        ? []
+        : ([this.shell, this.shell.stdin, this.shell.stdout] as Array<{ ref(): unknown; unref(): unknown }>);
     for (const handle of handles) {
       if (alive) handle.ref();
       else handle.unref();

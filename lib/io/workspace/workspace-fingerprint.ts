@@ -47,7 +47,10 @@ const MAX_ASKED = 1;
  * a loaded host, and an agent that edits right after a failing rerun had that edit counted as
  * before the rerun — the next rerun then saw "the same" tree (REPEATED_FAILURE, run-fast-edits).
  */
-export function workspaceFingerprinter(cwd: string, clock: { monotonic(): number; wall(): number }): () => string | null | Promise<string | null> {
+export function workspaceFingerprinter(
+  cwd: string,
+  clock: { monotonic(): number; wall(): number },
+): () => string | null | Promise<string | null> {
   let windowStart = -Infinity;
   let taken = 0;
   let unmeasured = 0;
@@ -62,10 +65,13 @@ export function workspaceFingerprinter(cwd: string, clock: { monotonic(): number
     const askedAtNs = BigInt(Math.floor(clock.wall())) * 1_000_000n;
     // A git that ran out of time on a loaded host is unmeasured too: as null ("outside git") two
     // reruns with an edit between them read as an unchanged workspace (REPEATED_FAILURE).
-    return git.status()
+    return git
+      .status()
       .then((status) => {
         if (status === null) return null;
-        return (status === UNANSWERED ? null : fingerprint(cwd, status, askedAtNs)) ?? unmeasuredWorkspace(++unmeasured);
+        return (
+          (status === UNANSWERED ? null : fingerprint(cwd, status, askedAtNs)) ?? unmeasuredWorkspace(++unmeasured)
+        );
       })
       .finally(() => asked--);
   };

@@ -56,7 +56,14 @@ export function applyEvent(owner: EventOwner, event: AgentEvent, now: number, pr
       forgetOpenTools(s);
       break;
     case 'usage_limit':
-      s.usageLimit = { resetsAtSec: event.resetsAtSec, resetsInSec: event.resetsInSec, resetsAtClock: event.resetsAtClock, throttle: event.throttle, message: event.message, at: now };
+      s.usageLimit = {
+        resetsAtSec: event.resetsAtSec,
+        resetsInSec: event.resetsInSec,
+        resetsAtClock: event.resetsAtClock,
+        throttle: event.throttle,
+        message: event.message,
+        at: now,
+      };
       break;
     case 'credit_exhausted':
       s.creditExhausted ??= { message: event.message, at: now };
@@ -69,7 +76,9 @@ export function applyEvent(owner: EventOwner, event: AgentEvent, now: number, pr
       if (event.totalCostUsd !== undefined) s.usage.costUsd = event.totalCostUsd;
       break;
     case 'files_changed':
-      s.filesChanged = [...s.filesChanged.filter((path) => !event.paths.includes(path)), ...event.paths].slice(-FILES_CHANGED);
+      s.filesChanged = [...s.filesChanged.filter((path) => !event.paths.includes(path)), ...event.paths].slice(
+        -FILES_CHANGED,
+      );
       break;
     case 'error':
       break;
@@ -77,7 +86,12 @@ export function applyEvent(owner: EventOwner, event: AgentEvent, now: number, pr
 }
 
 /** A tool call opens with the window its process may have been born in (since the output before it), and closes as an attempt. */
-function applyTool(owner: EventOwner, event: Extract<AgentEvent, { type: 'tool_started' | 'tool_finished' }>, now: number, previousOutputAt: number): void {
+function applyTool(
+  owner: EventOwner,
+  event: Extract<AgentEvent, { type: 'tool_started' | 'tool_finished' }>,
+  now: number,
+  previousOutputAt: number,
+): void {
   const s = owner.state;
   if (event.type === 'tool_started') {
     s.firstToolAt ??= now;
@@ -92,7 +106,8 @@ function applyTool(owner: EventOwner, event: Extract<AgentEvent, { type: 'tool_s
   s.openToolCommands = withoutKey(s.openToolCommands, event.toolId);
   s.openToolWindows = withoutKey(s.openToolWindows, event.toolId);
   // Only shell commands have a signature; other tools neither extend nor break a streak.
-  if (command !== undefined) owner.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
+  if (command !== undefined)
+    owner.attempted({ command, exitCode: event.exitCode, outputTail: event.outputTail ?? '', ok: event.ok });
 }
 
 /**

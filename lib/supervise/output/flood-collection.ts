@@ -49,7 +49,8 @@ export function quietCompaction(clock: Pick<LoopClock, 'monotonic' | 'sleep'>, h
   let lastOutputAt = clock.monotonic();
   let waiting = false;
   const wait = async (): Promise<void> => {
-    for (let quiet = 0; quiet < QUIET_COMPACTION_MS; quiet = clock.monotonic() - lastOutputAt) await clock.sleep(QUIET_COMPACTION_MS - quiet);
+    for (let quiet = 0; quiet < QUIET_COMPACTION_MS; quiet = clock.monotonic() - lastOutputAt)
+      await clock.sleep(QUIET_COMPACTION_MS - quiet);
     waiting = false;
     if (compactedAt !== null && heap.usedBytes() - compactedAt < QUIET_GROWTH_BYTES) return;
     heap.compact();

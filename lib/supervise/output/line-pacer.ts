@@ -140,13 +140,15 @@ export function paceLines(hooks: PacerHooks): LinePacer {
   return {
     push: (chunk, arrivedAt) => {
       const pieces: Uint8Array[] = [];
-      for (let at = 0; at < chunk.length; at += PIECE_BYTES) pieces.push(new Uint8Array(chunk.subarray(at, at + PIECE_BYTES)));
+      for (let at = 0; at < chunk.length; at += PIECE_BYTES)
+        pieces.push(new Uint8Array(chunk.subarray(at, at + PIECE_BYTES)));
       if (pieces.length > 0) enqueue(pieces, arrivedAt);
     },
     end: () => enqueue([null], hooks.monotonic()),
-    idle: () => new Promise<void>((resolve) => {
-      if (queue.empty && !running) resolve();
-      else waiters.push(resolve);
-    }),
+    idle: () =>
+      new Promise<void>((resolve) => {
+        if (queue.empty && !running) resolve();
+        else waiters.push(resolve);
+      }),
   };
 }

@@ -40,7 +40,11 @@ export interface OutputState {
 
 /** OutputState as its readers see it (the detectors, the supervisor, the pass): nothing in it can be written through this. */
 export type OutputView = {
-  readonly [K in keyof OutputState]: OutputState[K] extends Map<infer Key, infer Value> ? ReadonlyMap<Key, Value>
-    : OutputState[K] extends Array<infer Item> ? readonly Item[]
-      : OutputState[K] extends object | null ? Readonly<OutputState[K]> : OutputState[K];
+  readonly [K in keyof OutputState]: OutputState[K] extends Map<infer Key, infer Value>
+    ? ReadonlyMap<Key, Value>
+    : OutputState[K] extends Array<infer Item>
+      ? readonly Item[]
+      : OutputState[K] extends object | null
+        ? Readonly<OutputState[K]>
+        : OutputState[K];
 };

@@ -49,8 +49,33 @@ export class OutputTracker {
   /** What applyEvent may reach of this tracker. */
   private readonly owner: EventOwner;
 
-  constructor(startedAt: number, adapter: () => Adapter, records: Pick<RunRecorder, 'event'>, agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>) {
-    this.s = { lastOutputAt: startedAt, sessionId: null, openTools: new Map(), openToolCommands: new Map(), openToolWindows: new Map(), firstToolAt: null, readyAt: null, pipeBytes: 0, completed: false, failed: null, finishedAt: null, usageLimit: null, creditExhausted: null, compactingAt: null, toolResults: [], toolResultsLost: 0, history: [], filesChanged: [], usage: { tokens: 0, costUsd: null } };
+  constructor(
+    startedAt: number,
+    adapter: () => Adapter,
+    records: Pick<RunRecorder, 'event'>,
+    agent: Pick<PassPorts, 'onSession' | 'onTurnCompleted' | 'workspace'>,
+  ) {
+    this.s = {
+      lastOutputAt: startedAt,
+      sessionId: null,
+      openTools: new Map(),
+      openToolCommands: new Map(),
+      openToolWindows: new Map(),
+      firstToolAt: null,
+      readyAt: null,
+      pipeBytes: 0,
+      completed: false,
+      failed: null,
+      finishedAt: null,
+      usageLimit: null,
+      creditExhausted: null,
+      compactingAt: null,
+      toolResults: [],
+      toolResultsLost: 0,
+      history: [],
+      filesChanged: [],
+      usage: { tokens: 0, costUsd: null },
+    };
     this.adapter = adapter;
     this.records = records;
     this.agent = agent;
@@ -75,7 +100,11 @@ export class OutputTracker {
    * An agent deadman did not start (attach): its session file says when it last wrote and which
    * tool calls are open, in place of output lines.
    */
-  sessionFileSeen(look: { wroteAt: number | null; openTools: ReadonlyMap<string, number>; firstToolAt: number | null }): void {
+  sessionFileSeen(look: {
+    wroteAt: number | null;
+    openTools: ReadonlyMap<string, number>;
+    firstToolAt: number | null;
+  }): void {
     if (look.wroteAt !== null) this.s.lastOutputAt = look.wroteAt;
     this.s.openTools = new Map(look.openTools);
     this.s.firstToolAt = look.firstToolAt;
@@ -96,9 +125,10 @@ export class OutputTracker {
   /** The last lines of output (both streams, as they arrived), for incident evidence. */
   lastLines(): string[] {
     const start = (this.tailEnd - this.tailFilled + TAIL_BYTES) % TAIL_BYTES;
-    const ordered = start + this.tailFilled <= TAIL_BYTES
-      ? this.tail.subarray(start, start + this.tailFilled)
-      : Buffer.concat([this.tail.subarray(start), this.tail.subarray(0, this.tailEnd)]);
+    const ordered =
+      start + this.tailFilled <= TAIL_BYTES
+        ? this.tail.subarray(start, start + this.tailFilled)
+        : Buffer.concat([this.tail.subarray(start), this.tail.subarray(0, this.tailEnd)]);
     const lines = new TextDecoder().decode(ordered).split('\n');
     if (lines.at(-1) === '') lines.pop();
     // Once the ring has wrapped, its first line begins mid-line, maybe inside a secret whose start is gone: no shape would see it.
@@ -111,16 +141,27 @@ export class OutputTracker {
   line(stream: 'stdout' | 'stderr', line: Line, now: number): boolean {
     const s = this.s;
     const adapter = this.adapter();
-    const parsed = stream === 'stdout' || adapter.name === 'generic' ? adapter.parseLine(line.text) : { recognized: false, events: [] };
+    const parsed =
+      stream === 'stdout' || adapter.name === 'generic'
+        ? adapter.parseLine(line.text)
+        : { recognized: false, events: [] };
     const counts = adapter.name === 'generic' || parsed.recognized;
     // Any other word from the agent ends the compaction as the last thing it said.
     if (parsed.recognized) s.compactingAt = null;
-    for (const event of parsed.events) applyEvent(this.owner, event, now, s.lastOutputAt /* still the output before this line */);
+    for (const event of parsed.events)
+      applyEvent(this.owner, event, now, s.lastOutputAt /* still the output before this line */);
     if (counts) s.lastOutputAt = now;
     if (adapter.name === 'generic' && parsed.events.length === 0) return counts;
     const { events } = parsed;
     // Built for every line of a flood, so the usual single event is not mapped and joined.
-    const kind = events.length === 1 ? events[0]!.type : events.length > 1 ? events.map((e) => e.type).join(',') : parsed.recognized ? 'event' : 'line';
+    const kind =
+      events.length === 1
+        ? events[0]!.type
+        : events.length > 1
+          ? events.map((e) => e.type).join(',')
+          : parsed.recognized
+            ? 'event'
+            : 'line';
     this.records.event(stream, kind, line.text, line.truncated, events.length ? { events } : null);
     return counts;
   }
@@ -149,15 +190,19 @@ export class OutputTracker {
   private attempted(attempt: Attempt): void {
     const answer = this.agent.workspace?.();
     if (answer instanceof Promise) {
-      this.fingerprinting.set(attempt, answer.then((fingerprint) => {
-        attempt.workspace = fingerprint;
-        this.fingerprinting.delete(attempt);
-      }));
+      this.fingerprinting.set(
+        attempt,
+        answer.then((fingerprint) => {
+          attempt.workspace = fingerprint;
+          this.fingerprinting.delete(attempt);
+        }),
+      );
     } else if (answer !== undefined) {
       attempt.workspace = answer;
     }
     const pending = this.s.toolResults;
-    if (pending.length >= MAX_PENDING_ATTEMPTS) this.s.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
+    if (pending.length >= MAX_PENDING_ATTEMPTS)
+      this.s.toolResultsLost += pending.splice(0, MAX_PENDING_ATTEMPTS / 2).length;
     pending.push(attempt);
     this.s.history.push(attempt);
     if (this.s.history.length > HISTORY) this.s.history.shift();

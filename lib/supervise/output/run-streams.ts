@@ -41,7 +41,8 @@ export function feedStreams(
     const splitter = new LineSplitter(config.max_line_bytes);
     const take = (line: Line, now: number) => void (output.line(stream, line, now), onLine(line, now));
     const handle = (line: Line, now: number) => {
-      if (stream === 'stdout' && sniffer) sniffer.take(line, now, take, (first) => output.line(stream, first.line, first.now));
+      if (stream === 'stdout' && sniffer)
+        sniffer.take(line, now, take, (first) => output.line(stream, first.line, first.now));
       else take(line, now);
     };
     const source = stream === 'stdout' ? child.stdout! : child.stderr!;
@@ -49,13 +50,24 @@ export function feedStreams(
     const stamp = () => (lastChunkAt = ports.clock.monotonic());
     const split = (chunk: Uint8Array | null) => (chunk ? splitter.push(chunk) : splitter.flush());
     const sliced = () => void (stamp(), collectIfGrown());
-    const paced = paceLines({ split, handle, hold: (held) => holdPaused(source, 'line-pacer', held), sliced, monotonic: () => ports.clock.monotonic() });
-    const pipe = ports.forward(source, fd, (chunk, arrivedAt) => {
-      output.chunk(chunk, arrivedAt);
-      if (needsLines()) paced.push(chunk, arrivedAt);
-      stamp();
-      compactWhenQuiet();
-    }, undeliverable(stream, ports));
+    const paced = paceLines({
+      split,
+      handle,
+      hold: (held) => holdPaused(source, 'line-pacer', held),
+      sliced,
+      monotonic: () => ports.clock.monotonic(),
+    });
+    const pipe = ports.forward(
+      source,
+      fd,
+      (chunk, arrivedAt) => {
+        output.chunk(chunk, arrivedAt);
+        if (needsLines()) paced.push(chunk, arrivedAt);
+        stamp();
+        compactWhenQuiet();
+      },
+      undeliverable(stream, ports),
+    );
     const closed = closedAfter(source, () => {
       if (needsLines()) paced.end();
     });
@@ -71,15 +83,24 @@ export function feedStreams(
 
 /** Whether the config reads lines whatever the adapter: a ready pattern, or a generic session or turn pattern. */
 function configWantsLines(config: Config): boolean {
-  return Boolean(config.ready_pattern) || config.generic.session_pattern !== undefined || config.generic.turn_end_pattern !== undefined;
+  return (
+    Boolean(config.ready_pattern) ||
+    config.generic.session_pattern !== undefined ||
+    config.generic.turn_end_pattern !== undefined
+  );
 }
 
 /** Resolves once `source` closed and `onClose` ran. */
-function closedAfter(source: { once(event: 'close', listener: () => void): unknown }, onClose: () => void): Promise<void> {
-  return new Promise<void>((resolve) => source.once('close', () => {
-    onClose();
-    resolve();
-  }));
+function closedAfter(
+  source: { once(event: 'close', listener: () => void): unknown },
+  onClose: () => void,
+): Promise<void> {
+  return new Promise<void>((resolve) =>
+    source.once('close', () => {
+      onClose();
+      resolve();
+    }),
+  );
 }
 
 /** A stream the parent could not write any more: said once, recorded, and the rest dropped. */
@@ -93,8 +114,15 @@ function undeliverable(stream: 'stdout' | 'stderr', ports: Pick<PassPorts, 'logg
 
 /** Both streams read to their end (or left once quiet), parsed, and written on. */
 async function streamsFinished(
-  streams: ReadonlyArray<{ closed: Promise<void>; source: { destroy(): void }; paced: { idle(): Promise<void> }; pipe: { backlogged(): boolean; drained(): Promise<void> } }>,
-  lastChunkAt: () => number, clock: LoopClock, sniffer: { settled(): Promise<void> } | null,
+  streams: ReadonlyArray<{
+    closed: Promise<void>;
+    source: { destroy(): void };
+    paced: { idle(): Promise<void> };
+    pipe: { backlogged(): boolean; drained(): Promise<void> };
+  }>,
+  lastChunkAt: () => number,
+  clock: LoopClock,
+  sniffer: { settled(): Promise<void> } | null,
 ): Promise<void> {
   // Whatever still holds the pipes once the owned tree is stopped is not ours to stop (or
   // could not be): once they have been quiet for PIPE_QUIET_MS, stop waiting for it. Never
@@ -110,7 +138,9 @@ async function streamsFinished(
 
 async function readWritten(
   streams: ReadonlyArray<Parameters<typeof untilClosedOrQuiet>[0][number] & { paced: { idle(): Promise<void> } }>,
-  lastChunkAt: () => number, clock: LoopClock, sniffer: { settled(): Promise<void> } | null,
+  lastChunkAt: () => number,
+  clock: LoopClock,
+  sniffer: { settled(): Promise<void> } | null,
 ): Promise<void> {
   await Promise.race([untilClosedOrQuiet(streams, lastChunkAt, clock), clock.sleep(EXIT_READ_MAX_MS)]);
   await Promise.all(streams.map((s) => s.paced.idle()));
@@ -131,7 +161,9 @@ const QUIET_RECHECK_MS = 20;
  * has not looked at the pipes) and while nothing waits to be written (a paused pipe reads nothing).
  */
 async function untilClosedOrQuiet(
-  streams: ReadonlyArray<{ closed: Promise<void>; pipe: { backlogged(): boolean } }>, lastChunkAt: () => number, clock: LoopClock,
+  streams: ReadonlyArray<{ closed: Promise<void>; pipe: { backlogged(): boolean } }>,
+  lastChunkAt: () => number,
+  clock: LoopClock,
 ): Promise<void> {
   let allClosed = false;
   const closed = Promise.all(streams.map((s) => s.closed)).then(() => (allClosed = true));
@@ -166,12 +198,14 @@ function firstLineSniffer(sniff: (firstLine: string) => Promise<boolean>) {
       if (state === 'waiting') return void held.push({ line, now });
       if (state === 'sniffing') {
         state = 'waiting';
-        answered = sniff(line.text).catch(() => false).then((upgraded) => {
-          if (upgraded) reread({ line, now });
-          state = 'done';
-          for (const next of held) take(next.line, next.now);
-          held = [];
-        });
+        answered = sniff(line.text)
+          .catch(() => false)
+          .then((upgraded) => {
+            if (upgraded) reread({ line, now });
+            state = 'done';
+            for (const next of held) take(next.line, next.now);
+            held = [];
+          });
       }
       take(line, now);
     },

@@ -21,7 +21,9 @@ export const RAW_EVENT_CHARS = 4096;
  * The store redacts it again as it writes, which changes nothing.
  */
 export function recordedRaw(store: Store, row: Row): Row {
-  return typeof row.raw === 'string' && row.raw.length > RAW_EVENT_CHARS ? { ...row, raw: store.redacted(row.raw).slice(0, RAW_EVENT_CHARS) } : row;
+  return typeof row.raw === 'string' && row.raw.length > RAW_EVENT_CHARS
+    ? { ...row, raw: store.redacted(row.raw).slice(0, RAW_EVENT_CHARS) }
+    : row;
 }
 
 export interface EventBatchOptions {
@@ -89,7 +91,10 @@ export class EventBatch {
       // Drops start only once the queue is full, so there is a last queued event to date this by.
       const at = rows.at(-1)!.at;
       rows.push({
-        at, stream: 'deadman', kind: 'dropped', truncated: false,
+        at,
+        stream: 'deadman',
+        kind: 'dropped',
+        truncated: false,
         raw: `${this.droppedSinceFlush} events not recorded: more than ${this.options.maxQueued} in ${this.options.flushMs} ms (${this.droppedTotal} in this run); the output itself was passed through`,
         data: { dropped: this.droppedSinceFlush, total: this.droppedTotal },
       });

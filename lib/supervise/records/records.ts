@@ -30,8 +30,12 @@ export class RunRecords extends RunRowRecords implements RunRecorder {
   private readonly placed = new WeakMap<Incident, { generation: number; fingerprint: string; at: number }>();
 
   /** `onMoved` is told every transition that applied (the run's alerts, PassPorts.alerts) and must return at once. */
-  constructor(sink: StoreSink | null, wall: () => number, batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
-    private readonly onMoved: ((transition: IncidentTransition) => void) | null = null) {
+  constructor(
+    sink: StoreSink | null,
+    wall: () => number,
+    batching: EventBatchOptions = EVENT_BATCH_DEFAULTS,
+    private readonly onMoved: ((transition: IncidentTransition) => void) | null = null,
+  ) {
     super(sink, wall, batching);
   }
 
@@ -39,7 +43,11 @@ export class RunRecords extends RunRowRecords implements RunRecorder {
     this.run = { row, startedAt: this.wall(), changes: {} };
     this.withRun('the run', () => {});
     for (const problem of this.refusedMarkers.splice(0)) {
-      this.escalatedIncident('REVIVE_REFUSED', problem, 'nothing from the marker was run: a person must find out who wrote or changed it');
+      this.escalatedIncident(
+        'REVIVE_REFUSED',
+        problem,
+        'nothing from the marker was run: a person must find out who wrote or changed it',
+      );
     }
   }
 
@@ -55,7 +63,12 @@ export class RunRecords extends RunRowRecords implements RunRecorder {
    */
   refusedRun(row: RunRow, refusal: { exitCode: number | null; outcome: string; reason: string; halt: boolean }): void {
     this.startRun(row);
-    if (refusal.halt) this.escalatedIncident('HALT_AND_ESCALATE', refusal.reason, 'a person must look before the session is prompted again');
+    if (refusal.halt)
+      this.escalatedIncident(
+        'HALT_AND_ESCALATE',
+        refusal.reason,
+        'a person must look before the session is prompted again',
+      );
     this.finishRun({ exitCode: refusal.exitCode, signal: null, outcome: refusal.outcome, reason: refusal.reason });
   }
 
@@ -110,30 +123,62 @@ export class RunRecords extends RunRowRecords implements RunRecorder {
     if (next === null) return false;
     const from = incident.state;
     const at = this.wall();
-    this.withIncident(incident, 'an incident transition', (s, id) => s.transaction(() => {
-      s.insert('incident_transitions', { incident_id: id, at, from_state: from, to_state: next, reason, evidence });
-      s.update('incidents', id, { state: next, updated_at: at });
-    }));
+    this.withIncident(incident, 'an incident transition', (s, id) =>
+      s.transaction(() => {
+        s.insert('incident_transitions', { incident_id: id, at, from_state: from, to_state: next, reason, evidence });
+        s.update('incidents', id, { state: next, updated_at: at });
+      }),
+    );
     incident.state = next;
-    this.onMoved?.({ incident: { id: incident.id, kind: incident.kind, state: next, message: incident.message }, from, event, reason });
+    this.onMoved?.({
+      incident: { id: incident.id, kind: incident.kind, state: next, message: incident.message },
+      from,
+      event,
+      reason,
+    });
     return true;
   }
 
   /** `external-refused`: the diagnostician failed or its answer did not hold up; `rationale` says why, `detail` keeps the answer. */
-  diagnosis(incident: Incident, diagnosis: { action: string; rationale: string }, source: 'rules' | 'external' | 'external-refused', detail?: object): void {
-    this.withIncident(incident, 'a diagnosis', (s, id) => s.insert('diagnoses', { incident_id: id, at: this.wall(), source, action: diagnosis.action, rationale: diagnosis.rationale, detail }));
+  diagnosis(
+    incident: Incident,
+    diagnosis: { action: string; rationale: string },
+    source: 'rules' | 'external' | 'external-refused',
+    detail?: object,
+  ): void {
+    this.withIncident(incident, 'a diagnosis', (s, id) =>
+      s.insert('diagnoses', {
+        incident_id: id,
+        at: this.wall(),
+        source,
+        action: diagnosis.action,
+        rationale: diagnosis.rationale,
+        detail,
+      }),
+    );
   }
 
   decision(incident: Incident, decision: PolicyDecision): void {
-    this.withIncident(incident, 'a decision', (s, id) => s.insert('decisions', { incident_id: id, at: this.wall(), action: decision.action, verdict: decision.verdict, reason: decision.reason }));
+    this.withIncident(incident, 'a decision', (s, id) =>
+      s.insert('decisions', {
+        incident_id: id,
+        at: this.wall(),
+        action: decision.action,
+        verdict: decision.verdict,
+        reason: decision.reason,
+      }),
+    );
   }
 
   action(incident: Incident, kind: string, target: object | null, result: string, detail: object): void {
-    this.withIncident(incident, 'an action', (s, id) => s.insert('actions', { incident_id: id, at: this.wall(), kind, target, result, detail }));
+    this.withIncident(incident, 'an action', (s, id) =>
+      s.insert('actions', { incident_id: id, at: this.wall(), kind, target, result, detail }),
+    );
   }
 
   verification(incident: Incident, verdict: string, detail: string): void {
-    this.withIncident(incident, 'a verification', (s, id) => s.insert('verifications', { incident_id: id, at: this.wall(), verdict, detail }));
+    this.withIncident(incident, 'a verification', (s, id) =>
+      s.insert('verifications', { incident_id: id, at: this.wall(), verdict, detail }),
+    );
   }
-
 }

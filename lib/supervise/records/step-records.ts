@@ -66,7 +66,12 @@ export class StepRecords extends RunRecords {
   }
 
   private add(incident: Incident, step: DistributiveOmit<RecordedStep, 'at' | 'incident' | 'kind'>): void {
-    this.steps.push({ at: this.now(), incident: this.numbers.get(incident) ?? 0, kind: incident.kind, ...step } as RecordedStep);
+    this.steps.push({
+      at: this.now(),
+      incident: this.numbers.get(incident) ?? 0,
+      kind: incident.kind,
+      ...step,
+    } as RecordedStep);
   }
 }
 

@@ -65,8 +65,12 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
   };
   let ended: AttachSummary['ended'] | null = null;
   const supervisor = new Supervisor({
-    ports: { monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger }, settings: () => settings, output, startedAt,
-    onStall: () => (ended ??= 'stalled'), kinds: ATTACHED_KINDS,
+    ports: { monotonic: () => clock.monotonic(), tree: ports.tree, records: ports.records, logger: ports.logger },
+    settings: () => settings,
+    output,
+    startedAt,
+    onStall: () => (ended ??= 'stalled'),
+    kinds: ATTACHED_KINDS,
   });
 
   const readSessionFile = sessionFileReader(plan, ports, output);
@@ -84,17 +88,34 @@ export async function attachSession(plan: AttachPlan, ports: AttachPorts): Promi
 
   await tick();
   if (plan.once) ended ??= 'once';
-  if (ended === null) await untilEnded(ports, plan.pollMs, tick, () => ended, (why) => (ended ??= why));
+  if (ended === null)
+    await untilEnded(
+      ports,
+      plan.pollMs,
+      tick,
+      () => ended,
+      (why) => (ended ??= why),
+    );
   const killed = ports.records.steps.flatMap((step) => (step.step === 'action' ? step.killed : []));
   return { incidents: signalSequence(ports.records.steps), killed, ended: ended ?? 'once' };
 }
 
 /** Ticks every poll (one at a time) until the root exits, an incident escalates, or a stop signal arrives. */
-function untilEnded(ports: AttachPorts, pollMs: number, tick: () => Promise<void>, ended: () => string | null, end: (why: 'signal') => void): Promise<void> {
+function untilEnded(
+  ports: AttachPorts,
+  pollMs: number,
+  tick: () => Promise<void>,
+  ended: () => string | null,
+  end: (why: 'signal') => void,
+): Promise<void> {
   return new Promise((resolve) => {
-    const ticks = new SerialTick(() => tick().finally(() => {
-      if (ended() !== null) finish();
-    }), () => ports.clock.monotonic());
+    const ticks = new SerialTick(
+      () =>
+        tick().finally(() => {
+          if (ended() !== null) finish();
+        }),
+      () => ports.clock.monotonic(),
+    );
     const stopListening = ports.signals(() => {
       end('signal');
       finish();
@@ -125,6 +146,10 @@ function sessionFileReader(plan: AttachPlan, ports: AttachPorts, output: OutputT
     const toMonotonic = (wall: number | null) => (wall === null ? now : now - (wallNow - wall));
     const openTools = look.openTools.filter((tool) => tool.startedAt === null || tool.startedAt >= plan.rootStartedAt);
     const walls = openTools.map((tool) => tool.startedAt ?? wallNow);
-    output.sessionFileSeen({ wroteAt, openTools: new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)])), firstToolAt: walls.length ? toMonotonic(Math.min(...walls)) : null });
+    output.sessionFileSeen({
+      wroteAt,
+      openTools: new Map(openTools.map((tool) => [tool.toolId, toMonotonic(tool.startedAt)])),
+      firstToolAt: walls.length ? toMonotonic(Math.min(...walls)) : null,
+    });
   };
 }

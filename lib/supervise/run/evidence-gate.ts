@@ -33,7 +33,15 @@ function watchAlways(claims: readonly Claim[]): Watched[] {
   return claims
     .map((claim, index) => ({ claim, index }))
     .filter(({ claim }) => claim.when === 'always')
-    .map(({ claim, index }) => ({ claim, index, nextAt: 0, inFlight: false, last: null, failingSince: null, reported: false }));
+    .map(({ claim, index }) => ({
+      claim,
+      index,
+      nextAt: 0,
+      inFlight: false,
+      last: null,
+      failingSince: null,
+      reported: false,
+    }));
 }
 
 export function createEvidenceGate(claims: () => readonly Claim[], deps: EvidenceGateDeps): EvidenceGate {
@@ -69,7 +77,9 @@ export function createEvidenceGate(claims: () => readonly Claim[], deps: Evidenc
       };
     },
     async checkOnExit() {
-      const onExit = claims().map((claim, index) => ({ claim, index })).filter(({ claim }) => claim.when === 'on_exit');
+      const onExit = claims()
+        .map((claim, index) => ({ claim, index }))
+        .filter(({ claim }) => claim.when === 'on_exit');
       const verdicts = await Promise.all(onExit.map(({ claim, index }) => deps.evaluate(claim, index)));
       for (const v of verdicts) deps.records.evidence(v.claim, v.verdict, v.reason);
       const bad = verdicts.filter(needsAttention);
@@ -90,7 +100,8 @@ async function check(w: Watched, deps: EvidenceGateDeps, onDead: (message: strin
   w.inFlight = false;
   const now = deps.monotonic();
   w.nextAt = now + w.claim.interval;
-  if (w.last?.verdict !== verdict.verdict || w.last.reason !== verdict.reason) deps.records.evidence(verdict.claim, verdict.verdict, verdict.reason);
+  if (w.last?.verdict !== verdict.verdict || w.last.reason !== verdict.reason)
+    deps.records.evidence(verdict.claim, verdict.verdict, verdict.reason);
   w.last = verdict;
   w.failingSince = needsAttention(verdict) ? (w.failingSince ?? now) : null;
   if (!needsAttention(verdict)) w.reported = false;

@@ -24,7 +24,8 @@ export class LiveConfig {
 
   /** The supervisor's thresholds from the current config, built once per config. */
   supervisorSettings(agentName: () => string | null): SupervisorSettings {
-    if (this.built?.config !== this.config) this.built = { config: this.config, settings: supervisorSettingsOf(this.config, agentName) };
+    if (this.built?.config !== this.config)
+      this.built = { config: this.config, settings: supervisorSettingsOf(this.config, agentName) };
     return this.built.settings;
   }
 }

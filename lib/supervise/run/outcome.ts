@@ -48,14 +48,30 @@ export interface PassResult {
  * its evidence did not hold (green but dead); or it completed. Only the last, with the agent's
  * completion event, is clean.
  */
-export type Seen = { stopSignal: NodeJS.Signals | null; stall: Stall | null; completed: boolean; sessionId: string | null; usageResetAt?: number | null; usageThrottle?: boolean; turnFailed?: string | null; history?: readonly Attempt[]; filesChanged?: readonly string[]; recovered?: boolean };
+export type Seen = {
+  stopSignal: NodeJS.Signals | null;
+  stall: Stall | null;
+  completed: boolean;
+  sessionId: string | null;
+  usageResetAt?: number | null;
+  usageThrottle?: boolean;
+  turnFailed?: string | null;
+  history?: readonly Attempt[];
+  filesChanged?: readonly string[];
+  recovered?: boolean;
+};
 
 export type ChildExit = { code: number | null; signal: NodeJS.Signals | null };
 
 const COMPLETIONS: ReadonlySet<Outcome> = new Set(['completed', 'recovered_and_resumed']);
 
 /** The outcome, and its stable error code (error-codes.ts), with the effects of an exit 0: the evidence check on exit, and its incident when it fails. */
-export async function conclude(exit: ChildExit, seen: Seen, ports: PassPorts, publishStatus: () => void): Promise<PassResult> {
+export async function conclude(
+  exit: ChildExit,
+  seen: Seen,
+  ports: PassPorts,
+  publishStatus: () => void,
+): Promise<PassResult> {
   const held = classifyExit(exit, seen);
   if (!COMPLETIONS.has(held.outcome)) return held;
   const failing = await ports.evidence.checkOnExit();
@@ -73,25 +89,48 @@ export async function conclude(exit: ChildExit, seen: Seen, ports: PassPorts, pu
 /** Pure: how the pass ended, given what the evidence check on exit said (`failingEvidence`, null when it held or was not asked). */
 export function classifyExit(exit: ChildExit, seen: Seen, failingEvidence: string | null = null): PassResult {
   const result = outcomeOf(exit, seen, failingEvidence);
-  const errorCode = runErrorCode({ outcome: result.outcome, stallKind: seen.stall?.kind, throttle: seen.usageThrottle, turnFailed: !exit.signal && Boolean(seen.turnFailed) });
+  const errorCode = runErrorCode({
+    outcome: result.outcome,
+    stallKind: seen.stall?.kind,
+    throttle: seen.usageThrottle,
+    turnFailed: !exit.signal && Boolean(seen.turnFailed),
+  });
   return { ...result, errorCode };
 }
 
 function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null): PassResult {
   const base = { sessionId: seen.sessionId, clean: false, reraise: null };
-  const end = seen.stall ? signalRow(seen.stall.kind)?.end ?? STALLED_END : undefined; // a kind without an end of its own stalls plainly
+  const end = seen.stall ? (signalRow(seen.stall.kind)?.end ?? STALLED_END) : undefined; // a kind without an end of its own stalls plainly
   // Stopped by deadman after its final result: its own exit would have carried that verdict.
   const childCode = end === 'verdict' ? (seen.completed ? 0 : 1) : shellExitCode(exit.code, exit.signal);
   if (seen.stopSignal) {
-    return { ...base, exitCode: childCode, reraise: seen.stopSignal, outcome: 'stopped', reason: `stopped by ${seen.stopSignal}` };
+    return {
+      ...base,
+      exitCode: childCode,
+      reraise: seen.stopSignal,
+      outcome: 'stopped',
+      reason: `stopped by ${seen.stopSignal}`,
+    };
   }
   if (seen.stall && end && end !== 'verdict') {
     const { stall } = seen;
-    return { ...base, clean: end.clean === true, ...(end.settles ? { settles: true } : {}), exitCode: end.exitCode, outcome: end.outcome, reason: stall.message, ...forNextPass(seen, stall) };
+    return {
+      ...base,
+      clean: end.clean === true,
+      ...(end.settles ? { settles: true } : {}),
+      exitCode: end.exitCode,
+      outcome: end.outcome,
+      reason: stall.message,
+      ...forNextPass(seen, stall),
+    };
   }
   if (childCode !== 0) {
     // The agent's own word on its failed turn (an API error) beats the bare exit code: the revive prompt repeats it.
-    const reason = exit.signal ? `child killed by ${exit.signal}` : seen.turnFailed ? `${TURN_FAILED}${seen.turnFailed.slice(0, 300)} (exit ${childCode})` : `child exited ${childCode}`;
+    const reason = exit.signal
+      ? `child killed by ${exit.signal}`
+      : seen.turnFailed
+        ? `${TURN_FAILED}${seen.turnFailed.slice(0, 300)} (exit ${childCode})`
+        : `child exited ${childCode}`;
     return { ...base, exitCode: childCode, outcome: 'failed', reason };
   }
   if (failingEvidence) {
@@ -100,16 +139,28 @@ function outcomeOf(exit: ChildExit, seen: Seen, failingEvidence: string | null):
   }
   // The work completed after a recovery the pass before took, and this pass verified it.
   const outcome = seen.completed && seen.recovered ? 'recovered_and_resumed' : 'completed';
-  return { ...base, exitCode: 0, clean: seen.completed, outcome, reason: seen.completed ? 'exited 0' : 'exited 0 without the agent\'s completion event' };
+  return {
+    ...base,
+    exitCode: 0,
+    clean: seen.completed,
+    outcome,
+    reason: seen.completed ? 'exited 0' : "exited 0 without the agent's completion event",
+  };
 }
 
 /** What the next pass needs from this one (its kind's row's `nextPass`), and the incident it must settle when the ending action is judged by it. */
 function forNextPass(seen: Seen, stall: Stall): Partial<PassResult> {
   const row = signalRow(stall.kind);
-  const verifying = row?.endedBy && actionRow(row.endedBy).ends?.judgedByNextPass ? { verifying: { incident: stall.incident } } : {};
+  const verifying =
+    row?.endedBy && actionRow(row.endedBy).ends?.judgedByNextPass ? { verifying: { incident: stall.incident } } : {};
   switch (row?.nextPass) {
     case 'respawn':
-      return { handoffAttempts: seen.history ?? [], handoffFiles: seen.filesChanged ?? [], ...(stall.guidance ? { handoffGuidance: stall.guidance } : {}), ...verifying };
+      return {
+        handoffAttempts: seen.history ?? [],
+        handoffFiles: seen.filesChanged ?? [],
+        ...(stall.guidance ? { handoffGuidance: stall.guidance } : {}),
+        ...verifying,
+      };
     case 'resume-with-guidance':
       return { resumeGuidance: stall.guidance ?? stall.message, ...verifying };
     case 'resume-after-reset':

@@ -17,7 +17,8 @@ import { nextPassAfter } from '../../core/signals/registry.ts';
 export type PassReason = 'cancel-resume' | 'respawn' | 'usage-limit';
 
 /** `backoffMs`: how long a backoff wait (no known reset, or a throttle) lasted; null for a wait for a stated reset. */
-export type UsageWaitEnd = { resume: true; backoffMs: number | null } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
+export type UsageWaitEnd =
+  { resume: true; backoffMs: number | null } | { resume: false; exitCode: number; reraise: NodeJS.Signals | null };
 
 export interface PassEdges<Pass> {
   /** Supervises one agent process; a number when it was refused before it started. `why` is null for the first pass. */
@@ -40,7 +41,11 @@ export interface PassesEnd {
 }
 
 /** `maxRespawns` bounds CHECKPOINT_AND_RESPAWN: a task whose every fresh session runs over budget must not respawn forever. */
-export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, edges: PassEdges<Pass>): Promise<PassesEnd> {
+export async function supervisePasses<Pass>(
+  first: Pass,
+  maxRespawns: number,
+  edges: PassEdges<Pass>,
+): Promise<PassesEnd> {
   let pass = first;
   let why: PassReason | null = null;
   let respawns = 0;
@@ -58,20 +63,28 @@ export async function supervisePasses<Pass>(first: Pass, maxRespawns: number, ed
       pass = edges.resume(pass, result.resumeGuidance ?? result.reason);
     } else if (next === 'respawn') {
       if (++respawns > maxRespawns) {
-        edges.logger.log('error', `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`);
-        if (verifying) edges.unsettled?.(verifying, `no fresh session followed: ${respawns - 1} in a row ran over budget`);
+        edges.logger.log(
+          'error',
+          `CHECKPOINT_AND_RESPAWN: ${respawns - 1} fresh sessions in a row ran over budget; stopping (exit ${ExitCode.DO_NOT_RESTART}: do not restart)`,
+        );
+        if (verifying)
+          edges.unsettled?.(verifying, `no fresh session followed: ${respawns - 1} in a row ran over budget`);
         return { exitCode: ExitCode.DO_NOT_RESTART, reraise: null };
       }
       const fresh = edges.respawn(pass, result);
       if (!fresh) {
-        if (verifying) edges.unsettled?.(verifying, 'no fresh session followed: the command has no task to start one with');
+        if (verifying)
+          edges.unsettled?.(verifying, 'no fresh session followed: the command has no task to start one with');
         return { exitCode: result.exitCode, reraise: null };
       }
       pass = fresh;
     } else if (next === 'resume-after-reset') {
       const waited = await edges.waitForUsageReset(result, backoffs);
       if (!waited.resume) return { exitCode: waited.exitCode, reraise: waited.reraise };
-      backoffs = waited.backoffMs === null ? { count: 0, waitedMs: 0 } : { count: backoffs.count + 1, waitedMs: backoffs.waitedMs + waited.backoffMs };
+      backoffs =
+        waited.backoffMs === null
+          ? { count: 0, waitedMs: 0 }
+          : { count: backoffs.count + 1, waitedMs: backoffs.waitedMs + waited.backoffMs };
       pass = edges.resume(pass, null);
     } else {
       return { exitCode: result.exitCode, reraise: null };

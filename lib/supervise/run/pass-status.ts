@@ -29,7 +29,10 @@ export class PassStatus {
   /** A tick may wait on a recovery (kill grace) or the diagnostician; longer than all of that means the supervision itself is stuck. */
   private readonly tickBudget: number;
 
-  constructor(private readonly pass: PassStatusParts, config: Config) {
+  constructor(
+    private readonly pass: PassStatusParts,
+    config: Config,
+  ) {
     this.sendStatus = statusSender(pass.ports.notifier);
     this.tickBudget = 3 * config.poll + config.kill_grace + config.diagnose.timeout + 10_000;
   }
@@ -43,7 +46,11 @@ export class PassStatus {
     const snapshot = this.snapshot();
     const line = statusLine(snapshot);
     this.sendStatus(line);
-    this.pass.ports.health?.(this.pass.machine.ready && isHealthy(snapshot), line, Math.max(0, snapshot.now - snapshot.lastOutputAt));
+    this.pass.ports.health?.(
+      this.pass.machine.ready && isHealthy(snapshot),
+      line,
+      Math.max(0, snapshot.now - snapshot.lastOutputAt),
+    );
   }
 
   private snapshot(): RunSnapshot {
@@ -70,7 +77,9 @@ export function seenAtExit({ ports, machine, output, supervisor }: Omit<PassStat
   const { clock } = ports;
   const limit = output.state.usageLimit;
   return {
-    stopSignal: machine.stopSignal, stall: supervisor.stall, sessionId: output.state.sessionId,
+    stopSignal: machine.stopSignal,
+    stall: supervisor.stall,
+    sessionId: output.state.sessionId,
     completed: ports.adapter().name === 'generic' || output.state.completed,
     usageResetAt: limit && usageResetAt(limit, clock.monotonic(), clock.wall()),
     usageThrottle: limit?.throttle === true,

@@ -26,13 +26,30 @@ export function createPassSupervisor(pass: PassSupervisorParts, onStall: (stall:
   const { ports } = pass;
   const agentName = () => (ports.adapter().name === 'generic' ? null : ports.adapter().name);
   return new Supervisor({
-    ports: { monotonic: () => ports.clock.monotonic(), tree: pass.tree, records: ports.records, logger: ports.logger, consult: ports.consult, approvals: ports.approvals, resumed: ports.resumed },
-    settings: () => pass.live.supervisorSettings(agentName), output: pass.output, startedAt: pass.startedAt, facts: pass.facts, actionsTaken: pass.plan.actionsTaken,
+    ports: {
+      monotonic: () => ports.clock.monotonic(),
+      tree: pass.tree,
+      records: ports.records,
+      logger: ports.logger,
+      consult: ports.consult,
+      approvals: ports.approvals,
+      resumed: ports.resumed,
+    },
+    settings: () => pass.live.supervisorSettings(agentName),
+    output: pass.output,
+    startedAt: pass.startedAt,
+    facts: pass.facts,
+    actionsTaken: pass.plan.actionsTaken,
     onStall,
   });
 }
 
 /** What the detectors know of the run: readiness is the machine's, read through (never a copy); the pass sets the evidence gate's verdict. */
 export function passFacts(machine: Pick<RunMachine, 'ready'>): RunFacts {
-  return { get ready() { return machine.ready; }, evidenceDead: null };
+  return {
+    get ready() {
+      return machine.ready;
+    },
+    evidenceDead: null,
+  };
 }

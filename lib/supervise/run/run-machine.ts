@@ -55,15 +55,31 @@ const LIVE: Partial<Record<RunEvent, Cell>> = {
 
 export const RUN_TABLE: Record<RunState, Partial<Record<RunEvent, Cell>>> = {
   starting: { spawned: ['waiting-ready', 'start_supervising'], spawn_failed: ['finished', 'report_spawn_failure'] },
-  'waiting-ready': { ready: ['running', 'announce_ready'], tick: ['waiting-ready', 'supervise'], stall: ['stalled', 'apply_stall_policy'], ...LIVE },
+  'waiting-ready': {
+    ready: ['running', 'announce_ready'],
+    tick: ['waiting-ready', 'supervise'],
+    stall: ['stalled', 'apply_stall_policy'],
+    ...LIVE,
+  },
   running: {
-    tick: ['running', 'supervise'], recovery_started: ['recovering', 'publish_status'], stall: ['stalled', 'apply_stall_policy'], ...LIVE,
+    tick: ['running', 'supervise'],
+    recovery_started: ['recovering', 'publish_status'],
+    stall: ['stalled', 'apply_stall_policy'],
+    ...LIVE,
   },
   recovering: {
-    tick: ['recovering', 'supervise'], recovery_ended: ['running', 'publish_status'], stall: ['stalled', 'apply_stall_policy'], ...LIVE,
+    tick: ['recovering', 'supervise'],
+    recovery_ended: ['running', 'publish_status'],
+    stall: ['stalled', 'apply_stall_policy'],
+    ...LIVE,
   },
   stalled: { ready: ['stalled', 'announce_ready'], tick: ['stalled', 'supervise'], ...LIVE },
-  stopping: { ready: ['stopping', 'announce_ready'], tick: ['stopping', 'supervise'], signal: ['stopping', 'kill_tree_now'], child_exited: ['finished', 'conclude'] },
+  stopping: {
+    ready: ['stopping', 'announce_ready'],
+    tick: ['stopping', 'supervise'],
+    signal: ['stopping', 'kill_tree_now'],
+    child_exited: ['finished', 'conclude'],
+  },
   finished: {},
 };
 
@@ -74,7 +90,8 @@ export interface RunEventDetail {
 }
 
 /** How each stall action stops the tree: a withheld watchdog leaves it to systemd; an agent whose kind's row says it is interrupted (resumed, respawned, waiting out its limit) gets SIGINT as from a person, so it records the turn as interrupted, not killed. */
-const stallStop = (action: StallAction): NodeJS.Signals | null => (action === 'withhold' ? null : stallInterrupts(action) ? 'SIGINT' : 'SIGTERM');
+const stallStop = (action: StallAction): NodeJS.Signals | null =>
+  action === 'withhold' ? null : stallInterrupts(action) ? 'SIGINT' : 'SIGTERM';
 
 /** One transition that applied: what the machine tells its observer. */
 export interface RunTransition {
@@ -94,15 +111,25 @@ export class RunMachine {
   /** `observe`: told every transition that applied, after it applied (a test's trace of the run). */
   constructor(private readonly observe?: (transition: RunTransition) => void) {}
 
-  get state(): RunState { return this.current; }
+  get state(): RunState {
+    return this.current;
+  }
   /** READY=1 went out (the pattern matched, the port accepted, or neither was asked for). */
-  get ready(): boolean { return this.isReady; }
+  get ready(): boolean {
+    return this.isReady;
+  }
   /** What the stall policy chose when the run stalled; null until then. */
-  get stallAction(): StallAction | null { return this.stallChoice; }
+  get stallAction(): StallAction | null {
+    return this.stallChoice;
+  }
   /** The stop signal that stopped the run; null until one came. */
-  get stopSignal(): NodeJS.Signals | null { return this.received; }
+  get stopSignal(): NodeJS.Signals | null {
+    return this.received;
+  }
   /** The signal the tree stop in progress began with; null while none is. */
-  get treeStop(): NodeJS.Signals | null { return this.stoppingWith; }
+  get treeStop(): NodeJS.Signals | null {
+    return this.stoppingWith;
+  }
 
   /** Applies one event; returns the action to carry out, or null when the event does not apply now. */
   dispatch(event: RunEvent, detail: RunEventDetail = {}): RunAction | null {

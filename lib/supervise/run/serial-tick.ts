@@ -7,7 +7,10 @@ export class SerialTick {
   private running: Promise<void> | null = null;
   private startedAt: number;
 
-  constructor(private readonly body: () => Promise<void>, private readonly monotonic: () => number) {
+  constructor(
+    private readonly body: () => Promise<void>,
+    private readonly monotonic: () => number,
+  ) {
     this.startedAt = monotonic();
   }
 

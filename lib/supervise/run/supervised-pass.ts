@@ -25,7 +25,12 @@ import { createPassSupervisor, passFacts, type PassSupervisorParts } from './pas
 export type { RunPlan };
 
 export async function runPass(plan: RunPlan, ports: PassPorts, machine = new RunMachine()): Promise<PassResult> {
-  const spawned = await ports.spawn(plan.argv, { cwd: plan.cwd, env: plan.env, stdin: plan.config.stdin, runTag: plan.runTag });
+  const spawned = await ports.spawn(plan.argv, {
+    cwd: plan.cwd,
+    env: plan.env,
+    stdin: plan.config.stdin,
+    runTag: plan.runTag,
+  });
   if (!spawned.ok) {
     machine.dispatch('spawn_failed');
     return reportSpawnFailure(spawned, ports);
@@ -34,9 +39,19 @@ export async function runPass(plan: RunPlan, ports: PassPorts, machine = new Run
 }
 
 /** The `report_spawn_failure` action: the command never started, so there is nothing else to stop or record. */
-function reportSpawnFailure(failure: { exitCode: number; message: string }, ports: Pick<PassPorts, 'logger'>): PassResult {
+function reportSpawnFailure(
+  failure: { exitCode: number; message: string },
+  ports: Pick<PassPorts, 'logger'>,
+): PassResult {
   ports.logger.log('error', failure.message);
-  return { exitCode: failure.exitCode, reraise: null, outcome: 'spawn-failed', reason: failure.message, clean: false, sessionId: null };
+  return {
+    exitCode: failure.exitCode,
+    reraise: null,
+    outcome: 'spawn-failed',
+    reason: failure.message,
+    clean: false,
+    sessionId: null,
+  };
 }
 
 /**
@@ -63,7 +78,9 @@ class SupervisedPass implements PassStatusParts, PassSupervisorParts {
   private stopWatchdog = () => {};
   readonly facts: RunFacts;
   /** Stops the tree with the signal the machine says (`treeStop`); a later stop (a signal, the run's end) joins the first. */
-  private readonly stopTree = joinFirst(() => this.tree.stopAll(this.machine.treeStop ?? 'SIGTERM', this.live.current.stop_grace, this.stopController.signal));
+  private readonly stopTree = joinFirst(() =>
+    this.tree.stopAll(this.machine.treeStop ?? 'SIGTERM', this.live.current.stop_grace, this.stopController.signal),
+  );
 
   constructor(
     readonly plan: RunPlan,
@@ -74,11 +91,16 @@ class SupervisedPass implements PassStatusParts, PassSupervisorParts {
     this.config = plan.config;
     this.live = plan.live ?? new LiveConfig(plan.config);
     this.startedAt = ports.clock.monotonic();
-    this.ticks = new SerialTick(() => this.tickOnce(), () => ports.clock.monotonic());
+    this.ticks = new SerialTick(
+      () => this.tickOnce(),
+      () => ports.clock.monotonic(),
+    );
     this.tree = ports.makeTree(child.pid, plan.runTag);
     this.facts = passFacts(machine);
     this.output = new OutputTracker(this.startedAt, ports.adapter, ports.records, ports);
-    this.supervisor = createPassSupervisor(this, (stall) => this.send('stall', { stallAction: stallPolicy(stall, plan.onStall, machine.ready) }));
+    this.supervisor = createPassSupervisor(this, (stall) =>
+      this.send('stall', { stallAction: stallPolicy(stall, plan.onStall, machine.ready) }),
+    );
     this.status = new PassStatus(this, this.config);
     this.streams = this.passOutputThrough();
   }
@@ -125,7 +147,10 @@ class SupervisedPass implements PassStatusParts, PassSupervisorParts {
     publish_status: () => this.status.publish(),
     apply_stall_policy: () => this.applyStallPolicy(this.supervisor.stall!),
     stop_tree: () => {
-      this.ports.logger.log('notice', `${this.machine.stopSignal}: stopping (grace ${Math.round(this.live.current.stop_grace / 1000)}s)`);
+      this.ports.logger.log(
+        'notice',
+        `${this.machine.stopSignal}: stopping (grace ${Math.round(this.live.current.stop_grace / 1000)}s)`,
+      );
       this.ports.notifier.send('STOPPING=1');
       void this.stopTree();
     },
@@ -158,12 +183,17 @@ class SupervisedPass implements PassStatusParts, PassSupervisorParts {
     if (!config.ready_pattern && !config.ready_port) this.send('ready');
     this.cleanups.push(ports.every(config.poll, () => this.send('tick')));
     this.send('tick');
-    this.stopWatchdog = startWatchdog(ports.notifier, this.plan.watchdogUsec ?? null, ports.every, () => this.status.healthy());
+    this.stopWatchdog = startWatchdog(ports.notifier, this.plan.watchdogUsec ?? null, ports.every, () =>
+      this.status.healthy(),
+    );
     ports.evidence.start((message) => {
       this.facts.evidenceDead = message;
       this.send('tick');
     });
-    this.cleanups.push(() => ports.evidence.stop(), ports.signals((signal) => this.send('signal', { signal })));
+    this.cleanups.push(
+      () => ports.evidence.stop(),
+      ports.signals((signal) => this.send('signal', { signal })),
+    );
   }
 
   private async tickOnce(): Promise<void> {
@@ -185,11 +215,17 @@ class SupervisedPass implements PassStatusParts, PassSupervisorParts {
   private applyStallPolicy(stall: Stall): void {
     const action = this.machine.stallAction!;
     // A finished run's outcome is its verdict, known only once the tree is down (conclude records it).
-    if (action === 'withhold' || action === 'exit') this.ports.records.update({ outcome: stalledOutcome(stall.kind), reason: stall.message, error_code: signalErrorCode(stall.kind) });
+    if (action === 'withhold' || action === 'exit')
+      this.ports.records.update({
+        outcome: stalledOutcome(stall.kind),
+        reason: stall.message,
+        error_code: signalErrorCode(stall.kind),
+      });
     this.status.publish();
     // systemd will kill and restart us; say so now rather than after the rest of WatchdogSec, once the
     // stall's alert has left (bounded by notify.timeout; the pings stay withheld meanwhile).
-    if (action === 'withhold') void (this.ports.alerts?.settled() ?? Promise.resolve()).then(() => this.ports.notifier.send('WATCHDOG=trigger'));
+    if (action === 'withhold')
+      void (this.ports.alerts?.settled() ?? Promise.resolve()).then(() => this.ports.notifier.send('WATCHDOG=trigger'));
     // With the signal the machine chose for the action (an agent at its usage limit is interrupted, not killed).
     else void this.stopTree();
   }

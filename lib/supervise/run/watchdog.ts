@@ -7,7 +7,12 @@ import type { Repeater } from '../ports.ts';
  * kills deadman — the watchdog guards the guard. Never sd-notify's startWatchdogMode(), which
  * pings unconditionally. `every` is the loop's repeater port (the real one a plain interval).
  */
-export function startWatchdog(notifier: SdNotifier, watchdogUsec: number | null, every: Repeater, healthy: () => boolean): () => void {
+export function startWatchdog(
+  notifier: SdNotifier,
+  watchdogUsec: number | null,
+  every: Repeater,
+  healthy: () => boolean,
+): () => void {
   if (watchdogUsec === null || notifier.path === 'none') return () => {};
   return every(Math.max(50, Math.floor(watchdogUsec / 2000)), () => {
     if (healthy()) notifier.send('WATCHDOG=1');

@@ -19,8 +19,21 @@ export function decideOnAction(
   run: { action: RecoveryAction; autoRecover: boolean; sessionId: string | null },
 ): PolicyDecision {
   const target = signal.finding?.target;
-  const fingerprint = actionFingerprint({ action: run.action, kind: signal.kind, message: signal.message, target, process: target, sessionId: run.sessionId });
-  const decision = decide({ recommended: run.action, autoRecover: run.autoRecover, sessionId: run.sessionId, alreadyTaken: actionsTaken?.has(fingerprint) ?? false, targetUnproven: signal.finding?.unproven ?? null });
+  const fingerprint = actionFingerprint({
+    action: run.action,
+    kind: signal.kind,
+    message: signal.message,
+    target,
+    process: target,
+    sessionId: run.sessionId,
+  });
+  const decision = decide({
+    recommended: run.action,
+    autoRecover: run.autoRecover,
+    sessionId: run.sessionId,
+    alreadyTaken: actionsTaken?.has(fingerprint) ?? false,
+    targetUnproven: signal.finding?.unproven ?? null,
+  });
   ports.records.decision(incident, decision);
   if (decision.verdict === 'allow') actionsTaken?.add(fingerprint);
   return decision;

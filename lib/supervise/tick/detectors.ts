@@ -45,7 +45,13 @@ export class RunDetector {
     const found = this.rule.detect(input, this.state);
     if (!found) return null;
     const { message, finding, guidance } = found;
-    return { kind: this.kind, fingerprint: this.kind, message, ...(finding ? { finding } : {}), ...(guidance !== undefined ? { guidance } : {}) };
+    return {
+      kind: this.kind,
+      fingerprint: this.kind,
+      message,
+      ...(finding ? { finding } : {}),
+      ...(guidance !== undefined ? { guidance } : {}),
+    };
   }
 }
 
@@ -55,7 +61,11 @@ export function runDetectors(kinds: readonly DetectedKind[] = DETECTION_ORDER): 
 }
 
 /** Folds one tick's finished attempts into every detector; the workspace is asked at most once, and only when an attempt carries no fingerprint. */
-export function foldAttempts(detectors: readonly RunDetector[], attempts: readonly Attempt[], workspace: () => string | null): void {
+export function foldAttempts(
+  detectors: readonly RunDetector[],
+  attempts: readonly Attempt[],
+  workspace: () => string | null,
+): void {
   let taken: { value: string | null } | null = null;
   const once = () => (taken ??= { value: workspace() }).value;
   for (const detector of detectors) detector.fold(attempts, once);

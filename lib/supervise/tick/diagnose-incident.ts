@@ -22,18 +22,33 @@ export async function diagnoseIncident(
 ): Promise<Diagnosis> {
   const rules = diagnose(kind);
   deps.records.diagnosis(incident, rules, 'rules');
-  if (!deps.consult || !consultsDiagnostician(kind, deps.consult.signals ?? DEFAULT_CONFIG.diagnose.signals)) return rules;
-  const packet = buildEvidencePacket({ kind, message: incident.message, allowedActions: allowedActions(kind), ...evidence });
+  if (!deps.consult || !consultsDiagnostician(kind, deps.consult.signals ?? DEFAULT_CONFIG.diagnose.signals))
+    return rules;
+  const packet = buildEvidencePacket({
+    kind,
+    message: incident.message,
+    allowedActions: allowedActions(kind),
+    ...evidence,
+  });
   const answer = await deps.consult(packet);
   if (!answer.ok) {
-    deps.records.diagnosis(incident, { action: 'none', rationale: `diagnostician ${answer.problem}` }, 'external-refused');
+    deps.records.diagnosis(
+      incident,
+      { action: 'none', rationale: `diagnostician ${answer.problem}` },
+      'external-refused',
+    );
     deps.logger.log('warn', `diagnostician ${answer.problem}; the rules decide`);
     return rules;
   }
   const reconciled = reconcile(kind, rules, answer.diagnosis, evidenceIds(packet));
   const said = { action: answer.diagnosis.recommended_action, rationale: answer.diagnosis.rationale };
   if (reconciled.refused !== null) {
-    deps.records.diagnosis(incident, { action: said.action, rationale: `diagnostician ${reconciled.refused}` }, 'external-refused', answer.diagnosis);
+    deps.records.diagnosis(
+      incident,
+      { action: said.action, rationale: `diagnostician ${reconciled.refused}` },
+      'external-refused',
+      answer.diagnosis,
+    );
     deps.logger.log('warn', `diagnostician ${reconciled.refused}`);
     return rules;
   }
@@ -43,7 +58,13 @@ export async function diagnoseIncident(
 }
 
 /** The signal as the resumed agent or the handoff gets it: the rules' guidance, then the diagnostician's. */
-export function withGuidance<S extends { message: string; guidance?: string | undefined }>(signal: S, diagnosis: Diagnosis): S {
+export function withGuidance<S extends { message: string; guidance?: string | undefined }>(
+  signal: S,
+  diagnosis: Diagnosis,
+): S {
   if (!diagnosis.guidance) return signal;
-  return { ...signal, guidance: `${signal.guidance ?? signal.message}\n\nThe diagnostician adds: ${diagnosis.guidance}` };
+  return {
+    ...signal,
+    guidance: `${signal.guidance ?? signal.message}\n\nThe diagnostician adds: ${diagnosis.guidance}`,
+  };
 }

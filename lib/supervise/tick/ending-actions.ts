@@ -23,9 +23,14 @@ export const ENDS_RUN: Partial<Record<RecoveryAction, Ending & { kind: SignalKin
 );
 
 /** Records the action taken; returns the stall kind the supervisor enters. */
-export function takeEndingAction(records: RunRecorder, action: RecoveryAction, incident: Incident, detail: { message: string; guidance?: string | undefined }): SignalKind {
+export function takeEndingAction(
+  records: RunRecorder,
+  action: RecoveryAction,
+  incident: Incident,
+  detail: { message: string; guidance?: string | undefined },
+): SignalKind {
   const ends = ENDS_RUN[action]!;
-  records.move(incident, 'recovery_allowed', 'the agent\'s own word ends this agent process');
+  records.move(incident, 'recovery_allowed', "the agent's own word ends this agent process");
   records.action(incident, action, null, 'stopping', detail);
   records.move(incident, 'action_taken', ends.doing);
   return ends.kind;

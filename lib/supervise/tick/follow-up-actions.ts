@@ -1,7 +1,15 @@
 import type { HungFinding } from '../../core/detect/hung.ts';
 import type { ApprovalAnswer } from '../../core/incident/approval-answer.ts';
 import type { DetectorInput } from './detectors.ts';
-import { FOLLOW_UP_TABLE, FOLLOWED_AT_ONCE, JUDGED_BY, standingOf, type CaseSeen, type FollowUpAction, type FollowUpStanding } from './incident-follow-up.ts';
+import {
+  FOLLOW_UP_TABLE,
+  FOLLOWED_AT_ONCE,
+  JUDGED_BY,
+  standingOf,
+  type CaseSeen,
+  type FollowUpAction,
+  type FollowUpStanding,
+} from './incident-follow-up.ts';
 import type { CaseActor } from './opening-actions.ts';
 import { isRecovery, verifyCase, type RecoveryCase, type VerifyContext } from './recovery.ts';
 import type { OpenCase } from './supervisor-parts.ts';
@@ -22,7 +30,9 @@ export interface FollowUpActor extends CaseActor {
 type RecoveringCase = OpenCase & RecoveryCase;
 
 /** The function the supervisor calls for each open case at each tick. */
-export function caseFollowUp(actor: FollowUpActor): (fingerprint: string, open: OpenCase, now: number) => Promise<void> {
+export function caseFollowUp(
+  actor: FollowUpActor,
+): (fingerprint: string, open: OpenCase, now: number) => Promise<void> {
   const actions = followUpActions(actor);
   return async (fingerprint, open, now) => {
     if (!isRecovery(open)) return;
@@ -39,34 +49,52 @@ export function caseFollowUp(actor: FollowUpActor): (fingerprint: string, open: 
 }
 
 /** What this tick saw of the case, as its standing is judged (JUDGED_BY): the signal again, a person's answer, or only the tick. */
-function observeCase(actor: FollowUpActor, standing: FollowUpStanding, fingerprint: string, open: RecoveringCase, now: number): CaseSeen {
+function observeCase(
+  actor: FollowUpActor,
+  standing: FollowUpStanding,
+  fingerprint: string,
+  open: RecoveringCase,
+  now: number,
+): CaseSeen {
   const judged = JUDGED_BY[standing];
   if (judged === 'tick') return { event: 'tick', fresh: null, answer: null };
-  const answer = judged === 'answer and signal' ? actor.ports.approvals?.take(open.incident.id) ?? null : null;
+  const answer = judged === 'answer and signal' ? (actor.ports.approvals?.take(open.incident.id) ?? null) : null;
   const signal = open.detector.detect(actor.detectorInput(now));
   const fresh = signal?.fingerprint === fingerprint ? signal : null;
   const found = standing === 'RECOVERING' ? fresh?.finding : fresh;
   return { event: !found ? 'cleared' : answer ? 'answered' : 'detected', fresh, answer };
 }
 
-function followUpActions(actor: FollowUpActor): Record<FollowUpAction, (seen: CaseSeen & { fingerprint: string; open: RecoveringCase; now: number }) => Promise<void> | void> {
+function followUpActions(
+  actor: FollowUpActor,
+): Record<
+  FollowUpAction,
+  (seen: CaseSeen & { fingerprint: string; open: RecoveringCase; now: number }) => Promise<void> | void
+> {
   const { ports } = actor;
   return {
     forget: ({ fingerprint }) => void actor.cases.delete(fingerprint),
-    clear: ({ open }) => void ports.records.move(open.incident, 'condition_cleared', 'the hung subtree is gone or the work moved again'),
+    clear: ({ open }) =>
+      void ports.records.move(open.incident, 'condition_cleared', 'the hung subtree is gone or the work moved again'),
     apply_answer: ({ open, answer, fresh }) => applyAnswer(actor, open, answer!, fresh?.finding ?? open.finding),
     verify: ({ open, now }) => void verifyCase(open, actor.verifyContext(now), ports),
     retry: ({ open, fresh }) => {
       open.finding = fresh!.finding!;
       return actor.act(open);
     },
-    escalate: ({ open }) => void ports.records.move(open.incident, 'escalate', 'no fresh hung finding for a second attempt'),
+    escalate: ({ open }) =>
+      void ports.records.move(open.incident, 'escalate', 'no fresh hung finding for a second attempt'),
     stall: ({ open: { incident } }) => actor.enterStall(incident.kind, incident.message, incident),
   };
 }
 
 /** A person's answer from `deadman approve`/`deny`, recorded with who and when. */
-async function applyAnswer(actor: CaseActor, open: RecoveringCase, answer: ApprovalAnswer, finding: HungFinding): Promise<void> {
+async function applyAnswer(
+  actor: CaseActor,
+  open: RecoveringCase,
+  answer: ApprovalAnswer,
+  finding: HungFinding,
+): Promise<void> {
   const { incident } = open;
   const { records, logger } = actor.ports;
   const who = `${answer.by} at ${answer.at}`;

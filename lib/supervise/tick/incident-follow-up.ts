@@ -54,11 +54,20 @@ export const FOLLOWED_AT_ONCE: readonly FollowUpStanding[] = ['RESOLVED', 'RECOV
 
 /** What each standing is judged by: the signal raised again (its detector run once more), a person's answer with it, or only the tick. */
 export const JUDGED_BY: Record<FollowUpStanding, 'signal' | 'answer and signal' | 'tick'> = {
-  denied: 'signal', AWAITING_APPROVAL: 'answer and signal', RECOVERING: 'signal',
-  OPEN: 'tick', VERIFYING: 'tick', RESOLVED: 'tick', ESCALATED: 'tick', ABANDONED: 'tick', SUPERSEDED: 'tick', ACKNOWLEDGED: 'tick',
+  denied: 'signal',
+  AWAITING_APPROVAL: 'answer and signal',
+  RECOVERING: 'signal',
+  OPEN: 'tick',
+  VERIFYING: 'tick',
+  RESOLVED: 'tick',
+  ESCALATED: 'tick',
+  ABANDONED: 'tick',
+  SUPERSEDED: 'tick',
+  ACKNOWLEDGED: 'tick',
 };
 
-export const standingOf = (open: { denied?: true; incident: { state: IncidentState } }): FollowUpStanding => (open.denied ? 'denied' : open.incident.state);
+export const standingOf = (open: { denied?: true; incident: { state: IncidentState } }): FollowUpStanding =>
+  open.denied ? 'denied' : open.incident.state;
 
 /** What a tick saw of an open case: the table's event, the signal raised again (if it was), a person's answer (if one came). */
 export interface CaseSeen {

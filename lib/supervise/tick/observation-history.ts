@@ -1,6 +1,11 @@
 import { processKey, type Observation } from '../../core/process/process-info.ts';
 import { emptyProgress, updateProgress, type TreeProgress } from '../../core/detect/process-progress.ts';
-import { emptyActivity, updateActivity, type ActivityFloors, type ActivityState } from '../../core/detect/tree-activity.ts';
+import {
+  emptyActivity,
+  updateActivity,
+  type ActivityFloors,
+  type ActivityState,
+} from '../../core/detect/tree-activity.ts';
 
 /**
  * The one observation history of a run, owned by the supervisor and read by every detector:
@@ -38,7 +43,11 @@ export class ObservationHistory {
    * store keeps an observation only then). `pipeBytes`: what deadman read from the child's
    * pipes so far (not the tree's I/O); `readyAt`: when the command last showed it is ready.
    */
-  add(observation: Observation, now: number, input: { pipeBytes: number; floors: ActivityFloors; readyAt: number | null }): boolean {
+  add(
+    observation: Observation,
+    now: number,
+    input: { pipeBytes: number; floors: ActivityFloors; readyAt: number | null },
+  ): boolean {
     const previous = this.latest;
     this.activity = updateActivity(this.activity, observation, input.pipeBytes, input.floors);
     if (this.activity.working) this.lastTreeActivityAt = now;

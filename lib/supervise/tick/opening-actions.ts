@@ -28,7 +28,8 @@ export interface CaseActor {
 export function openingActions(actor: CaseActor): Record<OpeningAction, (opening: Opening) => Promise<void> | void> {
   const { ports } = actor;
   return {
-    end_run: ({ signal, open, diagnosis }) => endRun(actor, diagnosis.action, withGuidance(signal, diagnosis), open.incident),
+    end_run: ({ signal, open, diagnosis }) =>
+      endRun(actor, diagnosis.action, withGuidance(signal, diagnosis), open.incident),
     // The agent goes on; the incident waits for a person (a repeated failure or no progress is no stall), or is escalated to one (a denied action).
     wait_for_person: (opening) => leaveToPerson(ports, opening, 'approval_required'),
     escalate: (opening) => leaveToPerson(ports, opening, 'escalate'),
@@ -40,7 +41,10 @@ export function openingActions(actor: CaseActor): Record<OpeningAction, (opening
       const { incident } = holdFinding(ports, signal, open);
       ports.records.move(incident, 'approval_required', decision.reason);
       const answer = ports.approvals?.commands(incident.id) ?? answerCommands(incident.id, []);
-      ports.logger.log('warn', `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: ${answer.approve} (kill it) or ${answer.deny}`);
+      ports.logger.log(
+        'warn',
+        `incident ${incident.id} AWAITING_APPROVAL: ${decision.reason}; or answer now: ${answer.approve} (kill it) or ${answer.deny}`,
+      );
     },
     recover: ({ signal, open, decision }) => {
       ports.records.move(holdFinding(ports, signal, open).incident, 'recovery_allowed', decision.reason);
@@ -49,9 +53,16 @@ export function openingActions(actor: CaseActor): Record<OpeningAction, (opening
   };
 }
 
-function leaveToPerson(ports: SupervisorPorts, { signal, open: { incident }, decision }: Opening, event: 'approval_required' | 'escalate'): void {
+function leaveToPerson(
+  ports: SupervisorPorts,
+  { signal, open: { incident }, decision }: Opening,
+  event: 'approval_required' | 'escalate',
+): void {
   ports.records.move(incident, event, decision.reason);
-  ports.logger.log('warn', `${signal.kind}: ${signal.message}; incident ${incident.id} ${incident.state}: ${decision.reason}`);
+  ports.logger.log(
+    'warn',
+    `${signal.kind}: ${signal.message}; incident ${incident.id} ${incident.state}: ${decision.reason}`,
+  );
 }
 
 /** The case keeps the signal's finding for its recovery, now or once a person approves. */
@@ -66,6 +77,9 @@ function holdFinding(ports: SupervisorPorts, signal: Signal, open: OpenCase): Op
 function endRun(actor: CaseActor, action: RecoveryAction, signal: Signal, incident: Incident): void {
   const open = actor.cases.get(signal.fingerprint);
   if (open) open.endsRun = action;
-  const kind = takeEndingAction(actor.ports.records, action, incident, { message: signal.message, guidance: signal.guidance });
+  const kind = takeEndingAction(actor.ports.records, action, incident, {
+    message: signal.message,
+    guidance: signal.guidance,
+  });
   actor.enterStall(kind, signal.message, incident, signal.guidance);
 }

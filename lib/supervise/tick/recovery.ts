@@ -31,7 +31,10 @@ export async function terminateHung(current: RecoveryCase, ports: SupervisorPort
     ports.records.move(incident, 'action_refused', result.refused);
     return result.refused;
   }
-  ports.logger.log('notice', `TERMINATE_DESCENDANT_PROCESS pid ${finding.target.pid}: killed [${result.killed.join(' ')}]${result.survived.length ? ` survived [${result.survived.join(' ')}]` : ''}`);
+  ports.logger.log(
+    'notice',
+    `TERMINATE_DESCENDANT_PROCESS pid ${finding.target.pid}: killed [${result.killed.join(' ')}]${result.survived.length ? ` survived [${result.survived.join(' ')}]` : ''}`,
+  );
   current.actedAt = actedAt;
   ports.records.move(incident, 'action_taken', `killed ${result.killed.length} process(es)`, result);
   return null;
@@ -47,17 +50,30 @@ export interface VerifyContext {
 }
 
 /** Judges a recovery in progress; returns the incident's state afterwards (VERIFYING while the window is open). */
-export function verifyCase(current: RecoveryCase, context: VerifyContext, ports: Pick<SupervisorPorts, 'records' | 'logger'>): IncidentState {
+export function verifyCase(
+  current: RecoveryCase,
+  context: VerifyContext,
+  ports: Pick<SupervisorPorts, 'records' | 'logger'>,
+): IncidentState {
   if (current.incident.state !== 'VERIFYING' || current.actedAt === null) return current.incident.state;
   const target = processKey(current.finding.target);
-  const targetGone = context.observation === null || !context.observation.processes.some((p) => processKey(p) === target);
+  const targetGone =
+    context.observation === null || !context.observation.processes.some((p) => processKey(p) === target);
   const verdict = verifyRecovery({
-    actedAt: current.actedAt, now: context.now, windowMs: context.windowMs, targetGone, lastOutputAt: context.lastOutputAt, rootExit: context.rootExit,
+    actedAt: current.actedAt,
+    now: context.now,
+    windowMs: context.windowMs,
+    targetGone,
+    lastOutputAt: context.lastOutputAt,
+    rootExit: context.rootExit,
   });
   if (verdict.verdict === 'PENDING') return current.incident.state;
   ports.records.verification(current.incident, verdict.verdict, verdict.detail);
   ports.records.move(current.incident, verdict.verdict === 'RESOLVED' ? 'verified' : 'not_verified', verdict.detail);
-  ports.logger.log(verdict.verdict === 'RESOLVED' ? 'notice' : 'warn', `incident ${current.incident.id} ${current.incident.state}: ${verdict.detail}`);
+  ports.logger.log(
+    verdict.verdict === 'RESOLVED' ? 'notice' : 'warn',
+    `incident ${current.incident.id} ${current.incident.state}: ${verdict.detail}`,
+  );
   return current.incident.state;
 }
 

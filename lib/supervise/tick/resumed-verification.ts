@@ -27,10 +27,19 @@ export interface PendingVerification {
 export class ResumedVerification implements ResumedCheck {
   verdict: 'RESOLVED' | 'ESCALATED' | null = null;
   private readonly incident: Incident;
-  private readonly evidence: ResumedEvidence = { sameSignalAgain: false, turnCompleted: false, toolSucceeded: false, workspaceChanged: false, ended: null };
+  private readonly evidence: ResumedEvidence = {
+    sameSignalAgain: false,
+    turnCompleted: false,
+    toolSucceeded: false,
+    workspaceChanged: false,
+    ended: null,
+  };
   private readonly workspaceAtStart: WorkspaceAnswer;
 
-  constructor(pending: PendingVerification, private readonly ports: VerificationPorts) {
+  constructor(
+    pending: PendingVerification,
+    private readonly ports: VerificationPorts,
+  ) {
     this.incident = pending.incident;
     this.workspaceAtStart = ports.workspace?.() ?? null;
   }
@@ -41,7 +50,8 @@ export class ResumedVerification implements ResumedCheck {
     this.evidence.sameSignalAgain ||= openKinds.includes(this.incident.kind);
     this.evidence.turnCompleted ||= turnCompleted;
     this.evidence.toolSucceeded ||= attempts.some((a) => a.ok && !a.turn);
-    if ((attempts.length > 0 || turnCompleted) && !this.evidence.workspaceChanged) this.evidence.workspaceChanged = await this.workspaceMoved();
+    if ((attempts.length > 0 || turnCompleted) && !this.evidence.workspaceChanged)
+      this.evidence.workspaceChanged = await this.workspaceMoved();
     if (this.verdict) return;
     this.judge();
   }
@@ -66,6 +76,9 @@ export class ResumedVerification implements ResumedCheck {
     records.verification(this.incident, verdict.verdict, verdict.detail);
     records.move(this.incident, verdict.verdict === 'RESOLVED' ? 'verified' : 'escalate', verdict.detail);
     this.verdict = this.incident.state === 'RESOLVED' ? 'RESOLVED' : 'ESCALATED';
-    logger.log(this.verdict === 'RESOLVED' ? 'notice' : 'warn', `incident ${this.incident.id} ${this.incident.state}: ${verdict.detail}`);
+    logger.log(
+      this.verdict === 'RESOLVED' ? 'notice' : 'warn',
+      `incident ${this.incident.id} ${this.incident.state}: ${verdict.detail}`,
+    );
   }
 }

@@ -9,7 +9,14 @@ import type { SupervisorPorts } from '../ports.ts';
 import { diagnoseIncident } from './diagnose-incident.ts';
 import { verifyEndingAction } from './ending-actions.ts';
 import type { SignalEvidenceFacts } from '../../core/incident/evidence-packet.ts';
-import { runDetectors, takeAttempts, type DetectorInput, type RunDetector, type RunFacts, type Signal } from './detectors.ts';
+import {
+  runDetectors,
+  takeAttempts,
+  type DetectorInput,
+  type RunDetector,
+  type RunFacts,
+  type Signal,
+} from './detectors.ts';
 import { SIGNALS } from '../../core/signals/registry.ts';
 import { ObservationHistory } from './observation-history.ts';
 import { isRecovery, terminateHung, verifyCase, type RecoveryCase } from './recovery.ts';
@@ -40,7 +47,9 @@ export class Supervisor {
   /** The incident tables' actions (opening-actions.ts, follow-up-actions.ts), over what this supervisor hands them. */
   private readonly openings: ReturnType<typeof openingActions>;
   private readonly followUp: ReturnType<typeof caseFollowUp>;
-  private get settings(): SupervisorSettings { return this.parts.settings(); }
+  private get settings(): SupervisorSettings {
+    return this.parts.settings();
+  }
 
   constructor(parts: SupervisorParts) {
     ({ ports: this.ports, output: this.output, startedAt: this.startedAt } = parts);
@@ -54,7 +63,13 @@ export class Supervisor {
       act: (open) => this.act(open),
       enterStall: (kind, message, incident, guidance) => this.enterStall(kind, message, incident, guidance),
       detectorInput: (now) => this.detectorInput(now),
-      verifyContext: (now) => ({ now, windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: this.history.latest, rootExit: null }),
+      verifyContext: (now) => ({
+        now,
+        windowMs: this.settings.verifyWindowMs,
+        lastOutputAt: this.output.state.lastOutputAt,
+        observation: this.history.latest,
+        rootExit: null,
+      }),
     };
     this.openings = openingActions(actor);
     this.followUp = caseFollowUp(actor);
@@ -62,7 +77,10 @@ export class Supervisor {
 
   get awaitingApproval(): string | null {
     const waiting = this.describeCase((state) => state === 'AWAITING_APPROVAL');
-    return waiting && `${waiting.text} · ${(this.ports.approvals?.commands(waiting.id) ?? answerCommands(waiting.id, [])).approve}`;
+    return (
+      waiting &&
+      `${waiting.text} · ${(this.ports.approvals?.commands(waiting.id) ?? answerCommands(waiting.id, [])).approve}`
+    );
   }
 
   get recovering(): string | null {
@@ -74,7 +92,8 @@ export class Supervisor {
     const now = this.ports.monotonic();
     const observation = this.ports.tree.observe();
     const { pipeBytes, readyAt } = this.output.state;
-    if (this.history.add(observation, now, { pipeBytes, floors: this.settings.activity, readyAt })) this.ports.records.observation(observation.processes);
+    if (this.history.add(observation, now, { pipeBytes, floors: this.settings.activity, readyAt }))
+      this.ports.records.observation(observation.processes);
     await this.untilStall(this.tickSteps(now));
   }
 
@@ -82,7 +101,11 @@ export class Supervisor {
   private *tickSteps(now: number): Iterable<() => Promise<void>> {
     yield async () => {
       const attempts = takeAttempts(this.detectors, this.output);
-      await this.ports.resumed?.tick(attempts, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
+      await this.ports.resumed?.tick(
+        attempts,
+        this.output.state.completed,
+        [...this.cases.values()].map((open) => open.incident.kind),
+      );
     };
     const followedUp = new Set<RunDetector>();
     for (const [fingerprint, open] of this.cases) {
@@ -107,34 +130,71 @@ export class Supervisor {
 
   /** Called when the root exits while a recovery is being verified. */
   rootExited(code: number | null): void {
-    const context = { now: this.ports.monotonic(), windowMs: this.settings.verifyWindowMs, lastOutputAt: this.output.state.lastOutputAt, observation: null };
-    this.ports.resumed?.ended(code, this.output.state.completed, [...this.cases.values()].map((open) => open.incident.kind));
+    const context = {
+      now: this.ports.monotonic(),
+      windowMs: this.settings.verifyWindowMs,
+      lastOutputAt: this.output.state.lastOutputAt,
+      observation: null,
+    };
+    this.ports.resumed?.ended(
+      code,
+      this.output.state.completed,
+      [...this.cases.values()].map((open) => open.incident.kind),
+    );
     for (const [fingerprint, open] of this.cases) {
       if (open.endsRun) verifyEndingAction(this.ports.records, open.incident, open.endsRun);
       if (!isRecovery(open)) continue;
-      const after = verifyCase(open, { ...context, rootExit: { code, completed: this.output.state.completed } }, this.ports);
+      const after = verifyCase(
+        open,
+        { ...context, rootExit: { code, completed: this.output.state.completed } },
+        this.ports,
+      );
       if (after === 'RESOLVED') this.cases.delete(fingerprint);
     }
   }
 
   private detectorInput(now: number): DetectorInput {
-    return { now, startedAt: this.startedAt, history: this.history, output: this.output.state, facts: this.facts, settings: this.settings };
+    return {
+      now,
+      startedAt: this.startedAt,
+      history: this.history,
+      output: this.output.state,
+      facts: this.facts,
+      settings: this.settings,
+    };
   }
 
   /** Opens the incident of a new signal: diagnose, ask policy, then act or wait for approval. */
   private async open(signal: Signal, detector: RunDetector): Promise<void> {
     const { records, logger } = this.ports;
     const lastLines = this.output.lastLines();
-    const incident = records.openIncident(signal.kind, signal.message, signal.finding
-      ? { processes: signal.finding.subtree, lastLines, target: signal.finding.target }
-      : { processes: this.history.latest?.processes ?? [], lastLines });
+    const incident = records.openIncident(
+      signal.kind,
+      signal.message,
+      signal.finding
+        ? { processes: signal.finding.subtree, lastLines, target: signal.finding.target }
+        : { processes: this.history.latest?.processes ?? [], lastLines },
+    );
     const open: OpenCase = { incident, detector };
     this.cases.set(signal.fingerprint, open);
     const evidence: SignalEvidenceFacts = signal.finding
-      ? { processes: signal.finding.subtree, target: signal.finding.target, lastLines, thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs } }
+      ? {
+          processes: signal.finding.subtree,
+          target: signal.finding.target,
+          lastLines,
+          thresholds: { hung_timeout_ms: this.settings.hungTimeoutMs, idle_ms: signal.finding.idleMs },
+        }
       : { processes: [], target: null, lastLines, thresholds: {} };
-    const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, { records, logger, consult: this.ports.consult });
-    const decision = decideOnAction(this.ports, this.parts.actionsTaken, incident, signal, { action: diagnosis.action, autoRecover: this.settings.autoRecover, sessionId: this.output.state.sessionId });
+    const diagnosis = await diagnoseIncident(signal.kind, incident, evidence, {
+      records,
+      logger,
+      consult: this.ports.consult,
+    });
+    const decision = decideOnAction(this.ports, this.parts.actionsTaken, incident, signal, {
+      action: diagnosis.action,
+      autoRecover: this.settings.autoRecover,
+      sessionId: this.output.state.sessionId,
+    });
     const action = OPENING_TABLE[openingAsk(diagnosis.action, Boolean(signal.finding))][decision.verdict];
     await this.openings[action]({ signal, open, decision, diagnosis });
   }
@@ -142,7 +202,8 @@ export class Supervisor {
   /** Acts on a finding; a refused kill stalls the run. */
   private async act(open: RecoveryCase): Promise<void> {
     const refused = await terminateHung(open, this.ports);
-    if (refused) this.enterStall(open.incident.kind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
+    if (refused)
+      this.enterStall(open.incident.kind, `${open.incident.message}; kill refused: ${refused}`, open.incident);
   }
 
   /**
@@ -150,7 +211,11 @@ export class Supervisor {
    * detectors that read only the output get one last look once the root is gone.
    */
   async detectAtExit(): Promise<void> {
-    await this.untilStall(this.detectors.filter((d) => d.atExit).map((detector) => () => this.detectAndOpen(detector, this.ports.monotonic())));
+    await this.untilStall(
+      this.detectors
+        .filter((d) => d.atExit)
+        .map((detector) => () => this.detectAndOpen(detector, this.ports.monotonic())),
+    );
   }
 
   private enterStall(kind: SignalKind, message: string, incident: Incident, guidance?: string): void {
@@ -161,7 +226,9 @@ export class Supervisor {
   }
 
   private describeCase(matches: (state: IncidentState) => boolean): { text: string; id: number } | null {
-    for (const open of this.cases.values()) if (isRecovery(open) && !open.denied && matches(open.incident.state)) return { text: hungStatus(open.finding), id: open.incident.id };
+    for (const open of this.cases.values())
+      if (isRecovery(open) && !open.denied && matches(open.incident.state))
+        return { text: hungStatus(open.finding), id: open.incident.id };
     return null;
   }
 }

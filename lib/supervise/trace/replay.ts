@@ -45,12 +45,26 @@ export interface ReplayNote {
 export function replayConfig(trace: Trace): { config: Config; onStall: 'withhold' | 'exit' } {
   const { on_stall: onStall = 'exit', budget, generic, revive, ...settings } = trace.header.settings;
   const defaults = configSchema.parse({});
-  return { config: { ...defaults, ...settings, budget: budget ?? defaults.budget, generic: generic ?? defaults.generic, revive: { ...defaults.revive, ...revive } }, onStall };
+  return {
+    config: {
+      ...defaults,
+      ...settings,
+      budget: budget ?? defaults.budget,
+      generic: generic ?? defaults.generic,
+      revive: { ...defaults.revive, ...revive },
+    },
+    onStall,
+  };
 }
 
 /** The trace's passes through the same pass loop as `deadman run`: each recorded agent process in its own supervised pass, on one simulated clock. */
 /** `sleep`: the real clock's waits (the caller's), which the stream waits keep; `sink`: where the replayed run's rows go (`deadman report <scenario>`: an in-memory store); none by default. */
-export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink: StoreSink | null = null, name = 'replay'): Promise<ReplayOutcome> {
+export async function replayTrace(
+  trace: Trace,
+  sleep: LoopClock['sleep'],
+  sink: StoreSink | null = null,
+  name = 'replay',
+): Promise<ReplayOutcome> {
   const { config, onStall } = replayConfig(trace);
   const passes = tracePasses(trace);
   const clock = new ReplayClock(trace.header.wall ?? 0);
@@ -69,15 +83,29 @@ export async function replayTrace(trace: Trace, sleep: LoopClock['sleep'], sink:
       if (!pass) return ExitCode.STALLED_RESTART;
       if (why) notes.push({ at: pass.started?.at ?? clock.now, text: passNote(index + 1, why, pass) });
       const records = runs.passStarted(index, pass.root);
-      const world = new SimulatedWorld(pass, trace.header.version, await createAdapter(pass.adapter), clock, sleep, records);
-      const resumed = verifying && new ResumedVerification(verifying, { ...world.ports, workspace: world.resumedWorkspace });
-      last = await world.replay(runPass({ argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall, actionsTaken }, { ...world.ports, resumed }));
+      const world = new SimulatedWorld(
+        pass,
+        trace.header.version,
+        await createAdapter(pass.adapter),
+        clock,
+        sleep,
+        records,
+      );
+      const resumed =
+        verifying && new ResumedVerification(verifying, { ...world.ports, workspace: world.resumedWorkspace });
+      last = await world.replay(
+        runPass(
+          { argv: ['replay'], cwd: '/', env: {}, runTag: '0'.repeat(32), config, onStall, actionsTaken },
+          { ...world.ports, resumed },
+        ),
+      );
       stops.push(...world.stops);
       runs.passEnded(last);
       return last;
     },
     resume: (index, guidance) => {
-      if (guidance !== null) notes.push({ at: clock.now, text: `CANCEL_AND_RESUME: the session resumes, told: ${guidance.split('\n')[0]}` });
+      if (guidance !== null)
+        notes.push({ at: clock.now, text: `CANCEL_AND_RESUME: the session resumes, told: ${guidance.split('\n')[0]}` });
       return index + 1;
     },
     respawn: (index) => index + 1,
@@ -97,26 +125,65 @@ class ReplayRuns {
   records: StepRecords;
   private readonly perPass: boolean;
 
-  constructor(private readonly header: TraceHeader, private readonly sink: StoreSink | null, private readonly clock: ReplayClock, private readonly name: string) {
+  constructor(
+    private readonly header: TraceHeader,
+    private readonly sink: StoreSink | null,
+    private readonly clock: ReplayClock,
+    private readonly name: string,
+  ) {
     this.perPass = header.version >= 2;
-    this.records = new StepRecords(sink, () => clock.wall(), () => clock.now);
+    this.records = new StepRecords(
+      sink,
+      () => clock.wall(),
+      () => clock.now,
+    );
   }
 
   passStarted(index: number, root: number): StepRecords {
     if (index > 0 && !this.perPass) return this.records;
-    if (index > 0) this.records = new StepRecords(this.sink, () => this.clock.wall(), () => this.clock.now, this.records);
+    if (index > 0)
+      this.records = new StepRecords(
+        this.sink,
+        () => this.clock.wall(),
+        () => this.clock.now,
+        this.records,
+      );
     const { name } = this;
-    this.records.startRun({ name, argv: ['replay', name], cwd: '/', unit: null, invocationId: null, pid: root, pidStartTime: null, token: `replay:${name}`, adapter: this.header.adapter, reviveOf: null });
+    this.records.startRun({
+      name,
+      argv: ['replay', name],
+      cwd: '/',
+      unit: null,
+      invocationId: null,
+      pid: root,
+      pidStartTime: null,
+      token: `replay:${name}`,
+      adapter: this.header.adapter,
+      reviveOf: null,
+    });
     return this.records;
   }
 
   passEnded(result: PassResult): void {
-    if (this.perPass) this.records.finishRun({ exitCode: result.exitCode, signal: result.reraise, outcome: result.outcome, reason: result.reason, errorCode: result.errorCode });
+    if (this.perPass)
+      this.records.finishRun({
+        exitCode: result.exitCode,
+        signal: result.reraise,
+        outcome: result.outcome,
+        reason: result.reason,
+        errorCode: result.errorCode,
+      });
   }
 
   ended(exitCode: number, last: PassResult | null): void {
     if (this.perPass) return;
-    this.records.finishRun({ exitCode, signal: null, outcome: last?.outcome ?? 'not started', reason: last?.reason ?? 'the recording ends before the command started', errorCode: last?.errorCode });
+    this.records.finishRun({
+      exitCode,
+      signal: null,
+      outcome: last?.outcome ?? 'not started',
+      reason: last?.reason ?? 'the recording ends before the command started',
+      errorCode: last?.errorCode,
+    });
   }
 }
 
@@ -128,14 +195,21 @@ function passNote(number: number, why: PassReason, pass: TracePass): string {
 }
 
 /** The usage wait as the live run planned it: the clock jumps to the recorded resume time (the plan's jitter was random). */
-async function waitAsRecorded(wait: TraceEventOf<'usage_wait'> | null, clock: ReplayClock, notes: ReplayNote[]): Promise<UsageWaitEnd> {
+async function waitAsRecorded(
+  wait: TraceEventOf<'usage_wait'> | null,
+  clock: ReplayClock,
+  notes: ReplayNote[],
+): Promise<UsageWaitEnd> {
   // Stopped during the wait (or recorded before waits were): the run ended there, as a stop would.
   if (!wait) return { resume: false, exitCode: ExitCode.STALLED_RESTART, reraise: null };
   if (wait.resume_at === null) {
     notes.push({ at: wait.at, text: `USAGE_LIMIT: not waiting, ${wait.reason ?? 'as recorded'}` });
     return { resume: false, exitCode: ExitCode.DO_NOT_RESTART, reraise: null };
   }
-  notes.push({ at: wait.at, text: `USAGE_LIMIT: waiting for the reset; the session resumes at ${traceClock(wait.resume_at)}` });
+  notes.push({
+    at: wait.at,
+    text: `USAGE_LIMIT: waiting for the reset; the session resumes at ${traceClock(wait.resume_at)}`,
+  });
   clock.now = Math.max(clock.now, wait.resume_at);
   return { resume: true, backoffMs: null };
 }

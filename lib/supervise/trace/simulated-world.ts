@@ -56,7 +56,10 @@ type Answers<T> = { recorded: boolean; next(): T };
 /** A port's recorded answers, handed out in the order asked; the last one holds after that, `none` when there is none. */
 function answers<T>(recorded: T[], none: T): Answers<T> {
   let asked = 0;
-  return { recorded: recorded.length > 0, next: () => (recorded.length === 0 ? none : recorded[Math.min(asked++, recorded.length - 1)]!) };
+  return {
+    recorded: recorded.length > 0,
+    next: () => (recorded.length === 0 ? none : recorded[Math.min(asked++, recorded.length - 1)]!),
+  };
 }
 
 export class SimulatedWorld {
@@ -78,15 +81,34 @@ export class SimulatedWorld {
   private onDead: ((message: string) => void) | null = null;
   private onSignal: ((signal: NodeJS.Signals) => void) | null = null;
 
-  constructor(private readonly pass: TracePass, version: number, adapter: Adapter, private readonly clock: ReplayClock, sleep: LoopClock['sleep'], records: StepRecords) {
+  constructor(
+    private readonly pass: TracePass,
+    version: number,
+    adapter: Adapter,
+    private readonly clock: ReplayClock,
+    sleep: LoopClock['sleep'],
+    records: StepRecords,
+  ) {
     this.exact = version >= 2;
     this.observations = pass.events.filter((e) => e.type === 'observation');
     this.kills = pass.events.filter((e) => e.type === 'terminate').length;
     // Version 1 recorded no answer of the resumed verification: it took the pass's answers, as its replays always did.
-    const workspace = answers(pass.events.flatMap((e) => (e.type === 'workspace' && (!this.exact || !e.resumed) ? [e.fingerprint] : [])), null);
-    const resumed = answers(pass.events.flatMap((e) => (e.type === 'workspace' && e.resumed ? [e.fingerprint] : [])), null);
-    const port = answers(pass.events.flatMap((e) => (e.type === 'port' ? [e.accepts] : [])), false);
-    const onExit = answers(pass.events.flatMap((e) => (e.type === 'evidence' && e.on_exit !== undefined ? [e.on_exit] : [])), null);
+    const workspace = answers(
+      pass.events.flatMap((e) => (e.type === 'workspace' && (!this.exact || !e.resumed) ? [e.fingerprint] : [])),
+      null,
+    );
+    const resumed = answers(
+      pass.events.flatMap((e) => (e.type === 'workspace' && e.resumed ? [e.fingerprint] : [])),
+      null,
+    );
+    const port = answers(
+      pass.events.flatMap((e) => (e.type === 'port' ? [e.accepts] : [])),
+      false,
+    );
+    const onExit = answers(
+      pass.events.flatMap((e) => (e.type === 'evidence' && e.on_exit !== undefined ? [e.on_exit] : [])),
+      null,
+    );
     // The pass starts when the live one did (version 1 kept the clock where the last pass left it).
     if (this.exact && pass.started) clock.now = Math.max(clock.now, pass.started.at);
     this.child = new SimulatedChild(pass.root);
@@ -95,7 +117,15 @@ export class SimulatedWorld {
   }
 
   /** The pass's ports: the trace's clock, the simulated child and tree, the recorded answers. */
-  private simulatedPorts(parts: { clock: ReplayClock; sleep: LoopClock['sleep']; records: StepRecords; adapter: Adapter; onExit: Answers<string | null>; port: Answers<boolean>; workspace: Answers<string | null> }): PassPorts {
+  private simulatedPorts(parts: {
+    clock: ReplayClock;
+    sleep: LoopClock['sleep'];
+    records: StepRecords;
+    adapter: Adapter;
+    onExit: Answers<string | null>;
+    port: Answers<boolean>;
+    workspace: Answers<string | null>;
+  }): PassPorts {
     const { clock, sleep, records, adapter, onExit, port, workspace } = parts;
     return {
       // The trace's clock does not run by itself: the stream waits (the pipes close once the
@@ -120,7 +150,11 @@ export class SimulatedWorld {
       makeTree: () => {
         // Between the spawn and the first poll the live run built its observer: the first tick reads the clock at its observation.
         if (this.exact && this.observations[0]) clock.now = Math.max(clock.now, this.observations[0].at);
-        return { observe: () => this.observe(), terminate: (target) => this.terminate(target), stopAll: async (signal) => void this.stops.push(signal) };
+        return {
+          observe: () => this.observe(),
+          terminate: (target) => this.terminate(target),
+          stopAll: async (signal) => void this.stops.push(signal),
+        };
       },
       adapter: () => adapter,
       onSession: () => {},

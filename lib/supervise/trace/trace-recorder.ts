@@ -70,9 +70,11 @@ export class TraceRecorder {
   /** The plan of the wait after a USAGE_LIMIT: when the next pass is due on the trace's clock. */
   usageWait(plan: UsageWait): void {
     const at = this.since();
-    this.sink.write(plan.wait
-      ? { type: 'usage_wait', at, resume_at: at + Math.max(0, Math.round(plan.resumeAt - this.clock.wall())) }
-      : { type: 'usage_wait', at, resume_at: null, reason: plan.reason });
+    this.sink.write(
+      plan.wait
+        ? { type: 'usage_wait', at, resume_at: at + Math.max(0, Math.round(plan.resumeAt - this.clock.wall())) }
+        : { type: 'usage_wait', at, resume_at: null, reason: plan.reason },
+    );
   }
 
   /** One pass's ports, recording; `why` is null for the first pass, whose spawn writes the header. */
@@ -83,10 +85,11 @@ export class TraceRecorder {
       ...ports,
       spawn: this.spawn(ports, why),
       makeTree: (rootPid, runTag) => this.tree(ports.makeTree(rootPid, runTag)),
-      signals: (onSignal) => ports.signals((signal) => {
-        sink.write({ type: 'signal', at: this.since(), signal });
-        onSignal(signal);
-      }),
+      signals: (onSignal) =>
+        ports.signals((signal) => {
+          sink.write({ type: 'signal', at: this.since(), signal });
+          onSignal(signal);
+        }),
       evidence: this.evidence(ports.evidence),
       portAccepts: async (port) => {
         const accepts = await ports.portAccepts(port);
@@ -109,14 +112,24 @@ export class TraceRecorder {
       const root = spawned.child.pid;
       if (why === null) {
         this.origin = this.clock.monotonic();
-        sink.write({ type: 'header', version: TRACE_VERSION, adapter: ports.adapter().name, root, settings: this.settings, wall: Math.round(this.clock.wall()) });
+        sink.write({
+          type: 'header',
+          version: TRACE_VERSION,
+          adapter: ports.adapter().name,
+          root,
+          settings: this.settings,
+          wall: Math.round(this.clock.wall()),
+        });
       } else {
         sink.write({ type: 'pass', at: this.since(), root, argv: redactArgv(argv, redact), why });
         // Stamped with the pass's time: a trace is in time order.
-        for (const fingerprint of this.heldForPass?.splice(0) ?? []) sink.write({ type: 'workspace', at: this.since(), fingerprint, resumed: true });
+        for (const fingerprint of this.heldForPass?.splice(0) ?? [])
+          sink.write({ type: 'workspace', at: this.since(), fingerprint, resumed: true });
         this.heldForPass = null;
       }
-      spawned.child.once('exit', (code, signal) => sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }));
+      spawned.child.once('exit', (code, signal) =>
+        sink.write({ type: 'exit', at: this.since(), code, signal, adapter: ports.adapter().name }),
+      );
       return spawned;
     };
   }
@@ -134,10 +147,15 @@ export class TraceRecorder {
         if (text) sink.write({ type: 'output', at: this.since(at), stream, text });
       };
       source.once('end', () => record(lines.write(decoder.end()) + lines.end(), this.clock.monotonic()));
-      return ports.forward(source, fd, (chunk, arrivedAt) => {
-        record(lines.write(decoder.write(chunk)), arrivedAt);
-        onChunk(chunk, arrivedAt);
-      }, onUndeliverable);
+      return ports.forward(
+        source,
+        fd,
+        (chunk, arrivedAt) => {
+          record(lines.write(decoder.write(chunk)), arrivedAt);
+          onChunk(chunk, arrivedAt);
+        },
+        onUndeliverable,
+      );
     };
   }
 
@@ -160,11 +178,18 @@ export class TraceRecorder {
   }
 
   /** Everything the observer reported, generically: a field it adds later is recorded without a change here. */
-  private observationEntry({ at, rootPid: _root, processes, startClock, ...more }: Observation, redact: (text: string) => string): TraceEntry {
+  private observationEntry(
+    { at, rootPid: _root, processes, startClock, ...more }: Observation,
+    redact: (text: string) => string,
+  ): TraceEntry {
     return {
-      type: 'observation', at: this.since(at), ...more,
+      type: 'observation',
+      at: this.since(at),
+      ...more,
       processes: processes.map((p) => ({ ...p, comm: redact(p.comm), cmdline: redactArgv(p.cmdline, redact) })),
-      ...(startClock ? { startClock: { bootAt: this.offset(startClock.bootAt), ticksPerSecond: startClock.ticksPerSecond } } : {}),
+      ...(startClock
+        ? { startClock: { bootAt: this.offset(startClock.bootAt), ticksPerSecond: startClock.ticksPerSecond } }
+        : {}),
     };
   }
 
@@ -172,10 +197,11 @@ export class TraceRecorder {
   private evidence(gate: EvidenceGate): EvidenceGate {
     const { sink, redact } = this;
     return {
-      start: (onDead) => gate.start((message) => {
-        sink.write({ type: 'evidence', at: this.since(), dead: redact(message) });
-        onDead(message);
-      }),
+      start: (onDead) =>
+        gate.start((message) => {
+          sink.write({ type: 'evidence', at: this.since(), dead: redact(message) });
+          onDead(message);
+        }),
       stop: () => gate.stop(),
       summary: () => gate.summary(),
       checkOnExit: async () => {

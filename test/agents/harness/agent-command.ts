@@ -7,7 +7,10 @@ import { cliBinary, type Cli } from './clis.ts';
  * loopback model server, with every home the CLI writes to inside the test's directory.
  */
 
-export interface AgentCommand { argv: string[]; env: Record<string, string> }
+export interface AgentCommand {
+  argv: string[];
+  env: Record<string, string>;
+}
 
 export interface AgentOptions {
   /** Model requests the CLI retries by itself after an error (0: none, so a scenario scripts each retry it wants as its own turn). */
@@ -20,7 +23,11 @@ export interface AgentOptions {
 function baseEnv(dir: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !/^(OPENAI_|ANTHROPIC_|CODEX_|CLAUDE_|DEADMAN_|NOTIFY_SOCKET$|STATE_DIRECTORY$)/.test(key)) env[key] = value;
+    if (
+      value !== undefined &&
+      !/^(OPENAI_|ANTHROPIC_|CODEX_|CLAUDE_|DEADMAN_|NOTIFY_SOCKET$|STATE_DIRECTORY$)/.test(key)
+    )
+      env[key] = value;
   }
   mkdirSync(join(dir, 'home'), { recursive: true });
   return { ...env, HOME: join(dir, 'home'), STATE_DIRECTORY: join(dir, 'state'), NOTIFY_SOCKET: '' };
@@ -31,22 +38,30 @@ function baseEnv(dir: string): Record<string, string> {
  * "responses"`, with retries set explicitly (Codex 0.171 retries a 429 as a stream retry: both
  * counts are the same).
  */
-export function codexCommand(dir: string, url: string, prompt: string, { retries = 0 }: AgentOptions = {}): AgentCommand {
+export function codexCommand(
+  dir: string,
+  url: string,
+  prompt: string,
+  { retries = 0 }: AgentOptions = {},
+): AgentCommand {
   const home = join(dir, 'codex-home');
   mkdirSync(home, { recursive: true });
-  writeFileSync(join(home, 'config.toml'), [
-    'model = "gpt-5.5"',
-    'model_provider = "loopback"',
-    '[model_providers.loopback]',
-    'name = "loopback"',
-    `base_url = "${url}/v1"`,
-    'wire_api = "responses"',
-    'env_key = "LOOPBACK_API_KEY"',
-    `request_max_retries = ${retries}`,
-    `stream_max_retries = ${retries}`,
-    'stream_idle_timeout_ms = 300000',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      'model = "gpt-5.5"',
+      'model_provider = "loopback"',
+      '[model_providers.loopback]',
+      'name = "loopback"',
+      `base_url = "${url}/v1"`,
+      'wire_api = "responses"',
+      'env_key = "LOOPBACK_API_KEY"',
+      `request_max_retries = ${retries}`,
+      `stream_max_retries = ${retries}`,
+      'stream_idle_timeout_ms = 300000',
+      '',
+    ].join('\n'),
+  );
   return {
     argv: [cliBinary('codex')!, 'exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', prompt],
     env: { ...baseEnv(dir), CODEX_HOME: home, LOOPBACK_API_KEY: 'sk-loopback-test' },
@@ -54,10 +69,25 @@ export function codexCommand(dir: string, url: string, prompt: string, { retries
 }
 
 /** Claude Code: ANTHROPIC_BASE_URL and an API key, as root in a sandbox (IS_SANDBOX=1) without permission prompts. */
-export function claudeCommand(dir: string, url: string, prompt: string, { retries = 0, subscription = false }: AgentOptions = {}): AgentCommand {
-  const login: Record<string, string> = subscription ? { CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-loopback-test' } : { ANTHROPIC_API_KEY: 'sk-ant-loopback-test' };
+export function claudeCommand(
+  dir: string,
+  url: string,
+  prompt: string,
+  { retries = 0, subscription = false }: AgentOptions = {},
+): AgentCommand {
+  const login: Record<string, string> = subscription
+    ? { CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat01-loopback-test' }
+    : { ANTHROPIC_API_KEY: 'sk-ant-loopback-test' };
   return {
-    argv: [cliBinary('claude')!, '-p', prompt, '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+    argv: [
+      cliBinary('claude')!,
+      '-p',
+      prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--dangerously-skip-permissions',
+    ],
     env: {
       ...baseEnv(dir),
       ...login,
@@ -72,6 +102,12 @@ export function claudeCommand(dir: string, url: string, prompt: string, { retrie
   };
 }
 
-export function agentCommand(cli: Cli, dir: string, url: string, prompt: string, options: AgentOptions = {}): AgentCommand {
+export function agentCommand(
+  cli: Cli,
+  dir: string,
+  url: string,
+  prompt: string,
+  options: AgentOptions = {},
+): AgentCommand {
   return cli === 'codex' ? codexCommand(dir, url, prompt, options) : claudeCommand(dir, url, prompt, options);
 }

@@ -17,7 +17,10 @@ export function pinnedVersions(): Record<string, string> {
 }
 
 function cacheDir(): string {
-  return process.env.DEADMAN_AGENTS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'deadman', 'agents');
+  return (
+    process.env.DEADMAN_AGENTS_CACHE ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'deadman', 'agents')
+  );
 }
 
 const ARCH: Record<string, { npm: string; triple: string }> = {
@@ -29,7 +32,8 @@ const ARCH: Record<string, { npm: string; triple: string }> = {
 function candidates(cli: Cli, modules: string): string[] {
   const arch = ARCH[process.arch];
   if (!arch) return [];
-  if (cli === 'codex') return [join(modules, '@openai', `codex-linux-${arch.npm}`, 'vendor', arch.triple, 'bin', 'codex')];
+  if (cli === 'codex')
+    return [join(modules, '@openai', `codex-linux-${arch.npm}`, 'vendor', arch.triple, 'bin', 'codex')];
   return ['', '-musl'].map((libc) => join(modules, '@anthropic-ai', `claude-code-linux-${arch.npm}${libc}`, 'claude'));
 }
 

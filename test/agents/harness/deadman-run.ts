@@ -6,7 +6,11 @@ import type { AgentCommand } from './agent-command.ts';
 import type { ModelServer } from './model-server.ts';
 
 /** A deadman command started inside the model server's namespace; `child.pid` is deadman itself (nsenter execs it). */
-export interface Started { child: ChildProcess; finished: Promise<Finished & { ms: number }>; database: string }
+export interface Started {
+  child: ChildProcess;
+  finished: Promise<Finished & { ms: number }>;
+  database: string;
+}
 
 /**
  * Runs `deadman ARGS` inside the namespace with the agent's environment and its work directory

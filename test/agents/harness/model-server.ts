@@ -45,7 +45,10 @@ function netNamespace(pid: number): string | null {
 
 function processesIn(namespace: string | null, except: number): number[] {
   if (namespace === null) return [];
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).filter((pid) => pid !== except && netNamespace(pid) === namespace);
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => pid !== except && netNamespace(pid) === namespace);
 }
 
 function killAll(pids: number[]): void {
@@ -70,13 +73,32 @@ function killHost(processes: () => number[]): void {
 
 const serverMain = join(repoRoot, 'dist', 'test', 'agents', 'model-server', 'main.js');
 
-export async function startModelServer(t: { after(fn: () => void): void }, dir: string, turns: Turn[]): Promise<ModelServer> {
+export async function startModelServer(
+  t: { after(fn: () => void): void },
+  dir: string,
+  turns: Turn[],
+): Promise<ModelServer> {
   const script = join(dir, 'model-script.json');
   const log = join(dir, 'model-requests.jsonl');
   const portFile = join(dir, 'model-port');
   writeFileSync(script, JSON.stringify({ turns }));
   writeFileSync(log, '');
-  const server: ChildProcess = spawn('unshare', ['-n', '--', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, serverMain, script, log, portFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const server: ChildProcess = spawn(
+    'unshare',
+    [
+      '-n',
+      '--',
+      'sh',
+      '-c',
+      'ip link set lo up && exec "$0" "$@"',
+      process.execPath,
+      serverMain,
+      script,
+      log,
+      portFile,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   await waitFor(() => existsSync(portFile) || server.exitCode !== null, 10_000, 'the model server to listen');
   if (!existsSync(portFile)) throw new Error(`the model server did not start (exit ${server.exitCode})`);
   const namespace = netNamespace(server.pid!);

@@ -6,7 +6,13 @@ import { runAgent, type Started } from './deadman-run.ts';
 import { startModelServer, type ModelServer } from './model-server.ts';
 import { configWithAlerts } from './records.ts';
 
-export interface Scenario { dir: string; server: ModelServer; agent: AgentCommand; flags: string[]; run: Started }
+export interface Scenario {
+  dir: string;
+  server: ModelServer;
+  agent: AgentCommand;
+  flags: string[];
+  run: Started;
+}
 
 export interface ScenarioOptions extends AgentOptions {
   prompt?: string;
@@ -22,7 +28,13 @@ export const PROMPT = 'Run the command the task needs, then report.';
  * The loopback model scripted with `turns`, and `deadman run --config … --poll 250ms FLAGS --
  * <cli> <prompt>` against it, its alerts written to `dir/alerts.jsonl`.
  */
-export async function runScenario(t: { after(fn: () => void): void }, cli: Cli, turns: Turn[], flags: string[], options: ScenarioOptions = {}): Promise<Scenario> {
+export async function runScenario(
+  t: { after(fn: () => void): void },
+  cli: Cli,
+  turns: Turn[],
+  flags: string[],
+  options: ScenarioOptions = {},
+): Promise<Scenario> {
   const dir = tempDir(t, `deadman-agents-${cli}-`);
   const server = await startModelServer(t, dir, turns);
   const agent = agentCommand(cli, dir, server.url, options.prompt ?? PROMPT, options);

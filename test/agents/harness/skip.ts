@@ -9,14 +9,17 @@ import { cliBinary, type Cli } from './clis.ts';
 export function skipUnlessAgent(cli: Cli): false | string {
   const reason = missing(cli);
   if (reason === null) return false;
-  if (process.env.DEADMAN_REQUIRE_AGENTS === '1') throw new Error(`${reason} (DEADMAN_REQUIRE_AGENTS=1 forbids skipping)`);
+  if (process.env.DEADMAN_REQUIRE_AGENTS === '1')
+    throw new Error(`${reason} (DEADMAN_REQUIRE_AGENTS=1 forbids skipping)`);
   return reason;
 }
 
 function missing(cli: Cli): string | null {
   if (process.platform !== 'linux') return 'the real-agent tests need Linux network namespaces';
   const probe = spawnSync('unshare', ['-n', '--', 'ip', 'link', 'set', 'lo', 'up'], { stdio: 'ignore' });
-  if (probe.error || probe.status !== 0) return 'cannot make a loopback-only network namespace here (`unshare -n` as root and `ip` are needed)';
-  if (cliBinary(cli) === null) return `the pinned ${cli} CLI is not installed (run test/agents/install-clis.sh, or npm run test:agents)`;
+  if (probe.error || probe.status !== 0)
+    return 'cannot make a loopback-only network namespace here (`unshare -n` as root and `ip` are needed)';
+  if (cliBinary(cli) === null)
+    return `the pinned ${cli} CLI is not installed (run test/agents/install-clis.sh, or npm run test:agents)`;
   return null;
 }

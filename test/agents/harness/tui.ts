@@ -38,26 +38,50 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
 function claudeHome(home: string, work: string, autoContinue: boolean): void {
   mkdirSync(join(home, '.claude'), { recursive: true });
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({
-    hasCompletedOnboarding: true, theme: 'dark', numStartups: 5,
-    projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-  }));
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify({
+      hasCompletedOnboarding: true,
+      theme: 'dark',
+      numStartups: 5,
+      projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+    }),
+  );
   writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ autoContinueAtUsageLimit: autoContinue }));
 }
 
-export function startTui(t: { after(fn: () => void): void }, server: ModelServer, dir: string, options: TuiOptions): Tui {
+export function startTui(
+  t: { after(fn: () => void): void },
+  server: ModelServer,
+  dir: string,
+  options: TuiOptions,
+): Tui {
   // Logged in with a subscription: only then does Claude Code read the limit's reset (and continue at it).
   const agent = claudeCommand(dir, server.url, '', { subscription: true });
   const work = join(dir, 'work');
   mkdirSync(work, { recursive: true });
   claudeHome(agent.env.HOME!, work, options.autoContinue);
-  const [file, argv] = server.inside(process.execPath, [deadmanBin, 'agent', '--config', options.config, '--poll', '250ms', '--', agent.argv[0]!]);
+  const [file, argv] = server.inside(process.execPath, [
+    deadmanBin,
+    'agent',
+    '--config',
+    options.config,
+    '--poll',
+    '250ms',
+    '--',
+    agent.argv[0]!,
+  ]);
   const env = { ...agent.env, TERM: 'xterm-256color' };
   const err = join(dir, 'deadman.err');
   const code = join(dir, 'deadman.code');
-  const exports = Object.entries(env).map(([key, value]) => `export ${key}=${quote(value)}`).join('\n');
+  const exports = Object.entries(env)
+    .map(([key, value]) => `export ${key}=${quote(value)}`)
+    .join('\n');
   const run = join(dir, 'terminal.sh');
-  writeFileSync(run, `${exports}\ncd ${quote(work)}\n${[file, ...argv].map(quote).join(' ')} 2>${quote(err)}\necho $? >${quote(code)}\nexec sleep 600\n`);
+  writeFileSync(
+    run,
+    `${exports}\ncd ${quote(work)}\n${[file, ...argv].map(quote).join(' ')} 2>${quote(err)}\necho $? >${quote(code)}\nexec sleep 600\n`,
+  );
   const socket = join(dir, 'tmux.sock');
   const tmux = (...args: string[]) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
   const started = tmux('new-session', '-d', '-x', '120', '-y', '40', 'sh', run);
@@ -78,7 +102,8 @@ export function startTui(t: { after(fn: () => void): void }, server: ModelServer
       tmux('send-keys', 'Enter');
     },
     deadmanLines: () => (existsSync(err) ? readFileSync(err, 'utf8') : ''),
-    exitCode: () => (existsSync(code) && readFileSync(code, 'utf8').trim() !== '' ? Number(readFileSync(code, 'utf8')) : null),
+    exitCode: () =>
+      existsSync(code) && readFileSync(code, 'utf8').trim() !== '' ? Number(readFileSync(code, 'utf8')) : null,
     quit: () => {
       tmux('send-keys', 'Escape');
       tmux('send-keys', '-l', '/exit');
@@ -90,6 +115,7 @@ export function startTui(t: { after(fn: () => void): void }, server: ModelServer
 /** Waits until Claude Code's prompt box is up (its first screen drawn, no dialog in front). */
 export async function promptReady(tui: Tui, timeoutMs: number): Promise<void> {
   // The empty prompt line is drawn with a no-break space after the arrow.
-  await waitFor(() => /^❯\s*$/m.test(tui.screen()) || undefined, timeoutMs, "Claude Code's prompt")
-    .catch((error: Error) => Promise.reject(new Error(`${error.message}; the screen:\n${tui.screen()}`)));
+  await waitFor(() => /^❯\s*$/m.test(tui.screen()) || undefined, timeoutMs, "Claude Code's prompt").catch(
+    (error: Error) => Promise.reject(new Error(`${error.message}; the screen:\n${tui.screen()}`)),
+  );
 }

@@ -28,12 +28,28 @@ function readBody(request: IncomingMessage): Promise<string> {
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const text = await readBody(request);
   let body: Record<string, unknown> = {};
-  try { body = text ? JSON.parse(text) as Record<string, unknown> : {}; } catch { body = { unparsed: text.slice(0, 200) }; }
+  try {
+    body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    body = { unparsed: text.slice(0, 200) };
+  }
   const path = (request.url ?? '').split('?')[0] ?? '';
   const kind = path.endsWith('/responses') ? 'responses' : path.endsWith('/messages') ? 'messages' : 'other';
-  const turn = kind === 'other' ? undefined : queue.shift() ?? DONE;
+  const turn = kind === 'other' ? undefined : (queue.shift() ?? DONE);
   serial += 1;
-  appendFileSync(log, JSON.stringify({ serial, at: Date.now(), method: request.method, path: request.url, kind, turn: turn?.kind ?? null, headers: request.headers, body }) + '\n');
+  appendFileSync(
+    log,
+    JSON.stringify({
+      serial,
+      at: Date.now(),
+      method: request.method,
+      path: request.url,
+      kind,
+      turn: turn?.kind ?? null,
+      headers: request.headers,
+      body,
+    }) + '\n',
+  );
   if (kind === 'responses') return answerResponses(response, turn!, body, serial);
   if (kind === 'messages') return answerMessages(response, turn!, body, serial);
   response.writeHead(404, { 'content-type': 'application/json' });

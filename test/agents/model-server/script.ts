@@ -10,7 +10,9 @@ export type Turn =
   | { kind: 'shell'; command: string }
   | { kind: 'error'; status: number; body: unknown; headers?: Record<string, string>; resetInSeconds?: number };
 
-export interface Script { turns: Turn[] }
+export interface Script {
+  turns: Turn[];
+}
 
 export function readScript(file: string): Script {
   return JSON.parse(readFileSync(file, 'utf8')) as Script;

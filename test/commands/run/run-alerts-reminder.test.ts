@@ -23,8 +23,12 @@ test('an incident that waits for a person is reminded of once per reminder inter
   const dir = tempDir(t);
   const notify = { ...testConfig().notify, webhook: [`${sink.url}/hook`] };
   const alerts = runAlerts({
-    name: 'reminded', notify: () => notify, paths: { stateDir: dir, database: join(dir, 'deadman.db'), markerDir: join(dir, 'markers') },
-    redactor: createRedactor({ env: {}, patterns: [] }), logger: { log: () => {} }, clock: time.clock,
+    name: 'reminded',
+    notify: () => notify,
+    paths: { stateDir: dir, database: join(dir, 'deadman.db'), markerDir: join(dir, 'markers') },
+    redactor: createRedactor({ env: {}, patterns: [] }),
+    logger: { log: () => {} },
+    clock: time.clock,
   });
   const reminders = async (): Promise<number[]> => {
     await settle();
@@ -41,11 +45,21 @@ test('an incident that waits for a person is reminded of once per reminder inter
   time.advance(HOUR);
   assert.deepEqual(await reminders(), [0, 1, 2]);
 
-  alerts.incidentMoved({ incident: { ...incident, state: 'RECOVERING' }, from: 'AWAITING_APPROVAL', event: 'approved', reason: 'approved by ann' });
+  alerts.incidentMoved({
+    incident: { ...incident, state: 'RECOVERING' },
+    from: 'AWAITING_APPROVAL',
+    event: 'approved',
+    reason: 'approved by ann',
+  });
   time.advance(3 * HOUR);
   assert.deepEqual(await reminders(), [0, 1, 2], 'settled: no more reminders');
 
-  alerts.incidentMoved({ incident: { ...incident, id: 8 }, from: 'OPEN', event: 'needs_approval', reason: 'policy asks a person' });
+  alerts.incidentMoved({
+    incident: { ...incident, id: 8 },
+    from: 'OPEN',
+    event: 'needs_approval',
+    reason: 'policy asks a person',
+  });
   assert.deepEqual(await reminders(), [0, 1, 2, 0]);
   await alerts.ended({ exitCode: 0, reraise: 'SIGTERM' });
   time.advance(3 * HOUR);

@@ -17,16 +17,30 @@ test('a stall under systemd: the alert reaches the sinks before the watchdog kil
   const sink = await loopbackSink(t);
   const dir = tempDir(t);
   const config = join(dir, 'deadman.toml');
-  writeFileSync(config, `[notify]\nwebhook = ["${sink.url}/hook"]\nhealthchecks = "${sink.url}/ping/abc"\ntimeout = "3s"\n`);
-  await manager.writeUnit('stall-alert.service', deadmanUnit({
-    runArgs: ['--config', config, '--name', 'stall-alert', '--inactivity', '3s', '--poll', '200ms'], command: ['sh', '-c', 'echo started; exec sleep 600'], env: { STATE_DIRECTORY: dir },
-  }));
+  writeFileSync(
+    config,
+    `[notify]\nwebhook = ["${sink.url}/hook"]\nhealthchecks = "${sink.url}/ping/abc"\ntimeout = "3s"\n`,
+  );
+  await manager.writeUnit(
+    'stall-alert.service',
+    deadmanUnit({
+      runArgs: ['--config', config, '--name', 'stall-alert', '--inactivity', '3s', '--poll', '200ms'],
+      command: ['sh', '-c', 'echo started; exec sleep 600'],
+      env: { STATE_DIRECTORY: dir },
+    }),
+  );
   const started = await manager.systemctl('start', 'stall-alert.service');
   assert.equal(started.code, 0, started.stderr);
   const restarted = await manager.waitFor('stall-alert.service', (p) => Number(p.NRestarts) >= 1, 15_000);
   assert.ok(Number(restarted.NRestarts) >= 1);
   const hook = await waitFor(() => sink.received.find((r) => r.path === '/hook'), 5_000, 'the stall alert');
   const alert = JSON.parse(hook.body) as { event: string; incident: { kind: string; state: string } };
-  assert.deepEqual([alert.event, alert.incident.kind, alert.incident.state], ['incident', 'OUTPUT_INACTIVITY', 'ESCALATED']);
-  assert.ok(sink.received.some((r) => r.path === '/ping/abc/fail'), JSON.stringify(sink.received.map((r) => r.path)));
+  assert.deepEqual(
+    [alert.event, alert.incident.kind, alert.incident.state],
+    ['incident', 'OUTPUT_INACTIVITY', 'ESCALATED'],
+  );
+  assert.ok(
+    sink.received.some((r) => r.path === '/ping/abc/fail'),
+    JSON.stringify(sink.received.map((r) => r.path)),
+  );
 });

@@ -17,17 +17,31 @@ import { tempDir } from '../../helpers/cli.ts';
 
 const MINUTE = 60_000;
 
-test('the marker is touched every minute of the run\'s clock, and not after the run ended', async (t) => {
+test("the marker is touched every minute of the run's clock, and not after the run ended", async (t) => {
   const time = fakeClock();
   const dir = tempDir(t);
   const paths = { stateDir: dir, database: join(dir, 'deadman.db'), markerDir: join(dir, 'markers') };
-  const context = { config: testConfig(), file: null, chosen: new Set<string>(), refusedJobs: [], paths, clock: time.clock } satisfies Context;
+  const context = {
+    config: testConfig(),
+    file: null,
+    chosen: new Set<string>(),
+    refusedJobs: [],
+    paths,
+    clock: time.clock,
+  } satisfies Context;
   const keeper = await RunMarkerKeeper.prepare({
-    name: 'beat', command: ['/bin/true'], cwd: dir, config: context.config, context, records: {} as RunRecords, logger: { log: () => {} },
+    name: 'beat',
+    command: ['/bin/true'],
+    cwd: dir,
+    config: context.config,
+    context,
+    records: {} as RunRecords,
+    logger: { log: () => {} },
   });
-  const touchedAt = () => (JSON.parse(readFileSync(markerPath(paths.markerDir, 'beat'), 'utf8')) as { updatedAt: number }).updatedAt;
+  const touchedAt = () =>
+    (JSON.parse(readFileSync(markerPath(paths.markerDir, 'beat'), 'utf8')) as { updatedAt: number }).updatedAt;
   const started = touchedAt();
-  assert.equal(started, time.clock.wall(), 'written at the start, on the command\'s clock');
+  assert.equal(started, time.clock.wall(), "written at the start, on the command's clock");
 
   time.advance(MINUTE - 1);
   await settle();
@@ -43,5 +57,9 @@ test('the marker is touched every minute of the run\'s clock, and not after the 
   const ended = readFileSync(markerPath(paths.markerDir, 'beat'), 'utf8');
   time.advance(3 * MINUTE);
   await settle();
-  assert.equal(readFileSync(markerPath(paths.markerDir, 'beat'), 'utf8'), ended, 'the ended run\'s marker is left as it ended');
+  assert.equal(
+    readFileSync(markerPath(paths.markerDir, 'beat'), 'utf8'),
+    ended,
+    "the ended run's marker is left as it ended",
+  );
 });

@@ -43,28 +43,76 @@ async function work(t: { after(fn: () => void): void }, agent: RecordedAgent, ro
   const time = fakeClock();
   const dir = tempDir(t);
   const paths = { stateDir: dir, database: join(dir, 'deadman.db'), markerDir: join(dir, 'markers') };
-  const context = { config: testConfig(), file: null, chosen: new Set<string>(), refusedJobs: [], paths, clock: time.clock } satisfies Context;
-  const counted: Work = { turns: rounds * turnsPerRound(agent), sessions: 0, eventRows: 0, fingerprints: 0, markerWrites: 0, storeWrites: 0, elapsedMs: 0 };
-  const sink = new RecordingStore({ path: paths.database, open: () => new Store(paths.database), logger: { log: () => {} }, wall: time.clock.wall, monotonic: time.clock.monotonic });
+  const context = {
+    config: testConfig(),
+    file: null,
+    chosen: new Set<string>(),
+    refusedJobs: [],
+    paths,
+    clock: time.clock,
+  } satisfies Context;
+  const counted: Work = {
+    turns: rounds * turnsPerRound(agent),
+    sessions: 0,
+    eventRows: 0,
+    fingerprints: 0,
+    markerWrites: 0,
+    storeWrites: 0,
+    elapsedMs: 0,
+  };
+  const sink = new RecordingStore({
+    path: paths.database,
+    open: () => new Store(paths.database),
+    logger: { log: () => {} },
+    wall: time.clock.wall,
+    monotonic: time.clock.monotonic,
+  });
   const write = sink.write.bind(sink);
   sink.write = (what, work) => (counted.storeWrites++, write(what, work));
   t.after(() => sink.close());
-  const records = new RunRecords(sink, time.clock.wall, { ...EVENT_BATCH_DEFAULTS, schedule: (flush, ms) => void time.clock.sleep(ms).then(flush) });
-  records.startRun({ name: 'turns', argv: [agent], cwd: dir, unit: null, invocationId: null, pid: process.pid, pidStartTime: null, token: 'token', adapter: agent, reviveOf: null });
-  const keeper = await RunMarkerKeeper.prepare({ name: 'turns', command: [agent], cwd: dir, config: context.config, context, records: {} as RunRecords, logger: { log: () => {} } });
+  const records = new RunRecords(sink, time.clock.wall, {
+    ...EVENT_BATCH_DEFAULTS,
+    schedule: (flush, ms) => void time.clock.sleep(ms).then(flush),
+  });
+  records.startRun({
+    name: 'turns',
+    argv: [agent],
+    cwd: dir,
+    unit: null,
+    invocationId: null,
+    pid: process.pid,
+    pidStartTime: null,
+    token: 'token',
+    adapter: agent,
+    reviveOf: null,
+  });
+  const keeper = await RunMarkerKeeper.prepare({
+    name: 'turns',
+    command: [agent],
+    cwd: dir,
+    config: context.config,
+    context,
+    records: {} as RunRecords,
+    logger: { log: () => {} },
+  });
   const marker = () => readFileSync(markerPath(paths.markerDir, 'turns'), 'utf8');
   const adapter = agent === 'codex' ? createCodexAdapter() : createClaudeAdapter();
   const onSession = sessionSeen(records, keeper, () => agent, { log: () => {} });
-  const output = new OutputTracker(time.now(), () => adapter, { event: (...args) => void (counted.eventRows++, records.event(...args)) }, {
-    onSession: (id) => {
-      counted.sessions++;
-      onSession(id);
+  const output = new OutputTracker(
+    time.now(),
+    () => adapter,
+    { event: (...args) => void (counted.eventRows++, records.event(...args)) },
+    {
+      onSession: (id) => {
+        counted.sessions++;
+        onSession(id);
+      },
+      workspace: () => {
+        counted.fingerprints++;
+        return null;
+      },
     },
-    workspace: () => {
-      counted.fingerprints++;
-      return null;
-    },
-  });
+  );
   let last = marker();
   for (const text of manyTurnLines(agent, rounds)) {
     time.advance(LINE_MS);
@@ -84,14 +132,24 @@ for (const agent of ['codex', 'claude'] as const) {
     const [once, twice] = [await work(t, agent, 4), await work(t, agent, 8)];
     assert.ok(once.sessions >= once.turns / 2, `sessions seen: ${JSON.stringify(once)}`);
     for (const key of ['sessions', 'eventRows', 'fingerprints'] as const) {
-      assert.equal(twice[key], 2 * once[key], `${key}: ${once[key]} for ${once.turns} turns, ${twice[key]} for ${twice.turns}`);
+      assert.equal(
+        twice[key],
+        2 * once[key],
+        `${key}: ${once[key]} for ${once.turns} turns, ${twice[key]} for ${twice.turns}`,
+      );
     }
     for (const counted of [once, twice]) {
       const bound = 1 + Math.ceil(counted.elapsedMs / SESSION_WRITE_GAP_MS);
-      assert.ok(counted.markerWrites <= bound, `${counted.markerWrites} marker writes for ${counted.sessions} sessions in ${counted.elapsedMs} ms (at most ${bound})`);
+      assert.ok(
+        counted.markerWrites <= bound,
+        `${counted.markerWrites} marker writes for ${counted.sessions} sessions in ${counted.elapsedMs} ms (at most ${bound})`,
+      );
       // The run's row at its start, one write a batch, and its end.
       const batches = 2 + Math.ceil(counted.elapsedMs / EVENT_BATCH_DEFAULTS.flushMs);
-      assert.ok(counted.storeWrites <= batches, `${counted.storeWrites} database writes for ${counted.sessions} sessions in ${counted.elapsedMs} ms (at most ${batches})`);
+      assert.ok(
+        counted.storeWrites <= batches,
+        `${counted.storeWrites} database writes for ${counted.sessions} sessions in ${counted.elapsedMs} ms (at most ${batches})`,
+      );
     }
   });
 }

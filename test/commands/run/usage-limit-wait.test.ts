@@ -25,7 +25,14 @@ function launchdWait(startWall: number) {
   const sent: string[] = [];
   const deps: UsageWaitDeps = {
     clock: { wall: () => clock.wall, monotonic: () => clock.monotonic },
-    notifier: { path: notifier.path, detail: notifier.detail, send: (message) => { sent.push(message); notifier.send(message); } },
+    notifier: {
+      path: notifier.path,
+      detail: notifier.detail,
+      send: (message) => {
+        sent.push(message);
+        notifier.send(message);
+      },
+    },
     logger: { log: (level, message) => logged.push(`${level} ${message}`) },
     watchdogUsec: null,
     every: (ms, run) => {
@@ -55,7 +62,10 @@ test('launchd: the wait resumes when the wall clock reaches the reset plus jitte
   const wait = launchdWait(RESET - 3 * 3_600_000 - 20 * 60_000);
   assert.equal(wait.deps.notifier.path, 'none', 'no notify socket under launchd');
   const ended = waitForUsageReset(LIMIT, NONE_BEFORE, limits, wait.deps);
-  assert.ok(wait.logged.includes('notice waiting for usage limit reset at 14:00:30 UTC (in 3h 20min 30s)'), wait.logged.join('\n'));
+  assert.ok(
+    wait.logged.includes('notice waiting for usage limit reset at 14:00:30 UTC (in 3h 20min 30s)'),
+    wait.logged.join('\n'),
+  );
   wait.clock.wall = RESET + 29_999;
   wait.tick();
   assert.equal(await settled(ended), false, 'still waiting 1 ms before reset + jitter');
@@ -84,7 +94,10 @@ test('launchd: the status names the time left, again every 30 s of wall time', a
   wait.tick();
   wait.raise('SIGTERM');
   await ended;
-  assert.deepEqual(wait.sent, ['STATUS=waiting for usage limit reset at 14:00 UTC (in 2min)', 'STATUS=waiting for usage limit reset at 14:00 UTC (in 1min 30s)']);
+  assert.deepEqual(wait.sent, [
+    'STATUS=waiting for usage limit reset at 14:00 UTC (in 2min)',
+    'STATUS=waiting for usage limit reset at 14:00 UTC (in 1min 30s)',
+  ]);
 });
 
 test('launchd: a stop signal (launchctl bootout sends SIGTERM) ends the wait with 75 and the signal, to be re-raised', async () => {
@@ -100,10 +113,13 @@ test('launchd: a reset beyond usage_limit.max_wait is not waited for; its 69 end
   const ended = await waitForUsageReset(LIMIT, NONE_BEFORE, limits, wait.deps);
   assert.deepEqual(ended, { resume: false, exitCode: 69, reraise: null });
   assert.equal(launchdExitCode(ended.exitCode, 'deadman.review').exitCode, 0);
-  assert.match(wait.logged.join('\n'), /USAGE_LIMIT: not waiting, the limit resets at 14:00 UTC, beyond usage_limit\.max_wait \(6h\) from now/);
+  assert.match(
+    wait.logged.join('\n'),
+    /USAGE_LIMIT: not waiting, the limit resets at 14:00 UTC, beyond usage_limit\.max_wait \(6h\) from now/,
+  );
 });
 
-test('a throttle (not the plan\'s limit) backs off 15 s, then 30 s, … and resumes; after 4 in a row it gives up with 75 (restart), never 69', async () => {
+test("a throttle (not the plan's limit) backs off 15 s, then 30 s, … and resumes; after 4 in a row it gives up with 75 (restart), never 69", async () => {
   const throttle = { resetAt: null, throttle: true };
   const wait = launchdWait(RESET);
   const ended = waitForUsageReset(throttle, NONE_BEFORE, limits, wait.deps);
@@ -120,8 +136,15 @@ test('a throttle (not the plan\'s limit) backs off 15 s, then 30 s, … and resu
   second.tick();
   assert.deepEqual(await doubled, { resume: true, backoffMs: 31_500 });
   const last = launchdWait(RESET);
-  assert.deepEqual(await waitForUsageReset(throttle, { count: 4, waitedMs: 250_000 }, limits, last.deps), { resume: false, exitCode: 75, reraise: null });
-  assert.match(last.logged.join('\n'), /not waiting, the API throttled the agent \(not its usage limit\) again after 4 backoff waits in a row \(exit 75: restart wanted/);
+  assert.deepEqual(await waitForUsageReset(throttle, { count: 4, waitedMs: 250_000 }, limits, last.deps), {
+    resume: false,
+    exitCode: 75,
+    reraise: null,
+  });
+  assert.match(
+    last.logged.join('\n'),
+    /not waiting, the API throttled the agent \(not its usage limit\) again after 4 backoff waits in a row \(exit 75: restart wanted/,
+  );
 });
 
 test('a plan limit with no reset time ("try again later"): backoff waits from 15 min within max_wait, then 69', async () => {
@@ -132,6 +155,17 @@ test('a plan limit with no reset time ("try again later"): backoff waits from 15
   wait.raise('SIGTERM');
   await ended;
   const over = launchdWait(RESET);
-  assert.deepEqual(await waitForUsageReset(unknown, { count: 3, waitedMs: 105 * 60_000 }, { ...limits, max_wait: 3 * 3_600_000 }, over.deps), { resume: false, exitCode: 69, reraise: null });
-  assert.match(over.logged.join('\n'), /the agent gave no reset time, and a backoff of 2h would pass usage_limit\.max_wait \(3h\)/);
+  assert.deepEqual(
+    await waitForUsageReset(
+      unknown,
+      { count: 3, waitedMs: 105 * 60_000 },
+      { ...limits, max_wait: 3 * 3_600_000 },
+      over.deps,
+    ),
+    { resume: false, exitCode: 69, reraise: null },
+  );
+  assert.match(
+    over.logged.join('\n'),
+    /the agent gave no reset time, and a backoff of 2h would pass usage_limit\.max_wait \(3h\)/,
+  );
 });

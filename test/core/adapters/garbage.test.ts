@@ -4,7 +4,10 @@ import { createAdapter } from '../../../lib/core/adapters/index.ts';
 import type { AdapterName } from '../../../lib/core/adapters/agent-events.ts';
 import { fixtureLines } from '../../helpers/fixtures.ts';
 
-const real = [...fixtureLines('agents', 'codex-failing-command.jsonl'), ...fixtureLines('agents', 'claude-bash-success.jsonl')];
+const real = [
+  ...fixtureLines('agents', 'codex-failing-command.jsonl'),
+  ...fixtureLines('agents', 'claude-bash-success.jsonl'),
+];
 const tenMegabytes = 10 * 1024 * 1024;
 
 const garbage: Array<[string, string]> = [
@@ -21,9 +24,15 @@ const garbage: Array<[string, string]> = [
   ['duplicate keys', '{"type":"thread.started","thread_id":"a","thread_id":"b"}'],
   ['deep nesting', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
   ['10 MB garbage', 'x'.repeat(tenMegabytes)],
-  ['10 MB open object', `{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"${'y'.repeat(tenMegabytes)}`],
+  [
+    '10 MB open object',
+    `{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"${'y'.repeat(tenMegabytes)}`,
+  ],
   ['10 MB of braces', '{'.repeat(tenMegabytes)],
-  ...real.map((line, i): [string, string] => [`real line ${i} cut in half`, line.slice(0, Math.floor(line.length / 2))]),
+  ...real.map((line, i): [string, string] => [
+    `real line ${i} cut in half`,
+    line.slice(0, Math.floor(line.length / 2)),
+  ]),
 ];
 
 for (const name of ['codex', 'claude', 'generic'] as AdapterName[]) {
@@ -33,7 +42,8 @@ for (const name of ['codex', 'claude', 'generic'] as AdapterName[]) {
       const parsed = adapter.parseLine(line);
       assert.equal(typeof parsed.recognized, 'boolean', what);
       assert.ok(Array.isArray(parsed.events), what);
-      for (const event of parsed.events) assert.notEqual(event.type, 'turn_completed', `${what} must not complete a turn`);
+      for (const event of parsed.events)
+        assert.notEqual(event.type, 'turn_completed', `${what} must not complete a turn`);
     }
   });
 }
@@ -49,5 +59,7 @@ test('agent adapters do not count plain text as activity, the generic one does',
 
 test('the duplicate "id" of a web_search item does not confuse the parser', async () => {
   const adapter = await createAdapter('codex');
-  assert.deepEqual(adapter.parseLine('{"type":"thread.started","thread_id":"a","thread_id":"b"}').events, [{ type: 'session', sessionId: 'b' }]);
+  assert.deepEqual(adapter.parseLine('{"type":"thread.started","thread_id":"a","thread_id":"b"}').events, [
+    { type: 'session', sessionId: 'b' },
+  ]);
 });

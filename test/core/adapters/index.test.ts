@@ -30,10 +30,14 @@ test('auto detection from argv, through launchers', () => {
 
 test('the program part keeps the launcher verbatim', () => {
   assert.deepEqual(splitProgram(['node', '--no-warnings', '/x/codex.js', 'exec', '--json']), {
-    program: ['node', '--no-warnings', '/x/codex.js'], agent: 'codex', args: ['exec', '--json'],
+    program: ['node', '--no-warnings', '/x/codex.js'],
+    agent: 'codex',
+    args: ['exec', '--json'],
   });
   assert.deepEqual(splitProgram(['node', '/x/fake-agent.js', 'claude', '-p', 'x']), {
-    program: ['node', '/x/fake-agent.js', 'claude'], agent: 'claude', args: ['-p', 'x'],
+    program: ['node', '/x/fake-agent.js', 'claude'],
+    agent: 'claude',
+    args: ['-p', 'x'],
   });
   assert.deepEqual(splitProgram(['make', 'test']), { program: ['make', 'test'], agent: null, args: [] });
 });
@@ -41,7 +45,8 @@ test('the program part keeps the launcher verbatim', () => {
 test('sniffing the first line', () => {
   assert.equal(sniffAdapter(fixtureLines('agents', 'codex-failing-command.jsonl')[0]!), 'codex');
   assert.equal(sniffAdapter(fixtureLines('agents', 'claude-bash-success.jsonl')[0]!), 'claude');
-  for (const line of ['hello', '{"type":"turn.started"}', '{"type":"system","subtype":"api_retry"}', '', '{']) assert.equal(sniffAdapter(line), null, line);
+  for (const line of ['hello', '{"type":"turn.started"}', '{"type":"system","subtype":"api_retry"}', '', '{'])
+    assert.equal(sniffAdapter(line), null, line);
 });
 
 test('createAdapter builds each adapter, with generic options', async () => {

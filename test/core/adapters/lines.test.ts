@@ -7,7 +7,10 @@ const bytes = (s: string) => new TextEncoder().encode(s);
 test('splits across chunk boundaries and keeps the unterminated tail for flush', () => {
   const s = new LineSplitter(1024);
   assert.deepEqual(s.push(bytes('a\nb')), [{ text: 'a', truncated: false }]);
-  assert.deepEqual(s.push(bytes('c\r\n\nd')), [{ text: 'bc', truncated: false }, { text: '', truncated: false }]);
+  assert.deepEqual(s.push(bytes('c\r\n\nd')), [
+    { text: 'bc', truncated: false },
+    { text: '', truncated: false },
+  ]);
   assert.deepEqual(s.flush(), [{ text: 'd', truncated: false }]);
   assert.deepEqual(s.flush(), []);
 });
@@ -32,9 +35,13 @@ test('binary garbage and split UTF-8 never throw', () => {
 });
 
 test('lines of a chunk come out the same however long the chunk (its text is decoded in spans of a few KiB)', () => {
-  const text = Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? '' : `line ${i} é€ ${'x'.repeat(i % 50)}`)).join('\n') + '\n';
+  const text =
+    Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? '' : `line ${i} é€ ${'x'.repeat(i % 50)}`)).join('\n') + '\n';
   const whole = new LineSplitter(1024 * 1024).push(new TextEncoder().encode(text));
-  assert.deepEqual(whole.map((l) => l.text), text.split('\n').slice(0, -1));
+  assert.deepEqual(
+    whole.map((l) => l.text),
+    text.split('\n').slice(0, -1),
+  );
   assert.ok(whole.every((l) => !l.truncated));
 });
 
@@ -50,7 +57,15 @@ test('held starts of lines, short, long and past the limit, in pieces of every s
       out.push(...s.push(chunk));
       chunk.fill(0); // the caller frees its chunk
     }
-    assert.deepEqual(out.map((l) => l.truncated), [false, false, false, true, false, false, false], `pieces of ${piece}`);
-    assert.deepEqual(out.map((l) => l.text), [...lines.slice(0, 3), 'x'.repeat(200 * 1024), ...lines.slice(4)], `pieces of ${piece}`);
+    assert.deepEqual(
+      out.map((l) => l.truncated),
+      [false, false, false, true, false, false, false],
+      `pieces of ${piece}`,
+    );
+    assert.deepEqual(
+      out.map((l) => l.text),
+      [...lines.slice(0, 3), 'x'.repeat(200 * 1024), ...lines.slice(4)],
+      `pieces of ${piece}`,
+    );
   }
 });

@@ -31,13 +31,16 @@ test('every property of the schema has a description, and every described key ex
       if (typeof child.description !== 'string' || child.description === '') missing.push(`${at}${key}`);
       walk(child, `${at}${key}.`);
     }
-    for (const nested of ['items', 'additionalProperties']) if (typeof node[nested] === 'object') walk(node[nested] as Record<string, unknown>, `${at}${nested}:`);
-    for (const variants of ['oneOf', 'anyOf']) for (const variant of (node[variants] ?? []) as Array<Record<string, unknown>>) walk(variant, at);
+    for (const nested of ['items', 'additionalProperties'])
+      if (typeof node[nested] === 'object') walk(node[nested] as Record<string, unknown>, `${at}${nested}:`);
+    for (const variants of ['oneOf', 'anyOf'])
+      for (const variant of (node[variants] ?? []) as Array<Record<string, unknown>>) walk(variant, at);
   };
   walk(schema, '');
   assert.deepEqual(missing, []);
   const text = JSON.stringify(schema);
-  for (const [key, line] of Object.entries(KEY_DESCRIPTIONS)) assert.ok(text.includes(JSON.stringify(line).slice(1, -1)), `${key} is described but not in the schema`);
+  for (const [key, line] of Object.entries(KEY_DESCRIPTIONS))
+    assert.ok(text.includes(JSON.stringify(line).slice(1, -1)), `${key} is described but not in the schema`);
 });
 
 test('the duration pattern accepts exactly the spellings parseSpan reads (overflow aside)', () => {
@@ -73,24 +76,60 @@ const GOOD = [
 
 /** Configs deadman refuses and the schema can tell: each must fail the schema too. */
 const BAD = [
-  'inactivty = "30min"', 'inactivity = "5x"', 'inactivity = "12.34.56"', 'inactivity = true', 'inactivity = -5',
-  'hung_timeout = "off"', 'poll = "infinity"', 'stop_grace = ""', 'auto_recover = "yes"', 'on_stall = "kill"',
-  'stdin = "pipe"', 'adapter = "gpt"', 'ready_port = 0', 'ready_port = 70000', 'max_line_bytes = 10', 'name = "a b"',
-  'cwd = "relative/dir"', 'state_dir = "var/lib"', 'command = []', 'command = "codex exec"', 'ignore = "x"',
-  '[activity]\nio_bytes = -1', '[activity]\nwindow = "5x"', '[revive]\nsession_files = ["gemini"]', '[revive]\nmax_revives = 1.5', '[revive]\nmax_revives = 21',
-  '[notify]\nwebhook = "https://example.com"', '[notify]\nntfy = "ftp://example.com/x"', '[retention]\nmax_runs = 0',
-  '[retention]\nevents_per_run = 5', '[redact]\nsecret = true', '[generic]\nturn_end = "x"',
-  '[[evidence]]\nroot = "/out"\npath = "/out/x"', '[[evidence]]\nkind = "s3"\nroot = "/out"',
-  '[[evidence]]\nkind = "file"\nroot = "/out"', '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nglob = "/out/*"',
-  '[[evidence]]\nkind = "file"\nroot = "out"\npath = "/out/a"', '[[evidence]]\nkind = "command"', '[[evidence]]\nkind = "http"\nurl = "http://x/"\nstatus = "ok"',
-  '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nwhen = "sometimes"', '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nmin_bytes = -1',
-  '[jobs.nightly]\nrerun = ["/bin/x"]', '[jobs."bad name"]\nrerun = ["/bin/x"]\n[[jobs."bad name".evidence]]\nkind = "command"\ncommand = ["true"]',
+  'inactivty = "30min"',
+  'inactivity = "5x"',
+  'inactivity = "12.34.56"',
+  'inactivity = true',
+  'inactivity = -5',
+  'hung_timeout = "off"',
+  'poll = "infinity"',
+  'stop_grace = ""',
+  'auto_recover = "yes"',
+  'on_stall = "kill"',
+  'stdin = "pipe"',
+  'adapter = "gpt"',
+  'ready_port = 0',
+  'ready_port = 70000',
+  'max_line_bytes = 10',
+  'name = "a b"',
+  'cwd = "relative/dir"',
+  'state_dir = "var/lib"',
+  'command = []',
+  'command = "codex exec"',
+  'ignore = "x"',
+  '[activity]\nio_bytes = -1',
+  '[activity]\nwindow = "5x"',
+  '[revive]\nsession_files = ["gemini"]',
+  '[revive]\nmax_revives = 1.5',
+  '[revive]\nmax_revives = 21',
+  '[notify]\nwebhook = "https://example.com"',
+  '[notify]\nntfy = "ftp://example.com/x"',
+  '[retention]\nmax_runs = 0',
+  '[retention]\nevents_per_run = 5',
+  '[redact]\nsecret = true',
+  '[generic]\nturn_end = "x"',
+  '[[evidence]]\nroot = "/out"\npath = "/out/x"',
+  '[[evidence]]\nkind = "s3"\nroot = "/out"',
+  '[[evidence]]\nkind = "file"\nroot = "/out"',
+  '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nglob = "/out/*"',
+  '[[evidence]]\nkind = "file"\nroot = "out"\npath = "/out/a"',
+  '[[evidence]]\nkind = "command"',
+  '[[evidence]]\nkind = "http"\nurl = "http://x/"\nstatus = "ok"',
+  '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nwhen = "sometimes"',
+  '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/out/a"\nmin_bytes = -1',
+  '[jobs.nightly]\nrerun = ["/bin/x"]',
+  '[jobs."bad name"]\nrerun = ["/bin/x"]\n[[jobs."bad name".evidence]]\nkind = "command"\ncommand = ["true"]',
 ];
 
 /** Refused by deadman, accepted by the schema: what a regex cannot check. Each key's description says what deadman checks. */
 const PARSER_ONLY = [
-  'inactivity = "25d"', 'poll = "50ms"', '[activity]\nwindow = "2h"', 'ready_pattern = "("', 'ignore = ["[a-"]',
-  '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/etc/passwd"', 'inactivity = "99999999999999999999s"',
+  'inactivity = "25d"',
+  'poll = "50ms"',
+  '[activity]\nwindow = "2h"',
+  'ready_pattern = "("',
+  'ignore = ["[a-"]',
+  '[[evidence]]\nkind = "file"\nroot = "/out"\npath = "/etc/passwd"',
+  'inactivity = "99999999999999999999s"',
   '[jobs.n]\nrerun = ["Run the backup script again by hand"]\nevidence = [{ kind = "command", command = ["true"] }]',
   '[jobs.n]\nrerun = ["/path/to/backup"]\nevidence = [{ kind = "command", command = ["true"] }]',
   '[jobs.n]\nmin_duration = "1min"\nevidence = [{ kind = "command", command = ["true"] }]',
@@ -98,7 +137,10 @@ const PARSER_ONLY = [
 
 function verdicts(text: string): { parser: boolean; schema: string | null } {
   const value = TOML.parse(text);
-  return { parser: configSchema.safeParse(value).success, schema: schemaProblem(schema, JSON.parse(JSON.stringify(value))) };
+  return {
+    parser: configSchema.safeParse(value).success,
+    schema: schemaProblem(schema, JSON.parse(JSON.stringify(value))),
+  };
 }
 
 test('schema and parser agree over a corpus of good and bad configs', () => {

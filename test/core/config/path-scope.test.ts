@@ -34,20 +34,81 @@ test('lexical scope: inside the root by whole segments only', () => {
 
 test('resolved scope: a symlink may not lead out of the resolved root', () => {
   const cases: Array<[facts: Parameters<typeof checkPathScope>[0], inside: boolean, reason?: string]> = [
-    [{ root: '/out/export', path: '/out/export/a.csv', resolvedRoot: '/out/export', resolvedPath: '/out/export/a.csv' }, true],
-    [{ root: '/out/export', path: '/out/export/link.csv', resolvedRoot: '/out/export', resolvedPath: '/out/export/real/a.csv' }, true],
+    [
+      {
+        root: '/out/export',
+        path: '/out/export/a.csv',
+        resolvedRoot: '/out/export',
+        resolvedPath: '/out/export/a.csv',
+      },
+      true,
+    ],
+    [
+      {
+        root: '/out/export',
+        path: '/out/export/link.csv',
+        resolvedRoot: '/out/export',
+        resolvedPath: '/out/export/real/a.csv',
+      },
+      true,
+    ],
     // The root itself is a symlink: both ends resolved, still inside.
-    [{ root: '/out/export', path: '/out/export/a.csv', resolvedRoot: '/data/export', resolvedPath: '/data/export/a.csv' }, true],
-    [{ root: '/out/export', path: '/out/export/link.csv', resolvedRoot: '/out/export', resolvedPath: '/etc/passwd' },
-      false, 'link.csv resolves to /etc/passwd, outside root /out/export'],
-    [{ root: '/out/export', path: '/out/export/link.csv', resolvedRoot: '/out/export', resolvedPath: '/out/export-secrets/k' },
-      false, 'link.csv resolves to /out/export-secrets/k, outside root /out/export'],
+    [
+      {
+        root: '/out/export',
+        path: '/out/export/a.csv',
+        resolvedRoot: '/data/export',
+        resolvedPath: '/data/export/a.csv',
+      },
+      true,
+    ],
+    [
+      { root: '/out/export', path: '/out/export/link.csv', resolvedRoot: '/out/export', resolvedPath: '/etc/passwd' },
+      false,
+      'link.csv resolves to /etc/passwd, outside root /out/export',
+    ],
+    [
+      {
+        root: '/out/export',
+        path: '/out/export/link.csv',
+        resolvedRoot: '/out/export',
+        resolvedPath: '/out/export-secrets/k',
+      },
+      false,
+      'link.csv resolves to /out/export-secrets/k, outside root /out/export',
+    ],
     // Resolved against the lexical root although the root is a symlink elsewhere: escapes.
-    [{ root: '/out/export', path: '/out/export/a.csv', resolvedRoot: '/data/export', resolvedPath: '/out/export/a.csv' }, false, 'outside root'],
+    [
+      {
+        root: '/out/export',
+        path: '/out/export/a.csv',
+        resolvedRoot: '/data/export',
+        resolvedPath: '/out/export/a.csv',
+      },
+      false,
+      'outside root',
+    ],
     // The lexical rules apply first.
-    [{ root: '/out/export', path: '/out/export/../x', resolvedRoot: '/out/export', resolvedPath: '/out/export/x' }, false, 'contains ".."'],
-    [{ root: '/out/export', path: '/out/export/a', resolvedRoot: '/out/export', resolvedPath: 'a' }, false, 'not a resolved absolute path'],
-    [{ root: '/out/export', path: '/out/export/a', resolvedRoot: '/out/export', resolvedPath: '/out/export/../../etc' }, false, 'not a resolved absolute path'],
+    [
+      { root: '/out/export', path: '/out/export/../x', resolvedRoot: '/out/export', resolvedPath: '/out/export/x' },
+      false,
+      'contains ".."',
+    ],
+    [
+      { root: '/out/export', path: '/out/export/a', resolvedRoot: '/out/export', resolvedPath: 'a' },
+      false,
+      'not a resolved absolute path',
+    ],
+    [
+      {
+        root: '/out/export',
+        path: '/out/export/a',
+        resolvedRoot: '/out/export',
+        resolvedPath: '/out/export/../../etc',
+      },
+      false,
+      'not a resolved absolute path',
+    ],
   ];
   for (const [facts, inside, reason] of cases) {
     const verdict = checkPathScope(facts);

@@ -37,7 +37,8 @@ const COMMANDS: string[][] = [
 ];
 
 test('a rerun that reads as an English sentence is refused', () => {
-  for (const argv of SENTENCES) assert.match(rerunProblem(argv) ?? '', /reads as an English sentence/, JSON.stringify(argv));
+  for (const argv of SENTENCES)
+    assert.match(rerunProblem(argv) ?? '', /reads as an English sentence/, JSON.stringify(argv));
 });
 
 test('a rerun holding a placeholder is refused, naming it', () => {
@@ -53,14 +54,20 @@ test('real commands pass: paths, flags, unit names, shell strings, plain program
 });
 
 test('a command line written as one string is refused: it would never start', () => {
-  assert.match(rerunProblem(['systemctl start backup.service']) ?? '', /names a program with spaces \("systemctl start backup\.service"\); give each word as its own list item/);
+  assert.match(
+    rerunProblem(['systemctl start backup.service']) ?? '',
+    /names a program with spaces \("systemctl start backup\.service"\); give each word as its own list item/,
+  );
 });
 
 test('the job schema refuses through the guard and takes a job without rerun', () => {
   const evidence = [{ kind: 'command', command: ['true'] }];
   const refused = jobSchema.safeParse({ rerun: ['Run the backup script again by hand'], evidence });
   assert.equal(refused.success, false);
-  assert.deepEqual(refused.error!.issues.map((i) => i.path), [['rerun']]);
+  assert.deepEqual(
+    refused.error!.issues.map((i) => i.path),
+    [['rerun']],
+  );
   const without = jobSchema.parse({ evidence });
   assert.equal(without.rerun, undefined);
 });

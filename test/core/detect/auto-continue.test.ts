@@ -13,5 +13,9 @@ test('after a usage limit: resumed once a turn follows it (whatever its stamp), 
   assert.equal(afterUsageLimit(limit, RESET + GRACE, GRACE), 'continue');
   // Continued at 20:55:19 for "resets 8:55pm" (the end of that minute, 20:56): resumed, never prompted.
   assert.equal(afterUsageLimit({ ...limit, lastEntryAt: RESET - 41_000 }, RESET + GRACE, GRACE), 'resumed');
-  assert.equal(afterUsageLimit({ ...limit, resetAt: null }, RESET + 10 * GRACE, GRACE), 'waiting', 'no readable reset: left to the person');
+  assert.equal(
+    afterUsageLimit({ ...limit, resetAt: null }, RESET + 10 * GRACE, GRACE),
+    'waiting',
+    'no readable reset: left to the person',
+  );
 });

@@ -11,7 +11,16 @@ import { DEFAULT_CONFIG } from '../../../lib/core/config/defaults.ts';
 const FLOORS = activityFloors(DEFAULT_CONFIG.activity);
 type Proc = Partial<ProcessInfo> & Pick<ProcessInfo, 'pid' | 'ppid'>;
 const proc = (p: Proc): ProcessInfo => ({
-  pgid: p.pid, sid: p.pid, startTime: p.pid * 10, state: 'S', comm: 'x', cmdline: [`proc-${p.pid}`], cpuTicks: 0, ioBytes: 0, listening: false, ...p,
+  pgid: p.pid,
+  sid: p.pid,
+  startTime: p.pid * 10,
+  state: 'S',
+  comm: 'x',
+  cmdline: [`proc-${p.pid}`],
+  cpuTicks: 0,
+  ioBytes: 0,
+  listening: false,
+  ...p,
 });
 
 // The seed scenario: agent (root 100) → python3 (tool session leader 200) → sleep 600 (201).
@@ -21,7 +30,14 @@ const sleep = proc({ pid: 201, ppid: 200, pgid: 200, sid: 200, cmdline: ['sleep'
 
 const TOOL = { toolId: 'item_1', startedAt: 0, windowFrom: 0, command: null };
 const options = (overrides: Partial<HungOptions> = {}): HungOptions => ({
-  hungTimeoutMs: 3_000, lastOutputAt: 0, baseline: new Set(), ignore: [], openTools: [TOOL], firstToolAt: 0, requireOpenTool: true, ...overrides,
+  hungTimeoutMs: 3_000,
+  lastOutputAt: 0,
+  baseline: new Set(),
+  ignore: [],
+  openTools: [TOOL],
+  firstToolAt: 0,
+  requireOpenTool: true,
+  ...overrides,
 });
 
 /** Folds one observation per second; `at(t)` gives the processes seen at t ms. */
@@ -41,10 +57,16 @@ test('finds the idle tool command: its session leader, with the subtree, under t
   const finding = detect(5_000, seed);
   assert.ok(finding);
   assert.equal(finding.target.pid, 200);
-  assert.deepEqual(finding.subtree.map((p) => p.pid), [200, 201]);
+  assert.deepEqual(
+    finding.subtree.map((p) => p.pid),
+    [200, 201],
+  );
   assert.equal(finding.idleMs, 5_000);
   assert.equal(finding.toolId, 'item_1');
-  assert.match(finding.reason, /python3 -c .* \(pid 200, session leader\) and 1 descendant idle for 5s: .*open tool call item_1 since 5s/);
+  assert.match(
+    finding.reason,
+    /python3 -c .* \(pid 200, session leader\) and 1 descendant idle for 5s: .*open tool call item_1 since 5s/,
+  );
 });
 
 test('nothing is hung before hung_timeout, or while the root prints', () => {
@@ -58,11 +80,20 @@ test('work above the floors anywhere in the subtree keeps it alive', () => {
     ['CPU-busy leaf', (t) => [agent, python, { ...sleep, cpuTicks: t / 10 }]],
     ['CPU-busy session leader', (t) => [agent, { ...python, cpuTicks: t / 10 }, sleep]],
     ['I/O from a leaf at 100 KB/s (a file writer)', (t) => [agent, python, { ...sleep, ioBytes: t * 100 }]],
-    ['a busy sibling of the idle leaf', (t) => [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200, cpuTicks: t })]],
+    [
+      'a busy sibling of the idle leaf',
+      (t) => [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200, cpuTicks: t })],
+    ],
     // `make` running short compilers: each is gone by the next poll, its CPU reaped into the leader.
     ['CPU of children reaped between polls', (t) => [agent, { ...python, reapedCpuTicks: t / 20 }, sleep]],
-    ['four leaves each under the floor, together above it', (t) => [agent, python,
-      ...[202, 203, 204, 205].map((pid) => proc({ pid, ppid: 200, pgid: 200, sid: 200, cpuTicks: (t / 1000) * 2 }))]],
+    [
+      'four leaves each under the floor, together above it',
+      (t) => [
+        agent,
+        python,
+        ...[202, 203, 204, 205].map((pid) => proc({ pid, ppid: 200, pgid: 200, sid: 200, cpuTicks: (t / 1000) * 2 })),
+      ],
+    ],
   ];
   for (const [what, at] of cases) assert.equal(detect(5_000, at), null, what);
 });
@@ -71,8 +102,14 @@ test('ticks under the floors, and processes starting and ending, are not work', 
   const cases: Array<[string, (t: number) => ProcessInfo[]]> = [
     ['a leaf using 1 tick (10 ms) of CPU a second', (t) => [agent, python, { ...sleep, cpuTicks: t / 1000 }]],
     ['an inotify watch reading 40 bytes a second', (t) => [agent, python, { ...sleep, ioBytes: (t / 1000) * 40 }]],
-    ['a `sleep 1` polling loop: a new child every second', (t) => [agent, python, proc({ pid: 1000 + t / 1000, ppid: 200, pgid: 200, sid: 200 })]],
-    ['a child ending at 4 s', (t) => (t < 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed())],
+    [
+      'a `sleep 1` polling loop: a new child every second',
+      (t) => [agent, python, proc({ pid: 1000 + t / 1000, ppid: 200, pgid: 200, sid: 200 })],
+    ],
+    [
+      'a child ending at 4 s',
+      (t) => (t < 4_000 ? [...seed(), proc({ pid: 202, ppid: 200, pgid: 200, sid: 200 })] : seed()),
+    ],
     ['a child reparented away at 4 s', (t) => [agent, python, { ...sleep, ppid: t >= 4_000 ? 1 : 200 }]],
   ];
   for (const [what, at] of cases) assert.equal(detect(5_000, at)?.target.pid, 200, what);
@@ -95,24 +132,56 @@ test('servers, baseline helpers and ignored commands are never targets', () => {
   const helper = proc({ pid: 150, ppid: 100, cmdline: ['mcp-server'] });
   const withHelper = () => [agent, helper];
   const generic = { requireOpenTool: false, openTools: [] };
-  assert.equal(detect(10_000, withHelper, options({ ...generic, baseline: new Set([processKey(helper)]) })), null, 'baseline helper');
+  assert.equal(
+    detect(10_000, withHelper, options({ ...generic, baseline: new Set([processKey(helper)]) })),
+    null,
+    'baseline helper',
+  );
   assert.equal(detect(10_000, withHelper, options(generic))?.target.pid, 150, 'the same helper outside the baseline');
 });
 
 test('an agent adapter needs an open tool call the target belongs to, by its command or its birth', () => {
   assert.equal(detect(10_000, seed, options({ openTools: [] })), null, 'no open call');
-  const late = (command: string | null) => options({ openTools: [{ toolId: 'item_9', startedAt: 1_500, windowFrom: 1_500, command }], firstToolAt: 1_500 });
+  const late = (command: string | null) =>
+    options({ openTools: [{ toolId: 'item_9', startedAt: 1_500, windowFrom: 1_500, command }], firstToolAt: 1_500 });
   // Issue 32: never silent. What nothing proves is reported for a person, with why, never killed by deadman itself.
   const helper = detect(10_000, seed, late(null));
-  assert.equal(helper?.toolId, null, 'born 1.5 s before the first call, running no known command: not proven the call\'s');
-  assert.match(helper?.unproven ?? '', /nothing proves whose the idle process is — pid 200 \(python3 -c import subprocess…\): born before the run's first tool call/);
-  assert.equal(detect(10_000, seed, late('sleep 6000'))?.unproven?.includes('runs none of their commands'), true, 'another command: unproven');
-  assert.equal(detect(10_000, seed, late('sleep 600'))?.toolId, 'item_9', 'its command, below the agent\'s direct child: the call spawned before its event');
-  assert.equal(detect(10_000, seed, late(`/bin/bash -lc 'python3 -c '\\''import subprocess…'\\'''`))?.toolId, 'item_9', 'its command inside Codex\'s shell wrapper');
+  assert.equal(
+    helper?.toolId,
+    null,
+    "born 1.5 s before the first call, running no known command: not proven the call's",
+  );
+  assert.match(
+    helper?.unproven ?? '',
+    /nothing proves whose the idle process is — pid 200 \(python3 -c import subprocess…\): born before the run's first tool call/,
+  );
+  assert.equal(
+    detect(10_000, seed, late('sleep 6000'))?.unproven?.includes('runs none of their commands'),
+    true,
+    'another command: unproven',
+  );
+  assert.equal(
+    detect(10_000, seed, late('sleep 600'))?.toolId,
+    'item_9',
+    "its command, below the agent's direct child: the call spawned before its event",
+  );
+  assert.equal(
+    detect(10_000, seed, late(`/bin/bash -lc 'python3 -c '\\''import subprocess…'\\'''`))?.toolId,
+    'item_9',
+    "its command inside Codex's shell wrapper",
+  );
   const grandchild = () => [agent, proc({ pid: 150, ppid: 100, pgid: 100, sid: 100 }), { ...python, ppid: 150 }, sleep];
-  assert.equal(detect(10_000, grandchild, late('sleep 600'))?.toolId, 'item_9', 'below a process of the agent\'s group (codex below its npm shim)');
+  assert.equal(
+    detect(10_000, grandchild, late('sleep 600'))?.toolId,
+    'item_9',
+    "below a process of the agent's group (codex below its npm shim)",
+  );
   const adopted = () => [agent, { ...python, ppid: 1 }, sleep];
-  assert.match(detect(10_000, adopted, late('sleep 600'))?.unproven ?? '', /not started by the agent itself/, 'not the agent\'s child: the command alone is no evidence');
+  assert.match(
+    detect(10_000, adopted, late('sleep 600'))?.unproven ?? '',
+    /not started by the agent itself/,
+    "not the agent's child: the command alone is no evidence",
+  );
   const generic = detect(10_000, seed, options({ openTools: [], requireOpenTool: false }));
   assert.equal(generic?.target.pid, 200, 'generic adapter: no call needed');
   assert.equal(generic?.toolId, null);
@@ -121,11 +190,19 @@ test('an agent adapter needs an open tool call the target belongs to, by its com
 test('a process started under the open call is preferred to an older idle one', () => {
   const leftover = proc({ pid: 150, ppid: 100, cmdline: ['sleep', '900'] });
   const at = (t: number) => (t >= 3_000 ? [agent, leftover, python, sleep] : [agent, leftover]);
-  const opts = options({ requireOpenTool: false, openTools: [{ toolId: 'item_2', startedAt: 3_000, windowFrom: 3_000, command: null }], firstToolAt: 3_000 });
+  const opts = options({
+    requireOpenTool: false,
+    openTools: [{ toolId: 'item_2', startedAt: 3_000, windowFrom: 3_000, command: null }],
+    firstToolAt: 3_000,
+  });
   const finding = detect(8_000, at, opts);
   assert.equal(finding?.target.pid, 200, 'newer, less idle, but under the call');
   assert.equal(finding?.toolId, 'item_2');
-  assert.match(detect(8_000, () => [agent, leftover], { ...opts, requireOpenTool: true })?.unproven ?? '', /pid 150 \(sleep 900\)/, 'alone, the leftover is reported, unproven');
+  assert.match(
+    detect(8_000, () => [agent, leftover], { ...opts, requireOpenTool: true })?.unproven ?? '',
+    /pid 150 \(sleep 900\)/,
+    'alone, the leftover is reported, unproven',
+  );
 });
 
 test('the climb stops at the root and at the agent group, also below a wrapper root', () => {
@@ -138,9 +215,15 @@ test('the climb stops at the root and at the agent group, also below a wrapper r
   assert.equal(finding?.target.pid, 200, 'climbed from sleep to its group leader, not into the agent group');
   // A helper in the agent's own group (codex's node wrapper, an MCP child) is never a target.
   const sameGroup = proc({ pid: 110, ppid: 100, pgid: 100, sid: 100 });
-  assert.equal(detect(10_000, () => [agent, sameGroup], options({ requireOpenTool: false, openTools: [] })), null);
+  assert.equal(
+    detect(10_000, () => [agent, sameGroup], options({ requireOpenTool: false, openTools: [] })),
+    null,
+  );
   // The root alone, idle, is never a target.
-  assert.equal(detect(10_000, () => [agent], options({ requireOpenTool: false, openTools: [] })), null);
+  assert.equal(
+    detect(10_000, () => [agent], options({ requireOpenTool: false, openTools: [] })),
+    null,
+  );
 });
 
 test('climbs within a session: a job-control shell gives the command its own group (Claude Code)', () => {
@@ -148,7 +231,10 @@ test('climbs within a session: a job-control shell gives the command its own gro
   const jobSleep = proc({ pid: 201, ppid: 200, pgid: 201, sid: 200, cmdline: ['sleep', '600'] });
   const finding = detect(5_000, () => [agent, bash, jobSleep]);
   assert.equal(finding?.target.pid, 200);
-  assert.deepEqual(finding?.subtree.map((p) => p.pid), [200, 201]);
+  assert.deepEqual(
+    finding?.subtree.map((p) => p.pid),
+    [200, 201],
+  );
 });
 
 test('a child that set up its own session below the tool is a separate command', () => {
@@ -161,7 +247,11 @@ test('survives garbage trees: cycles, missing parents, duplicate pids', () => {
   const a = proc({ pid: 300, ppid: 301, pgid: 300, sid: 300 });
   const b = proc({ pid: 301, ppid: 300, pgid: 300, sid: 300 });
   const orphan = proc({ pid: 400, ppid: 999 });
-  const finding = detect(10_000, () => [agent, a, b, orphan, orphan], options({ requireOpenTool: false, openTools: [] }));
+  const finding = detect(
+    10_000,
+    () => [agent, a, b, orphan, orphan],
+    options({ requireOpenTool: false, openTools: [] }),
+  );
   assert.equal(finding?.target.pid, 400, 'the cycle has no leaf; the orphan is its own command');
 });
 
@@ -178,7 +268,11 @@ test('a helper born shortly before the first tool call is never the hung tool; t
     assert.equal(finding?.toolId, 'item_1');
     const alone = detect(10_000, () => [agent, watcher], options({ openTools: [tool], firstToolAt: 1_500 }));
     assert.equal(alone?.toolId, null, 'the watcher alone is never the tool');
-    assert.match(alone?.unproven ?? '', /born before the run's first tool call/, 'but a person hears of it: the call is open and nothing else explains the wait');
+    assert.match(
+      alone?.unproven ?? '',
+      /born before the run's first tool call/,
+      'but a person hears of it: the call is open and nothing else explains the wait',
+    );
   }
 });
 
@@ -186,20 +280,37 @@ test('a process nobody can place is left to a person: unproven, ranked after any
   // Born at 2 s, after the first call (item_1, done) and before the open one, an MCP call with no command.
   const stray = proc({ pid: 300, ppid: 100, cmdline: ['node', 'watcher.js'] });
   const at = (t: number) => (t >= 2_000 ? [agent, stray] : [agent]);
-  const finding = detect(10_000, at, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, windowFrom: 4_000, command: null }], firstToolAt: 1_000 }));
+  const finding = detect(
+    10_000,
+    at,
+    options({
+      openTools: [{ toolId: 'item_5', startedAt: 4_000, windowFrom: 4_000, command: null }],
+      firstToolAt: 1_000,
+    }),
+  );
   assert.equal(finding?.target.pid, 300);
   assert.equal(finding?.toolId, null);
-  assert.match(finding?.unproven ?? '', /before open tool call item_5, outside its window, and their commands are unknown/);
+  assert.match(
+    finding?.unproven ?? '',
+    /before open tool call item_5, outside its window, and their commands are unknown/,
+  );
   assert.match(finding?.reason ?? '', /unproven/);
   const withTool = (t: number) => [...at(t), ...(t >= 5_000 ? [python, sleep] : [])];
-  const both = detect(15_000, withTool, options({ openTools: [{ toolId: 'item_5', startedAt: 4_000, windowFrom: 4_000, command: null }], firstToolAt: 1_000 }));
+  const both = detect(
+    15_000,
+    withTool,
+    options({
+      openTools: [{ toolId: 'item_5', startedAt: 4_000, windowFrom: 4_000, command: null }],
+      firstToolAt: 1_000,
+    }),
+  );
   assert.equal(both?.target.pid, 200, 'the process born under the call comes first');
   assert.equal(both?.unproven, null);
 });
 
 // Issue 32: Codex spawns the tool before its item.started, and the event may name another command
 // than the process's (a shim, a wrapper, another quoting): the window before the event proves it.
-test('the only process the agent started in the window before a call\'s event is that call\'s', () => {
+test("the only process the agent started in the window before a call's event is that call's", () => {
   const call = { toolId: 'item_3', startedAt: 2_500, windowFrom: 500, command: `/bin/bash -lc "make test"` };
   const at = (t: number) => (t >= 1_000 ? seed() : [agent]);
   const finding = detect(10_000, at, options({ openTools: [call], firstToolAt: 2_500 }));
@@ -210,14 +321,18 @@ test('the only process the agent started in the window before a call\'s event is
   assert.equal(before?.toolId, null, 'born before the window: unproven');
   assert.ok(before?.unproven);
   const watcher = proc({ pid: 150, ppid: 100, cmdline: ['node', 'mcp.js'] });
-  const two = detect(10_000, (t) => (t >= 1_000 ? [...seed(), watcher] : [agent]), options({ openTools: [call], firstToolAt: 2_500 }));
+  const two = detect(
+    10_000,
+    (t) => (t >= 1_000 ? [...seed(), watcher] : [agent]),
+    options({ openTools: [call], firstToolAt: 2_500 }),
+  );
   assert.equal(two?.toolId, null, 'two processes in the window: neither is proven');
   assert.match(two?.unproven ?? '', /pid 150 .*one of 2 processes.*; pid 200 .*one of 2 processes/);
 });
 
 test('an idle helper beside a tool proven busy is no finding: the call is explained and working', () => {
   const watcher = proc({ pid: 150, ppid: 100, cmdline: ['node', 'mcp.js'] });
-  const call = { toolId: 'item_1', startedAt: 1_500, windowFrom: 1_500, command: 'python3 -c \'import subprocess…\'' };
+  const call = { toolId: 'item_1', startedAt: 1_500, windowFrom: 1_500, command: "python3 -c 'import subprocess…'" };
   const busy = (t: number) => [agent, watcher, { ...python, cpuTicks: t / 10 }, sleep];
   assert.equal(detect(10_000, busy, options({ openTools: [call], firstToolAt: 1_500 })), null);
 });

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkDocument, displayArgv, jobBlock, rerunLine, rerunResult } from '../../../lib/core/evidence/check-report.ts';
+import {
+  checkDocument,
+  displayArgv,
+  jobBlock,
+  rerunLine,
+  rerunResult,
+} from '../../../lib/core/evidence/check-report.ts';
 import { summarize, type JobVerdict } from '../../../lib/core/evidence/evidence.ts';
 
 const dead: JobVerdict = {
@@ -31,9 +37,18 @@ test('an unknown job offers no fix; a healthy job is one quiet line', () => {
 
 test('reruns are described in one line and one word', () => {
   assert.equal(rerunLine({ kind: 'exited', code: 0, stdout: '', stderr: '' }, 3200), '       rerun exited 0 after 3s');
-  assert.equal(rerunLine({ kind: 'timed-out', afterMs: 600_000, stdout: '', stderr: '' }, 600_100), '       rerun timed out after 10min and was stopped');
-  assert.equal(rerunLine({ kind: 'signaled', signal: 'SIGKILL', stdout: '', stderr: '' }, 10), '       rerun was killed by SIGKILL after 10ms');
-  assert.equal(rerunLine({ kind: 'not-started', error: 'command not found' }, 1), '       rerun could not start: command not found');
+  assert.equal(
+    rerunLine({ kind: 'timed-out', afterMs: 600_000, stdout: '', stderr: '' }, 600_100),
+    '       rerun timed out after 10min and was stopped',
+  );
+  assert.equal(
+    rerunLine({ kind: 'signaled', signal: 'SIGKILL', stdout: '', stderr: '' }, 10),
+    '       rerun was killed by SIGKILL after 10ms',
+  );
+  assert.equal(
+    rerunLine({ kind: 'not-started', error: 'command not found' }, 1),
+    '       rerun could not start: command not found',
+  );
   assert.equal(rerunResult({ kind: 'exited', code: 3, stdout: '', stderr: '' }), 'exit 3');
   assert.equal(rerunResult({ kind: 'timed-out', afterMs: 1, stdout: '', stderr: '' }), 'timed-out');
 });
@@ -48,9 +63,12 @@ test('the JSON document holds the summary, every job, its claims and rerun', () 
   const ok: JobVerdict = { job: 'ok', verdict: 'alive', claims: [dead.claims[1]!] };
   const doc = checkDocument([dead, ok], summarize([dead, ok]), { 'nightly-export': ['/bin/nightly-export'] });
   assert.deepEqual(doc.summary, { checked: 2, dead: 1, unknown: 0, alive: 1, refused: 0, needs_attention: true });
-  assert.deepEqual(doc.jobs.map((j) => [j.job, j.verdict, j.rerun, j.claims.length]), [
-    ['nightly-export', 'dead', ['/bin/nightly-export'], 3],
-    ['ok', 'alive', null, 1],
-  ]);
+  assert.deepEqual(
+    doc.jobs.map((j) => [j.job, j.verdict, j.rerun, j.claims.length]),
+    [
+      ['nightly-export', 'dead', ['/bin/nightly-export'], 3],
+      ['ok', 'alive', null, 1],
+    ],
+  );
   assert.deepEqual(JSON.parse(JSON.stringify(doc)), doc);
 });

@@ -16,7 +16,8 @@ test('the clock: seconds and the zone, east positive; anything else is no clock'
   assert.deepEqual(parseClock('1796606542 -0700'), { epochMs: 1796606542000, utcOffsetMinutes: -420 });
   // busybox 1.35 prints +2400 for TZ=UTC-0530 (it misreads a POSIX zone without a colon): refused, not trusted.
   assert.equal(parseClock('1796606542 +2400'), null);
-  for (const bad of ['', '%s %z', 'Mon Dec  7 01:14:21 UTC 2026', '1796606542', '1796606542 UTC']) assert.equal(parseClock(bad), null, bad);
+  for (const bad of ['', '%s %z', 'Mon Dec  7 01:14:21 UTC 2026', '1796606542', '1796606542 UTC'])
+    assert.equal(parseClock(bad), null, bad);
 });
 
 const paths = [`${D}/a.csv`, `${D}/empty.csv`, `${D}/sub`, `${D}/missing`, `${D}/a.csv/x`, `${D}/dangling`];
@@ -40,15 +41,29 @@ test('stat: GNU and busybox print the same facts; their error lines differ, and 
 test('stat: permission denied is an error (unknown), never missing (dead) nor present', () => {
   const locked = [`${D}/locked/f`, `${D}/a.csv`];
   const out = `81a4 9 1733540000 ${D}/a.csv\n`;
-  for (const err of [`stat: cannot statx '${D}/locked/f': Permission denied\n`, `stat: can't stat '${D}/locked/f': Permission denied\n`]) {
-    assert.deepEqual(parseStat(locked, out, err)[0], { path: `${D}/locked/f`, state: 'error', error: 'permission denied' });
+  for (const err of [
+    `stat: cannot statx '${D}/locked/f': Permission denied\n`,
+    `stat: can't stat '${D}/locked/f': Permission denied\n`,
+  ]) {
+    assert.deepEqual(parseStat(locked, out, err)[0], {
+      path: `${D}/locked/f`,
+      state: 'error',
+      error: 'permission denied',
+    });
   }
   // The engine's own failure (the container stopped mid-check) says nothing of the path: an error too.
-  const [gone] = parseStat([`${D}/a.csv`], '', 'Error: can only create exec sessions on running containers: container state improper\n');
+  const [gone] = parseStat(
+    [`${D}/a.csv`],
+    '',
+    'Error: can only create exec sessions on running containers: container state improper\n',
+  );
   assert.equal(gone!.state, 'error');
   assert.match((gone as { error: string }).error, /stat said nothing of it \(Error: can only create exec sessions/);
   // A path that is a prefix of another's is not taken for it.
-  assert.equal(parseStat([`${D}/a`], `81a4 9 1733540000 ${D}/a.csv\n`, `stat: can't stat '${D}/a': Permission denied\n`)[0]!.state, 'error');
+  assert.equal(
+    parseStat([`${D}/a`], `81a4 9 1733540000 ${D}/a.csv\n`, `stat: can't stat '${D}/a': Permission denied\n`)[0]!.state,
+    'error',
+  );
 });
 
 test('stat: a name with a line break is never asked, and is an error', () => {
@@ -66,7 +81,11 @@ test('realpath: one line per operand, else null', () => {
 test('find: GNU and busybox list the same; a missing base is no match, permission denied fails the listing', () => {
   const listing = [D, `${D}/.hidden`, `${D}/a.csv`, `${D}/sub`].join('\0') + '\0';
   assert.deepEqual(parseFind(0, listing, '', 100), { paths: [D, `${D}/.hidden`, `${D}/a.csv`, `${D}/sub`] });
-  for (const err of [`find: '${D}/nope': No such file or directory\n`, `find: ${D}/nope: No such file or directory\n`, `find: ‘${D}/nope’: No such file or directory\n`]) {
+  for (const err of [
+    `find: '${D}/nope': No such file or directory\n`,
+    `find: ${D}/nope: No such file or directory\n`,
+    `find: ‘${D}/nope’: No such file or directory\n`,
+  ]) {
     assert.deepEqual(parseFind(1, '', err, 100), { paths: [] }, err);
   }
   for (const err of [`find: '${D}/locked': Permission denied\n`, `find: ${D}/locked: Permission denied\n`]) {
@@ -75,5 +94,9 @@ test('find: GNU and busybox list the same; a missing base is no match, permissio
     assert.match(result.error, /^find: permission denied \(find: .*locked.*\)$/);
   }
   assert.deepEqual(parseFind(0, listing, '', 3), { tooMany: 3 });
-  assert.deepEqual(parseFind(0, `${D}/a\nb.csv\0`, '', 10), { paths: [`${D}/a\nb.csv`] }, 'NUL-separated: a line break stays in its name');
+  assert.deepEqual(
+    parseFind(0, `${D}/a\nb.csv\0`, '', 10),
+    { paths: [`${D}/a\nb.csv`] },
+    'NUL-separated: a line break stays in its name',
+  );
 });

@@ -13,7 +13,10 @@ test('the literal prefix becomes the walk base', () => {
   assert.equal(compileGlob('/*.csv').base, '/');
   assert.deepEqual(compileGlob('/out/export/a.csv'), { base: '/out/export/a.csv', segments: [] });
   const { segments } = compileGlob('/out/**/day-?/x.csv');
-  assert.deepEqual(segments.map((s) => s.kind), ['globstar', 'wildcard', 'literal']);
+  assert.deepEqual(
+    segments.map((s) => s.kind),
+    ['globstar', 'wildcard', 'literal'],
+  );
 });
 
 test('* and ? match within one name; everything else is literal', () => {
@@ -31,6 +34,10 @@ test('* and ? match within one name; everything else is literal', () => {
     ['a*b*c', 'aXXbYYc', true],
   ];
   for (const [pattern, name, expected] of cases) {
-    assert.equal(matcher(compileGlob(`/r/${pattern}`).segments[0])(name), expected, `${pattern} vs ${JSON.stringify(name)}`);
+    assert.equal(
+      matcher(compileGlob(`/r/${pattern}`).segments[0])(name),
+      expected,
+      `${pattern} vs ${JSON.stringify(name)}`,
+    );
   }
 });

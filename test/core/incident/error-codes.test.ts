@@ -14,7 +14,7 @@ test('every signal has its own snake_case code; the ones callers know by name ar
   assert.equal(signalErrorCode('SOMETHING_NEWER'), null, 'an unknown kind gets no code rather than a wrong one');
 });
 
-test('a run\'s code: from its outcome, else from what stopped it; a completion has none', () => {
+test("a run's code: from its outcome, else from what stopped it; a completion has none", () => {
   const table: Array<[Parameters<typeof runErrorCode>[0], string | null]> = [
     [{ outcome: 'completed' }, null],
     [{ outcome: 'recovered_and_resumed' }, null],

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ABANDONED_ON_RUN_END, isSettled, MAX_RECOVERY_ATTEMPTS, transition, type IncidentEvent, type IncidentState } from '../../../lib/core/incident/incident.ts';
+import {
+  ABANDONED_ON_RUN_END,
+  isSettled,
+  MAX_RECOVERY_ATTEMPTS,
+  transition,
+  type IncidentEvent,
+  type IncidentState,
+} from '../../../lib/core/incident/incident.ts';
 
 test('every documented path through the incident state machine', () => {
   const cases: Array<[IncidentState, IncidentEvent, number, IncidentState | null]> = [
@@ -27,9 +34,22 @@ test('every documented path through the incident state machine', () => {
   }
 });
 
-test('RESOLVED, ABANDONED, SUPERSEDED and ACKNOWLEDGED are settled; ESCALATED waits on a person; a run\'s end abandons every other state', () => {
-  const states = ['OPEN', 'AWAITING_APPROVAL', 'RECOVERING', 'VERIFYING', 'RESOLVED', 'ESCALATED', 'ABANDONED', 'SUPERSEDED', 'ACKNOWLEDGED'] as const;
+test("RESOLVED, ABANDONED, SUPERSEDED and ACKNOWLEDGED are settled; ESCALATED waits on a person; a run's end abandons every other state", () => {
+  const states = [
+    'OPEN',
+    'AWAITING_APPROVAL',
+    'RECOVERING',
+    'VERIFYING',
+    'RESOLVED',
+    'ESCALATED',
+    'ABANDONED',
+    'SUPERSEDED',
+    'ACKNOWLEDGED',
+  ] as const;
   assert.deepEqual(states.filter(isSettled), ['RESOLVED', 'ABANDONED', 'SUPERSEDED', 'ACKNOWLEDGED']);
-  assert.deepEqual(ABANDONED_ON_RUN_END, states.filter((state) => !isSettled(state) && state !== 'ESCALATED'));
+  assert.deepEqual(
+    ABANDONED_ON_RUN_END,
+    states.filter((state) => !isSettled(state) && state !== 'ESCALATED'),
+  );
   for (const state of ABANDONED_ON_RUN_END) assert.equal(transition(state, 'run_ended', 0), 'ABANDONED');
 });

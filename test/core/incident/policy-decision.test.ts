@@ -12,10 +12,20 @@ test('a hung descendant is killed only with auto-recover', () => {
 });
 
 test('a hung target whose owner is unproven waits for a person, even with auto-recover', () => {
-  const unproven = decide({ recommended: 'TERMINATE_DESCENDANT_PROCESS', autoRecover: true, targetUnproven: 'born before open tool call m1, whose command is unknown' });
+  const unproven = decide({
+    recommended: 'TERMINATE_DESCENDANT_PROCESS',
+    autoRecover: true,
+    targetUnproven: 'born before open tool call m1, whose command is unknown',
+  });
   assert.equal(unproven.verdict, 'await_approval');
-  assert.match(unproven.reason, /may be a helper the agent started.*born before open tool call m1.*a person must decide/);
-  assert.equal(decide({ recommended: 'TERMINATE_DESCENDANT_PROCESS', autoRecover: true, targetUnproven: null }).verdict, 'allow');
+  assert.match(
+    unproven.reason,
+    /may be a helper the agent started.*born before open tool call m1.*a person must decide/,
+  );
+  assert.equal(
+    decide({ recommended: 'TERMINATE_DESCENDANT_PROCESS', autoRecover: true, targetUnproven: null }).verdict,
+    'allow',
+  );
 });
 
 test('whole-run stalls go to the stall policy whatever auto-recover says', () => {
@@ -40,9 +50,17 @@ test('an action fingerprint is never reused: a course-changing action already ta
   for (const row of table) {
     const taken = decide({ recommended: row.recommended, autoRecover: true, sessionId: 's1', alreadyTaken: true });
     assert.equal(taken.verdict, row.verdict, row.recommended);
-    if (taken.verdict === 'deny') assert.match(taken.reason, new RegExp(`^${row.recommended} was already taken .* never reused`));
-    assert.notEqual(decide({ recommended: row.recommended, autoRecover: true, sessionId: 's1', alreadyTaken: false }).verdict, 'deny', row.recommended);
+    if (taken.verdict === 'deny')
+      assert.match(taken.reason, new RegExp(`^${row.recommended} was already taken .* never reused`));
+    assert.notEqual(
+      decide({ recommended: row.recommended, autoRecover: true, sessionId: 's1', alreadyTaken: false }).verdict,
+      'deny',
+      row.recommended,
+    );
   }
   // The fingerprint rule comes first: even recovery that is off reports the reuse.
-  assert.equal(decide({ recommended: 'CANCEL_AND_RESUME', autoRecover: false, sessionId: 's1', alreadyTaken: true }).verdict, 'deny');
+  assert.equal(
+    decide({ recommended: 'CANCEL_AND_RESUME', autoRecover: false, sessionId: 's1', alreadyTaken: true }).verdict,
+    'deny',
+  );
 });

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { verifyResumed, verifyRecovery, type VerifyInput } from '../../../lib/core/incident/verify.ts';
 
-const base: VerifyInput = { actedAt: 1000, now: 2000, windowMs: 60_000, targetGone: true, lastOutputAt: 500, rootExit: null };
+const base: VerifyInput = {
+  actedAt: 1000,
+  now: 2000,
+  windowMs: 60_000,
+  targetGone: true,
+  lastOutputAt: 500,
+  rootExit: null,
+};
 
 test('resolved only when the target is gone and the work moved again', () => {
   assert.equal(verifyRecovery({ ...base, lastOutputAt: 1500 }).verdict, 'RESOLVED');
@@ -20,11 +27,23 @@ test('not resolved after the window, or when the run ends without completing', (
 });
 
 test('a resume or respawn is judged by the session after it: moved on, the same failure again, or ended without either', () => {
-  const none = { sameSignalAgain: false, turnCompleted: false, toolSucceeded: false, workspaceChanged: false, ended: null };
+  const none = {
+    sameSignalAgain: false,
+    turnCompleted: false,
+    toolSucceeded: false,
+    workspaceChanged: false,
+    ended: null,
+  };
   assert.deepEqual(verifyResumed(none), { verdict: 'PENDING' }, 'the interruption alone proves nothing');
   assert.equal(verifyResumed({ ...none, turnCompleted: true }).verdict, 'RESOLVED');
   assert.equal(verifyResumed({ ...none, toolSucceeded: true }).verdict, 'RESOLVED');
   assert.equal(verifyResumed({ ...none, workspaceChanged: true }).verdict, 'RESOLVED');
-  assert.deepEqual(verifyResumed({ ...none, sameSignalAgain: true, turnCompleted: true }), { verdict: 'NOT_RESOLVED', detail: 'the resumed session failed the same way again' });
-  assert.deepEqual(verifyResumed({ ...none, ended: { code: 1 } }), { verdict: 'NOT_RESOLVED', detail: 'the resumed session ended (exit 1) without showing it moved on' });
+  assert.deepEqual(verifyResumed({ ...none, sameSignalAgain: true, turnCompleted: true }), {
+    verdict: 'NOT_RESOLVED',
+    detail: 'the resumed session failed the same way again',
+  });
+  assert.deepEqual(verifyResumed({ ...none, ended: { code: 1 } }), {
+    verdict: 'NOT_RESOLVED',
+    detail: 'the resumed session ended (exit 1) without showing it moved on',
+  });
 });

@@ -6,5 +6,6 @@ test('text that is JSON parses, null included; anything else is undefined, never
   assert.deepEqual(parseJsonOrUndefined('{"a":[1,2]}'), { a: [1, 2] });
   assert.equal(parseJsonOrUndefined('null'), null);
   assert.equal(parseJsonOrUndefined('5'), 5);
-  for (const text of ['', '{"cut": "sho', 'plain text', '{a:1}']) assert.equal(parseJsonOrUndefined(text), undefined, text);
+  for (const text of ['', '{"cut": "sho', 'plain text', '{a:1}'])
+    assert.equal(parseJsonOrUndefined(text), undefined, text);
 });

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSocketTable, socketInode, type SocketTable } from '../../../lib/core/process/proc-net.ts';
 
-const listeningInodes = (table: SocketTable, text: string) => [...parseSocketTable(table, text)].filter(([, listening]) => listening).map(([inode]) => inode);
+const listeningInodes = (table: SocketTable, text: string) =>
+  [...parseSocketTable(table, text)].filter(([, listening]) => listening).map(([inode]) => inode);
 
 const TCP = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
    0: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1161 1 000000005da4c674 100 0 0 10 0
@@ -27,8 +28,17 @@ test('finds listening TCP, bound UDP and accepting unix sockets only', () => {
 });
 
 test('lists every socket, servers or not, so a new inode is looked up once', () => {
-  assert.deepEqual([...parseSocketTable('tcp', TCP)], [['1161', true], ['2222', false]]);
-  assert.deepEqual([...parseSocketTable('unix', UNIX)].map(([inode]) => inode), ['5555', '6666', '7777']);
+  assert.deepEqual(
+    [...parseSocketTable('tcp', TCP)],
+    [
+      ['1161', true],
+      ['2222', false],
+    ],
+  );
+  assert.deepEqual(
+    [...parseSocketTable('unix', UNIX)].map(([inode]) => inode),
+    ['5555', '6666', '7777'],
+  );
 });
 
 test('skips garbage, truncated and huge lines', () => {

@@ -2,10 +2,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpuOfRunMs, parseProcStat, type ProcStat } from '../../../lib/core/process/proc-stat.ts';
 
-const stat = (pid: number, cpuTicks: number, reapedCpuTicks: number): ProcStat => ({ pid, comm: 'x', state: 'S', ppid: 1, pgid: pid, sid: pid, cpuTicks, reapedCpuTicks, startTime: 1 });
+const stat = (pid: number, cpuTicks: number, reapedCpuTicks: number): ProcStat => ({
+  pid,
+  comm: 'x',
+  state: 'S',
+  ppid: 1,
+  pgid: pid,
+  sid: pid,
+  cpuTicks,
+  reapedCpuTicks,
+  startTime: 1,
+});
 
 test('parses utime+stime and cutime+cstime from a stat line whose name holds spaces and parentheses', () => {
-  const line = '4242 (git (status) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 7 3 11 9 20 0 1 0 5555 1000 10 1844 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0';
+  const line =
+    '4242 (git (status) x) S 1 4242 4242 0 -1 4194304 100 0 0 0 7 3 11 9 20 0 1 0 5555 1000 10 1844 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0';
   const parsed = parseProcStat(line)!;
   assert.equal(parsed.comm, 'git (status) x');
   assert.equal(parsed.cpuTicks, 10);

@@ -6,7 +6,9 @@ const guards: SignalGuards = { selfPid: 500, parentPid: 400, rootPid: 600 };
 const alive = (pid: number, startTime = 1000, state = 'S') => ({ pid, startTime, state });
 
 test('refuses every pid that must never be signalled, and stale identities', () => {
-  const cases: Array<[string, { pid: number; startTime: number }, ReturnType<typeof alive> | null, boolean, string | null]> = [
+  const cases: Array<
+    [string, { pid: number; startTime: number }, ReturnType<typeof alive> | null, boolean, string | null]
+  > = [
     ['a live owned descendant', { pid: 700, startTime: 1000 }, alive(700), true, null],
     ['pid 0 (own process group)', { pid: 0, startTime: 1000 }, alive(0), true, 'process group'],
     ['a negative pid (a group)', { pid: -700, startTime: 1000 }, alive(-700), true, 'process group'],

@@ -5,7 +5,19 @@ import type { ProcessInfo } from '../../../lib/core/process/process-info.ts';
 import { createTreeObserver, type ObserverParts } from '../../../lib/core/process/tree-observer.ts';
 
 function proc(pid: number, ppid: number): ProcessInfo {
-  return { pid, ppid, pgid: pid, sid: pid, startTime: pid * 10, state: 'S', comm: `p${pid}`, cmdline: [`p${pid}`], cpuTicks: 0, ioBytes: 0, listening: false };
+  return {
+    pid,
+    ppid,
+    pgid: pid,
+    sid: pid,
+    startTime: pid * 10,
+    state: 'S',
+    comm: `p${pid}`,
+    cmdline: [`p${pid}`],
+    cpuTicks: 0,
+    ioBytes: 0,
+    listening: false,
+  };
 }
 
 /** A host the test edits, walked the way the OS observers walk theirs. */
@@ -19,7 +31,12 @@ function host(rows: ProcessInfo[], parts: Partial<ObserverParts> = {}) {
     monotonic: () => now,
     walk: (seeds: Seed[]) => {
       const children = indexChildren(table.values());
-      return walkOwnedTree(seeds, (pid) => table.get(pid) ?? null, (pid) => children.get(pid) ?? [], new Set([0, 1]));
+      return walkOwnedTree(
+        seeds,
+        (pid) => table.get(pid) ?? null,
+        (pid) => children.get(pid) ?? [],
+        new Set([0, 1]),
+      );
     },
     readProcess: (pid) => table.get(pid) ?? null,
     findTagged: () => {
@@ -79,7 +96,10 @@ test('the OS parts add seeds, ownership, a forget step and fields of the observa
     extra: () => ({ cgroupCpuMs: 42 }),
   });
   const observation = observer.observe();
-  assert.deepEqual({ ...observation, processes: pids(observation.processes) }, { at: 0, rootPid: 100, processes: [100, 200], cgroupCpuMs: 42 });
+  assert.deepEqual(
+    { ...observation, processes: pids(observation.processes) },
+    { at: 0, rootPid: 100, processes: [100, 200], cgroupCpuMs: 42 },
+  );
   assert.deepEqual(told, [[100, 200]]);
   assert.ok(observer.isOwned({ pid: 300, startTime: 1 }));
   assert.deepEqual(pids(observer.known()), [100, 200]);

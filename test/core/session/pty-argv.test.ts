@@ -13,18 +13,24 @@ import { NASTY_ARGS } from '../../fixtures/nasty-args.ts';
  */
 
 test('macOS: BSD script takes the agent as trailing argv, no shell and no -e/-c', () => {
-  assert.deepEqual(ptyArgv(['codex', '--model', 'o3', "it's"], { script: '/usr/bin/script', platform: 'darwin', shell: '/bin/zsh' }), {
-    argv: ['/usr/bin/script', '-q', '/dev/null', 'codex', '--model', 'o3', "it's"],
-    env: {},
-  });
+  assert.deepEqual(
+    ptyArgv(['codex', '--model', 'o3', "it's"], { script: '/usr/bin/script', platform: 'darwin', shell: '/bin/zsh' }),
+    {
+      argv: ['/usr/bin/script', '-q', '/dev/null', 'codex', '--model', 'o3', "it's"],
+      env: {},
+    },
+  );
 });
 
-test('Linux: util-linux script runs the agent through sh -c with -e, the person\'s SHELL put back for the agent', () => {
+test("Linux: util-linux script runs the agent through sh -c with -e, the person's SHELL put back for the agent", () => {
   assert.deepEqual(ptyArgv(['claude', "it's"], { script: '/usr/bin/script', platform: 'linux', shell: '/bin/zsh' }), {
     argv: ['/usr/bin/script', '-q', '-e', '-c', `SHELL='/bin/zsh' exec 'claude' 'it'\\''s'`, '/dev/null'],
     env: { SHELL: '/bin/sh' },
   });
-  assert.equal(ptyArgv(['codex'], { script: '/bin/script', platform: 'linux', shell: undefined })!.argv[4], `unset SHELL; exec 'codex'`);
+  assert.equal(
+    ptyArgv(['codex'], { script: '/bin/script', platform: 'linux', shell: undefined })!.argv[4],
+    `unset SHELL; exec 'codex'`,
+  );
 });
 
 test('no known script elsewhere', () => {
@@ -34,8 +40,14 @@ test('no known script elsewhere', () => {
 test('Linux: through the real util-linux script every argument arrives byte for byte, with SHELL restored and the exit code passed through', async (t) => {
   const out = join(tempDir(t), 'argv.json');
   const program = `require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice(1), shell: process.env.SHELL })); process.exit(9)`;
-  const command = ptyArgv([process.execPath, '-e', program, ...NASTY_ARGS], { script: 'script', platform: 'linux', shell: '/bin/my shell' })!;
-  const finished = await runProgram(command.argv[0]!, command.argv.slice(1), { env: { ...process.env, ...command.env } });
+  const command = ptyArgv([process.execPath, '-e', program, ...NASTY_ARGS], {
+    script: 'script',
+    platform: 'linux',
+    shell: '/bin/my shell',
+  })!;
+  const finished = await runProgram(command.argv[0]!, command.argv.slice(1), {
+    env: { ...process.env, ...command.env },
+  });
   assert.equal(finished.code, 9, finished.stderr);
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { argv: NASTY_ARGS, shell: '/bin/my shell' });
 });

@@ -7,11 +7,33 @@ const NOW = 1_800_000_000_000;
 const MIN = 60_000;
 
 function finding(overrides: Partial<SessionFinding> = {}): SessionFinding {
-  return { agent: 'codex', sessionId: 's1', cwd: '/srv/app', root: true, interruption: null, stoppedByPerson: null, revivesSinceUserInput: 0, lastTimestamp: null, task: null, resumeFlags: [], ...overrides };
+  return {
+    agent: 'codex',
+    sessionId: 's1',
+    cwd: '/srv/app',
+    root: true,
+    interruption: null,
+    stoppedByPerson: null,
+    revivesSinceUserInput: 0,
+    lastTimestamp: null,
+    task: null,
+    resumeFlags: [],
+    ...overrides,
+  };
 }
 
 const view = (f: SessionFinding, writtenAgo: number, holders: number[] = []) =>
-  watchSession({ finding: f, path: '/x.jsonl', lines: ['{"type":"session_meta"}', '{"type":"event_msg","payload":{"type":"task_started"}}', 'cut'], mtimeMs: NOW - writtenAgo, holders }, NOW, 30 * MIN);
+  watchSession(
+    {
+      finding: f,
+      path: '/x.jsonl',
+      lines: ['{"type":"session_meta"}', '{"type":"event_msg","payload":{"type":"task_started"}}', 'cut'],
+      mtimeMs: NOW - writtenAgo,
+      holders,
+    },
+    NOW,
+    30 * MIN,
+  );
 
 test('turn state: completed, stopped by a person, running (held open or growing), interrupted (open turn, nobody writing)', () => {
   assert.equal(view(finding(), 10 * MIN).turn, 'completed');
@@ -22,7 +44,11 @@ test('turn state: completed, stopped by a person, running (held open or growing)
   const interrupted = view(open, GROWING_MS + 1);
   assert.equal(interrupted.turn, 'interrupted');
   assert.deepEqual(interrupted.signals, ['revivable: deadman revive would resume it']);
-  assert.equal(view(finding({ interruption: 'x', root: false }), 10 * MIN).signals.length, 0, 'a sub-agent is never revived');
+  assert.equal(
+    view(finding({ interruption: 'x', root: false }), 10 * MIN).signals.length,
+    0,
+    'a sub-agent is never revived',
+  );
 });
 
 test('counts and latest event by kind (Codex event_msg by its payload type); a cut line is not counted', () => {

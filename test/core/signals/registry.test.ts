@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONSULTABLE_SIGNALS, DETECTION_ORDER, nextPassAfter, SIGNAL_KINDS, SIGNALS, signalRow, stallKindOf, stallStatus } from '../../../lib/core/signals/registry.ts';
+import {
+  CONSULTABLE_SIGNALS,
+  DETECTION_ORDER,
+  nextPassAfter,
+  SIGNAL_KINDS,
+  SIGNALS,
+  signalRow,
+  stallKindOf,
+  stallStatus,
+} from '../../../lib/core/signals/registry.ts';
 import { ACTIONS, type RecoveryAction } from '../../../lib/core/signals/actions.ts';
 import { DIAGNOSIS_ACTIONS } from '../../../lib/core/signals/actions.ts';
 import { NEXT_PASS_OUTCOMES } from '../../../lib/core/signals/signal-row.ts';
@@ -14,7 +23,7 @@ test('every kind with a detector is run once, in the detection order; the others
   for (const kind of SIGNAL_KINDS) assert.ok(signalRow(kind)!.raisedBy.length > 0, kind);
 });
 
-test('each ending action enters the stall of exactly one kind, and only ending actions are any kind\'s endedBy', () => {
+test("each ending action enters the stall of exactly one kind, and only ending actions are any kind's endedBy", () => {
   const ending = (Object.keys(ACTIONS) as RecoveryAction[]).filter((action) => 'ends' in ACTIONS[action]);
   for (const action of ending) {
     assert.equal(SIGNAL_KINDS.filter((kind) => signalRow(kind)!.endedBy === action).length, 1, action);
@@ -27,7 +36,9 @@ test('each ending action enters the stall of exactly one kind, and only ending a
 });
 
 test('a stall action of its own belongs to one kind, says its STATUS words, and a next pass follows only an outcome of its own', () => {
-  const own = SIGNAL_KINDS.map((kind) => signalRow(kind)!.stall).filter((stall) => stall !== 'configured' && stall !== 'exit');
+  const own = SIGNAL_KINDS.map((kind) => signalRow(kind)!.stall).filter(
+    (stall) => stall !== 'configured' && stall !== 'exit',
+  );
   assert.equal(new Set(own).size, own.length);
   for (const stall of own) assert.ok(stallStatus(stall)?.word, stall);
   assert.equal(stallStatus('withhold'), undefined);
@@ -47,17 +58,21 @@ test('a stall action of its own belongs to one kind, says its STATUS words, and 
 });
 
 test('a consulted kind allows only contract actions, and its own diagnosis among them; the error codes are distinct', () => {
-  assert.deepEqual([...CONSULTABLE_SIGNALS], ['HUNG_PROCESS', 'REPEATED_FAILURE', 'NO_PROGRESS', 'SESSION_BUDGET_RISK']);
+  assert.deepEqual(
+    [...CONSULTABLE_SIGNALS],
+    ['HUNG_PROCESS', 'REPEATED_FAILURE', 'NO_PROGRESS', 'SESSION_BUDGET_RISK'],
+  );
   for (const kind of CONSULTABLE_SIGNALS) {
     const { consult, diagnosis } = signalRow(kind)!;
-    for (const action of Object.keys(consult!)) assert.ok((DIAGNOSIS_ACTIONS as readonly string[]).includes(action), `${kind}: ${action}`);
+    for (const action of Object.keys(consult!))
+      assert.ok((DIAGNOSIS_ACTIONS as readonly string[]).includes(action), `${kind}: ${action}`);
     assert.ok(Object.values(consult!).includes(diagnosis.action), kind);
   }
   const codes = SIGNAL_KINDS.map((kind) => SIGNALS[kind].errorCode);
   assert.equal(new Set(codes).size, codes.length);
 });
 
-test('a kind this deadman does not know (a newer one\'s, read back from the store) has no row', () => {
+test("a kind this deadman does not know (a newer one's, read back from the store) has no row", () => {
   assert.equal(signalRow('SOMETHING_NEWER'), undefined);
   assert.equal(signalRow('toString'), undefined);
 });

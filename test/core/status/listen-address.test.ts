@@ -16,6 +16,8 @@ test('parseListenAddress: HOST:PORT, [IPv6]:PORT, a bare PORT on loopback; anyth
 });
 
 test('isLoopbackHost: 127.0.0.0/8, ::1, localhost; not the wildcard, not a pod address', () => {
-  for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1']) assert.equal(isLoopbackHost(host), true, host);
-  for (const host of ['0.0.0.0', '::', '10.0.0.7', '128.0.0.1', 'example.com', '127.example.com']) assert.equal(isLoopbackHost(host), false, host);
+  for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost', 'LOCALHOST', '::ffff:127.0.0.1'])
+    assert.equal(isLoopbackHost(host), true, host);
+  for (const host of ['0.0.0.0', '::', '10.0.0.7', '128.0.0.1', 'example.com', '127.example.com'])
+    assert.equal(isLoopbackHost(host), false, host);
 });

@@ -3,15 +3,28 @@ import assert from 'node:assert/strict';
 import { clockTime, isHealthy, statusLine, type RunSnapshot } from '../../../lib/core/status/service-status-line.ts';
 
 const healthy: RunSnapshot = {
-  now: 10_000, wallNow: Date.UTC(2026, 11, 1, 21, 14, 7), adapter: 'codex', sessionId: '019a2301-3bc1-7e73', lastOutputAt: 6_000, processCount: 3,
-  evidence: { alive: 2, total: 2, failing: null }, stall: null, awaitingApproval: null, recovering: null, loopOverdue: false,
+  now: 10_000,
+  wallNow: Date.UTC(2026, 11, 1, 21, 14, 7),
+  adapter: 'codex',
+  sessionId: '019a2301-3bc1-7e73',
+  lastOutputAt: 6_000,
+  processCount: 3,
+  evidence: { alive: 2, total: 2, failing: null },
+  stall: null,
+  awaitingApproval: null,
+  recovering: null,
+  loopOverdue: false,
 };
 
 test('the ok sentence names the session, the time of the last event, the tree and the evidence', () => {
   const lastAt = clockTime(Date.UTC(2026, 11, 1, 21, 14, 3));
   assert.match(lastAt, /^\d\d:14$/);
   assert.equal(statusLine(healthy), `ok · codex session 019a2301… · last event at ${lastAt} · 3 procs · evidence 2/2`);
-  assert.equal(statusLine({ ...healthy, now: 20_000, wallNow: healthy.wallNow + 10_000 }), statusLine(healthy), 'nothing new: the same, still true sentence');
+  assert.equal(
+    statusLine({ ...healthy, now: 20_000, wallNow: healthy.wallNow + 10_000 }),
+    statusLine(healthy),
+    'nothing new: the same, still true sentence',
+  );
   assert.equal(isHealthy(healthy), true);
 });
 

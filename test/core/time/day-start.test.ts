@@ -5,7 +5,7 @@ import { localDate, offsetZone, startOfDay } from '../../../lib/core/time/day-st
 // 2026-12-07 01:30 UTC: already the 7th at +05:30, still the 6th at -07:00.
 const at = Date.UTC(2026, 11, 7, 1, 30);
 
-test('a container\'s fixed offset (date +%z) is a zone: its day starts at its own midnight', () => {
+test("a container's fixed offset (date +%z) is a zone: its day starts at its own midnight", () => {
   assert.equal(offsetZone(330), '+05:30');
   assert.equal(offsetZone(-420), '-07:00');
   assert.equal(offsetZone(0), '+00:00');

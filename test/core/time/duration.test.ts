@@ -24,11 +24,18 @@ test('every spelling of the corpus reads and prints as systemd-analyze timespan 
     const expected = systemdReads(text);
     const ours = parseSpan(text);
     if (expected === null) {
-      assert.equal(ours.ok, false, `${JSON.stringify(text)}: systemd refuses it, deadman read ${JSON.stringify(ours, (_, v) => typeof v === 'bigint' ? String(v) : v)}`);
+      assert.equal(
+        ours.ok,
+        false,
+        `${JSON.stringify(text)}: systemd refuses it, deadman read ${JSON.stringify(ours, (_, v) => (typeof v === 'bigint' ? String(v) : v))}`,
+      );
       continue;
     }
     valid.add(text);
-    assert.ok(ours.ok, `${JSON.stringify(text)}: systemd reads ${expected.usec} µs, deadman refused it: ${!ours.ok && ours.error}`);
+    assert.ok(
+      ours.ok,
+      `${JSON.stringify(text)}: systemd reads ${expected.usec} µs, deadman refused it: ${!ours.ok && ours.error}`,
+    );
     const usec = ours.usec === 'infinity' ? (1n << 64n) - 1n : ours.usec;
     assert.equal(String(usec), expected.usec, JSON.stringify(text));
     assert.equal(formatSpan(ours.usec), expected.human, JSON.stringify(text));
@@ -38,8 +45,16 @@ test('every spelling of the corpus reads and prints as systemd-analyze timespan 
 
 test('the spellings the issue names parse without systemd too', () => {
   const cases: Array<[string, number]> = [
-    ['7 minutes', 420_000], ['3 days', 259_200_000], ['1h30min', 5_400_000], ['2M', 5_259_600_000], ['1y', 31_557_600_000],
-    ['500ms', 500], ['1.5h', 5_400_000], ['90', 90_000], ['1us', 1], ['0', 0],
+    ['7 minutes', 420_000],
+    ['3 days', 259_200_000],
+    ['1h30min', 5_400_000],
+    ['2M', 5_259_600_000],
+    ['1y', 31_557_600_000],
+    ['500ms', 500],
+    ['1.5h', 5_400_000],
+    ['90', 90_000],
+    ['1us', 1],
+    ['0', 0],
   ];
   for (const [text, ms] of cases) assert.deepEqual(parseDuration(text), { ok: true, ms }, text);
   assert.deepEqual(parseDuration('infinity'), { ok: true, ms: Number.POSITIVE_INFINITY });
@@ -49,8 +64,15 @@ test('the spellings the issue names parse without systemd too', () => {
 
 test('refusals say what is wrong and how to write it', () => {
   const expectations: Array<[string, RegExp]> = [
-    ['-5s', /is negative/], ['', /is empty/], ['5parsecs', /unknown unit "parsecs"/], ['1mo', /unknown unit "o"; use .*M \(months\)/], ['5 fortnights', /unknown unit "fortnights"/],
-    ['5.s', /"\." without digits/], [`1${'0'.repeat(400)}`, /out of range/], ['99999999999999999999s', /out of range/], ['soon', /is not a time span/],
+    ['-5s', /is negative/],
+    ['', /is empty/],
+    ['5parsecs', /unknown unit "parsecs"/],
+    ['1mo', /unknown unit "o"; use .*M \(months\)/],
+    ['5 fortnights', /unknown unit "fortnights"/],
+    ['5.s', /"\." without digits/],
+    [`1${'0'.repeat(400)}`, /out of range/],
+    ['99999999999999999999s', /out of range/],
+    ['soon', /is not a time span/],
   ];
   for (const [text, expected] of expectations) {
     const result = parseDuration(text);

@@ -15,7 +15,10 @@ const spec: PlistSpec = {
   runArgs: ['--inactivity', '10min'],
   command: ['/usr/local/bin/codex', 'exec', '<tag> & "quotes" \'single\''],
   workingDirectory: '/Users/me/repo & co',
-  environment: [['PATH', '/usr/local/bin:/usr/bin'], ['NOTE', 'a<b>&c']],
+  environment: [
+    ['PATH', '/usr/local/bin:/usr/bin'],
+    ['NOTE', 'a<b>&c'],
+  ],
   logDir: '/Users/me/Library/Logs',
   timings: { restartMs: 30_000, stopTimeoutMs: 30_000 },
 };
@@ -24,7 +27,11 @@ const spec: PlistSpec = {
 async function parsePlist(t: { after(fn: () => void): void }, text: string): Promise<Record<string, unknown>> {
   const file = join(tempDir(t), 'job.plist');
   writeFileSync(file, text);
-  const result = await runProgram('python3', ['-c', 'import json,plistlib,sys; print(json.dumps(plistlib.load(open(sys.argv[1],"rb"))))', file]);
+  const result = await runProgram('python3', [
+    '-c',
+    'import json,plistlib,sys; print(json.dumps(plistlib.load(open(sys.argv[1],"rb"))))',
+    file,
+  ]);
   assert.equal(result.code, 0, result.stderr);
   return JSON.parse(result.stdout) as Record<string, unknown>;
 }
@@ -34,7 +41,17 @@ test('a generated plist is a valid property list with the keys launchd needs', a
   assert.equal(plistFileName('review'), 'deadman.review.plist');
   assert.equal(parsed.Label, 'deadman.review');
   assert.deepEqual(parsed.ProgramArguments, [
-    spec.nodePath, spec.deadmanEntry, 'run', '--name', 'review', '--inactivity', '10min', '--on-stall', 'exit', '--', ...spec.command,
+    spec.nodePath,
+    spec.deadmanEntry,
+    'run',
+    '--name',
+    'review',
+    '--inactivity',
+    '10min',
+    '--on-stall',
+    'exit',
+    '--',
+    ...spec.command,
   ]);
   assert.deepEqual(parsed.KeepAlive, { SuccessfulExit: false });
   assert.equal(parsed.RunAtLoad, true);
@@ -42,7 +59,11 @@ test('a generated plist is a valid property list with the keys launchd needs', a
   assert.equal(parsed.ExitTimeOut, 30);
   assert.equal(parsed.ProcessType, 'Standard');
   assert.equal(parsed.WorkingDirectory, spec.workingDirectory);
-  assert.deepEqual(parsed.EnvironmentVariables, { PATH: '/usr/local/bin:/usr/bin', NOTE: 'a<b>&c', DEADMAN_LAUNCHD_LABEL: 'deadman.review' });
+  assert.deepEqual(parsed.EnvironmentVariables, {
+    PATH: '/usr/local/bin:/usr/bin',
+    NOTE: 'a<b>&c',
+    DEADMAN_LAUNCHD_LABEL: 'deadman.review',
+  });
   assert.equal(parsed.StandardOutPath, '/Users/me/Library/Logs/deadman-review.log');
   assert.equal(parsed.StandardErrorPath, '/Users/me/Library/Logs/deadman-review.err.log');
 });
@@ -60,11 +81,14 @@ test('launchd has no watchdog: the run must end stalls itself', () => {
 });
 
 test('refuses what XML cannot carry, and bad names', () => {
-  assert.throws(() => renderPlist({ ...spec, command: ['/bin/echo', 'bell\x07'] }), (e: unknown) => e instanceof DeadmanError && /control character/.test(e.message));
+  assert.throws(
+    () => renderPlist({ ...spec, command: ['/bin/echo', 'bell\x07'] }),
+    (e: unknown) => e instanceof DeadmanError && /control character/.test(e.message),
+  );
   assert.throws(() => renderPlist({ ...spec, name: 'a/b' }), DeadmanError);
 });
 
-test('the plist and deadman\'s exit codes agree with the systemd unit on which exits restart', async (t) => {
+test("the plist and deadman's exit codes agree with the systemd unit on which exits restart", async (t) => {
   const parsed = await parsePlist(t, renderPlist(spec));
   // launchd.plist(5): KeepAlive { SuccessfulExit = false } restarts a job that exited with anything but 0.
   assert.deepEqual(parsed.KeepAlive, { SuccessfulExit: false });
@@ -78,7 +102,10 @@ test('the plist and deadman\'s exit codes agree with the systemd unit on which e
   }
 });
 
-test('a label given with --env is the job\'s own, not a second one', async (t) => {
-  const parsed = await parsePlist(t, renderPlist({ ...spec, environment: [...spec.environment, [LAUNCHD_LABEL_ENV, 'other']] }));
+test("a label given with --env is the job's own, not a second one", async (t) => {
+  const parsed = await parsePlist(
+    t,
+    renderPlist({ ...spec, environment: [...spec.environment, [LAUNCHD_LABEL_ENV, 'other']] }),
+  );
   assert.equal((parsed.EnvironmentVariables as Record<string, string>)[LAUNCHD_LABEL_ENV], 'deadman.review');
 });

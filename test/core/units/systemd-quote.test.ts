@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { escapeSpecifiers, quoteCommandLine, quoteEnvironmentAssignment, quoteExecArg, SYSTEMD_LINE_MAX } from '../../../lib/core/units/systemd-quote.ts';
+import {
+  escapeSpecifiers,
+  quoteCommandLine,
+  quoteEnvironmentAssignment,
+  quoteExecArg,
+  SYSTEMD_LINE_MAX,
+} from '../../../lib/core/units/systemd-quote.ts';
 import { repoRoot, tempDir } from '../../helpers/cli.ts';
 import { startUserManager } from '../../helpers/systemd.ts';
 import { NASTY_ARGS } from '../../fixtures/nasty-args.ts';
@@ -24,7 +30,8 @@ test('quotes each argument the way systemd unquotes it', () => {
     ['ü', '"ü"'],
     ['tab\there', '"tab\\x09here"'],
   ];
-  for (const [arg, expected] of cases) assert.deepEqual(quoteExecArg(arg), { ok: true, text: expected }, JSON.stringify(arg));
+  for (const [arg, expected] of cases)
+    assert.deepEqual(quoteExecArg(arg), { ok: true, text: expected }, JSON.stringify(arg));
 });
 
 test('Environment= assignments double % but leave $ alone (no $ expansion there)', () => {
@@ -60,14 +67,17 @@ test('every nasty argument and environment value reaches the program verbatim un
   const envValue = 'a "quoted" $VALUE with 5% and \\ backslash ✓';
   const env = quoteEnvironmentAssignment('NASTY', envValue);
   assert.ok(env.ok);
-  await manager.writeUnit('quoting.service', [
-    '[Service]',
-    'Type=oneshot',
-    `Environment=${env.text}`,
-    'Environment=DUMP_ENV=NASTY',
-    `ExecStart=${command.text}`,
-    '',
-  ].join('\n'));
+  await manager.writeUnit(
+    'quoting.service',
+    [
+      '[Service]',
+      'Type=oneshot',
+      `Environment=${env.text}`,
+      'Environment=DUMP_ENV=NASTY',
+      `ExecStart=${command.text}`,
+      '',
+    ].join('\n'),
+  );
   const started = await manager.systemctl('start', 'quoting.service');
   assert.equal(started.code, 0, `${started.stderr} ${readFileSync(manager.logPath, 'utf8').slice(-2000)}`);
   const dumped = JSON.parse(readFileSync(out, 'utf8')) as { args: string[]; env: Record<string, string> };

@@ -4,9 +4,13 @@ import { reviveUnitName, systemdRunArgv, type TransientRevive } from '../../../l
 import { deriveTimings } from '../../../lib/core/units/unit-timings.ts';
 
 const spec: TransientRevive = {
-  manager: 'user', unitName: 'deadman-revive-job-01a23300.service', description: 'deadman revive: job',
+  manager: 'user',
+  unitName: 'deadman-revive-job-01a23300.service',
+  description: 'deadman revive: job',
   timings: deriveTimings({ inactivity: 60_000, stop_grace: 10_000, ready_timeout: 30_000 }),
-  notify: { addonLoaded: false, why: 'not built' }, workingDirectory: '/srv/work', environmentNames: ['HOME', 'PATH'],
+  notify: { addonLoaded: false, why: 'not built' },
+  workingDirectory: '/srv/work',
+  environmentNames: ['HOME', 'PATH'],
   run: ['/usr/bin/node', '/opt/deadman/bin/deadman.js', 'run', '--name', 'job', '--', 'codex', 'exec', '--json', 'x'],
 };
 
@@ -15,12 +19,31 @@ test('the unit name is the run name and the session id prefix, with what systemd
   assert.equal(reviveUnitName('a b@c', 'x/y'), 'deadman-revive-a_b_c-x_y.service');
 });
 
-test('systemd-run gets the generated units\' notify settings, the timings, the environment by name, then the run', () => {
+test("systemd-run gets the generated units' notify settings, the timings, the environment by name, then the run", () => {
   const argv = systemdRunArgv(spec);
-  assert.deepEqual(argv.slice(0, 8), ['systemd-run', '--user', '--no-block', '--collect', '--quiet', `--unit=${spec.unitName}`, '--description=deadman revive: job', '--working-directory=/srv/work']);
+  assert.deepEqual(argv.slice(0, 8), [
+    'systemd-run',
+    '--user',
+    '--no-block',
+    '--collect',
+    '--quiet',
+    `--unit=${spec.unitName}`,
+    '--description=deadman revive: job',
+    '--working-directory=/srv/work',
+  ]);
   const properties = argv.flatMap((arg, i) => (argv[i - 1] === '-p' ? [arg] : []));
-  assert.deepEqual(properties, ['Type=notify', 'NotifyAccess=all', 'WatchdogSec=15s', 'TimeoutStartSec=60s', 'TimeoutStopSec=30s', 'KillMode=control-group']);
-  assert.deepEqual(argv.filter((arg) => arg.startsWith('--setenv=')), ['--setenv=HOME', '--setenv=PATH']);
+  assert.deepEqual(properties, [
+    'Type=notify',
+    'NotifyAccess=all',
+    'WatchdogSec=15s',
+    'TimeoutStartSec=60s',
+    'TimeoutStopSec=30s',
+    'KillMode=control-group',
+  ]);
+  assert.deepEqual(
+    argv.filter((arg) => arg.startsWith('--setenv=')),
+    ['--setenv=HOME', '--setenv=PATH'],
+  );
   assert.deepEqual(argv.slice(argv.indexOf('--') + 1), spec.run);
   const system = systemdRunArgv({ ...spec, manager: 'system', notify: { addonLoaded: true } });
   assert.ok(!system.includes('--user'));

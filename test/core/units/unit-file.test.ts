@@ -64,14 +64,15 @@ test('a system unit carries every setting the watchdog contract needs', () => {
 test('every directive is explained by a comment above it or its group', () => {
   const lines = renderUnit(spec()).split('\n');
   const unexplained = lines.filter((line, i) => {
-    if (!/^[A-Za-z]+=/.test(line) || /^(Description|SyslogIdentifier|WantedBy|Wants|After|StartLimitBurst)=/.test(line)) return false;
+    if (!/^[A-Za-z]+=/.test(line) || /^(Description|SyslogIdentifier|WantedBy|Wants|After|StartLimitBurst)=/.test(line))
+      return false;
     const previous = lines[i - 1] ?? '';
     return !previous.startsWith('#') && !/^[A-Za-z]+=/.test(previous);
   });
   assert.deepEqual(unexplained, []);
 });
 
-test('a user unit has no User= and starts with the user\'s session', () => {
+test("a user unit has no User= and starts with the user's session", () => {
   const d = directives(renderUnit(spec({ scope: 'user', runAs: null })));
   assert.equal(d.get('User'), undefined);
   assert.equal(d.get('StateDirectory'), undefined);
@@ -86,9 +87,13 @@ test('a user unit states where its database is: ~/.local/state for a user, /var/
   assert.doesNotMatch(root, /\.local\/state/);
 });
 
-test('root runs keep state in StateDirectory=, where root\'s report looks', () => {
+test("root runs keep state in StateDirectory=, where root's report looks", () => {
   assert.deepEqual(directives(renderUnit(spec({ runAs: 'root' }))).get('StateDirectory'), ['deadman']);
-  assert.deepEqual(directives(renderUnit(spec({ runAs: 'root' }))).get('CacheDirectory'), ['deadman'], 'the compile cache outlives PrivateTmp=');
+  assert.deepEqual(
+    directives(renderUnit(spec({ runAs: 'root' }))).get('CacheDirectory'),
+    ['deadman'],
+    'the compile cache outlives PrivateTmp=',
+  );
 });
 
 test('NotifyAccess=all only when the addon cannot load, and the unit says why', () => {
@@ -106,7 +111,11 @@ test('refuses bad names and unquotable arguments with a usage error naming the c
     [{ environment: [['BAD-NAME', 'x']] }, /BAD-NAME/],
   ];
   for (const [override, message] of cases) {
-    assert.throws(() => renderUnit(spec(override)), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && message.test(error.message));
+    assert.throws(
+      () => renderUnit(spec(override)),
+      (error: unknown) =>
+        error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && message.test(error.message),
+    );
   }
 });
 
@@ -125,18 +134,41 @@ test('generated units are sandboxed, writing only HOME, the work and the records
   assert.equal(d.get('MemoryDenyWriteExecute'), undefined, 'Node needs writable executable memory for its JIT');
   assert.equal(d.get('RestrictNamespaces'), undefined, 'agent sandboxes create namespaces');
   assert.deepEqual(d.get('CapabilityBoundingSet'), [''], 'User=agent needs no capabilities');
-  assert.match(directives(renderUnit(spec({ runAs: 'root' }))).get('CapabilityBoundingSet')?.[0] ?? '', /^~CAP_SYS_MODULE /, 'root keeps root but for what no job needs');
+  assert.match(
+    directives(renderUnit(spec({ runAs: 'root' }))).get('CapabilityBoundingSet')?.[0] ?? '',
+    /^~CAP_SYS_MODULE /,
+    'root keeps root but for what no job needs',
+  );
   const user = directives(renderUnit(spec({ scope: 'user', runAs: null })));
-  assert.deepEqual([user.get('PrivateUsers'), user.get('CapabilityBoundingSet')], [['yes'], ['']], 'a user manager drops capabilities only inside a user namespace');
+  assert.deepEqual(
+    [user.get('PrivateUsers'), user.get('CapabilityBoundingSet')],
+    [['yes'], ['']],
+    'a user manager drops capabilities only inside a user namespace',
+  );
 });
 
 test('work or records under /tmp keep the shared /tmp; an unlistable path is a usage error', () => {
   assert.equal(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('PrivateTmp'), undefined);
-  assert.equal(directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/var/tmp/db'] }))).get('PrivateTmp'), undefined);
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), ['/home/agent /srv/100%%']);
-  assert.equal(directives(renderUnit(spec({ nodePath: '/tmp/clone/node_modules/node/bin/node' }))).get('PrivateTmp'), undefined, 'deadman itself must stay reachable');
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), ['/home/agent "/srv/my repo"']);
-  assert.throws(() => renderUnit(spec({ writablePaths: ['/srv/a\nb'] })), (error: unknown) => error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && /ReadWritePaths/.test(error.message));
+  assert.equal(
+    directives(renderUnit(spec({ writablePaths: ['/srv/repo', '/var/tmp/db'] }))).get('PrivateTmp'),
+    undefined,
+  );
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/100%'] }))).get('ReadWritePaths'), [
+    '/home/agent /srv/100%%',
+  ]);
+  assert.equal(
+    directives(renderUnit(spec({ nodePath: '/tmp/clone/node_modules/node/bin/node' }))).get('PrivateTmp'),
+    undefined,
+    'deadman itself must stay reachable',
+  );
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/my repo'] }))).get('ReadWritePaths'), [
+    '/home/agent "/srv/my repo"',
+  ]);
+  assert.throws(
+    () => renderUnit(spec({ writablePaths: ['/srv/a\nb'] })),
+    (error: unknown) =>
+      error instanceof DeadmanError && error.exitCode === ExitCode.USAGE && /ReadWritePaths/.test(error.message),
+  );
 });
 
 test('a [metrics] textfile directory is writable if it exists, and never keeps the unit from starting', () => {
@@ -146,27 +178,49 @@ test('a [metrics] textfile directory is writable if it exists, and never keeps t
 });
 
 test('work under /tmp keeps the shared /tmp and /var/tmp writable, elsewhere they are private', () => {
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('ReadWritePaths'), ['/home/agent /tmp/job -/tmp -/var/tmp']);
-  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/repo'] }))).get('ReadWritePaths'), ['/home/agent /srv/repo']);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/tmp/job'] }))).get('ReadWritePaths'), [
+    '/home/agent /tmp/job -/tmp -/var/tmp',
+  ]);
+  assert.deepEqual(directives(renderUnit(spec({ writablePaths: ['/srv/repo'] }))).get('ReadWritePaths'), [
+    '/home/agent /srv/repo',
+  ]);
 });
 
 test('a --user unit has only directives a user manager applies and still hears READY=1 under', () => {
   const user = directives(renderUnit(spec({ scope: 'user', runAs: null })));
-  for (const key of ['PrivateDevices', 'ProtectKernelModules', 'ProtectClock', 'ProtectControlGroups', 'ProtectProc', 'User']) {
+  for (const key of [
+    'PrivateDevices',
+    'ProtectKernelModules',
+    'ProtectClock',
+    'ProtectControlGroups',
+    'ProtectProc',
+    'User',
+  ]) {
     assert.equal(user.get(key), undefined, key);
   }
   const system = directives(renderUnit(spec()));
-  for (const key of ['PrivateDevices', 'ProtectKernelModules', 'ProtectClock', 'ProtectControlGroups', 'ProtectProc']) assert.ok(system.has(key), key);
+  for (const key of ['PrivateDevices', 'ProtectKernelModules', 'ProtectClock', 'ProtectControlGroups', 'ProtectProc'])
+    assert.ok(system.has(key), key);
 });
 
 test('--sandbox: off writes no sandboxing, strict adds to default', () => {
-  const sandboxing = /^(NoNewPrivileges|Protect[A-Za-z]+|Private[A-Za-z]+|Restrict[A-Za-z]+|ReadWritePaths|LockPersonality|SystemCall[A-Za-z]+|CapabilityBoundingSet|UMask)=/;
-  assert.deepEqual(renderUnit(spec({ sandbox: 'off' })).split('\n').filter((l) => sandboxing.test(l)), []);
+  const sandboxing =
+    /^(NoNewPrivileges|Protect[A-Za-z]+|Private[A-Za-z]+|Restrict[A-Za-z]+|ReadWritePaths|LockPersonality|SystemCall[A-Za-z]+|CapabilityBoundingSet|UMask)=/;
+  assert.deepEqual(
+    renderUnit(spec({ sandbox: 'off' }))
+      .split('\n')
+      .filter((l) => sandboxing.test(l)),
+    [],
+  );
   const strict = directives(renderUnit(spec({ sandbox: 'strict', runAs: 'root' })));
   assert.deepEqual(strict.get('RestrictNamespaces'), ['yes']);
   assert.deepEqual(strict.get('CapabilityBoundingSet'), [''], 'strict: not even root keeps capabilities');
   assert.deepEqual(strict.get('SystemCallFilter'), ['@system-service']);
-  assert.equal(directives(renderUnit(spec())).get('RestrictNamespaces'), undefined, 'default: agent sandboxes (bubblewrap) still work');
+  assert.equal(
+    directives(renderUnit(spec())).get('RestrictNamespaces'),
+    undefined,
+    'default: agent sandboxes (bubblewrap) still work',
+  );
 });
 
 test('StartLimitBurst= leaves room for every revive and the start that gives up (exit 69)', () => {
@@ -178,8 +232,14 @@ test('StartLimitBurst= leaves room for every revive and the start that gives up 
 });
 
 test('after the main process ended, however, a reader settles the run with the same config and records; its exit is ignored', () => {
-  assert.deepEqual(directives(renderUnit(spec({ readArgs: ['--config', '/etc/deadman/review.toml', '--state-dir', '/srv/state'] }))).get('ExecStopPost'),
-    ['-/opt/node/bin/node /opt/deadman/bin/deadman.js health --quiet --settle --name review --config /etc/deadman/review.toml --state-dir /srv/state']);
+  assert.deepEqual(
+    directives(
+      renderUnit(spec({ readArgs: ['--config', '/etc/deadman/review.toml', '--state-dir', '/srv/state'] })),
+    ).get('ExecStopPost'),
+    [
+      '-/opt/node/bin/node /opt/deadman/bin/deadman.js health --quiet --settle --name review --config /etc/deadman/review.toml --state-dir /srv/state',
+    ],
+  );
 });
 
 test('systemctl reload reaches deadman as SIGHUP', () => {
@@ -192,7 +252,11 @@ test('records kept where the generating shell said are named in the unit, and re
   assert.equal(directives(text).get('StateDirectory'), undefined);
 });
 
-test('a system unit names User=\'s own HOME writable: %h there is root\'s, whatever User= says', () => {
-  assert.deepEqual(directives(renderUnit(spec({ home: '/home/agent' }))).get('ReadWritePaths'), ['/home/agent /srv/repo']);
-  assert.deepEqual(directives(renderUnit(spec({ scope: 'user', runAs: null, home: '%h' }))).get('ReadWritePaths'), ['%h /srv/repo']);
+test("a system unit names User='s own HOME writable: %h there is root's, whatever User= says", () => {
+  assert.deepEqual(directives(renderUnit(spec({ home: '/home/agent' }))).get('ReadWritePaths'), [
+    '/home/agent /srv/repo',
+  ]);
+  assert.deepEqual(directives(renderUnit(spec({ scope: 'user', runAs: null, home: '%h' }))).get('ReadWritePaths'), [
+    '%h /srv/repo',
+  ]);
 });

@@ -26,7 +26,7 @@ test('stop and start timeouts stay above what deadman waits for itself', () => {
   assert.equal(deriveTimings({ ...base, stop_grace: 1500 }).stopTimeoutMs % 1000, 0, 'whole seconds');
 });
 
-test('overrides win, and restarts are never systemd\'s 100 ms by default', () => {
+test("overrides win, and restarts are never systemd's 100 ms by default", () => {
   assert.equal(deriveTimings(base).restartMs, 30_000);
   const t = deriveTimings(base, { watchdogMs: 2_000, restartMs: 1_000 });
   assert.equal(t.watchdogMs, 2_000);

@@ -7,8 +7,18 @@ import { tempDir } from '../../helpers/cli.ts';
 
 const TOKEN = '0f8b5d2e-6c1a-4e7b-9a3d-2b4c6d8e0f12';
 const OTHER = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
-const request = { run_token: TOKEN, incident_id: 7, decision: 'approve' as const, by: 'alice (uid 1000)', at: '2026-12-01T10:00:00.000Z' };
-const pathsOf = (dir: string) => ({ stateDir: dir, database: join(dir, 'deadman.db'), markerDir: join(dir, 'markers') });
+const request = {
+  run_token: TOKEN,
+  incident_id: 7,
+  decision: 'approve' as const,
+  by: 'alice (uid 1000)',
+  at: '2026-12-01T10:00:00.000Z',
+};
+const pathsOf = (dir: string) => ({
+  stateDir: dir,
+  database: join(dir, 'deadman.db'),
+  markerDir: join(dir, 'markers'),
+});
 
 test('an answer is taken once, and gone after', (t) => {
   const dir = tempDir(t);
@@ -34,19 +44,32 @@ test('a file of another user, a symlink, garbage or an answer for another incide
     ['another incident', () => writeFileSync(path, JSON.stringify({ ...request, incident_id: 8 }))],
     ['another run', () => writeFileSync(path, JSON.stringify({ ...request, run_token: OTHER }))],
     ['no run named', () => writeFileSync(path, JSON.stringify({ ...request, run_token: undefined }))],
-    ['a symlink', () => {
-      writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify(request));
-      symlinkSync(join(dir, 'elsewhere.json'), path);
-    }],
+    [
+      'a symlink',
+      () => {
+        writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify(request));
+        symlinkSync(join(dir, 'elsewhere.json'), path);
+      },
+    ],
   ];
-  if (process.getuid?.() === 0) cases.push(['another user\'s file', () => { writeFileSync(path, JSON.stringify(request)); chownSync(path, 12345, 12345); }]);
+  if (process.getuid?.() === 0)
+    cases.push([
+      "another user's file",
+      () => {
+        writeFileSync(path, JSON.stringify(request));
+        chownSync(path, 12345, 12345);
+      },
+    ]);
   for (const [label, plant] of cases) {
     plant();
     assert.equal(inbox.take(7), null, label);
     assert.equal(existsSync(path), false, `${label}: removed`);
   }
   assert.equal(warnings.length, cases.length);
-  assert.match(warnings[0]!, /^refused .*approvals\/0f8b5d2e-[-0-9a-f]+\.7\.json: not a request by deadman approve\/deny/);
+  assert.match(
+    warnings[0]!,
+    /^refused .*approvals\/0f8b5d2e-[-0-9a-f]+\.7\.json: not a request by deadman approve\/deny/,
+  );
 });
 
 test('an answer for another run with the same incident number is never seen by this run', (t) => {
@@ -57,7 +80,7 @@ test('an answer for another run with the same incident number is never seen by t
   assert.equal(existsSync(theirs), true, 'left for the run it names');
 });
 
-test('an answer left at the run\'s end expires with it; another run\'s stays', (t) => {
+test("an answer left at the run's end expires with it; another run's stays", (t) => {
   const dir = tempDir(t);
   const inbox = approvalInbox(pathsOf(dir), TOKEN, () => {});
   const mine = writeApprovalAnswer(dir, request);

@@ -1,7 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../lib/io/config/config-file.ts';
@@ -44,7 +54,8 @@ function setUp(t: { after(fn: () => void): void }, toml = 'inactivity = "10min"\
     writeFileSync(entryPath(), JSON.stringify(entry));
   };
   const notes: string[] = [];
-  const load = (flags: Record<string, unknown> = {}, path = file) => loadConfig({ explicitPath: path, flags, cacheBase: base, onNote: (line) => notes.push(line) });
+  const load = (flags: Record<string, unknown> = {}, path = file) =>
+    loadConfig({ explicitPath: path, flags, cacheBase: base, onNote: (line) => notes.push(line) });
   return { base, file, cacheDir, entries, entryPath, entryInode, editEntry, notes, load };
 }
 
@@ -65,8 +76,13 @@ test('an edited entry is refused with one line and the file read again', async (
   const edited = entryInode();
   assert.equal((await load()).config.inactivity, 600_000, 'an edit would choose what the unit runs');
   assert.equal(notes.length, 1, notes.join('\n'));
-  assert.match(notes[0]!, new RegExp(`^config cache entry .*\\.json was not written by deadman or was edited since .*: not used; ${file} validated again$`));
-  assert.notEqual(entryInode(), edited, 'the file\'s own result replaced it');
+  assert.match(
+    notes[0]!,
+    new RegExp(
+      `^config cache entry .*\\.json was not written by deadman or was edited since .*: not used; ${file} validated again$`,
+    ),
+  );
+  assert.notEqual(entryInode(), edited, "the file's own result replaced it");
   assert.equal((await load()).config.inactivity, 600_000);
   assert.equal(notes.length, 1, 'the replacement is used quietly');
 });
@@ -79,7 +95,9 @@ test('an entry planted from another config file, or with a made-up MAC, is refus
   const own = join(base, 'own.toml');
   writeFileSync(own, 'inactivity = "1s"\nauto_recover = true\n');
   await load({}, own);
-  const planted = entries().map((name) => join(cacheDir, name)).find((path) => path !== victim)!;
+  const planted = entries()
+    .map((name) => join(cacheDir, name))
+    .find((path) => path !== victim)!;
   copyFileSync(planted, victim);
   const loaded = await load();
   assert.equal(loaded.config.inactivity, 600_000);
@@ -93,35 +111,53 @@ test('an entry planted from another config file, or with a made-up MAC, is refus
   assert.equal(notes.length, 2);
 });
 
-test('a config file of another uid is never served from the cache, even by an entry signed with the cache\'s key', { skip: process.geteuid?.() !== 0 && 'needs root to chown' }, async (t) => {
-  const { file, cacheDir, entries, notes, load } = setUp(t);
-  const fresh = await loadConfig({ explicitPath: file, onNote: () => {} });
-  // uid 65534 owns the file, and (playing the cache directory's owner, who holds its key) signs
-  // an entry for exactly this file, owner, text and build that says something else.
-  chownSync(file, 65534, 65534);
-  await load();
-  assert.deepEqual(entries(), [], 'nothing is written for a file of another uid');
-  mkdirSync(cacheDir, { mode: 0o700 });
-  const key = randomBytes(32);
-  writeFileSync(join(cacheDir, '.cache-key'), key, { mode: 0o600 });
-  const cacheModule = fileURLToPath(new URL('../../../lib/io/config/validated-cache.js', import.meta.url));
-  const { size, mtimeMs } = statSync(cacheModule);
-  const build = `${cacheModule}:${size}:${mtimeMs}`;
-  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-  const payload = JSON.stringify({ config: { ...fresh.config, inactivity: 123_456, auto_recover: true }, empty: false, chosen: ['inactivity'] });
-  const forge = (uid: number) => {
-    chownSync(file, uid, uid);
-    const mac = createHmac('sha256', key).update([build, file, uid, sha256(readFileSync(file, 'utf8')), '{}', payload].join('\0')).digest('hex');
-    writeFileSync(join(cacheDir, `${sha256(`${file}\0{}`).slice(0, 32)}.${sha256(build).slice(0, 16)}.json`), JSON.stringify({ mac, payload }), { mode: 0o600 });
-  };
-  forge(0);
-  assert.equal((await load()).config.inactivity, 123_456, 'the forgery is well made: deadman takes it for a file of its own uid');
-  forge(65534);
-  const loaded = await load();
-  assert.equal(loaded.config.inactivity, 600_000, 'the file, not the entry');
-  assert.equal(loaded.config.auto_recover, false);
-  assert.deepEqual(notes, [], 'another uid\'s file is parsed quietly: that is how the unit is meant to be');
-});
+test(
+  "a config file of another uid is never served from the cache, even by an entry signed with the cache's key",
+  { skip: process.geteuid?.() !== 0 && 'needs root to chown' },
+  async (t) => {
+    const { file, cacheDir, entries, notes, load } = setUp(t);
+    const fresh = await loadConfig({ explicitPath: file, onNote: () => {} });
+    // uid 65534 owns the file, and (playing the cache directory's owner, who holds its key) signs
+    // an entry for exactly this file, owner, text and build that says something else.
+    chownSync(file, 65534, 65534);
+    await load();
+    assert.deepEqual(entries(), [], 'nothing is written for a file of another uid');
+    mkdirSync(cacheDir, { mode: 0o700 });
+    const key = randomBytes(32);
+    writeFileSync(join(cacheDir, '.cache-key'), key, { mode: 0o600 });
+    const cacheModule = fileURLToPath(new URL('../../../lib/io/config/validated-cache.js', import.meta.url));
+    const { size, mtimeMs } = statSync(cacheModule);
+    const build = `${cacheModule}:${size}:${mtimeMs}`;
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const payload = JSON.stringify({
+      config: { ...fresh.config, inactivity: 123_456, auto_recover: true },
+      empty: false,
+      chosen: ['inactivity'],
+    });
+    const forge = (uid: number) => {
+      chownSync(file, uid, uid);
+      const mac = createHmac('sha256', key)
+        .update([build, file, uid, sha256(readFileSync(file, 'utf8')), '{}', payload].join('\0'))
+        .digest('hex');
+      writeFileSync(
+        join(cacheDir, `${sha256(`${file}\0{}`).slice(0, 32)}.${sha256(build).slice(0, 16)}.json`),
+        JSON.stringify({ mac, payload }),
+        { mode: 0o600 },
+      );
+    };
+    forge(0);
+    assert.equal(
+      (await load()).config.inactivity,
+      123_456,
+      'the forgery is well made: deadman takes it for a file of its own uid',
+    );
+    forge(65534);
+    const loaded = await load();
+    assert.equal(loaded.config.inactivity, 600_000, 'the file, not the entry');
+    assert.equal(loaded.config.auto_recover, false);
+    assert.deepEqual(notes, [], "another uid's file is parsed quietly: that is how the unit is meant to be");
+  },
+);
 
 test('an edited file or other flags are validated afresh', async (t) => {
   const { file, entries, entryInode, load } = setUp(t);
@@ -152,7 +188,8 @@ test('another build of deadman validates afresh, and each of the last few builds
   assert.equal(entries().length, 2, 'two builds side by side do not evict each other');
   asBuild(0);
   await load();
-  for (const [name, ino] of build0) assert.equal(inodes().get(name), ino, 'the first build still has its entry and uses it');
+  for (const [name, ino] of build0)
+    assert.equal(inodes().get(name), ino, 'the first build still has its entry and uses it');
   for (let build = 2; build <= 5; build++) {
     asBuild(build);
     await load();
@@ -160,7 +197,7 @@ test('another build of deadman validates afresh, and each of the last few builds
   assert.equal(entries().length, 3, 'only the newest builds are kept');
 });
 
-test('an invalid config gives the schema\'s error with or without the cache, and is never cached', async (t) => {
+test("an invalid config gives the schema's error with or without the cache, and is never cached", async (t) => {
   const { file, entries, load } = setUp(t, 'inactivity = "soon"\n');
   const uncached = await loadConfig({ explicitPath: file }).catch((error: Error) => error.message);
   const cached = await load().catch((error: Error) => error.message);
@@ -201,8 +238,13 @@ test('an empty file still gets its note when it comes from the cache', async (t)
   const { base, file } = setUp(t, '# nothing yet\n');
   mkdirSync(join(base, 'config-cache'), { mode: 0o700 });
   const notes: string[] = [];
-  for (let start = 0; start < 2; start++) await loadConfig({ explicitPath: file, cacheBase: base, onNote: (line) => notes.push(line) });
-  assert.equal(readdirSync(join(base, 'config-cache')).filter((name) => name.endsWith('.json')).length, 1, 'the second start was a hit');
+  for (let start = 0; start < 2; start++)
+    await loadConfig({ explicitPath: file, cacheBase: base, onNote: (line) => notes.push(line) });
+  assert.equal(
+    readdirSync(join(base, 'config-cache')).filter((name) => name.endsWith('.json')).length,
+    1,
+    'the second start was a hit',
+  );
   assert.equal(notes.length, 2);
   assert.match(notes[1]!, /has no settings/);
 });

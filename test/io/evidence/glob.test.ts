@@ -13,14 +13,32 @@ function tree(root: string, files: string[]): void {
   }
 }
 
-const sorted = async (pattern: string, root: string) => (await expandGlob(pattern)).map((p) => p.slice(root.length)).sort();
+const sorted = async (pattern: string, root: string) =>
+  (await expandGlob(pattern)).map((p) => p.slice(root.length)).sort();
 
 test('expands *, ? and ** below the literal prefix, skipping hidden names', async (t) => {
   const root = tempDir(t);
-  tree(root, ['a.csv', 'b.csv', 'c.txt', '.tmp.csv', 'x/d.csv', 'x/y/e.csv', 'x/.hidden/f.csv', 'day-1/g.csv', 'day-22/h.csv']);
+  tree(root, [
+    'a.csv',
+    'b.csv',
+    'c.txt',
+    '.tmp.csv',
+    'x/d.csv',
+    'x/y/e.csv',
+    'x/.hidden/f.csv',
+    'day-1/g.csv',
+    'day-22/h.csv',
+  ]);
   assert.deepEqual(await sorted(`${root}/*.csv`, root), ['/a.csv', '/b.csv']);
   assert.deepEqual(await sorted(`${root}/.*.csv`, root), ['/.tmp.csv']);
-  assert.deepEqual(await sorted(`${root}/**/*.csv`, root), ['/a.csv', '/b.csv', '/day-1/g.csv', '/day-22/h.csv', '/x/d.csv', '/x/y/e.csv']);
+  assert.deepEqual(await sorted(`${root}/**/*.csv`, root), [
+    '/a.csv',
+    '/b.csv',
+    '/day-1/g.csv',
+    '/day-22/h.csv',
+    '/x/d.csv',
+    '/x/y/e.csv',
+  ]);
   assert.deepEqual(await sorted(`${root}/day-?/*.csv`, root), ['/day-1/g.csv']);
   assert.deepEqual(await sorted(`${root}/x/**`, root), ['/x', '/x/d.csv', '/x/y', '/x/y/e.csv']);
   assert.deepEqual(await sorted(`${root}/*/y/e.csv`, root), ['/x/y/e.csv']);
@@ -41,16 +59,45 @@ test('** does not follow symlinked directories, so a loop terminates', async (t)
 
 test('a walk over too many entries is refused', async (t) => {
   const root = tempDir(t);
-  tree(root, Array.from({ length: 30 }, (_, i) => `f${i}.csv`));
+  tree(
+    root,
+    Array.from({ length: 30 }, (_, i) => `f${i}.csv`),
+  );
   await assert.rejects(expandGlob(`${root}/*.csv`, 10), GlobTooLargeError);
   assert.equal((await expandGlob(`${root}/*.csv`, 30)).length, 30);
 });
 
 test('matchesGlob over a full listing agrees with the walk (the container path lists with find)', async (t) => {
   const root = tempDir(t);
-  tree(root, ['a.csv', 'b.csv', 'c.txt', '.tmp.csv', 'x/d.csv', 'x/y/e.csv', 'x/.hidden/f.csv', 'day-1/g.csv', 'day-22/h.csv']);
-  const everything = [...new Set([root, ...(await expandGlob(`${root}/**`))]), join(root, '.tmp.csv'), join(root, 'x/.hidden'), join(root, 'x/.hidden/f.csv')];
-  for (const pattern of ['*.csv', '.*.csv', '**/*.csv', 'day-?/*.csv', 'x/**', '*/y/e.csv', 'a.csv', 'none.csv', '**', '*/.hidden/*.csv']) {
+  tree(root, [
+    'a.csv',
+    'b.csv',
+    'c.txt',
+    '.tmp.csv',
+    'x/d.csv',
+    'x/y/e.csv',
+    'x/.hidden/f.csv',
+    'day-1/g.csv',
+    'day-22/h.csv',
+  ]);
+  const everything = [
+    ...new Set([root, ...(await expandGlob(`${root}/**`))]),
+    join(root, '.tmp.csv'),
+    join(root, 'x/.hidden'),
+    join(root, 'x/.hidden/f.csv'),
+  ];
+  for (const pattern of [
+    '*.csv',
+    '.*.csv',
+    '**/*.csv',
+    'day-?/*.csv',
+    'x/**',
+    '*/y/e.csv',
+    'a.csv',
+    'none.csv',
+    '**',
+    '*/.hidden/*.csv',
+  ]) {
     const glob = compileGlob(`${root}/${pattern}`);
     const listed = everything.filter((path) => matchesGlob(glob, path)).sort();
     assert.deepEqual(listed, (await expandGlob(`${root}/${pattern}`)).sort(), pattern);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mapBounded } from '../../../lib/io/evidence/map-bounded.ts';
 
-test('at most `limit` pieces of work in flight, results in the items\' order', async () => {
+test("at most `limit` pieces of work in flight, results in the items' order", async () => {
   let inFlight = 0;
   let most = 0;
   const release: Array<() => void> = [];
@@ -16,6 +16,9 @@ test('at most `limit` pieces of work in flight, results in the items\' order', a
     await new Promise((resolve) => setImmediate(resolve));
     release.splice(0).forEach((go) => go());
   }
-  assert.deepEqual(await running, [...Array(100).keys()].map((i) => i * 2));
+  assert.deepEqual(
+    await running,
+    [...Array(100).keys()].map((i) => i * 2),
+  );
   assert.equal(most, 4);
 });

@@ -17,7 +17,10 @@ test('ensurePrivateDir makes each missing directory 0700 whatever the umask, and
   } finally {
     process.umask(previous);
   }
-  assert.deepEqual([mode(root), mode(join(root, 'a')), mode(join(root, 'a', 'b')), mode(join(root, 'a', 'b', 'c'))], [0o755, 0o700, 0o700, 0o700]);
+  assert.deepEqual(
+    [mode(root), mode(join(root, 'a')), mode(join(root, 'a', 'b')), mode(join(root, 'a', 'b', 'c'))],
+    [0o755, 0o700, 0o700, 0o700],
+  );
   ensurePrivateDir(join(root, 'a', 'b', 'c'));
 });
 
@@ -27,7 +30,10 @@ test('a directory that cannot be made (under /proc) fails at once with its errno
   const paths = new URL('../../../lib/io/files/paths.js', import.meta.url).href;
   const script = `const { ensurePrivateDir } = await import(${JSON.stringify(paths)});
 try { ensurePrivateDir('/proc/deadman-none/state'); } catch (error) { process.stdout.write(error.code); }`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   assert.equal(child.signal, null, 'it hung and was killed');
   assert.equal(child.stdout, 'ENOENT');
 });

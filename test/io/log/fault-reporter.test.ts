@@ -6,12 +6,21 @@ import { createFaultReporter } from '../../../lib/io/log/fault-reporter.ts';
 function reporter() {
   const lines: string[] = [];
   const dir = { problem: null as string | null };
-  return { lines, dir, faults: createFaultReporter((line) => lines.push(line), '/state', () => dir.problem) };
+  return {
+    lines,
+    dir,
+    faults: createFaultReporter(
+      (line) => lines.push(line),
+      '/state',
+      () => dir.problem,
+    ),
+  };
 }
 
 test('every duty failing inside an unwritable state directory: the cause once, in one line', () => {
   const { lines, dir, faults } = reporter();
-  dir.problem = 'state directory /state cannot be written (EACCES): not recording, no revive marker, health reports unhealthy; the work goes on';
+  dir.problem =
+    'state directory /state cannot be written (EACCES): not recording, no revive marker, health reports unhealthy; the work goes on';
   faults.fault('recording', '/state/deadman.db', 'not recording anything: EACCES');
   faults.fault('revive marker', '/state/markers', 'could not take the marker lock');
   faults.fault('revive marker', '/state/markers', 'could not write the revive marker');
@@ -25,7 +34,11 @@ test('a fault of its own is said in its own line, once, and again only when it c
   faults.fault('recording', '/elsewhere/deadman.db', 'not recording: disk full');
   faults.fault('health file', '/state/health/x.json', 'cannot refresh the health file (ENOSPC)');
   faults.fault('recording', '/elsewhere/deadman.db', 'not recording: read-only');
-  assert.deepEqual(lines, ['not recording: disk full', 'cannot refresh the health file (ENOSPC)', 'not recording: read-only']);
+  assert.deepEqual(lines, [
+    'not recording: disk full',
+    'cannot refresh the health file (ENOSPC)',
+    'not recording: read-only',
+  ]);
 });
 
 test('a duty that worked again says its next failure again', () => {

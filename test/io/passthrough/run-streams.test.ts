@@ -33,7 +33,13 @@ function blockLoopFor(ms: number): void {
 }
 
 /** Runs `script` under feedStreams with the codex adapter; returns what reached "deadman's stdout". */
-async function passedThrough(t: { after(fn: () => void): void }, script: string, onLine: (line: Line) => void, onExit: () => void = () => {}, heap?: HeapPort): Promise<Buffer> {
+async function passedThrough(
+  t: { after(fn: () => void): void },
+  script: string,
+  onLine: (line: Line) => void,
+  onExit: () => void = () => {},
+  heap?: HeapPort,
+): Promise<Buffer> {
   const dir = tempDir(t);
   const file = join(dir, 'stdout');
   const out = openSync(file, 'w');
@@ -44,11 +50,21 @@ async function passedThrough(t: { after(fn: () => void): void }, script: string,
   const child = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const logger = { log: () => {} };
-  const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
-    clock: systemClock, adapter: () => adapter, logger, records,
-    forward: (source, fd, onChunk, onUndeliverable) => passThrough(source, fd === 1 ? out : err, (chunk) => onChunk(chunk, systemClock.monotonic()), onUndeliverable),
-    ...(heap ? { heap } : {}),
-  }, output, (line) => onLine(line));
+  const streams = feedStreams(
+    child as typeof child & { pid: number },
+    testConfig(),
+    {
+      clock: systemClock,
+      adapter: () => adapter,
+      logger,
+      records,
+      forward: (source, fd, onChunk, onUndeliverable) =>
+        passThrough(source, fd === 1 ? out : err, (chunk) => onChunk(chunk, systemClock.monotonic()), onUndeliverable),
+      ...(heap ? { heap } : {}),
+    },
+    output,
+    (line) => onLine(line),
+  );
   await exited;
   onExit();
   await streams.finished();
@@ -69,15 +85,20 @@ test('a parse slower than the quiet-pipe wait does not make a flowing pipe look 
 
 test('a loop blocked past the quiet-pipe wait after the root exited still reads what a leftover wrote meanwhile', async (t) => {
   const expected = 'y'.repeat(100_000);
-  const got = await passedThrough(t, `(sleep 0.3; head -c 100000 /dev/zero | tr '\\0' y) & exit 0`, () => {}, () => {
-    // Blocked in the check phase, like work finishing an I/O callback: the timers run next, before any poll.
-    setTimeout(() => setImmediate(() => blockLoopFor(700)), 50);
-  });
+  const got = await passedThrough(
+    t,
+    `(sleep 0.3; head -c 100000 /dev/zero | tr '\\0' y) & exit 0`,
+    () => {},
+    () => {
+      // Blocked in the check phase, like work finishing an I/O callback: the timers run next, before any poll.
+      setTimeout(() => setImmediate(() => blockLoopFor(700)), 50);
+    },
+  );
   assert.equal(got.length, expected.length);
   assert.equal(sha256(got), sha256(expected));
 });
 
-test('adapter auto: the lines behind the first wait for the sniffed adapter to load, so a wrapped agent\'s first events are not read as generic lines', async (t) => {
+test("adapter auto: the lines behind the first wait for the sniffed adapter to load, so a wrapped agent's first events are not read as generic lines", async (t) => {
   const dir = tempDir(t);
   const out = openSync(join(dir, 'stdout'), 'w');
   const generic = await createAdapter('generic');
@@ -88,19 +109,31 @@ test('adapter auto: the lines behind the first wait for the sniffed adapter to l
     { type: 'thread.started', thread_id: '01a23013-27f3-73e2-b3cb-86b68ffb84d0' },
     { type: 'turn.started' },
     { type: 'turn.completed', usage: { input_tokens: 1, cached_input_tokens: 0, output_tokens: 1 } },
-  ].map((event) => JSON.stringify(event)).join('\n');
+  ]
+    .map((event) => JSON.stringify(event))
+    .join('\n');
   // One write: all three lines arrive in one chunk, before the (dynamically imported) adapter is there.
   const child = spawn('printf', ['%s\n', events], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const streams = feedStreams(child as typeof child & { pid: number }, testConfig(), {
-    clock: systemClock, adapter: () => adapter, logger: { log: () => {} }, records,
-    forward: (source, _fd, onChunk, onUndeliverable) => passThrough(source, out, (chunk) => onChunk(chunk, systemClock.monotonic()), onUndeliverable),
-    sniff: async () => {
-      const codex = await createAdapter('codex');
-      await new Promise((resolve) => setImmediate(resolve));
-      adapter = codex;
-      return true;
+  const streams = feedStreams(
+    child as typeof child & { pid: number },
+    testConfig(),
+    {
+      clock: systemClock,
+      adapter: () => adapter,
+      logger: { log: () => {} },
+      records,
+      forward: (source, _fd, onChunk, onUndeliverable) =>
+        passThrough(source, out, (chunk) => onChunk(chunk, systemClock.monotonic()), onUndeliverable),
+      sniff: async () => {
+        const codex = await createAdapter('codex');
+        await new Promise((resolve) => setImmediate(resolve));
+        adapter = codex;
+        return true;
+      },
     },
-  }, output, () => {});
+    output,
+    () => {},
+  );
   await new Promise((resolve) => child.once('exit', resolve));
   await streams.finished();
   closeSync(out);
@@ -113,9 +146,18 @@ test('a flood that grows the heap gets one full collection, asked for after a sl
   let collections = 0;
   // Every look finds the heap grown by the bound, as a flood without V8's own collections would.
   const heap = { usedBytes: () => (used += FLOOD_GROWTH_BYTES), collect: () => void collections++, compact: () => {} };
-  const line = JSON.stringify({ type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'x'.repeat(200) } });
+  const line = JSON.stringify({
+    type: 'item.completed',
+    item: { id: 'item_1', type: 'agent_message', text: 'x'.repeat(200) },
+  });
   let lines = 0;
-  await passedThrough(t, `yes '${line}' | head -n 20000`, () => lines++, () => {}, heap);
+  await passedThrough(
+    t,
+    `yes '${line}' | head -n 20000`,
+    () => lines++,
+    () => {},
+    heap,
+  );
   assert.equal(lines, 20_000);
   assert.ok(used > 2 * FLOOD_GROWTH_BYTES, 'the heap was looked at after each slice');
   assert.equal(collections, 1, 'spaced: one collection in a short flood');

@@ -25,9 +25,14 @@ for (const adapter of ['generic', 'codex']) {
   test(`${adapter}: a reader that goes away costs one "could not deliver" line and a record, never the work`, async (t) => {
     const dir = tempDir(t);
     const database = join(dir, 'deadman.db');
-    const child = spawn(process.execPath, [deadmanBin, 'run', '--adapter', adapter, '--database', database, '--', process.execPath, '-e', WRITER], {
-      env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [deadmanBin, 'run', '--adapter', adapter, '--database', database, '--', process.execPath, '-e', WRITER],
+      {
+        env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
     // The first line proves the passthrough works; then the reader closes its end of the pipe.
@@ -39,8 +44,14 @@ for (const adapter of ['generic', 'codex']) {
     const notices = stderr.split('\n').filter((line) => line.includes('could not deliver'));
     assert.equal(notices.length, 1, stderr);
     assert.match(notices[0]!, /could not deliver the child's stdout to deadman's stdout \(EPIPE\)/);
-    const rows = query<{ stream: string; raw: string }>(database, "SELECT stream, raw FROM events WHERE kind = 'undelivered'");
-    assert.deepEqual(rows.map((r) => r.stream), ['stdout']);
+    const rows = query<{ stream: string; raw: string }>(
+      database,
+      "SELECT stream, raw FROM events WHERE kind = 'undelivered'",
+    );
+    assert.deepEqual(
+      rows.map((r) => r.stream),
+      ['stdout'],
+    );
     assert.match(rows[0]!.raw, /EPIPE/);
   });
 }
@@ -50,14 +61,25 @@ test('a redirect to a full disk (/dev/full) costs one "could not deliver" line (
   const database = join(dir, 'deadman.db');
   const full = openSync('/dev/full', 'w');
   t.after(() => closeSync(full));
-  const child = spawn(process.execPath, [deadmanBin, 'run', '--adapter', 'codex', '--database', database, '--', process.execPath, '-e', WRITER], {
-    env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir }, stdio: ['ignore', full, 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [deadmanBin, 'run', '--adapter', 'codex', '--database', database, '--', process.execPath, '-e', WRITER],
+    {
+      env: { ...process.env, NOTIFY_SOCKET: '', STATE_DIRECTORY: dir },
+      stdio: ['ignore', full, 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const code = await new Promise((resolve) => child.on('close', resolve));
   assert.equal(code, 7, stderr);
   assert.match(stderr, /child finished writing/);
-  assert.equal(stderr.split('\n').filter((line) => /could not deliver the child's stdout to deadman's stdout \(ENOSPC\)/.test(line)).length, 1, stderr);
+  assert.equal(
+    stderr
+      .split('\n')
+      .filter((line) => /could not deliver the child's stdout to deadman's stdout \(ENOSPC\)/.test(line)).length,
+    1,
+    stderr,
+  );
   assert.equal(query(database, "SELECT 1 FROM events WHERE kind = 'undelivered'").length, 1);
 });

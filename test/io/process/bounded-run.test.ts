@@ -20,7 +20,9 @@ test('a timeout stops the whole process group, grandchildren included', async (t
   const host = measureHostDelay();
   const started = performance.now();
   const outcome = await runBounded({
-    argv: ['sh', '-c', `sleep 30 & echo $! > ${pidFile}; trap '' TERM; sleep 30`], timeoutMs: 300, killGraceMs: 200,
+    argv: ['sh', '-c', `sleep 30 & echo $! > ${pidFile}; trap '' TERM; sleep 30`],
+    timeoutMs: 300,
+    killGraceMs: 200,
   });
   assert.equal(outcome.kind, 'timed-out');
   assert.ok(performance.now() - started < host.scaled(3000), 'returned soon after the timeout');
@@ -31,16 +33,29 @@ test('a timeout stops the whole process group, grandchildren included', async (t
 test('a background process holding the pipes does not hold the result', async (t) => {
   const dir = tempDir(t);
   const pidFile = join(dir, 'bg');
-  t.after(() => { try { process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ } });
+  t.after(() => {
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  });
   const host = measureHostDelay();
   const started = performance.now();
-  const outcome = await runBounded({ argv: ['sh', '-c', `sleep 30 & echo $! > ${pidFile}; echo ok`], timeoutMs: 10_000 });
+  const outcome = await runBounded({
+    argv: ['sh', '-c', `sleep 30 & echo $! > ${pidFile}; echo ok`],
+    timeoutMs: 10_000,
+  });
   assert.deepEqual(outcome, { kind: 'exited', code: 0, stdout: 'ok\n', stderr: '' });
   assert.ok(performance.now() - started < host.scaled(3000));
 });
 
 test('huge output keeps its first and last part only', async () => {
-  const outcome = await runBounded({ argv: ['sh', '-c', 'echo FIRST; head -c 5000000 /dev/zero | tr "\\0" x; echo; echo LAST'], timeoutMs: 10_000, maxOutputBytes: 1000 });
+  const outcome = await runBounded({
+    argv: ['sh', '-c', 'echo FIRST; head -c 5000000 /dev/zero | tr "\\0" x; echo; echo LAST'],
+    timeoutMs: 10_000,
+    maxOutputBytes: 1000,
+  });
   assert.equal(outcome.kind, 'exited');
   if (outcome.kind !== 'exited') return;
   assert.ok(outcome.stdout.startsWith('FIRST\n'));
@@ -50,11 +65,16 @@ test('huge output keeps its first and last part only', async () => {
 });
 
 test('a program that cannot start is reported, not thrown', async (t) => {
-  assert.deepEqual(await runBounded({ argv: ['/nonexistent/program'], timeoutMs: 1000 }), { kind: 'not-started', error: 'command not found' });
+  assert.deepEqual(await runBounded({ argv: ['/nonexistent/program'], timeoutMs: 1000 }), {
+    kind: 'not-started',
+    error: 'command not found',
+  });
   assert.deepEqual(await runBounded({ argv: [], timeoutMs: 1000 }), { kind: 'not-started', error: 'empty command' });
   const dir = tempDir(t);
-  assert.deepEqual(await runBounded({ argv: ['true'], cwd: join(dir, 'gone'), timeoutMs: 1000 }),
-    { kind: 'not-started', error: `working directory ${join(dir, 'gone')} does not exist` });
+  assert.deepEqual(await runBounded({ argv: ['true'], cwd: join(dir, 'gone'), timeoutMs: 1000 }), {
+    kind: 'not-started',
+    error: `working directory ${join(dir, 'gone')} does not exist`,
+  });
   const signaled = await runBounded({ argv: ['sh', '-c', 'kill -SEGV $$'], timeoutMs: 5000 });
   assert.equal(signaled.kind, 'signaled');
 });

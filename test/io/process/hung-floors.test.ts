@@ -37,39 +37,59 @@ while True:
 };
 const HUNG = new Set(['ticker', 'sipper']);
 
-test('the hung detector judges real tool commands by the activity floors, not by any tick', { timeout: 120_000 }, async (t) => {
-  t.after(startHostNoise());
-  const names = Object.keys(TOOLS) as Array<keyof typeof TOOLS>;
-  // Each tool in its own session, as an agent starts its tool commands.
-  const script = names.map((name) => `setsid sh -c '${TOOLS[name].replaceAll("'", `'"'"'`)}' & echo $!`).join('\n') + '\nwait';
-  const tree = startTree(t, '/bin/sh', ['-c', script]);
-  const pids = new Map<number, string>();
-  for (const name of names) {
-    const pid = Number(await tree.nextLine());
-    tree.adopt(pid);
-    pids.set(pid, name);
-  }
-  const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
-  const floors = activityFloors(DEFAULT_CONFIG.activity);
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: systemClock.monotonic(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
-  let progress = emptyProgress;
-  const found = new Set<string>();
-  // Judged for 3 × hung_timeout at least, and until the ticking tools were found: how soon
-  // depends on how long a loaded host takes to start them (a python start-up is work), so
-  // the deadline is an idle host's 3 × hung_timeout at the pace this one ran.
-  const host = measureHostDelay();
-  const judgedFor = () => systemClock.monotonic() - options.lastOutputAt;
-  for (; judgedFor() < 3 * HUNG_TIMEOUT_MS || (found.size < HUNG.size && judgedFor() < host.scaled(3 * HUNG_TIMEOUT_MS)); await delay(POLL_MS)) {
-    const observation = observer.observe();
-    progress = updateProgress(progress, observation, floors);
-    // Each finding is set aside (as a baseline helper) to see the next one.
-    const setAside = new Set<string>();
-    for (let finding = findHungSubtree(observation, progress, { ...options, baseline: setAside }); finding; finding = findHungSubtree(observation, progress, { ...options, baseline: setAside })) {
-      const name = pids.get(finding.target.pid) ?? `pid ${finding.target.pid}`;
-      assert.ok(HUNG.has(name), `${name} taken for hung: ${finding.reason}`);
-      found.add(name);
-      setAside.add(processKey(finding.target));
+test(
+  'the hung detector judges real tool commands by the activity floors, not by any tick',
+  { timeout: 120_000 },
+  async (t) => {
+    t.after(startHostNoise());
+    const names = Object.keys(TOOLS) as Array<keyof typeof TOOLS>;
+    // Each tool in its own session, as an agent starts its tool commands.
+    const script =
+      names.map((name) => `setsid sh -c '${TOOLS[name].replaceAll("'", `'"'"'`)}' & echo $!`).join('\n') + '\nwait';
+    const tree = startTree(t, '/bin/sh', ['-c', script]);
+    const pids = new Map<number, string>();
+    for (const name of names) {
+      const pid = Number(await tree.nextLine());
+      tree.adopt(pid);
+      pids.set(pid, name);
     }
-  }
-  assert.deepEqual([...found].sort(), [...HUNG].sort(), 'both tools that only tick were found hung');
-});
+    const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
+    const floors = activityFloors(DEFAULT_CONFIG.activity);
+    const options = {
+      hungTimeoutMs: HUNG_TIMEOUT_MS,
+      lastOutputAt: systemClock.monotonic(),
+      ignore: [],
+      openTools: [],
+      firstToolAt: null,
+      requireOpenTool: false,
+    };
+    let progress = emptyProgress;
+    const found = new Set<string>();
+    // Judged for 3 × hung_timeout at least, and until the ticking tools were found: how soon
+    // depends on how long a loaded host takes to start them (a python start-up is work), so
+    // the deadline is an idle host's 3 × hung_timeout at the pace this one ran.
+    const host = measureHostDelay();
+    const judgedFor = () => systemClock.monotonic() - options.lastOutputAt;
+    for (
+      ;
+      judgedFor() < 3 * HUNG_TIMEOUT_MS || (found.size < HUNG.size && judgedFor() < host.scaled(3 * HUNG_TIMEOUT_MS));
+      await delay(POLL_MS)
+    ) {
+      const observation = observer.observe();
+      progress = updateProgress(progress, observation, floors);
+      // Each finding is set aside (as a baseline helper) to see the next one.
+      const setAside = new Set<string>();
+      for (
+        let finding = findHungSubtree(observation, progress, { ...options, baseline: setAside });
+        finding;
+        finding = findHungSubtree(observation, progress, { ...options, baseline: setAside })
+      ) {
+        const name = pids.get(finding.target.pid) ?? `pid ${finding.target.pid}`;
+        assert.ok(HUNG.has(name), `${name} taken for hung: ${finding.reason}`);
+        found.add(name);
+        setAside.add(processKey(finding.target));
+      }
+    }
+    assert.deepEqual([...found].sort(), [...HUNG].sort(), 'both tools that only tick were found hung');
+  },
+);

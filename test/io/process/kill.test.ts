@@ -25,7 +25,13 @@ async function ignoringTree(t: Parameters<typeof startTree>[0]) {
   const [parentPid, childPid] = (await tree.nextLine()).split(' ').map(Number) as [number, number];
   const observer = observerOf(tree.pid);
   const { processes } = observer.observe();
-  return { tree, observer, processes, parent: processes.find((p) => p.pid === parentPid)!, child: processes.find((p) => p.pid === childPid)! };
+  return {
+    tree,
+    observer,
+    processes,
+    parent: processes.find((p) => p.pid === parentPid)!,
+    child: processes.find((p) => p.pid === childPid)!,
+  };
 }
 
 test('terminates a subtree: SIGTERM, the grace, then SIGKILL for what ignored it; the root is untouched', async (t) => {
@@ -33,12 +39,18 @@ test('terminates a subtree: SIGTERM, the grace, then SIGKILL for what ignored it
   const exited = once(tree.child, 'exit');
   const host = measureHostDelay();
   const started = monotonic();
-  const result = await terminateSubtree({ target: parent, subtree: [parent, child] }, { graceMs: 600, observer, guards: guardsFor(tree.pid), monotonic });
+  const result = await terminateSubtree(
+    { target: parent, subtree: [parent, child] },
+    { graceMs: 600, observer, guards: guardsFor(tree.pid), monotonic },
+  );
   const elapsed = monotonic() - started;
   assert.deepEqual(result.refused, null);
   assert.deepEqual(result.killed.sort(), [parent.pid, child.pid].sort());
   assert.deepEqual(result.survived, []);
-  assert.ok(elapsed >= 600 && elapsed < 600 + host.scaled(1_000), `took ${elapsed} ms for a 600 ms grace (host ${host.stretch().toFixed(1)}× slower than idle)`);
+  assert.ok(
+    elapsed >= 600 && elapsed < 600 + host.scaled(1_000),
+    `took ${elapsed} ms for a 600 ms grace (host ${host.stretch().toFixed(1)}× slower than idle)`,
+  );
   assert.ok(!isSameProcessAlive(parent.pid, parent.startTime) && !isSameProcessAlive(child.pid, child.startTime));
   assert.deepEqual(await exited, [0, null], 'the root shell saw its child end and exited normally, unsignalled');
 });
@@ -50,7 +62,10 @@ test('resolves as soon as the subtree is gone', async (t) => {
   const sleep = observer.observe().processes.find((p) => p.pid === grandchild)!;
   const host = measureHostDelay();
   const started = monotonic();
-  const result = await terminateSubtree({ target: sleep, subtree: [sleep] }, { graceMs: 5_000, observer, guards: guardsFor(tree.pid), monotonic });
+  const result = await terminateSubtree(
+    { target: sleep, subtree: [sleep] },
+    { graceMs: 5_000, observer, guards: guardsFor(tree.pid), monotonic },
+  );
   assert.deepEqual(result.killed, [grandchild]);
   assert.ok(monotonic() - started < host.scaled(1_000));
 });
@@ -66,25 +81,40 @@ test('refuses the root, a stale identity and a process outside the tree, signall
     ['an unowned process', outsiderInfo, 'no longer part'],
   ];
   for (const [what, target, reason] of cases) {
-    const result = await terminateSubtree({ target, subtree: [] }, { graceMs: 100, observer, guards: guardsFor(tree.pid), monotonic });
+    const result = await terminateSubtree(
+      { target, subtree: [] },
+      { graceMs: 100, observer, guards: guardsFor(tree.pid), monotonic },
+    );
     assert.ok(result.refused?.includes(reason), `${what}: ${result.refused}`);
     assert.deepEqual(result.killed, [], what);
   }
-  assert.ok(isSameProcessAlive(root.pid, root.startTime) && isSameProcessAlive(outsiderInfo.pid, outsiderInfo.startTime));
+  assert.ok(
+    isSameProcessAlive(root.pid, root.startTime) && isSameProcessAlive(outsiderInfo.pid, outsiderInfo.startTime),
+  );
 });
 
 test('PID reuse for real: a pid taken by an unrelated process is never signalled', async (t) => {
-  const run = await runProgram('unshare', ['--pid', '--fork', '--mount-proc', process.execPath, nodeFixture('pid-reuse')]);
+  const run = await runProgram('unshare', [
+    '--pid',
+    '--fork',
+    '--mount-proc',
+    process.execPath,
+    nodeFixture('pid-reuse'),
+  ]);
   if (run.code !== 0 && /unshare:/.test(run.stderr)) {
     const reason = `unshare is not permitted here: ${run.stderr.trim()}`;
-    if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1') assert.fail(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
+    if (process.env.DEADMAN_REQUIRE_SYSTEMD === '1')
+      assert.fail(`${reason} (DEADMAN_REQUIRE_SYSTEMD=1 forbids skipping)`);
     console.log(`# skipped: ${reason}`);
     t.skip(reason);
     return;
   }
   assert.equal(run.code, 0, run.stderr);
-  const [before, grace] = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
-  assert.equal(before.reusedPid, true, 'the unrelated process got the dead target\'s pid');
+  const [before, grace] = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  assert.equal(before.reusedPid, true, "the unrelated process got the dead target's pid");
   assert.equal(before.unrelatedAlive, true);
   assert.match(before.result.refused, /reused by another process/);
   assert.equal(grace.reusedPid, true, 'the unrelated process got the pid of the child that died of SIGTERM');
@@ -96,31 +126,67 @@ test('PID reuse for real: a pid taken by an unrelated process is never signalled
 
 test('stopping the run leaves nothing: escaped, setsid and TERM-ignoring descendants included', async (t) => {
   const script = `"$0" "$1" & "$2" & "$3" 1 & wait`;
-  const tree = startTree(t, '/bin/sh', ['-c', script, process.execPath, nodeFixture('ignores-sigterm'), shellFixture('session-grandchild.sh'), shellFixture('double-fork.sh')]);
+  const tree = startTree(t, '/bin/sh', [
+    '-c',
+    script,
+    process.execPath,
+    nodeFixture('ignores-sigterm'),
+    shellFixture('session-grandchild.sh'),
+    shellFixture('double-fork.sh'),
+  ]);
   const lines = await Promise.all([tree.nextLine(), tree.nextLine(), tree.nextLine()]);
   const printed = lines.flatMap((line) => line.split(' ').map(Number));
   for (const pid of printed) tree.adopt(pid);
   const observer = observerOf(tree.pid);
   const seen = observer.observe().processes;
-  assert.ok(printed.every((pid) => seen.some((p) => p.pid === pid)), 'all found while the double fork lingers');
-  const doubleForking = (p: { pid: number; cmdline: string[] }) => p.pid !== tree.pid && p.cmdline.some((arg) => arg.endsWith('double-fork.sh'));
-  await waitFor(() => !observer.observe().processes.some(doubleForking), 5_000, 'the double fork to reparent its grandchild');
+  assert.ok(
+    printed.every((pid) => seen.some((p) => p.pid === pid)),
+    'all found while the double fork lingers',
+  );
+  const doubleForking = (p: { pid: number; cmdline: string[] }) =>
+    p.pid !== tree.pid && p.cmdline.some((arg) => arg.endsWith('double-fork.sh'));
+  await waitFor(
+    () => !observer.observe().processes.some(doubleForking),
+    5_000,
+    'the double fork to reparent its grandchild',
+  );
   const host = measureHostDelay();
   const started = monotonic();
-  const result = await stopOwnedTree({ observer, rootPid: tree.pid, signal: 'SIGTERM', graceMs: 800, guards: guardsFor(tree.pid), monotonic });
+  const result = await stopOwnedTree({
+    observer,
+    rootPid: tree.pid,
+    signal: 'SIGTERM',
+    graceMs: 800,
+    guards: guardsFor(tree.pid),
+    monotonic,
+  });
   const elapsed = monotonic() - started;
-  assert.ok(seen.every((p) => !isSameProcessAlive(p.pid, p.startTime)), 'every process of the tree is gone');
+  assert.ok(
+    seen.every((p) => !isSameProcessAlive(p.pid, p.startTime)),
+    'every process of the tree is gone',
+  );
   assert.deepEqual(result.survived, []);
-  for (const pid of printed) assert.ok(result.killed.includes(pid) || result.exitedInGrace.includes(pid), `pid ${pid} accounted for`);
+  for (const pid of printed)
+    assert.ok(result.killed.includes(pid) || result.exitedInGrace.includes(pid), `pid ${pid} accounted for`);
   assert.ok(result.exitedInGrace.includes(tree.pid), 'the root group heard SIGTERM');
-  assert.ok(elapsed >= 800 && elapsed < 800 + host.scaled(1_000), `stop took ${elapsed} ms for an 800 ms grace (host ${host.stretch().toFixed(1)}× slower than idle)`);
+  assert.ok(
+    elapsed >= 800 && elapsed < 800 + host.scaled(1_000),
+    `stop took ${elapsed} ms for an 800 ms grace (host ${host.stretch().toFixed(1)}× slower than idle)`,
+  );
 });
 
 test('a stop resolves early when the tree exits, and a second signal cuts the grace short', async (t) => {
   const quick = startTree(t, 'sleep', ['600']);
   const host = measureHostDelay();
   let started = monotonic();
-  const quickResult = await stopOwnedTree({ observer: observerOf(quick.pid), rootPid: quick.pid, signal: 'SIGTERM', graceMs: 5_000, guards: guardsFor(quick.pid), monotonic });
+  const quickResult = await stopOwnedTree({
+    observer: observerOf(quick.pid),
+    rootPid: quick.pid,
+    signal: 'SIGTERM',
+    graceMs: 5_000,
+    guards: guardsFor(quick.pid),
+    monotonic,
+  });
   assert.ok(monotonic() - started < host.scaled(1_000));
   assert.deepEqual(quickResult.exitedInGrace, [quick.pid]);
 
@@ -128,7 +194,15 @@ test('a stop resolves early when the tree exits, and a second signal cuts the gr
   const abort = new AbortController();
   setTimeout(() => abort.abort(), 200);
   started = monotonic();
-  const result = await stopOwnedTree({ observer, rootPid: tree.pid, signal: 'SIGTERM', graceMs: 10_000, abort: abort.signal, guards: guardsFor(tree.pid), monotonic });
+  const result = await stopOwnedTree({
+    observer,
+    rootPid: tree.pid,
+    signal: 'SIGTERM',
+    graceMs: 10_000,
+    abort: abort.signal,
+    guards: guardsFor(tree.pid),
+    monotonic,
+  });
   assert.ok(monotonic() - started < host.scaled(1_500), 'SIGKILL right after the abort');
   assert.ok(result.killed.includes(parent.pid));
   assert.deepEqual(result.survived, []);
@@ -146,7 +220,14 @@ test('a tree already gone when the stop comes costs one look, not a wait and a S
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  const result = await stopOwnedTree({ observer: counting, rootPid: gone, signal: 'SIGTERM', graceMs: 5_000, guards: guardsFor(gone), monotonic });
+  const result = await stopOwnedTree({
+    observer: counting,
+    rootPid: gone,
+    signal: 'SIGTERM',
+    graceMs: 5_000,
+    guards: guardsFor(gone),
+    monotonic,
+  });
   assert.deepEqual(result, { exitedInGrace: [], killed: [], survived: [] });
   assert.equal(looks, 1);
 });
@@ -159,36 +240,78 @@ test('the seed scenario: the hung python/sleep subtree is found and killed, the 
   const POLL_MS = 200;
   for (const wrapper of [[], ['timeout', '120']]) {
     const argv = [...wrapper, process.execPath, fakeAgent, 'codex', 'exec', '--json', 'fix the tests'];
-    const agent = startTree(t, argv[0]!, argv.slice(1), { env: { ...process.env, FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL: SEED } });
+    const agent = startTree(t, argv[0]!, argv.slice(1), {
+      env: { ...process.env, FAKE_AGENT_SCENARIO: 'hang-tool', FAKE_AGENT_TOOL: SEED },
+    });
     const observer = observerOf(agent.pid);
-    const events = [await agent.nextLine(), await agent.nextLine(), await agent.nextLine()].map((line) => JSON.parse(line));
-    assert.deepEqual(events.map((e) => e.type), ['thread.started', 'turn.started', 'item.started']);
+    const events = [await agent.nextLine(), await agent.nextLine(), await agent.nextLine()].map((line) =>
+      JSON.parse(line),
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['thread.started', 'turn.started', 'item.started'],
+    );
     const toolStartedAt = monotonic();
     const host = measureHostDelay();
     let progress = emptyProgress;
     let observation = observer.observe();
-    const finding = await waitFor(() => {
-      observation = observer.observe();
-      progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
-      return findHungSubtree(observation, progress, {
-        hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: toolStartedAt, baseline: new Set(), ignore: [],
-        openTools: [{ toolId: events[2].item.id, startedAt: toolStartedAt, windowFrom: toolStartedAt, command: events[2].item.command }], firstToolAt: toolStartedAt, requireOpenTool: true,
-      });
-    }, 10_000, 'the hung finding', POLL_MS);
+    const finding = await waitFor(
+      () => {
+        observation = observer.observe();
+        progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
+        return findHungSubtree(observation, progress, {
+          hungTimeoutMs: HUNG_TIMEOUT_MS,
+          lastOutputAt: toolStartedAt,
+          baseline: new Set(),
+          ignore: [],
+          openTools: [
+            {
+              toolId: events[2].item.id,
+              startedAt: toolStartedAt,
+              windowFrom: toolStartedAt,
+              command: events[2].item.command,
+            },
+          ],
+          firstToolAt: toolStartedAt,
+          requireOpenTool: true,
+        });
+      },
+      10_000,
+      'the hung finding',
+      POLL_MS,
+    );
     // Idle from the sleep's birth (python only waits for it then): counted from the tool's
     // event, a loaded host's slow python start-up, which is work, would count as lateness.
-    const sleepBornAt = bornAt(finding.subtree.find((p) => p.comm === 'sleep')!, observation);
+    const sleepBornAt = bornAt(
+      finding.subtree.find((p) => p.comm === 'sleep')!,
+      observation,
+    );
     const latency = monotonic() - Math.max(toolStartedAt, sleepBornAt) - HUNG_TIMEOUT_MS;
-    assert.ok(latency < host.scaled(POLL_MS + 1_000), `found ${latency} ms after hung_timeout (host ${host.stretch().toFixed(1)}× slower than idle)`);
-    assert.match(finding.target.cmdline.join(' '), /-c import subprocess/, `${wrapper.join(' ')}: the python3 session leader`);
+    assert.ok(
+      latency < host.scaled(POLL_MS + 1_000),
+      `found ${latency} ms after hung_timeout (host ${host.stretch().toFixed(1)}× slower than idle)`,
+    );
+    assert.match(
+      finding.target.cmdline.join(' '),
+      /-c import subprocess/,
+      `${wrapper.join(' ')}: the python3 session leader`,
+    );
     assert.equal(finding.target.sid, finding.target.pid);
     assert.equal(finding.toolId, 'item_1');
     const sleep = finding.subtree.find((p) => p.cmdline.join(' ') === 'sleep 600');
     assert.ok(sleep, 'the sleep is in the subtree');
-    assert.ok(finding.subtree.every((p) => p.pid !== agent.pid && !p.cmdline.some((arg) => arg.endsWith('fake-agent.js'))), 'the agent is not in it');
+    assert.ok(
+      finding.subtree.every((p) => p.pid !== agent.pid && !p.cmdline.some((arg) => arg.endsWith('fake-agent.js'))),
+      'the agent is not in it',
+    );
 
     const exited = once(agent.child, 'exit');
-    const result = await terminateSubtree(finding, { graceMs: 1_000, observer, guards: guardsFor(agent.pid), monotonic });
+    const result = await terminateSubtree(finding, {
+      graceMs: 1_000,
+      observer,
+      guards: guardsFor(agent.pid),
+      monotonic,
+    });
     assert.deepEqual(result.killed.sort(), finding.subtree.map((p) => p.pid).sort());
     const completed = JSON.parse(await agent.nextLine());
     assert.equal(completed.type, 'item.completed');

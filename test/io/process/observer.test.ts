@@ -12,6 +12,11 @@ test('picks the observer for the platform, and refuses others with one line', as
     const [root] = createObserver(options, platform).observe().processes;
     assert.equal(root?.pid, tree.pid, platform);
   }
-  assert.throws(() => createObserver(options, 'win32'), (error: unknown) =>
-    error instanceof DeadmanError && error.exitCode === ExitCode.DO_NOT_RESTART && /Linux and macOS/.test(error.message));
+  assert.throws(
+    () => createObserver(options, 'win32'),
+    (error: unknown) =>
+      error instanceof DeadmanError &&
+      error.exitCode === ExitCode.DO_NOT_RESTART &&
+      /Linux and macOS/.test(error.message),
+  );
 });

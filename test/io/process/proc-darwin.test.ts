@@ -8,7 +8,8 @@ import { repoRoot, waitFor } from '../../helpers/cli.ts';
 import { nodeFixture, shellFixture, startTree } from '../../helpers/process-tree.ts';
 
 // The macOS observer runs on Linux too: procps `ps` prints the same columns, and lsof exists.
-const epochSeconds = (...parts: [number, number, number, number, number, number]) => new Date(...parts).getTime() / 1000;
+const epochSeconds = (...parts: [number, number, number, number, number, number]) =>
+  new Date(...parts).getTime() / 1000;
 const observerOf = (rootPid: number) => createDarwinObserver({ rootPid, monotonic: systemClock.monotonic });
 
 test('walks the tree from one ps listing and remembers a reparented descendant', async (t) => {
@@ -25,7 +26,10 @@ test('walks the tree from one ps listing and remembers a reparented descendant',
   // Its parent subshell lingers until told: a loaded host cannot make the two looks miss it.
   tree.child.stdin!.end('go\n');
   await waitFor(() => observer.readProcess(escaped)?.ppid !== seen?.ppid, 5_000, 'the reparenting');
-  assert.ok(observer.observe().processes.some((p) => p.pid === escaped), 'still owned');
+  assert.ok(
+    observer.observe().processes.some((p) => p.pid === escaped),
+    'still owned',
+  );
   assert.ok(observer.isOwned(seen!));
   assert.equal(observer.readProcess(escaped)?.startTime, seen?.startTime, 'the same identity from ps -p');
   assert.equal(observer.readProcess(2 ** 22 + 1), null);
@@ -47,7 +51,11 @@ test('with a run tag, owns the tagged processes that left the PID chain unseen, 
   let now = 0;
   let sweeps = 0;
   const observer = createDarwinObserver({
-    rootPid: 4100, selfPid: 4000, uid: 501, runTag: '5f0c2a9e8d7b4c3a1f6e0d9c8b7a6f5e', monotonic: () => now,
+    rootPid: 4100,
+    selfPid: 4000,
+    uid: 501,
+    runTag: '5f0c2a9e8d7b4c3a1f6e0d9c8b7a6f5e',
+    monotonic: () => now,
     run: (file, args) => {
       if (file === 'lsof') return '';
       if (args[0] !== '-E') return table;
@@ -55,15 +63,32 @@ test('with a run tag, owns the tagged processes that left the PID chain unseen, 
       return listing;
     },
   });
-  assert.deepEqual(observer.observe().processes.map((p) => p.pid).sort(), [4100, 4700, 4705]);
+  assert.deepEqual(
+    observer
+      .observe()
+      .processes.map((p) => p.pid)
+      .sort(),
+    [4100, 4700, 4705],
+  );
   assert.equal(sweeps, 1, 'the first poll sweeps');
   now = 1_000;
-  assert.deepEqual(observer.observe().processes.map((p) => p.pid).sort(), [4100, 4700, 4705], 'remembered between sweeps');
+  assert.deepEqual(
+    observer
+      .observe()
+      .processes.map((p) => p.pid)
+      .sort(),
+    [4100, 4700, 4705],
+    'remembered between sweeps',
+  );
   assert.equal(sweeps, 1, 'not every poll');
   now = 6_000;
   observer.observe();
   assert.equal(sweeps, 2, 'every few seconds');
   observer.observe(true);
   assert.equal(sweeps, 3, 'when asked (a stop)');
-  assert.equal(observer.isOwned({ pid: 4701, startTime: epochSeconds(2026, 11, 1, 8, 39, 29) }), false, "another run's tag");
+  assert.equal(
+    observer.isOwned({ pid: 4701, startTime: epochSeconds(2026, 11, 1, 8, 39, 29) }),
+    false,
+    "another run's tag",
+  );
 });

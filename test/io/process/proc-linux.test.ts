@@ -23,7 +23,11 @@ test('finds a grandchild in its own session, by children files and by the /proc 
   tree.adopt(grandchild);
   for (const forceProcScan of [false, true]) {
     const observer = observerOf(tree.pid, forceProcScan);
-    const found = await waitFor(() => observer.observe().processes.find((p) => p.pid === grandchild && p.comm === 'sleep'), 5_000, 'the sleep');
+    const found = await waitFor(
+      () => observer.observe().processes.find((p) => p.pid === grandchild && p.comm === 'sleep'),
+      5_000,
+      'the sleep',
+    );
     assert.equal(found.sid, grandchild, 'a session leader');
     assert.deepEqual(found.cmdline, ['sleep', '600']);
     assert.equal(typeof found.ioBytes, 'number');
@@ -41,10 +45,17 @@ test('remembers a descendant that was reparented away by a double fork', async (
   const seen = observer.observe().processes.find((p) => p.pid === escaped);
   assert.ok(seen, 'seen while its parent subshell still lingers');
   tree.child.stdin!.end('go\n');
-  await waitFor(() => observer.observe().processes.find((p) => p.pid === escaped && p.ppid !== seen.ppid), 5_000, 'the reparenting');
+  await waitFor(
+    () => observer.observe().processes.find((p) => p.pid === escaped && p.ppid !== seen.ppid),
+    5_000,
+    'the reparenting',
+  );
   assert.ok(pidsOf(observer).includes(escaped), 'still owned after losing its parent');
   assert.ok(observer.isOwned(seen));
-  assert.ok(observer.listSubtree({ pid: tree.pid, startTime: observer.known()[0]!.startTime }).every((p) => p.pid !== escaped), 'the fresh PID chain no longer reaches it');
+  assert.ok(
+    observer.listSubtree({ pid: tree.pid, startTime: observer.known()[0]!.startTime }).every((p) => p.pid !== escaped),
+    'the fresh PID chain no longer reaches it',
+  );
 });
 
 test('an immediate double fork escapes the PID chain (the documented limit without a cgroup)', async (t) => {
@@ -76,7 +87,10 @@ test('marks a TCP listener, and only it, as listening', async (t) => {
   const observer = observerOf(tree.pid);
   const listener = observer.observe().processes.find((p) => p.pid === pid);
   assert.equal(listener?.listening, true);
-  const client = startTree(t, process.execPath, ['-e', `require('net').connect(${port}, '127.0.0.1', () => console.log('connected')); setInterval(() => {}, 1e6)`]);
+  const client = startTree(t, process.execPath, [
+    '-e',
+    `require('net').connect(${port}, '127.0.0.1', () => console.log('connected')); setInterval(() => {}, 1e6)`,
+  ]);
   assert.equal(await client.nextLine(), 'connected');
   const [clientProcess] = observerOf(client.pid).observe().processes;
   assert.equal(clientProcess?.listening, false, 'a connected client socket is not a server');
@@ -102,10 +116,14 @@ test('counts I/O bytes and CPU ticks of a working process', async (t) => {
   const observer = observerOf(tree.pid);
   const yes = () => observer.observe().processes.find((p) => p.comm === 'yes');
   const first = await waitFor(yes, 5_000, 'yes to start');
-  const later = await waitFor(() => {
-    const p = yes()!;
-    return p.cpuTicks > first.cpuTicks && p.ioBytes! > first.ioBytes! ? p : null;
-  }, 5_000, 'CPU and I/O to move');
+  const later = await waitFor(
+    () => {
+      const p = yes()!;
+      return p.cpuTicks > first.cpuTicks && p.ioBytes! > first.ioBytes! ? p : null;
+    },
+    5_000,
+    'CPU and I/O to move',
+  );
   assert.ok(later.ioBytes! > 0);
 });
 
@@ -119,45 +137,73 @@ test('processes vanishing mid-walk are normal: a churning tree never throws', as
   }
 });
 
-test('over 3× hung_timeout the detector never picks a busy, writing, listening or baseline process', { timeout: 30_000 }, async (t) => {
-  const HUNG_TIMEOUT_MS = 1_000;
-  const file = join(tempDir(t), 'written');
-  // 100 KB/s: above the I/O floor (a writer under it would be hung: hung-floors.test.ts).
-  const writer = 'import sys, time\nf = open(sys.argv[1], "a")\nwhile True:\n    f.write("x" * 20000); f.flush(); f.truncate(0); time.sleep(0.2)';
-  // Each in its own session, like a tool command; the last sleep is an idle tool: the control.
-  const script = `setsid sleep 600 >/dev/null 2>&1 & echo $!; read go
+test(
+  'over 3× hung_timeout the detector never picks a busy, writing, listening or baseline process',
+  { timeout: 30_000 },
+  async (t) => {
+    const HUNG_TIMEOUT_MS = 1_000;
+    const file = join(tempDir(t), 'written');
+    // 100 KB/s: above the I/O floor (a writer under it would be hung: hung-floors.test.ts).
+    const writer =
+      'import sys, time\nf = open(sys.argv[1], "a")\nwhile True:\n    f.write("x" * 20000); f.flush(); f.truncate(0); time.sleep(0.2)';
+    // Each in its own session, like a tool command; the last sleep is an idle tool: the control.
+    const script = `setsid sleep 600 >/dev/null 2>&1 & echo $!; read go
     setsid sh -c 'exec yes > /dev/null' & echo $!
     setsid python3 -c "$1" "$2" & echo $!
     setsid "$0" "$3" & echo $!
     setsid sleep 600 >/dev/null 2>&1 & echo $!
     wait`;
-  const tree = startTree(t, '/bin/sh', ['-c', script, process.execPath, writer, file, nodeFixture('tcp-listener')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const baselinePid = Number(await tree.nextLine());
-  const observer = observerOf(tree.pid);
-  const baselineInfo = await waitFor(() => observer.observe().processes.find((p) => p.pid === baselinePid && p.comm === 'sleep'), 5_000, 'the helper');
-  const baseline = new Set([processKey(baselineInfo)]);
-  tree.child.stdin!.write('go\n');
-  // Four pids from the script and the listener's "<pid> <port>" (it listens by then), in any order.
-  const lines = await Promise.all(Array.from({ length: 5 }, () => tree.nextLine()));
-  const [busy, writing, listening, control] = lines.filter((line) => !line.includes(' ')).map(Number) as [number, number, number, number];
-  for (const pid of [baselinePid, busy, writing, listening, control]) tree.adopt(pid);
-  const lastOutputAt = systemClock.monotonic();
-  const protectedPids = new Set([baselinePid, busy, writing, listening]);
+    const tree = startTree(t, '/bin/sh', ['-c', script, process.execPath, writer, file, nodeFixture('tcp-listener')], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const baselinePid = Number(await tree.nextLine());
+    const observer = observerOf(tree.pid);
+    const baselineInfo = await waitFor(
+      () => observer.observe().processes.find((p) => p.pid === baselinePid && p.comm === 'sleep'),
+      5_000,
+      'the helper',
+    );
+    const baseline = new Set([processKey(baselineInfo)]);
+    tree.child.stdin!.write('go\n');
+    // Four pids from the script and the listener's "<pid> <port>" (it listens by then), in any order.
+    const lines = await Promise.all(Array.from({ length: 5 }, () => tree.nextLine()));
+    const [busy, writing, listening, control] = lines.filter((line) => !line.includes(' ')).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    for (const pid of [baselinePid, busy, writing, listening, control]) tree.adopt(pid);
+    const lastOutputAt = systemClock.monotonic();
+    const protectedPids = new Set([baselinePid, busy, writing, listening]);
 
-  let progress = emptyProgress;
-  let observation = observer.observe();
-  const targets = new Set<number>();
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt, baseline, ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
-  for (const deadline = lastOutputAt + 3 * HUNG_TIMEOUT_MS + 300; systemClock.monotonic() < deadline; await delay(100)) {
-    observation = observer.observe();
-    progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
-    const finding = findHungSubtree(observation, progress, options);
-    if (finding) targets.add(finding.target.pid);
-    assert.ok(!finding?.subtree.some((p) => protectedPids.has(p.pid)), `picked ${finding?.reason}`);
-  }
-  assert.deepEqual([...targets], [control], 'the idle tool command, and only it, was found');
-  // The guards, not luck, protected them: without each guard its process is picked.
-  assert.equal(findHungSubtree(observation, progress, { ...options, baseline: new Set() })?.target.pid, baselinePid);
-  const noListening = { ...observation, processes: observation.processes.map((p) => ({ ...p, listening: false })) };
-  assert.equal(findHungSubtree(noListening, progress, { ...options, ignore: [/^sleep/] })?.target.pid, listening);
-});
+    let progress = emptyProgress;
+    let observation = observer.observe();
+    const targets = new Set<number>();
+    const options = {
+      hungTimeoutMs: HUNG_TIMEOUT_MS,
+      lastOutputAt,
+      baseline,
+      ignore: [],
+      openTools: [],
+      firstToolAt: null,
+      requireOpenTool: false,
+    };
+    for (
+      const deadline = lastOutputAt + 3 * HUNG_TIMEOUT_MS + 300;
+      systemClock.monotonic() < deadline;
+      await delay(100)
+    ) {
+      observation = observer.observe();
+      progress = updateProgress(progress, observation, activityFloors(DEFAULT_CONFIG.activity));
+      const finding = findHungSubtree(observation, progress, options);
+      if (finding) targets.add(finding.target.pid);
+      assert.ok(!finding?.subtree.some((p) => protectedPids.has(p.pid)), `picked ${finding?.reason}`);
+    }
+    assert.deepEqual([...targets], [control], 'the idle tool command, and only it, was found');
+    // The guards, not luck, protected them: without each guard its process is picked.
+    assert.equal(findHungSubtree(observation, progress, { ...options, baseline: new Set() })?.target.pid, baselinePid);
+    const noListening = { ...observation, processes: observation.processes.map((p) => ({ ...p, listening: false })) };
+    assert.equal(findHungSubtree(noListening, progress, { ...options, ignore: [/^sleep/] })?.target.pid, listening);
+  },
+);

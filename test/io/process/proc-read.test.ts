@@ -28,30 +28,46 @@ test('a process asleep since the last read has not run; a busy one has', async (
 });
 
 test('an idle process that wakes and forks is seen with its child and its I/O at the next poll', async (t) => {
-  const tree = startTree(t, '/bin/sh', ['-c', 'read line; sleep 600 & echo $!; wait'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const tree = startTree(t, '/bin/sh', ['-c', 'read line; sleep 600 & echo $!; wait'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
   // Blocked in read(): two polls in a row see it not scheduled, so the second reuses its children.
-  const before = await waitFor(() => {
-    const first = observer.observe().processes;
-    const second = observer.observe().processes;
-    return first.length === 1 && second.length === 1 && first[0]!.ioBytes === second[0]!.ioBytes ? second[0] : null;
-  }, 5_000, 'two quiet polls of the shell');
+  const before = await waitFor(
+    () => {
+      const first = observer.observe().processes;
+      const second = observer.observe().processes;
+      return first.length === 1 && second.length === 1 && first[0]!.ioBytes === second[0]!.ioBytes ? second[0] : null;
+    },
+    5_000,
+    'two quiet polls of the shell',
+  );
   tree.child.stdin!.write('go\n');
   const sleeper = Number(await tree.nextLine());
   tree.adopt(sleeper);
   const after = observer.observe().processes;
-  assert.deepEqual(after.map((p) => p.pid).sort(), [tree.pid, sleeper].sort(), 'the new child, at the first poll after the fork');
+  assert.deepEqual(
+    after.map((p) => p.pid).sort(),
+    [tree.pid, sleeper].sort(),
+    'the new child, at the first poll after the fork',
+  );
   const shell = after.find((p) => p.pid === tree.pid)!;
   assert.ok(shell.ioBytes! > before.ioBytes!, `its read and write counted: ${before.ioBytes} → ${shell.ioBytes}`);
 });
 
 test('an idle child whose parent exited is seen with its new parent at the next poll', async (t) => {
-  const tree = startTree(t, '/bin/sh', ['-c', 'sleep 600 & echo $!; read line'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const tree = startTree(t, '/bin/sh', ['-c', 'sleep 600 & echo $!; read line'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const sleeper = Number(await tree.nextLine());
   tree.adopt(sleeper);
   const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
   const sleepOf = () => observer.observe().processes.find((p) => p.pid === sleeper && p.comm === 'sleep');
-  await waitFor(() => sleepOf() && sleepOf() && sleepOf()?.ppid === tree.pid, 5_000, 'quiet polls of the sleep under its shell');
+  await waitFor(
+    () => sleepOf() && sleepOf() && sleepOf()?.ppid === tree.pid,
+    5_000,
+    'quiet polls of the sleep under its shell',
+  );
   const exited = new Promise((resolve) => tree.child.once('exit', resolve));
   tree.child.stdin!.end('go\n');
   await exited;

@@ -23,38 +23,62 @@ const BUSY_LOOPS = 3;
 // its work showed less often than hung_timeout here.
 const STARVED = `echo 12 > /proc/self/autogroup 2>/dev/null; exec nice -n 12 sh -c 'while :; do :; done'`;
 
-test('a CPU-bound tool starved by busy loops is not hung; a sleeping tool beside it is', { timeout: 60_000, skip: skipUnlessInstalled('taskset') }, async (t) => {
-  const cpu = firstAllowedCpu();
-  t.after(startHostLoad({ busyLoops: BUSY_LOOPS, cpu }));
-  const tools = { starved: STARVED, sleeping: 'exec sleep 600' };
-  const script = Object.values(tools).map((tool) => `setsid taskset -c ${cpu} sh -c "${tool.replaceAll('"', '\\"')}" & echo $!`).join('\n') + '\nwait';
-  const tree = startTree(t, '/bin/sh', ['-c', script]);
-  const names = new Map<number, string>();
-  for (const name of Object.keys(tools)) {
-    const pid = Number(await tree.nextLine());
-    tree.adopt(pid);
-    names.set(pid, name);
-  }
-  const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
-  const floors = activityFloors(DEFAULT_CONFIG.activity);
-  const options = { hungTimeoutMs: HUNG_TIMEOUT_MS, lastOutputAt: systemClock.monotonic(), ignore: [], openTools: [], firstToolAt: null, requireOpenTool: false };
-  let progress = emptyProgress;
-  const found = new Set<string>();
-  let cpuTicks = { first: -1, last: -1 };
-  // Judged over 3 × hung_timeout of polls that happened, however late the host ran them.
-  for (let polls = 0; polls < (3 * HUNG_TIMEOUT_MS) / POLL_MS || systemClock.monotonic() < options.lastOutputAt + 3 * HUNG_TIMEOUT_MS; polls++, await delay(POLL_MS)) {
-    const observation = observer.observe();
-    progress = updateProgress(progress, observation, floors);
-    const starved = observation.processes.find((p) => names.get(p.pid) === 'starved');
-    if (starved) cpuTicks = { first: cpuTicks.first < 0 ? starved.cpuTicks : cpuTicks.first, last: starved.cpuTicks };
-    const setAside = new Set<string>();
-    for (let finding = findHungSubtree(observation, progress, { ...options, baseline: setAside }); finding; finding = findHungSubtree(observation, progress, { ...options, baseline: setAside })) {
-      found.add(names.get(finding.target.pid) ?? `pid ${finding.target.pid}`);
-      setAside.add(processKey(finding.target));
+test(
+  'a CPU-bound tool starved by busy loops is not hung; a sleeping tool beside it is',
+  { timeout: 60_000, skip: skipUnlessInstalled('taskset') },
+  async (t) => {
+    const cpu = firstAllowedCpu();
+    t.after(startHostLoad({ busyLoops: BUSY_LOOPS, cpu }));
+    const tools = { starved: STARVED, sleeping: 'exec sleep 600' };
+    const script =
+      Object.values(tools)
+        .map((tool) => `setsid taskset -c ${cpu} sh -c "${tool.replaceAll('"', '\\"')}" & echo $!`)
+        .join('\n') + '\nwait';
+    const tree = startTree(t, '/bin/sh', ['-c', script]);
+    const names = new Map<number, string>();
+    for (const name of Object.keys(tools)) {
+      const pid = Number(await tree.nextLine());
+      tree.adopt(pid);
+      names.set(pid, name);
     }
-  }
-  const spentMs = (cpuTicks.last - cpuTicks.first) * 10;
-  assert.ok(spentMs < (3 * HUNG_TIMEOUT_MS * DEFAULT_CONFIG.activity.cpu) / DEFAULT_CONFIG.activity.window,
-    `the tool got ${spentMs} ms of CPU: above the floor, so not starved (the test proves nothing)`);
-  assert.deepEqual([...found], ['sleeping']);
-});
+    const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: systemClock.monotonic });
+    const floors = activityFloors(DEFAULT_CONFIG.activity);
+    const options = {
+      hungTimeoutMs: HUNG_TIMEOUT_MS,
+      lastOutputAt: systemClock.monotonic(),
+      ignore: [],
+      openTools: [],
+      firstToolAt: null,
+      requireOpenTool: false,
+    };
+    let progress = emptyProgress;
+    const found = new Set<string>();
+    let cpuTicks = { first: -1, last: -1 };
+    // Judged over 3 × hung_timeout of polls that happened, however late the host ran them.
+    for (
+      let polls = 0;
+      polls < (3 * HUNG_TIMEOUT_MS) / POLL_MS || systemClock.monotonic() < options.lastOutputAt + 3 * HUNG_TIMEOUT_MS;
+      polls++, await delay(POLL_MS)
+    ) {
+      const observation = observer.observe();
+      progress = updateProgress(progress, observation, floors);
+      const starved = observation.processes.find((p) => names.get(p.pid) === 'starved');
+      if (starved) cpuTicks = { first: cpuTicks.first < 0 ? starved.cpuTicks : cpuTicks.first, last: starved.cpuTicks };
+      const setAside = new Set<string>();
+      for (
+        let finding = findHungSubtree(observation, progress, { ...options, baseline: setAside });
+        finding;
+        finding = findHungSubtree(observation, progress, { ...options, baseline: setAside })
+      ) {
+        found.add(names.get(finding.target.pid) ?? `pid ${finding.target.pid}`);
+        setAside.add(processKey(finding.target));
+      }
+    }
+    const spentMs = (cpuTicks.last - cpuTicks.first) * 10;
+    assert.ok(
+      spentMs < (3 * HUNG_TIMEOUT_MS * DEFAULT_CONFIG.activity.cpu) / DEFAULT_CONFIG.activity.window,
+      `the tool got ${spentMs} ms of CPU: above the floor, so not starved (the test proves nothing)`,
+    );
+    assert.deepEqual([...found], ['sleeping']);
+  },
+);

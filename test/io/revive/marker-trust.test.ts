@@ -1,16 +1,42 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
-import { listMarkers, markerPath, readMarker, removeStaleTempFiles, writeMarker } from '../../../lib/io/revive/markers.ts';
+import {
+  listMarkers,
+  markerPath,
+  readMarker,
+  removeStaleTempFiles,
+  writeMarker,
+} from '../../../lib/io/revive/markers.ts';
 import { tempDir } from '../../helpers/cli.ts';
 
 const ID = '01a23013-27f3-73e2-b3cb-86b68ffb84d0';
 
 function sample(name = 'job'): Marker {
-  return withSessionId(newMarker({ name, adapter: 'codex', argv: ['codex', 'exec', '--json', 'task'], cwd: '/repo', owner: null, now: 1_000 }), ID, 2_000);
+  return withSessionId(
+    newMarker({
+      name,
+      adapter: 'codex',
+      argv: ['codex', 'exec', '--json', 'task'],
+      cwd: '/repo',
+      owner: null,
+      now: 1_000,
+    }),
+    ID,
+    2_000,
+  );
 }
 
 function stateWithMarker(t: { after(fn: () => void): void }) {
@@ -33,7 +59,11 @@ async function assertRefused(markers: string, why: RegExp, movedAside: boolean):
   assert.ok(!read.problem.includes('\n'), read.problem);
   assert.match(read.problem, why);
   assert.equal(existsSync(join(markers, 'job.json')), !movedAside);
-  if (movedAside) assert.ok(readdirSync(markers).includes('job.json.refused-2026-12-01T00-00-00-000Z'), readdirSync(markers).join(' '));
+  if (movedAside)
+    assert.ok(
+      readdirSync(markers).includes('job.json.refused-2026-12-01T00-00-00-000Z'),
+      readdirSync(markers).join(' '),
+    );
 }
 
 test('an edited argv or an added resume flag breaks the MAC: refused and moved aside', async (t) => {
@@ -42,7 +72,10 @@ test('an edited argv or an added resume flag breaks the MAC: refused and moved a
   await assertRefused(argv.markers, /MAC does not match/, true);
 
   const flags = stateWithMarker(t);
-  edit(flags.path, (value) => (value.argv = ['codex', 'exec', '--json', '--dangerously-bypass-approvals-and-sandbox', 'task']));
+  edit(
+    flags.path,
+    (value) => (value.argv = ['codex', 'exec', '--json', '--dangerously-bypass-approvals-and-sandbox', 'task']),
+  );
   await assertRefused(flags.markers, /MAC does not match/, true);
 
   const unsigned = stateWithMarker(t);
@@ -60,7 +93,11 @@ test('a marker file of another uid is refused, even with a valid MAC', async (t)
   mkdirSync(scratch, { mode: 0o777 });
   chmodSync(scratch, 0o777);
   const forged = join(scratch, 'job.json');
-  const written = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', 'cat > "$1"', 'sh', forged], { input: readFileSync(s.path) });
+  const written = spawnSync(
+    'setpriv',
+    ['--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', 'cat > "$1"', 'sh', forged],
+    { input: readFileSync(s.path) },
+  );
   assert.equal(written.status, 0, String(written.stderr));
   renameSync(forged, s.path);
   await assertRefused(s.markers, /belongs to uid 65534/, true);
@@ -98,7 +135,7 @@ test('a marker of another state directory (another key) is refused', async (t) =
   await assertRefused(mine.markers, /MAC does not match/, true);
 });
 
-test('temp files of writes cut short by a SIGKILL are removed; a live writer\'s is kept', (t) => {
+test("temp files of writes cut short by a SIGKILL are removed; a live writer's is kept", (t) => {
   const dir = tempDir(t);
   const dead = spawnSync('true').pid!;
   writeFileSync(join(dir, `.job.${dead}.0123abcd.tmp`), '{"half');
@@ -114,7 +151,11 @@ test('a state directory that is sticky like /tmp may hold the markers directory;
   chmodSync(parent, 0o1777);
   const markers = join(parent, 'markers');
   writeMarker(markers, sample());
-  assert.equal((await readMarker(markers, 'job', { now: 3_000 })).status, 'ok', 'nobody else can rename the markers directory out of a sticky one');
+  assert.equal(
+    (await readMarker(markers, 'job', { now: 3_000 })).status,
+    'ok',
+    'nobody else can rename the markers directory out of a sticky one',
+  );
   chmodSync(parent, 0o777);
   assert.throws(() => writeMarker(markers, sample()), /writable by group or others/);
 });

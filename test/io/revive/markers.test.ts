@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { markInterrupted, markRevived, newMarker, withSessionId, type Marker } from '../../../lib/core/revive/marker.ts';
+import {
+  markInterrupted,
+  markRevived,
+  newMarker,
+  withSessionId,
+  type Marker,
+} from '../../../lib/core/revive/marker.ts';
 import { currentOwner, listMarkers, markerPath, readMarker, writeMarker } from '../../../lib/io/revive/markers.ts';
 import { settleEndedResume } from '../../../lib/io/revive/revive-log.ts';
 import { isOwnerAlive, readProcStat } from '../../../lib/io/process/process-identity.ts';
@@ -11,7 +17,14 @@ import { repoRoot, tempDir } from '../../helpers/cli.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 function sample(name = 'agent'): Marker {
-  const marker = newMarker({ name, adapter: 'codex', argv: ['codex', 'exec', '--json', 'task'], cwd: '/repo', owner: currentOwner(), now: 1_000 });
+  const marker = newMarker({
+    name,
+    adapter: 'codex',
+    argv: ['codex', 'exec', '--json', 'task'],
+    cwd: '/repo',
+    owner: currentOwner(),
+    now: 1_000,
+  });
   return withSessionId(marker, '01a23013-27f3-73e2-b3cb-86b68ffb84d0', 2_000);
 }
 
@@ -23,7 +36,11 @@ test('written atomically with private modes, read back equal, no temp file left'
   assert.equal(statSync(markerPath(dir, 'agent')).mode & 0o777, 0o600);
   assert.deepEqual(readdirSync(dir).sort(), ['.marker-key', 'agent.json']);
   assert.equal(statSync(join(dir, '.marker-key')).mode & 0o777, 0o600, 'the MAC key is private');
-  assert.deepEqual(await readMarker(dir, 'agent'), { status: 'ok', name: 'agent', marker: { ...sample(), reviveCount: 2 } });
+  assert.deepEqual(await readMarker(dir, 'agent'), {
+    status: 'ok',
+    name: 'agent',
+    marker: { ...sample(), reviveCount: 2 },
+  });
   assert.deepEqual(await readMarker(dir, 'other'), { status: 'missing', name: 'other' });
   assert.throws(() => markerPath(dir, '../escape'), /not a plain name/);
 });
@@ -57,7 +74,10 @@ test('listMarkers: good and damaged markers by name, temp files and other files 
   writeFileSync(join(dir, '.a.123.abcd.tmp'), 'half');
   writeFileSync(join(dir, 'notes.txt'), 'x');
   const reads = await listMarkers(dir);
-  assert.deepEqual(reads.map((r) => `${r.name}:${r.status}`), ['a:ok', 'b:ok', 'c:problem']);
+  assert.deepEqual(
+    reads.map((r) => `${r.name}:${r.status}`),
+    ['a:ok', 'b:ok', 'c:problem'],
+  );
   assert.deepEqual(await listMarkers(join(dir, 'missing')), []);
 });
 
@@ -67,7 +87,9 @@ test('a reader racing a writer in another process only ever sees whole markers',
   const script = `import { writeMarker } from ${JSON.stringify(join(repoRoot, 'dist/lib/io/revive/markers.js'))};
     const m = JSON.parse(process.argv[1]);
     for (let i = 0; i < 300; i++) writeMarker(process.argv[2], { ...m, reviveCount: i, task: 'x'.repeat(i * 100) });`;
-  const writer = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(sample()), dir], { stdio: 'inherit' });
+  const writer = spawn(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(sample()), dir], {
+    stdio: 'inherit',
+  });
   const exited = new Promise((resolve) => writer.on('exit', resolve));
   let reads = 0;
   while (writer.exitCode === null) {
@@ -85,7 +107,11 @@ test('owner liveness by pid and start time', async () => {
   assert.equal(isOwnerAlive(currentOwner()), true);
   assert.equal(isOwnerAlive(null), false);
   const own = readProcStat(process.pid)!;
-  assert.equal(isOwnerAlive({ pid: process.pid, startTime: own.startTime + 1 }), false, 'same pid, other start time: a reused pid');
+  assert.equal(
+    isOwnerAlive({ pid: process.pid, startTime: own.startTime + 1 }),
+    false,
+    'same pid, other start time: a reused pid',
+  );
   assert.equal(isOwnerAlive({ pid: process.pid, startTime: null }), true, 'no start time: a live pid counts');
   const child = spawnSync('true');
   assert.equal(child.status, 0);
@@ -95,7 +121,8 @@ test('owner liveness by pid and start time', async () => {
 test('a detached resume that ended is settled from its log', async (t) => {
   const dir = tempDir(t);
   const dead = { pid: 999_999_999 % 4_000_000, startTime: 1 };
-  const revived = (log: string) => markRevived(markInterrupted(sample(), 'killed', 3_000), { owner: dead, runTag: null, detachedLog: log }, 4_000);
+  const revived = (log: string) =>
+    markRevived(markInterrupted(sample(), 'killed', 3_000), { owner: dead, runTag: null, detachedLog: log }, 4_000);
   const completed = await settleEndedResume(revived(fixturePath('agents', 'codex-failing-command.jsonl')), 5_000);
   assert.equal(completed.state, 'completed');
   assert.equal(completed.reviveCount, 0);

@@ -11,13 +11,19 @@ function recordingStore(path: string, open: () => Store = () => new Store(path))
   const clock = { now: 0 };
   const lines: string[] = [];
   const store = new RecordingStore({
-    path, open, logger: { log: (_level, message) => lines.push(message) }, wall: () => Date.UTC(2026, 11, 1), monotonic: () => clock.now, retryMs: 1000,
+    path,
+    open,
+    logger: { log: (_level, message) => lines.push(message) },
+    wall: () => Date.UTC(2026, 11, 1),
+    monotonic: () => clock.now,
+    retryMs: 1000,
   });
   return { store, clock, lines };
 }
 
 const countRuns = (store: Store) => store.get<{ n: number }>('SELECT count(*) AS n FROM runs')!.n;
-const insertRun = (store: Store) => store.insert('runs', { name: 'job', argv: [], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
+const insertRun = (store: Store) =>
+  store.insert('runs', { name: 'job', argv: [], cwd: '/', pid: 1, adapter: 'generic', started_at: 1 });
 
 test('a damaged database is moved aside, with one line, and a fresh one takes its place', (t) => {
   const dir = tempDir(t);
@@ -27,7 +33,10 @@ test('a damaged database is moved aside, with one line, and a fresh one takes it
   assert.equal(store.recording, true);
   assert.equal(store.write('the run', insertRun), 1);
   assert.equal(lines.length, 1);
-  assert.match(lines[0]!, /database is damaged .*; moved it aside to .*deadman\.db\.corrupt-2026-12-01T00-00-00-000Z and started a fresh one/);
+  assert.match(
+    lines[0]!,
+    /database is damaged .*; moved it aside to .*deadman\.db\.corrupt-2026-12-01T00-00-00-000Z and started a fresh one/,
+  );
   assert.ok(readdirSync(dir).some((f) => f.startsWith('deadman.db.corrupt-')));
   store.close();
 });
@@ -47,7 +56,11 @@ test('a store that cannot be opened says so once, drops writes, and records agai
   assert.equal(store.write('events', insertRun), null, 'not retried before retryMs');
   clock.now = 1000;
   assert.equal(store.write('events', insertRun), 1);
-  assert.deepEqual(lines.slice(1), [`recording again in ${path} (6 records dropped while it could not be written)`], 'the drops are counted');
+  assert.deepEqual(
+    lines.slice(1),
+    [`recording again in ${path} (6 records dropped while it could not be written)`],
+    'the drops are counted',
+  );
   store.close();
 });
 
@@ -68,7 +81,10 @@ test('a write that fails (the file gone read-only, full, locked) is said once an
   assert.equal(store.write('events', flaky), null);
   clock.now = 1000;
   assert.equal(store.write('events', flaky), 1);
-  assert.equal(store.write('events', (s) => countRuns(s)), 1);
+  assert.equal(
+    store.write('events', (s) => countRuns(s)),
+    1,
+  );
   assert.equal(lines.length, 2);
   store.close();
   assert.ok(existsSync(path));
@@ -85,7 +101,12 @@ test('a lock that outlasts the run: the records dropped are counted in one line 
     clock.now += 1000;
   }
   assert.equal(lines.length, 1, 'said once');
-  assert.match(lines[0]!, /locked by another writer .*the work's output does not wait for it: records are dropped, and counted, until the lock is free \(tried again every 1s\)/);
+  assert.match(
+    lines[0]!,
+    /locked by another writer .*the work's output does not wait for it: records are dropped, and counted, until the lock is free \(tried again every 1s\)/,
+  );
   store.close();
-  assert.deepEqual(lines.slice(1), [`3 records of this run were dropped: ${path} stayed locked by another writer until the end`]);
+  assert.deepEqual(lines.slice(1), [
+    `3 records of this run were dropped: ${path} stayed locked by another writer until the end`,
+  ]);
 });

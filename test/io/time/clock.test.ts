@@ -16,13 +16,18 @@ test('the monotonic clock counts milliseconds from about where performance.now()
   // Both count from the process's start, stamped at two moments of Node's own start-up, which a
   // busy host can pull tens of milliseconds apart (over 50 ms at a load of 25 on 2 cores). Only
   // spans are ever taken on this clock, so "about" is under a second; the span below is exact.
-  assert.ok(Math.abs(first.ours - first.before) < 1_000, `${first.ours} vs performance.now() ${first.before}–${first.after}`);
+  assert.ok(
+    Math.abs(first.ours - first.before) < 1_000,
+    `${first.ours} vs performance.now() ${first.before}–${first.after}`,
+  );
   while (performance.now() - first.after < 30) {
     // let 30 ms pass on performance.now()'s clock
   }
   const second = bracketed();
   const ours = second.ours - first.ours;
   // Within 1 ms (rounding) of the span performance.now() saw between the reads, however long the host paused us.
-  assert.ok(ours > 0 && ours > second.before - first.after - 1 && ours < second.after - first.before + 1,
-    `${ours} ms against performance.now()'s ${second.before - first.after}–${second.after - first.before} ms`);
+  assert.ok(
+    ours > 0 && ours > second.before - first.after - 1 && ours < second.after - first.before + 1,
+    `${ours} ms against performance.now()'s ${second.before - first.after}–${second.after - first.before} ms`,
+  );
 });

@@ -7,7 +7,10 @@ const { monotonic } = systemClock;
 
 test('returns the first truthy answer of the check, sync or async', async () => {
   let calls = 0;
-  assert.equal(await pollUntil(() => (++calls >= 3 ? 'ready' : null), { timeoutMs: 5_000, everyMs: 1, monotonic }), 'ready');
+  assert.equal(
+    await pollUntil(() => (++calls >= 3 ? 'ready' : null), { timeoutMs: 5_000, everyMs: 1, monotonic }),
+    'ready',
+  );
   assert.equal(calls, 3);
   assert.deepEqual(await pollUntil(async () => ({ pid: 7 }), { timeoutMs: 0, everyMs: 1, monotonic }), { pid: 7 });
 });
@@ -16,11 +19,14 @@ test('null once the deadline passed, the last check falling on the deadline, on 
   let now = 0;
   const seenAt: number[] = [];
   // Each check moves the clock by 40 ms: checks at 0, 40, 80, then the deadline (100) has passed at 120.
-  const result = await pollUntil(() => {
-    seenAt.push(now);
-    now += 40;
-    return false;
-  }, { timeoutMs: 100, everyMs: 1, monotonic: () => now });
+  const result = await pollUntil(
+    () => {
+      seenAt.push(now);
+      now += 40;
+      return false;
+    },
+    { timeoutMs: 100, everyMs: 1, monotonic: () => now },
+  );
   assert.equal(result, null);
   assert.deepEqual(seenAt, [0, 40, 80]);
 });

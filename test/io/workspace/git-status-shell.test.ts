@@ -12,7 +12,8 @@ function repository(t: { after(fn: () => void): void }): string {
   const dir = tempDir(t);
   execFileSync('git', ['init', '-q'], { cwd: dir });
   // Names with a newline, spaces, quotes and UTF-8: the answer is git's bytes, whatever they are.
-  for (const name of ['plain.txt', 'two\nlines.txt', 'a "quoted" name', 'é ü.txt']) writeFileSync(join(dir, name), name);
+  for (const name of ['plain.txt', 'two\nlines.txt', 'a "quoted" name', 'é ü.txt'])
+    writeFileSync(join(dir, name), name);
   return dir;
 }
 
@@ -26,7 +27,11 @@ test('each answer is git status -z byte for byte, from one shell kept across que
   assert.deepEqual(await shell.status(), execFileSync('git', STATUS, { cwd: dir }));
   const clean = tempDir(t);
   execFileSync('git', ['init', '-q'], { cwd: clean });
-  assert.deepEqual(await new GitStatusShell(clean, 5_000, 1024).status(), Buffer.alloc(0), 'a clean tree: empty, not null');
+  assert.deepEqual(
+    await new GitStatusShell(clean, 5_000, 1024).status(),
+    Buffer.alloc(0),
+    'a clean tree: empty, not null',
+  );
   assert.equal(await new GitStatusShell(tempDir(t), 5_000, 1024).status(), null);
 });
 

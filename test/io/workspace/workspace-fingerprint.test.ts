@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { MAX_PER_SECOND, workspaceFingerprinter } from '../../../lib/io/workspace/workspace-fingerprint.ts';
 import { tempDir } from '../../helpers/cli.ts';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A clock whose monotonic time stands still (one rate window) and whose wall time is the host's. */
 const atZero = { monotonic: () => 0, wall: Date.now };
@@ -27,7 +28,10 @@ test('every edit is a new fingerprint, however soon after the last (0.1–0.5 s)
     () => writeFileSync(join(dir, 'a.txt'), 'three\n'), // the same changed file again: its mtime tells
     () => writeFileSync(join(dir, 'new.txt'), 'x'), // an untracked file
     () => writeFileSync(join(dir, 'new.txt'), 'xy'),
-    () => (mkdirSync(join(dir, 'deep', 'er'), { recursive: true }), writeFileSync(join(dir, 'deep', 'er', 'b.txt'), 'b')), // in a new directory
+    () => (
+      mkdirSync(join(dir, 'deep', 'er'), { recursive: true }),
+      writeFileSync(join(dir, 'deep', 'er', 'b.txt'), 'b')
+    ), // in a new directory
     () => git(dir, 'add', '.'), // staged
     () => renameSync(join(dir, 'new.txt'), join(dir, 'renamed.txt')),
     () => writeFileSync(join(dir, 'a.txt'), 'one\n'), // back as committed
@@ -78,7 +82,10 @@ test('asked while git runs, the answer is unmeasured at once: no queue for a tic
   const answers = await Promise.all(Array.from({ length: 5 }, () => take()));
   assert.match(answers[0] ?? '', /^[0-9a-f]{16}$/, 'the running git: measured');
   assert.equal(new Set(answers.slice(1)).size, 4, 'the rest: each its own (unmeasured)');
-  assert.ok(answers.slice(1).every((answer) => answer?.startsWith('unmeasured-')), answers.join(', '));
+  assert.ok(
+    answers.slice(1).every((answer) => answer?.startsWith('unmeasured-')),
+    answers.join(', '),
+  );
   assert.equal(await take(), answers[0], 'once answered, git is asked again');
 });
 
@@ -91,11 +98,16 @@ test('a git that gives no answer in time or in bounds is unmeasured each time, n
   writeFileSync(join(bin, 'git'), '#!/bin/sh\nhead -c 5000000 /dev/zero | tr "\\0" a\n', { mode: 0o755 });
   const path = process.env.PATH;
   process.env.PATH = `${bin}:${path}`;
-  t.after(() => { process.env.PATH = path; });
+  t.after(() => {
+    process.env.PATH = path;
+  });
   const take = workspaceFingerprinter(dir, atZero);
   const first = await take();
   const second = await take();
-  assert.ok(first?.startsWith('unmeasured-') && second?.startsWith('unmeasured-') && first !== second, `${first}, ${second}`);
+  assert.ok(
+    first?.startsWith('unmeasured-') && second?.startsWith('unmeasured-') && first !== second,
+    `${first}, ${second}`,
+  );
 });
 
 test('every pass of a run asks the same git shell: one per work tree for the process, however many fingerprinters', async (t) => {
@@ -112,7 +124,11 @@ function gitShellsIn(dir: string): string[] {
   return readdirSync('/proc').filter((pid) => {
     try {
       const parent = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1];
-      return parent === String(process.pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('git --no-optional-locks status') && realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir);
+      return (
+        parent === String(process.pid) &&
+        readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('git --no-optional-locks status') &&
+        realpathSync(`/proc/${pid}/cwd`) === realpathSync(dir)
+      );
     } catch {
       return false; // not a process, or gone
     }

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FLOOD_COLLECTION_SPACING_MS, FLOOD_GROWTH_BYTES, QUIET_COMPACTION_MS, QUIET_GROWTH_BYTES, floodCollection, quietCompaction } from '../../../lib/supervise/output/flood-collection.ts';
+import {
+  FLOOD_COLLECTION_SPACING_MS,
+  FLOOD_GROWTH_BYTES,
+  QUIET_COMPACTION_MS,
+  QUIET_GROWTH_BYTES,
+  floodCollection,
+  quietCompaction,
+} from '../../../lib/supervise/output/flood-collection.ts';
 import { fakeClock, settle } from '../fakes.ts';
 
 const MB = 1024 * 1024;
@@ -14,7 +21,11 @@ function fakeHeap(live: number) {
     collections,
     compactions,
     grow: (bytes: number) => (used += bytes),
-    port: { usedBytes: () => used, collect: () => void collections.push((used = live)), compact: () => void compactions.push((used = live)) },
+    port: {
+      usedBytes: () => used,
+      collect: () => void collections.push((used = live)),
+      compact: () => void compactions.push((used = live)),
+    },
   };
 }
 

@@ -48,7 +48,7 @@ test('every line carries the arrival time of the chunk that completed it (what t
   p.paced.push(chunkOf(texts(2)), 510);
   await p.paced.idle();
   assert.ok(p.slices() > 2, 'the burst took more than one slice');
-  assert.deepEqual(p.times.slice(3), [...Array(SLICE_MS + 5).fill(503), 510, 510], 'not the later slices\' clock');
+  assert.deepEqual(p.times.slice(3), [...Array(SLICE_MS + 5).fill(503), 510, 510], "not the later slices' clock");
 });
 
 test('a burst is handled in slices of SLICE_MS, in order, letting the event loop through between them', async () => {

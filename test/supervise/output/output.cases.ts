@@ -41,7 +41,9 @@ test('once the ring has wrapped, its first line (the end of one whose start is g
 
 test('a line cut at 500 characters leaves no piece of a secret the cut split: redacted downstream, none survives', () => {
   const redactor = createRedactor({ env: { MY_SERVICE_TOKEN: PLANTED.envSecret } });
-  const pieces = Object.values(PLANTED).flatMap((secret) => Array.from({ length: secret.length - 5 }, (_, at) => secret.slice(at, at + 6)));
+  const pieces = Object.values(PLANTED).flatMap((secret) =>
+    Array.from({ length: secret.length - 5 }, (_, at) => secret.slice(at, at + 6)),
+  );
   const leaks: string[] = [];
   // One line at a time: a key block's lines are told as such only together (hideKeyBlockLines has its own test).
   for (const line of PLANTED_TEXT.split('\n').filter((text) => !PLANTED_KEY_BLOCK.includes(text))) {
@@ -52,7 +54,11 @@ test('a line cut at 500 characters leaves no piece of a secret the cut split: re
       const output = tracker();
       output.chunk(bytes(`${'.'.repeat(filler)}${line}\n`), 1);
       const kept = redactor.text(output.lastLines().join('\n'));
-      leaks.push(...secretPieces.filter((piece) => kept.includes(piece)).map((piece) => `${piece} at cut ${500 - filler} of: ${line}`));
+      leaks.push(
+        ...secretPieces
+          .filter((piece) => kept.includes(piece))
+          .map((piece) => `${piece} at cut ${500 - filler} of: ${line}`),
+      );
     }
   }
   assert.deepEqual(leaks.slice(0, 5), []);
@@ -70,13 +76,27 @@ test('a long line keeps its first 500 characters whole when the cut falls betwee
 test('tool starts that never finish are tracked up to a bound, the oldest kept; finishing one makes room', () => {
   const adapter = createCodexAdapter();
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
-  const started = (id: number) => JSON.stringify({ type: 'item.started', item: { id: `t${id}`, type: 'command_execution', command: `run ${id}` } });
+  const started = (id: number) =>
+    JSON.stringify({ type: 'item.started', item: { id: `t${id}`, type: 'command_execution', command: `run ${id}` } });
   for (let id = 0; id < MAX_OPEN_TOOLS + 10; id++) output.line('stdout', { text: started(id), truncated: false }, id);
   assert.equal(output.state.openTools.size, MAX_OPEN_TOOLS);
   assert.ok(output.state.openTools.has('t0') && !output.state.openTools.has(`t${MAX_OPEN_TOOLS}`));
-  const finished = JSON.stringify({ type: 'item.completed', item: { id: 't0', type: 'command_execution', command: 'run 0', exit_code: 1, status: 'failed', aggregated_output: 'boom' } });
+  const finished = JSON.stringify({
+    type: 'item.completed',
+    item: {
+      id: 't0',
+      type: 'command_execution',
+      command: 'run 0',
+      exit_code: 1,
+      status: 'failed',
+      aggregated_output: 'boom',
+    },
+  });
   output.line('stdout', { text: finished, truncated: false }, 5000);
-  assert.deepEqual(output.state.toolResults.map((a) => [a.command, a.exitCode, a.outputTail]), [['run 0', 1, 'boom']]);
+  assert.deepEqual(
+    output.state.toolResults.map((a) => [a.command, a.exitCode, a.outputTail]),
+    [['run 0', 1, 'boom']],
+  );
   output.line('stdout', { text: started(99_999), truncated: false }, 5001);
   assert.equal(output.state.openTools.get('t99999'), 5001);
 });
@@ -85,9 +105,15 @@ test('a turn that ends forgets the tool calls it left open, their commands too: 
   const adapter = createCodexAdapter();
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
   for (let turn = 0; turn < 3; turn++) {
-    const started = { type: 'item.started', item: { id: `t${turn}`, type: 'command_execution', command: `make ${turn}` } };
+    const started = {
+      type: 'item.started',
+      item: { id: `t${turn}`, type: 'command_execution', command: `make ${turn}` },
+    };
     output.line('stdout', { text: JSON.stringify(started), truncated: false }, turn);
-    const ended = turn === 2 ? { type: 'turn.failed', error: { message: 'stream error' } } : { type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 1 } };
+    const ended =
+      turn === 2
+        ? { type: 'turn.failed', error: { message: 'stream error' } }
+        : { type: 'turn.completed', usage: { input_tokens: 1, output_tokens: 1 } };
     output.line('stdout', { text: JSON.stringify(ended), truncated: false }, turn);
     assert.deepEqual([output.state.openTools.size, output.state.openToolCommands.size], [0, 0], `after turn ${turn}`);
   }
@@ -97,7 +123,14 @@ test('tool results waiting for the supervisor are bounded: the older half goes, 
   const adapter = createCodexAdapter();
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
   for (let id = 0; id <= MAX_PENDING_ATTEMPTS; id++) {
-    const item = { id: `t${id}`, type: 'command_execution', command: 'make', exit_code: 0, status: 'completed', aggregated_output: `ok ${id}` };
+    const item = {
+      id: `t${id}`,
+      type: 'command_execution',
+      command: 'make',
+      exit_code: 0,
+      status: 'completed',
+      aggregated_output: `ok ${id}`,
+    };
     output.line('stdout', { text: JSON.stringify({ type: 'item.started', item }), truncated: false }, id);
     output.line('stdout', { text: JSON.stringify({ type: 'item.completed', item }), truncated: false }, id);
   }
@@ -113,7 +146,14 @@ test('an attempt carries the fingerprint asked for when it ended; one still wait
   const workspace = () => new Promise<string | null>((resolve) => answers.push(resolve));
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {}, workspace });
   for (const id of [1, 2]) {
-    const item = { id: `t${id}`, type: 'command_execution', command: `make ${id}`, exit_code: 1, status: 'failed', aggregated_output: 'boom' };
+    const item = {
+      id: `t${id}`,
+      type: 'command_execution',
+      command: `make ${id}`,
+      exit_code: 1,
+      status: 'failed',
+      aggregated_output: 'boom',
+    };
     output.line('stdout', { text: JSON.stringify({ type: 'item.started', item }), truncated: false }, id);
     output.line('stdout', { text: JSON.stringify({ type: 'item.completed', item }), truncated: false }, id);
   }
@@ -124,19 +164,52 @@ test('an attempt carries the fingerprint asked for when it ended; one still wait
   const settled = output.fingerprinted();
   answers[0]!('w1');
   await settled;
-  assert.deepEqual(output.takeAttempts().map((a) => [a.command, a.workspace]), [['make 1', 'w1'], ['make 2', 'w2']]);
+  assert.deepEqual(
+    output.takeAttempts().map((a) => [a.command, a.workspace]),
+    [
+      ['make 1', 'w1'],
+      ['make 2', 'w2'],
+    ],
+  );
 });
 
 // Issue 32: a process the agent spawned between its previous output and a call's event may be that call's.
 test('each open tool call keeps its window: from the output before its event; closed calls forget it', () => {
   const adapter = createCodexAdapter();
   const output = new OutputTracker(0, () => adapter, new RunRecords(null, () => 0), { onSession: () => {} });
-  const started = (id: string) => JSON.stringify({ type: 'item.started', item: { id, type: 'command_execution', command: `/bin/bash -lc 'make'`, status: 'in_progress' } });
+  const started = (id: string) =>
+    JSON.stringify({
+      type: 'item.started',
+      item: { id, type: 'command_execution', command: `/bin/bash -lc 'make'`, status: 'in_progress' },
+    });
   output.line('stdout', { text: JSON.stringify({ type: 'turn.started' }), truncated: false }, 1_000);
   output.line('stderr', { text: 'a warning on stderr is no output of an agent', truncated: false }, 1_500);
   output.line('stdout', { text: started('item_1'), truncated: false }, 2_000);
   output.line('stdout', { text: started('item_2'), truncated: false }, 2_100);
-  assert.deepEqual([...output.state.openToolWindows], [['item_1', 1_000], ['item_2', 2_000]]);
-  output.line('stdout', { text: JSON.stringify({ type: 'item.completed', item: { id: 'item_1', type: 'command_execution', command: 'make', exit_code: 0, status: 'completed', aggregated_output: '' } }), truncated: false }, 2_200);
+  assert.deepEqual(
+    [...output.state.openToolWindows],
+    [
+      ['item_1', 1_000],
+      ['item_2', 2_000],
+    ],
+  );
+  output.line(
+    'stdout',
+    {
+      text: JSON.stringify({
+        type: 'item.completed',
+        item: {
+          id: 'item_1',
+          type: 'command_execution',
+          command: 'make',
+          exit_code: 0,
+          status: 'completed',
+          aggregated_output: '',
+        },
+      }),
+      truncated: false,
+    },
+    2_200,
+  );
   assert.deepEqual([...output.state.openToolWindows.keys()], ['item_2']);
 });

@@ -17,8 +17,16 @@ test('a flood of tool calls leaves no Map hash tables for the old generation', a
   const adapter = createClaudeAdapter();
   const output = new OutputTracker(0, () => adapter, { event: () => {} }, { onSession: () => {} });
   const lines = (n: number) => [
-    JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}` } }] } }),
-    JSON.stringify({ type: 'user', message: { content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: 'ok', is_error: false }] } }),
+    JSON.stringify({
+      type: 'assistant',
+      message: {
+        content: [{ type: 'tool_use', id: `toolu_${n}`, name: 'Bash', input: { command: `make test-${n}` } }],
+      },
+    }),
+    JSON.stringify({
+      type: 'user',
+      message: { content: [{ tool_use_id: `toolu_${n}`, type: 'tool_result', content: 'ok', is_error: false }] },
+    }),
   ];
   // The tracker and the adapter's maps live for the whole run: old, as they are in a flood.
   let garbage: object = {};

@@ -13,9 +13,17 @@ import { proc, settle } from '../fakes.ts';
 const ROOT = 100;
 const WALL0 = 1_800_000_000_000;
 const settings = {
-  autoRecover: true, inactivityMs: 0, timeoutMs: 0, hungTimeoutMs: 2_000, readyTimeoutMs: 0, ignore: [], verifyWindowMs: 5_000, agent: () => true,
+  autoRecover: true,
+  inactivityMs: 0,
+  timeoutMs: 0,
+  hungTimeoutMs: 2_000,
+  readyTimeoutMs: 0,
+  ignore: [],
+  verifyWindowMs: 5_000,
+  agent: () => true,
   activity: { windowMs: 10_000, cpuFloorMs: 500, ioFloorBytes: 512 * 1024 },
-  exitGraceMs: 30_000, budget: { tokens: 0, costUsd: 0 },
+  exitGraceMs: 30_000,
+  budget: { tokens: 0, costUsd: 0 },
 };
 
 function fakeAttach(session: SessionFileLook | null) {
@@ -24,16 +32,30 @@ function fakeAttach(session: SessionFileLook | null) {
   let stop: ((signal: NodeJS.Signals) => void) | null = null;
   const terminated: number[][] = [];
   // The agent (root), an MCP helper started at second 0, and a tool command (own session) with its child started at second 10.
-  let processes = [proc(ROOT, 1, { startTime: 0 }), proc(150, ROOT, { startTime: 0 }), proc(200, ROOT, { startTime: 10 }), proc(201, 200, { startTime: 10, pgid: 200, sid: 200 })];
+  let processes = [
+    proc(ROOT, 1, { startTime: 0 }),
+    proc(150, ROOT, { startTime: 0 }),
+    proc(200, ROOT, { startTime: 10 }),
+    proc(201, 200, { startTime: 10, pgid: 200, sid: 200 }),
+  ];
   const look = { current: session };
   const printed: string[] = [];
   const ports: AttachPorts = {
     clock: { monotonic: () => now, wall: () => WALL0 + 20_000 + now },
     logger: { log: () => {} },
-    records: new StepRecords(null, () => now, () => now),
+    records: new StepRecords(
+      null,
+      () => now,
+      () => now,
+    ),
     tree: {
       // Start times in seconds since WALL0, which is 20 s before the attach (monotonic 0).
-      observe: () => ({ at: now, rootPid: ROOT, processes: processes.map((p) => ({ ...p })), startClock: { bootAt: -20_000, ticksPerSecond: 1 } }),
+      observe: () => ({
+        at: now,
+        rootPid: ROOT,
+        processes: processes.map((p) => ({ ...p })),
+        startClock: { bootAt: -20_000, ticksPerSecond: 1 },
+      }),
       terminate: async ({ subtree }: TerminateTarget) => {
         terminated.push(subtree.map((p) => p.pid));
         processes = processes.filter((p) => !subtree.some((s) => s.pid === p.pid));
@@ -52,7 +74,10 @@ function fakeAttach(session: SessionFileLook | null) {
     print: (line) => void printed.push(line),
   };
   return {
-    ports, terminated, printed, look,
+    ports,
+    terminated,
+    printed,
+    look,
     advance: async (ms: number) => {
       now += ms;
       poll?.();
@@ -84,7 +109,7 @@ test('no open tool call in the session file: nothing is a target, however idle',
   for (let i = 0; i < 20; i += 1) await run.advance(250);
   run.exitRoot();
   await run.advance(250);
-  assert.deepEqual((await summary), { incidents: [], killed: [], ended: 'root-exited' });
+  assert.deepEqual(await summary, { incidents: [], killed: [], ended: 'root-exited' });
   assert.deepEqual(run.terminated, []);
 });
 
@@ -97,7 +122,7 @@ test('a tool call from before the agent started (an earlier process of the sessi
   assert.deepEqual(run.terminated, []);
 });
 
-test('a tool call open since before the helper started: the helper counts as the tool\'s, the agent never does', async () => {
+test("a tool call open since before the helper started: the helper counts as the tool's, the agent never does", async () => {
   const run = fakeAttach({ size: 100, openTools: [{ toolId: 'call_1', startedAt: WALL0 }] });
   const summary = attachSession({ rootPid: ROOT, rootStartedAt: WALL0, settings, pollMs: 250, once: false }, run.ports);
   for (let i = 0; i < 20; i += 1) await run.advance(250);
@@ -109,7 +134,10 @@ test('a tool call open since before the helper started: the helper counts as the
 
 test('--once: one look, the status line, no signal', async () => {
   const run = fakeAttach(null);
-  const result = await attachSession({ rootPid: ROOT, rootStartedAt: WALL0, settings, pollMs: 250, once: true }, run.ports);
+  const result = await attachSession(
+    { rootPid: ROOT, rootStartedAt: WALL0, settings, pollMs: 250, once: true },
+    run.ports,
+  );
   assert.equal(result.ended, 'once');
   assert.match(run.printed[0]!, /monitoring 3 owned descendant\(s\) of pid 100, baseline 3/);
   assert.deepEqual(run.terminated, []);

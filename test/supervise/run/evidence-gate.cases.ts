@@ -55,9 +55,16 @@ test('under a fake clock: an always claim is checked every interval, and reporte
   const ticks: Array<() => void> = [];
   const verdicts: Array<'alive' | 'dead'> = ['alive', 'dead', 'dead', 'dead', 'dead'];
   let checks = 0;
-  const claims = claimsOf([{ name: 'report', kind: 'command', command: ['true'], when: 'always', interval: '10s', grace: '25s' }]);
+  const claims = claimsOf([
+    { name: 'report', kind: 'command', command: ['true'], when: 'always', interval: '10s', grace: '25s' },
+  ]);
   const gate = createEvidenceGate(() => claims, {
-    evaluate: async (claim) => ({ claim: claim.name ?? 'x', kind: claim.kind, verdict: verdicts[Math.min(checks++, verdicts.length - 1)]!, reason: 'r' }),
+    evaluate: async (claim) => ({
+      claim: claim.name ?? 'x',
+      kind: claim.kind,
+      verdict: verdicts[Math.min(checks++, verdicts.length - 1)]!,
+      reason: 'r',
+    }),
     monotonic: () => now,
     records: { evidence: () => {} } as unknown as RunRecords,
     every: (_ms, run) => {

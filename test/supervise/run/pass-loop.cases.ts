@@ -31,13 +31,29 @@ function edgesFor(results: Array<PassResult | number>, overrides: Partial<PassEd
 
 test('throttle backoffs in a row are counted for the wait; any other outcome starts the count over', async () => {
   const throttled: PassResult = { ...base, outcome: 'usage-limit', usageThrottle: true, usageResetAt: null };
-  const { edges, seen } = edgesFor([throttled, throttled, { ...base, outcome: 'cancel-resume' }, throttled, { ...base, exitCode: 0, outcome: 'completed' }]);
+  const { edges, seen } = edgesFor([
+    throttled,
+    throttled,
+    { ...base, outcome: 'cancel-resume' },
+    throttled,
+    { ...base, exitCode: 0, outcome: 'completed' },
+  ]);
   assert.deepEqual(await supervisePasses(0, 5, edges), { exitCode: 0, reraise: null });
-  assert.deepEqual(seen.backoffs, [{ count: 0, waitedMs: 0 }, { count: 1, waitedMs: 1_000 }, { count: 0, waitedMs: 0 }]);
+  assert.deepEqual(seen.backoffs, [
+    { count: 0, waitedMs: 0 },
+    { count: 1, waitedMs: 1_000 },
+    { count: 0, waitedMs: 0 },
+  ]);
 });
 
-test('a resume\'s incident goes to the next pass; a respawn that cannot start leaves it to unsettled, not VERIFYING for ever', async () => {
-  const incident: Incident = { id: 7, kind: 'SESSION_BUDGET_RISK', state: 'VERIFYING', message: 'over budget', attempts: 0 };
+test("a resume's incident goes to the next pass; a respawn that cannot start leaves it to unsettled, not VERIFYING for ever", async () => {
+  const incident: Incident = {
+    id: 7,
+    kind: 'SESSION_BUDGET_RISK',
+    state: 'VERIFYING',
+    message: 'over budget',
+    attempts: 0,
+  };
   const respawn: PassResult = { ...base, outcome: 'respawn', verifying: { incident } };
   const followed = edgesFor([respawn, { ...base, exitCode: 0, outcome: 'recovered_and_resumed' }]);
   await supervisePasses(0, 5, followed.edges);

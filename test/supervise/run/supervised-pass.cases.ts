@@ -10,10 +10,18 @@ import { fakeRun, proc, ROOT_PID, settle, testConfig, tracedMachine } from '../f
  * sleep. The clock moves only when a test says so, and each poll is fired by the test.
  */
 
-function start(config: Partial<Config> = {}, onStall: 'withhold' | 'exit' = 'exit', options: Parameters<typeof fakeRun>[0] = {}) {
+function start(
+  config: Partial<Config> = {},
+  onStall: 'withhold' | 'exit' = 'exit',
+  options: Parameters<typeof fakeRun>[0] = {},
+) {
   const run = fakeRun(options);
   const machine = tracedMachine();
-  const result = runPass({ argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall }, run.ports, machine);
+  const result = runPass(
+    { argv: ['agent'], cwd: '/', env: {}, runTag: '0'.repeat(32), config: testConfig(config), onStall },
+    run.ports,
+    machine,
+  );
   return { ...run, machine, result };
 }
 
@@ -37,7 +45,11 @@ test('a plain run: starting → waiting-ready → running → finished, READY=1 
   run.child.print('hello\n');
   run.child.exit(0);
   const result = await run.result;
-  assert.deepEqual(run.machine.trace, ['starting -spawned-> waiting-ready', 'waiting-ready -ready-> running', 'running -child_exited-> finished']);
+  assert.deepEqual(run.machine.trace, [
+    'starting -spawned-> waiting-ready',
+    'waiting-ready -ready-> running',
+    'running -child_exited-> finished',
+  ]);
   assert.equal(result.exitCode, 0);
   assert.equal(result.outcome, 'completed');
   assert.equal(result.clean, true);
@@ -79,7 +91,10 @@ test('NOT_READY: never ready within ready_timeout → stalled; before READY=1 th
   const result = await run.result;
   assert.equal(result.exitCode, ExitCode.STALLED_RESTART);
   assert.equal(result.outcome, 'stalled');
-  assert.deepEqual(run.records.moves.map((m) => `${m.kind} ${m.to}`), ['NOT_READY ESCALATED']);
+  assert.deepEqual(
+    run.records.moves.map((m) => `${m.kind} ${m.to}`),
+    ['NOT_READY ESCALATED'],
+  );
 });
 
 test('stall policy withhold: OUTPUT_INACTIVITY after READY=1 triggers the watchdog and leaves the tree running', async () => {
@@ -129,7 +144,10 @@ test('EVIDENCE_STALE: a claim dead beyond its grace stalls the run on the tick i
   run.evidenceDead('evidence progress dead: file not updated for 10m');
   await settle();
   assert.equal(run.machine.state, 'stalled');
-  assert.deepEqual(run.records.opened.map((i) => i.kind), ['EVIDENCE_STALE']);
+  assert.deepEqual(
+    run.records.opened.map((i) => i.kind),
+    ['EVIDENCE_STALE'],
+  );
   run.child.exit(null, 'SIGTERM');
   assert.equal((await run.result).outcome, 'stalled');
 });
@@ -143,8 +161,14 @@ test('HUNG_PROCESS with auto-recover: running → recovering → running; OPEN �
   await settle();
   await run.poll();
   assert.equal(run.machine.state, 'running');
-  assert.deepEqual(run.records.moves.map((m) => m.to), ['RECOVERING', 'VERIFYING', 'RESOLVED']);
-  assert.deepEqual(run.machine.trace.slice(2), ['running -recovery_started-> recovering', 'recovering -recovery_ended-> running']);
+  assert.deepEqual(
+    run.records.moves.map((m) => m.to),
+    ['RECOVERING', 'VERIFYING', 'RESOLVED'],
+  );
+  assert.deepEqual(run.machine.trace.slice(2), [
+    'running -recovery_started-> recovering',
+    'recovering -recovery_ended-> running',
+  ]);
   run.child.exit(0);
   assert.equal((await run.result).outcome, 'completed');
 });
@@ -160,7 +184,10 @@ test('the verification window: no output within verify_window is NOT_RESOLVED; t
   assert.deepEqual(run.tree.terminated, [200, 201], 'a second attempt on the fresh finding');
   run.advance(5_000);
   await run.poll();
-  assert.deepEqual(run.records.moves.map((m) => m.to), ['RECOVERING', 'VERIFYING', 'RECOVERING', 'VERIFYING', 'ESCALATED']);
+  assert.deepEqual(
+    run.records.moves.map((m) => m.to),
+    ['RECOVERING', 'VERIFYING', 'RECOVERING', 'VERIFYING', 'ESCALATED'],
+  );
   assert.equal(run.records.opened.length, 1, 'both attempts belong to one incident');
   assert.equal(run.machine.state, 'stalled');
   assert.deepEqual(run.tree.stops, ['SIGTERM']);
@@ -174,7 +201,10 @@ test('without auto-recover a hung subtree waits for approval, clears when it goe
   assert.ok(run.notes.some((n) => n.startsWith('STATUS=AWAITING APPROVAL · hung: sleep forever (pid 200)')));
   run.advance(20_000);
   await run.poll();
-  assert.deepEqual(run.records.opened.map((i) => `${i.kind} ${i.state}`), ['HUNG_PROCESS AWAITING_APPROVAL', 'OUTPUT_INACTIVITY ESCALATED']);
+  assert.deepEqual(
+    run.records.opened.map((i) => `${i.kind} ${i.state}`),
+    ['HUNG_PROCESS AWAITING_APPROVAL', 'OUTPUT_INACTIVITY ESCALATED'],
+  );
   run.child.exit(null, 'SIGTERM');
   await run.result;
 
@@ -185,7 +215,10 @@ test('without auto-recover a hung subtree waits for approval, clears when it goe
   await cleared.poll();
   cleared.tree.processes = cleared.tree.processes.filter((p) => p.pid !== 200);
   await cleared.poll();
-  assert.deepEqual(cleared.records.moves.map((m) => m.to), ['AWAITING_APPROVAL', 'RESOLVED']);
+  assert.deepEqual(
+    cleared.records.moves.map((m) => m.to),
+    ['AWAITING_APPROVAL', 'RESOLVED'],
+  );
   cleared.child.exit(0);
   await cleared.result;
 });
@@ -202,7 +235,11 @@ test('a stop signal: running → stopping; a second one during the stop grace ki
   assert.equal(run.tree.abort!.aborted, true, 'the grace is cut short');
   run.child.exit(null, 'SIGKILL');
   const result = await run.result;
-  assert.deepEqual(run.machine.trace.slice(2), ['running -signal-> stopping', 'stopping -signal-> stopping', 'stopping -child_exited-> finished']);
+  assert.deepEqual(run.machine.trace.slice(2), [
+    'running -signal-> stopping',
+    'stopping -signal-> stopping',
+    'stopping -child_exited-> finished',
+  ]);
   assert.equal(result.outcome, 'stopped');
   assert.equal(result.reraise, 'SIGTERM');
 });
@@ -222,5 +259,8 @@ test('a stop signal while stalled still stops; exit 0 whose on_exit evidence fai
   green.child.exit(0);
   const result = await green.result;
   assert.equal(result.exitCode, ExitCode.GREEN_BUT_DEAD);
-  assert.deepEqual(green.records.moves.map((m) => `${m.kind} ${m.to}`), ['EVIDENCE_FAILED ESCALATED']);
+  assert.deepEqual(
+    green.records.moves.map((m) => `${m.kind} ${m.to}`),
+    ['EVIDENCE_FAILED ESCALATED'],
+  );
 });

@@ -10,7 +10,13 @@ import type { Attempt } from '../../../lib/core/detect/no-progress.ts';
  */
 
 const input = {} as DetectorInput;
-const failure = (workspace?: string | null): Attempt => ({ command: 'npm test', exitCode: 1, outputTail: 'FAIL 1 test', ok: false, ...(workspace !== undefined ? { workspace } : {}) });
+const failure = (workspace?: string | null): Attempt => ({
+  command: 'npm test',
+  exitCode: 1,
+  outputTail: 'FAIL 1 test',
+  ok: false,
+  ...(workspace !== undefined ? { workspace } : {}),
+});
 
 test('REPEATED_FAILURE and NO_PROGRESS count in their own state, and forget it when attempts were lost', () => {
   const detectors = runDetectors(['REPEATED_FAILURE', 'NO_PROGRESS']);
@@ -22,7 +28,11 @@ test('REPEATED_FAILURE and NO_PROGRESS count in their own state, and forget it w
   assert.match(repeated!.detect(input)!.guidance!, /failed the same way 3 times/);
   assert.equal(noProgress!.detect(input), null);
   foldAttempts(detectors, [failure('w1'), failure('w1')], () => null);
-  assert.deepEqual(noProgress!.detect(input), { kind: 'NO_PROGRESS', fingerprint: 'NO_PROGRESS', message: '4 attempts in a row produced no new result and no change to the workspace' });
+  assert.deepEqual(noProgress!.detect(input), {
+    kind: 'NO_PROGRESS',
+    fingerprint: 'NO_PROGRESS',
+    message: '4 attempts in a row produced no new result and no change to the workspace',
+  });
   for (const detector of detectors) detector.forget();
   assert.equal(repeated!.detect(input), null);
   assert.equal(noProgress!.detect(input), null);
@@ -36,6 +46,11 @@ test('the workspace is asked once per fold, for every detector, when an attempt 
   assert.equal(detectors[0]!.detect(input)?.kind, 'REPEATED_FAILURE');
 });
 
-test('only spent credit and the usage limit look once more at the root\'s exit (the agent says them and exits)', () => {
-  assert.deepEqual(runDetectors().filter((d) => d.atExit).map((d) => d.kind), ['CREDIT_EXHAUSTED', 'USAGE_LIMIT']);
+test("only spent credit and the usage limit look once more at the root's exit (the agent says them and exits)", () => {
+  assert.deepEqual(
+    runDetectors()
+      .filter((d) => d.atExit)
+      .map((d) => d.kind),
+    ['CREDIT_EXHAUSTED', 'USAGE_LIMIT'],
+  );
 });
