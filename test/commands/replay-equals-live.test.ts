@@ -5,7 +5,7 @@ import { constants } from 'node:os';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deadmanBin, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
-import { fakeAgent } from '../helpers/fake-agent.ts';
+import { FAKE_CODEX_COMMAND, fakeAgent } from '../helpers/fake-agent.ts';
 import { query } from '../helpers/db.ts';
 import { demoScenarios, type Scenario } from '../../lib/demo/scenarios.ts';
 import { parseTrace } from '../../lib/core/session/trace.ts';
@@ -131,13 +131,7 @@ test(
             '200ms',
             '--stop-grace',
             '2s',
-            '--',
-            process.execPath,
-            fakeAgent,
-            'codex',
-            'exec',
-            '--json',
-            'make the parser tests pass',
+            ...FAKE_CODEX_COMMAND,
           ],
           env: { FAKE_AGENT_SCENARIO: 'over-budget' },
         },

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { argvLog, fakeAgent, killAgentLeftovers } from '../helpers/fake-agent.ts';
+import { argvLog, FAKE_CODEX_COMMAND, killAgentLeftovers } from '../helpers/fake-agent.ts';
 
 /**
  * Codex reports the thread's running total, earlier processes included. A fake Codex whose
@@ -34,13 +34,7 @@ function setup(t: { after(fn: () => void): void }) {
         'codex',
         '--poll',
         '100ms',
-        '--',
-        process.execPath,
-        fakeAgent,
-        'codex',
-        'exec',
-        '--json',
-        'make the parser tests pass',
+        ...FAKE_CODEX_COMMAND,
       ],
       {
         env: {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
-import { argvLog, fakeAgent } from '../helpers/fake-agent.ts';
+import { argvLog, FAKE_CODEX_COMMAND } from '../helpers/fake-agent.ts';
 
 /**
  * The diagnostician for every signal with a choice: REPEATED_FAILURE's evidence packet goes to
@@ -50,13 +50,7 @@ async function repeatedFailure(t: { after(fn: () => void): void }, signals: stri
       '--stop-grace',
       '2s',
       '--auto-recover',
-      '--',
-      process.execPath,
-      fakeAgent,
-      'codex',
-      'exec',
-      '--json',
-      'make the parser tests pass',
+      ...FAKE_CODEX_COMMAND,
     ],
     {
       env: {

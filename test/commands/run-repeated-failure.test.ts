@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { argvLog, fakeAgent } from '../helpers/fake-agent.ts';
+import { argvLog, FAKE_CODEX_COMMAND } from '../helpers/fake-agent.ts';
 
 /**
  * REPEATED_FAILURE end to end: a fake Codex in a git work tree runs the same failing test
@@ -38,13 +38,7 @@ async function runRepeating({ dir, state }: { dir: string; state: string }, extr
       '--stop-grace',
       '2s',
       ...extra,
-      '--',
-      process.execPath,
-      fakeAgent,
-      'codex',
-      'exec',
-      '--json',
-      'make the parser tests pass',
+      ...FAKE_CODEX_COMMAND,
     ],
     {
       env: {
@@ -105,13 +99,7 @@ test('a resumed session that fails the same way again: the incident escalates (n
       '--stop-grace',
       '2s',
       '--auto-recover',
-      '--',
-      process.execPath,
-      fakeAgent,
-      'codex',
-      'exec',
-      '--json',
-      'make the parser tests pass',
+      ...FAKE_CODEX_COMMAND,
     ],
     {
       env: {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
 import { query } from '../helpers/db.ts';
-import { argvLog, fakeAgent } from '../helpers/fake-agent.ts';
+import { argvLog, FAKE_CODEX_COMMAND } from '../helpers/fake-agent.ts';
 
 /**
  * SESSION_BUDGET_RISK end to end: a fake Codex reports a turn of 50 000 tokens (its own
@@ -32,13 +32,7 @@ test('usage past the budget → SESSION_BUDGET_RISK → CHECKPOINT_AND_RESPAWN w
       '200ms',
       '--stop-grace',
       '2s',
-      '--',
-      process.execPath,
-      fakeAgent,
-      'codex',
-      'exec',
-      '--json',
-      'make the parser tests pass',
+      ...FAKE_CODEX_COMMAND,
     ],
     {
       env: {

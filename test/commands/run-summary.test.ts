@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDeadman, tempDir } from '../helpers/cli.ts';
-import { fakeAgent } from '../helpers/fake-agent.ts';
+import { FAKE_CODEX_COMMAND } from '../helpers/fake-agent.ts';
 
 /**
  * `deadman run` ends with the summary block (on a terminal or with --summary; one line elsewhere, run-quiet.test.ts): status, return code, event
@@ -33,13 +33,7 @@ async function repeatedFailure(t: { after(fn: () => void): void }, extra: string
       '2s',
       '--auto-recover',
       ...extra,
-      '--',
-      process.execPath,
-      fakeAgent,
-      'codex',
-      'exec',
-      '--json',
-      'make the parser tests pass',
+      ...FAKE_CODEX_COMMAND,
     ],
     {
       env: { ...process.env, STATE_DIRECTORY: state, NOTIFY_SOCKET: '', FAKE_AGENT_SCENARIO: 'repeat-failure' },

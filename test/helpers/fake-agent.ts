@@ -7,6 +7,16 @@ import { isZombie } from '../../lib/core/process/owned-tree.ts';
 import { wholeJsonLines } from './json-lines.ts';
 
 export const fakeAgent = join(repoRoot, 'dist', 'lib', 'demo', 'fake-agent.js');
+/** The fake agent as `deadman run` is given it in most tests: Codex's exec mode with one prompt, after the `--`. */
+export const FAKE_CODEX_COMMAND = [
+  '--',
+  process.execPath,
+  fakeAgent,
+  'codex',
+  'exec',
+  '--json',
+  'make the parser tests pass',
+];
 
 /**
  * $FAKE_AGENT_REPEATS for a test that needs NO_PROGRESS after REPEATED_FAILURE: on a busy host a

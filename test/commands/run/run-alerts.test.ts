@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { deadmanBin, runDeadman, runProgram, tempDir, waitFor } from '../../helpers/cli.ts';
 import { query } from '../../helpers/db.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
-import { fakeAgent, REPEATS_UNDER_LOAD } from '../../helpers/fake-agent.ts';
+import { FAKE_CODEX_COMMAND, fakeAgent, REPEATS_UNDER_LOAD } from '../../helpers/fake-agent.ts';
 import { loopbackSink, silentSink, type Received } from '../../helpers/loopback-sink.ts';
 import { PLANTED, PLANTED_TEXT } from '../../helpers/planted-secrets.ts';
 import { measureHostDelay } from '../../helpers/host-delay.ts';
@@ -257,13 +257,7 @@ test('an escalation while the run goes on: a repeat denied after its resume fail
       '--stop-grace',
       '2s',
       '--auto-recover',
-      '--',
-      process.execPath,
-      fakeAgent,
-      'codex',
-      'exec',
-      '--json',
-      'make the parser tests pass',
+      ...FAKE_CODEX_COMMAND,
     ],
     {
       env: {
