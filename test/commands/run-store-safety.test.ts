@@ -73,9 +73,25 @@ test('a state directory deleted mid-run: noticed within a poll, said once, recor
   const base = tempDir(t);
   const dir = join(base, 'state');
   const database = join(dir, 'deadman.db');
+  // The work ends once the test has seen the deletion noticed: a fixed sleep could end first on a busy host.
+  const gate = join(base, 'gate');
   const child = spawn(
     process.execPath,
-    [deadmanBin, 'run', '--state-dir', dir, '--poll', '200ms', '--', 'sh', '-c', 'sleep 2; echo after'],
+    [
+      deadmanBin,
+      'run',
+      '--state-dir',
+      dir,
+      '--poll',
+      '200ms',
+      '--',
+      'sh',
+      '-c',
+      // At most 60 s, so a failed test leaves nothing behind.
+      'i=0; while [ ! -e "$1" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo after',
+      'sh',
+      gate,
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -100,6 +116,7 @@ test('a state directory deleted mid-run: noticed within a poll, said once, recor
     performance.now() - deletedAt < host.scaled(1500),
     `noticed after ${Math.round(performance.now() - deletedAt)} ms (host ${host.stretch().toFixed(1)}× slower than idle)`,
   );
+  writeFileSync(gate, '');
   assert.equal(await exited, 0, stderr);
   assert.equal(stderr.split('\n').filter((line) => line.includes('was deleted')).length, 1, stderr);
   assert.match(stderr, /with its directory .*the records before it went with it/);
