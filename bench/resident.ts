@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { deadmanBench } from './helpers/deadman-env.ts';
 import { fleetTable, megabytes, type FleetRow } from './helpers/figures.ts';
-import { clockTicksPerSecond, cpuTicks, smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
+import { cpuTicks, runtimeMs, smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
 import { longTurnLines } from './helpers/recorded-streams.ts';
 import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 import { QUIET_COMPACTION_MS } from '../lib/supervise/output/flood-collection.ts';
@@ -113,9 +113,10 @@ async function residents(
     const pids = children.map((child) => child.pid!);
     const ticks = () => pids.reduce((sum, pid) => sum + cpuTicks(pid).own, 0);
     await settled(ticks, count);
-    const before = ticks();
+    const runtime = () => pids.reduce((sum, pid) => sum + runtimeMs(pid), 0);
+    const before = runtime();
     await sleep(CPU_WINDOW_MS);
-    const cpuMs = (((ticks() - before) / clockTicksPerSecond()) * 1000) / count;
+    const cpuMs = (runtime() - before) / count;
     const mean = (kb: (pid: number) => number) => pids.reduce((sum, pid) => sum + kb(pid), 0) / count;
     return { pssKb: mean((pid) => smapsRollupKb(pid, 'Pss')), rssKb: mean((pid) => statusKb(pid, 'VmRSS')), cpuMs };
   } finally {
