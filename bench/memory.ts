@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { deadmanBench } from './helpers/deadman-env.ts';
 import { megabytes, table } from './helpers/figures.ts';
-import { clockTicksPerSecond, cpuTicks, smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
+import { runtimeMs, smapsRollupKb, statusKb } from './helpers/proc-sample.ts';
 import { sqliteFloorScript } from './helpers/sqlite-floor.ts';
 
 /**
@@ -98,15 +98,15 @@ interface Idle {
   peakKb: number;
 }
 
-/** The process's own utime+stime over MEASURE_MS once start-up has settled, and its memory then. */
+/** The process's own CPU time (all threads, proc-sample.ts runtimeMs) over MEASURE_MS once start-up has settled, and its memory then. */
 async function idle(argv: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Idle> {
   const child = spawn(argv[0]!, argv.slice(1), { ...opts, stdio: 'ignore' });
   const closed = new Promise((resolve) => child.once('close', resolve));
   try {
     await sleep(SETTLE_MS);
-    const before = { cpu: cpuTicks(child.pid!).own, at: performance.now() };
+    const before = { cpu: runtimeMs(child.pid!), at: performance.now() };
     await sleep(MEASURE_MS);
-    const cpuMs = ((cpuTicks(child.pid!).own - before.cpu) / clockTicksPerSecond()) * 1000;
+    const cpuMs = runtimeMs(child.pid!) - before.cpu;
     const pid = child.pid!;
     return {
       percent: (cpuMs / (performance.now() - before.at)) * 100,

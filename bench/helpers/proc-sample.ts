@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseProcStat } from '../../lib/core/process/proc-stat.ts';
 
 /** What the benches read of a running process under /proc (Linux). */
@@ -9,6 +9,25 @@ export function cpuTicks(pid: number | 'self'): { own: number; reaped: number } 
   const stat = parseProcStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   if (!stat) throw new Error(`cannot parse /proc/${pid}/stat`);
   return { own: stat.cpuTicks, reaped: stat.reapedCpuTicks ?? 0 };
+}
+
+/**
+ * CPU time of all its threads in ms, to the nanosecond: the first field of each
+ * /proc/<pid>/task/<tid>/schedstat. utime and stime are charged a whole 10 ms tick to whichever
+ * task runs when the tick fires, and a process that wakes on a timer tends to run just then: an
+ * idle resident read 2-3x its CPU so. 0 once it exited; a thread that ended is not counted.
+ */
+export function runtimeMs(pid: number): number {
+  try {
+    return (
+      readdirSync(`/proc/${pid}/task`).reduce(
+        (sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]),
+        0,
+      ) / 1e6
+    );
+  } catch {
+    return 0;
+  }
 }
 
 /**

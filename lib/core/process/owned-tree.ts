@@ -91,9 +91,11 @@ export class OwnershipMemory {
     return [...this.#identities.values()].map(({ pid, startTime }) => ({ pid, startTime }));
   }
 
-  /** Forgets every identity not in `alive`: a process that is gone never comes back. */
-  keepOnly(alive: Iterable<ProcessIdentity>): void {
+  /** Forgets every identity not in `alive` (a process that is gone never comes back); true when one was. */
+  keepOnly(alive: Iterable<ProcessIdentity>): boolean {
     const keep = new Set([...alive].map(processKey));
+    const before = this.#identities.size;
     for (const key of this.#identities.keys()) if (!keep.has(key)) this.#identities.delete(key);
+    return this.#identities.size < before;
   }
 }

@@ -29,6 +29,11 @@ export interface ObserverParts {
   monotonic: () => number;
   /** One walk of the OS's process table down from `seeds` (walkOwnedTree over its reads). */
   walk(seeds: Seed[]): ProcessInfo[];
+  /**
+   * True when the last walk proved that none of the processes it found was scheduled since it
+   * was last read (so none forked or exec'd); absent where the OS cannot tell (always unproved).
+   */
+  walkedStill?: () => boolean;
   readProcess(pid: number): ProcStat | null;
   /** The live processes carrying the run tag; null without a tag (or a root to date them by). */
   findTagged: (() => Seed[]) | null;
@@ -42,17 +47,36 @@ export interface ObserverParts {
   extra?: () => Partial<Observation>;
 }
 
-/** How often, while the root lives, every process is checked for the run tag. */
-const TAG_SCAN_MS = 5_000;
+/** How often, while the root lives and its tree runs, every process is checked for the run tag. */
+export const TAG_SCAN_MS = 5_000;
+/**
+ * How often while no owned process ran. A tagged process is born of a tagged one that runs
+ * (fork, exec), so a still tree makes none; but a spawner outside it may start one later on its
+ * earlier request (an `at` job carries the environment it was queued with).
+ */
+export const TAG_SCAN_STILL_MS = 60_000;
 
-/** When a sweep for tagged processes is due: at the first poll, every TAG_SCAN_MS, when asked, and on every poll once the root is gone. */
+/**
+ * When a sweep for tagged processes is due: at the first poll, when asked, on every poll once
+ * the root is gone, and every TAG_SCAN_MS while owned processes run — else every
+ * TAG_SCAN_STILL_MS. `stirred` is told at every walk that could not prove its processes still
+ * (one ran, appeared or vanished); a walk at a sweep's own time counts as after it, because the
+ * sweep listed /proc before that walk read the processes.
+ */
 export class TagSweepSchedule {
   #lastAt = -Infinity;
+  #stirredAt = -Infinity;
 
   due(at: number, asked: boolean, rootGone: boolean): boolean {
-    if (!asked && !rootGone && at - this.#lastAt < TAG_SCAN_MS) return false;
+    const since = at - this.#lastAt;
+    const wait = this.#stirredAt >= this.#lastAt ? TAG_SCAN_MS : TAG_SCAN_STILL_MS;
+    if (!asked && !rootGone && since < wait) return false;
     this.#lastAt = at;
     return true;
+  }
+
+  stirred(at: number): void {
+    this.#stirredAt = at;
   }
 }
 
@@ -63,6 +87,8 @@ export function createTreeObserver(parts: ObserverParts): TreeObserver {
   let last: ProcessInfo[] = [];
   const walk = (seeds: Seed[]): ProcessInfo[] => {
     const found = parts.walk(seeds);
+    // Every walk counts (a listSubtree's read is the next poll's "since"); a process seen anew ran.
+    if (!(parts.walkedStill?.() ?? false) || found.some((p) => !memory.has(p))) tagSweeps.stirred(monotonic());
     memory.remember(found);
     return found;
   };
@@ -74,7 +100,8 @@ export function createTreeObserver(parts: ObserverParts): TreeObserver {
       const at = monotonic();
       const rootSeed: Seed[] = rootStartTime === undefined ? [] : [{ pid: rootPid, startTime: rootStartTime }];
       last = walk([...rootSeed, ...memory.seeds(), ...(parts.moreSeeds?.() ?? []), ...taggedSeeds(at, sweep)]);
-      memory.keepOnly(last);
+      // One that vanished ran to its end, and may have left children the chain no longer reaches.
+      if (memory.keepOnly(last)) tagSweeps.stirred(at);
       parts.afterPoll?.(last);
       return { at, rootPid, processes: last, ...parts.extra?.() };
     },

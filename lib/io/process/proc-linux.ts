@@ -41,6 +41,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
       ? new TaggedProcesses(options.runTag, rootStartTime)
       : null;
   const startClock = readStartClock(monotonic);
+  let walkedStill = false;
 
   function walk(seeds: Seed[]): ProcessInfo[] {
     const childrenOf = scanAll ? childrenFromScan() : (pid: number) => reader.children(pid);
@@ -57,6 +58,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
       cgroup ? withHelpersOfSelf(neverOwned, childrenOf, selfPid, rootPid) : neverOwned,
     );
     sockets.mark(found.map((info) => read.get(info.pid)!));
+    walkedStill = found.every((info) => read.get(info.pid)!.ran === false);
     return found;
   }
 
@@ -65,6 +67,7 @@ export function createLinuxObserver(options: LinuxObserverOptions): TreeObserver
     rootStartTime,
     monotonic,
     walk,
+    walkedStill: () => walkedStill,
     readProcess: readProcStat,
     findTagged: tagged ? () => tagged.find(neverOwned) : null,
     moreSeeds: () => (cgroup ? readCgroupPids(cgroup).map((pid) => ({ pid })) : []),

@@ -46,25 +46,41 @@ function watchAlways(claims: readonly Claim[]): Watched[] {
 
 export function createEvidenceGate(claims: () => readonly Claim[], deps: EvidenceGateDeps): EvidenceGate {
   let watched = { of: null as readonly Claim[] | null, list: [] as Watched[] };
-  /** The `always` claims, watched afresh when the list was replaced. */
+  let onDead: ((message: string) => void) | null = null;
+  let stopTicking: (() => void) | null = null;
+  const tick = () => {
+    const now = deps.monotonic();
+    for (const w of watchedNow()) if (!w.inFlight && now >= w.nextAt) void check(w, deps, onDead!);
+  };
+  /**
+   * The `always` claims, watched afresh when the list was replaced. The timer runs only while
+   * there are some: an idle run wakes once a poll, not twice. A reload's claims are noticed at
+   * the next summary, which the pass's status asks for at every poll.
+   */
   const watchedNow = () => {
-    if (claims() !== watched.of) watched = { of: claims(), list: watchAlways(claims()) };
+    if (claims() !== watched.of) {
+      watched = { of: claims(), list: watchAlways(claims()) };
+      if (onDead) keepTicking(watched.list.length > 0);
+    }
     return watched.list;
   };
-  let stopTicking: (() => void) | null = null;
+  const keepTicking = (on: boolean) => {
+    if (on && !stopTicking) stopTicking = (deps.every ?? repeatEvery)(deps.tickMs ?? 1000, tick);
+    if (!on && stopTicking) {
+      stopTicking();
+      stopTicking = null;
+    }
+  };
 
   return {
-    start(onDead) {
-      // Even with nothing to watch yet: a reload may bring `always` claims.
-      const tick = () => {
-        const now = deps.monotonic();
-        for (const w of watchedNow()) if (!w.inFlight && now >= w.nextAt) void check(w, deps, onDead);
-      };
-      stopTicking = (deps.every ?? repeatEvery)(deps.tickMs ?? 1000, tick);
+    start(dead) {
+      onDead = dead;
+      keepTicking(watchedNow().length > 0);
       tick();
     },
     stop() {
-      stopTicking?.();
+      onDead = null;
+      keepTicking(false);
     },
     summary() {
       const now = deps.monotonic();

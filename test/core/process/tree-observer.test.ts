@@ -105,3 +105,68 @@ test('the OS parts add seeds, ownership, a forget step and fields of the observa
   assert.deepEqual(pids(observer.known()), [100, 200]);
   assert.deepEqual(pids(observer.listSubtree({ pid: 200, startTime: 2000 })), [200]);
 });
+
+test('while no owned process runs, tagged processes are looked for every 60 s instead of every 5 s', () => {
+  let still = true;
+  const { observer, table, tagLooks, advance } = host([proc(100, 1), proc(101, 100)], { walkedStill: () => still });
+  const pollFor = (ms: number) => {
+    for (let end = ms; end > 0; end -= 1_000) {
+      advance(1_000);
+      observer.observe();
+    }
+  };
+  observer.observe();
+  // The first walk saw every process anew (they ran): the next sweep still comes 5 s later.
+  pollFor(5_000);
+  assert.deepEqual(tagLooks, [0, 5_000]);
+  pollFor(59_000);
+  assert.deepEqual(tagLooks, [0, 5_000], 'a still tree makes no tagged process');
+  pollFor(1_000);
+  assert.deepEqual(tagLooks, [0, 5_000, 65_000], 'a spawner outside the tree (an `at` job) is still found');
+  // One poll that saw a process run: the next sweep is due 5 s after the last one.
+  advance(1_000);
+  still = false;
+  observer.observe();
+  still = true;
+  pollFor(4_000);
+  assert.deepEqual(tagLooks, [0, 5_000, 65_000, 70_000]);
+  // The sweep's own walk was still: back to 60 s.
+  pollFor(10_000);
+  assert.deepEqual(tagLooks, [0, 5_000, 65_000, 70_000]);
+  // A process that vanished ran (to its end): the next poll, 12 s after the last sweep, looks.
+  table.delete(101);
+  pollFor(2_000);
+  assert.equal(tagLooks.at(-1), 82_000);
+  // One seen anew ran too.
+  table.set(102, proc(102, 100));
+  pollFor(10_000);
+  assert.deepEqual(tagLooks.slice(4), [82_000, 87_000]);
+  pollFor(50_000);
+  assert.deepEqual(tagLooks.slice(4), [82_000, 87_000]);
+});
+
+test('a walk of a subtree that saw a process run counts too; asked sweeps and a gone root do not wait', () => {
+  let still = true;
+  const { observer, table, tagLooks, advance } = host([proc(100, 1)], { walkedStill: () => still });
+  observer.observe();
+  advance(5_000);
+  observer.observe();
+  advance(5_000);
+  observer.observe();
+  assert.deepEqual(tagLooks, [0, 5_000]);
+  still = false;
+  observer.listSubtree({ pid: 100, startTime: 1000 });
+  still = true;
+  advance(1_000);
+  observer.observe();
+  assert.deepEqual(tagLooks, [0, 5_000, 11_000]);
+  advance(1_000);
+  observer.observe(true);
+  assert.deepEqual(tagLooks, [0, 5_000, 11_000, 12_000]);
+  table.delete(100);
+  for (let i = 0; i < 3; i++) {
+    advance(1_000);
+    observer.observe();
+  }
+  assert.deepEqual(tagLooks, [0, 5_000, 11_000, 12_000, 14_000, 15_000]);
+});

@@ -69,6 +69,45 @@ test('an immediate double fork escapes the PID chain (the documented limit witho
   assert.ok(!observer.isOwned({ pid: escaped, startTime: readProcStat(escaped)!.startTime }));
 });
 
+const runTag = 'c0ffee'.padEnd(32, '0');
+const tagged = { ...process.env, DEADMAN_RUN_TAG: runTag };
+
+test('a tagged process escaped at once from a tree that ran is found within two polls', async (t) => {
+  // Reads (asleep) until told, then leaves a setsid sleep behind a subshell that exits at once.
+  const script = 'read go; (setsid sleep 600 >/dev/null 2>&1 & echo $!); exec sleep 600';
+  const tree = startTree(t, '/bin/sh', ['-c', script], { stdio: ['pipe', 'pipe', 'inherit'], env: tagged });
+  let now = 0;
+  const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: () => now, runTag });
+  for (; now <= 10_000; now += 1_000) observer.observe();
+  tree.child.stdin!.write('go\n');
+  const escaped = Number(await tree.nextLine());
+  tree.adopt(escaped);
+  await waitFor(() => readProcStat(tree.pid)?.comm === 'sleep', 5_000, 'the subshell to exit');
+  // The poll that sees the root ran (it exec'd) makes a sweep due 5 s after the last one: the next poll.
+  observer.observe();
+  now += 1_000;
+  observer.observe();
+  assert.ok(observer.known().some((p) => p.pid === escaped));
+});
+
+test('while the tree is still, a tagged process started outside it (an at job) is found within 60 s', async (t) => {
+  const tree = startTree(t, '/bin/sh', ['-c', 'read go'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let now = 0;
+  const observer = createLinuxObserver({ rootPid: tree.pid, useCgroup: false, monotonic: () => now, runTag });
+  await waitFor(() => readProcStat(tree.pid)?.state === 'S', 5_000, 'the shell to wait in read');
+  // Sweeps at 0 and at 5 s (the first walk saw every process anew); the walks after are still.
+  for (; now <= 10_000; now += 1_000) observer.observe();
+  // Not the tree's child, and the tree does not run: only a sweep can find it.
+  const outside = startTree(t, 'sleep', ['600'], { env: tagged, stdio: 'ignore' });
+  const found = () => observer.known().some((p) => p.pid === outside.pid);
+  for (; now < 65_000; now += 1_000) {
+    observer.observe();
+    assert.ok(!found(), `no sweep at ${now} ms: nothing in the tree ran`);
+  }
+  observer.observe();
+  assert.ok(found(), 'the sweep 60 s after the last');
+});
+
 test('a zombie is not alive; a process that vanished is forgotten', async (t) => {
   // The shell becomes `sleep 600`, which never reaps the short sleep it started: a zombie.
   const tree = startTree(t, '/bin/sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 600']);

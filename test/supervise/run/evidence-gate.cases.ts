@@ -37,12 +37,15 @@ test('claims brought by a reload are watched, and claims it drops are forgotten'
   gate.start((message) => dead.push(message));
   try {
     assert.deepEqual(gate.summary(), { alive: 0, total: 0, failing: null });
+    assert.equal(ticks.length, 0, 'no timer while nothing is watched: an idle run wakes once a poll');
     claims = claimsOf([{ name: 'report', kind: 'command', command: ['true'], when: 'always' }]);
+    // The pass's status asks for the summary at every poll: that is where the reload is noticed.
+    assert.equal(gate.summary().total, 1);
     await tick();
     assert.deepEqual(dead, ['evidence report dead: gone'], 'the new claim judged at the next tick');
-    assert.equal(gate.summary().total, 1);
     claims = claimsOf([{ name: 'other', kind: 'command', command: ['true'] }]);
     assert.equal(gate.summary().total, 0, 'an on_exit claim is not watched');
+    assert.equal(ticks.length, 0, 'nor timed');
     assert.equal(await gate.checkOnExit(), 'other dead: gone', 'on exit, the claims of now');
   } finally {
     gate.stop();
