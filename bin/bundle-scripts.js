@@ -15,7 +15,7 @@ export const CHUNK_PARAMETERS = 'exports, require, module, __deadmanChunkUrl';
  * Writes dist/bundle/scripts/: run.js holds main.mjs, the run command's chunk and every chunk
  * they import statically (what every `run` start loads), one file per other chunk (loaded when
  * the run first imports it). Each file is `/*ID*\/({"name.mjs": function (…) {…}, …})`, ID a hash of
- * the rest, which names its code cache. Returns which chunks each file holds (for the tests).
+ * the rest, which names its code cache (followed by ` utf8` when the file is not all ASCII). Returns which chunks each file holds (for the tests).
  */
 export function writeRunScripts(root, metafile, banner) {
   const outputs = Object.keys(metafile.outputs).filter((path) => /^dist\/bundle\/[^/]+\.mjs$/.test(path));
@@ -36,8 +36,10 @@ export function writeRunScripts(root, metafile, banner) {
   const contents = {};
   for (const [file, chunks] of Object.entries(files)) {
     const table = `({${chunks.map((path) => `${JSON.stringify(baseName(path))}: ${asFunction(root, path, banner)}`).join(',\n')}})\n`;
-    const id = createHash('sha256').update(table).digest('hex').slice(0, 16);
-    writeFileSync(`${root}/dist/bundle/scripts/${file}`, `/*${id}*/${table}`);
+    // esbuild leaves some characters beyond ASCII in regular expressions: such a file says so.
+    const encoding = /^[\x00-\x7f]*$/.test(table) ? '' : ' utf8';
+    const id = createHash('sha256').update(`${encoding}${table}`).digest('hex').slice(0, 16);
+    writeFileSync(`${root}/dist/bundle/scripts/${file}`, `/*${id}${encoding}*/${table}`);
     contents[file] = chunks.map(baseName);
   }
   return contents;

@@ -3,7 +3,11 @@
 // compiled, where Node's compile cache of the same chunks as ES modules holds only those V8
 // compiles eagerly (docs/design.md, start-up).
 
-/** The V8 flags deadman sets once its code loaded (lib/io/heap/), at Node's defaults: see saveCodeCache. */
+/**
+ * The V8 flags deadman sets once its code loaded (lib/io/heap/), at Node's defaults: put back
+ * before run.js's cache is made. Were one of them on Node's command line, every start would
+ * find the cache made under other flags and make it again: slower, never wrong.
+ */
 const DEFAULT_FLAGS = ['--semi-space-growth-factor=2', '--no-expose-gc'];
 
 /** Digest before each cache: integrity of the file (V8 checks no checksum), not authenticity. */
@@ -16,26 +20,31 @@ const DIGEST_BYTES = 20;
  * process: each builds a CommonJS module record); `cacheRoot` Node's compile cache directory.
  */
 export function runScriptsMain(require, scriptsUrl, cacheRoot) {
-  const { readFileSync } = require('node:fs');
+  const { readFileSync, statSync } = require('node:fs');
   const { Script } = require('node:vm');
   const { createHash } = require('node:crypto');
   const cacheDirectory = ownDirectory(require, cacheRoot);
   const modules = new Map();
   const tables = new Map();
-  let atExit = null;
 
   const load = (file) => {
     const path = new URL(file, scriptsUrl).pathname;
-    // The build writes ASCII only (esbuild's charset): one byte a character, no UTF-8 decoding.
-    const source = readFileSync(path, 'latin1');
-    const id = /^\/\*(\w+)\*\//.exec(source)?.[1];
+    // Most files are ASCII (esbuild's charset), one byte a character with no UTF-8 decoding;
+    // the build marks those that are not (bin/bundle-scripts.js).
+    const bytes = readFileSync(path);
+    let source = bytes.toString('latin1');
+    const [, id, utf8] = /^\/\*(\w+)( utf8)?\*\//.exec(source) ?? [];
+    if (utf8) source = bytes.toString('utf8');
     const cachePath = cacheDirectory && id ? `${cacheDirectory}/${id}` : null;
-    const cachedData = cachePath ? verifiedCache(readFileSync, createHash, cachePath, id) : undefined;
+    // V8 takes any cache made for a source of the same length: the digest also covers the file
+    // as it is now, so one rewritten (a build, an edit) is compiled again.
+    const key = cachePath ? `${id}:${bytes.length}:${statSync(path).mtimeMs}` : '';
+    const cachedData = cachePath ? verifiedCache(readFileSync, createHash, cachePath, key) : undefined;
     const script = new Script(source, { filename: path, cachedData });
     const table = script.runInThisContext();
     for (const name of Object.keys(table)) tables.set(name, table);
     const stale = cachePath !== null && (cachedData === undefined || script.cachedDataRejected === true);
-    return { script, stale, save: () => saveCodeCache(require, createHash, script, cachePath, id) };
+    return { script, stale, save: () => saveCodeCache(require, createHash, script, cachePath, key) };
   };
 
   const chunk = (name) => {
@@ -81,14 +90,14 @@ function ownDirectory(require, cacheRoot) {
   const { lstatSync, mkdirSync } = require('node:fs');
   const path = `${cacheRoot}/deadman-run`;
   try {
-    mkdirSync(path, { mode: 0o700 });
-  } catch {
-    // There already, or not to be made (a read-only cache): checked below.
-  }
-  try {
-    const stats = lstatSync(path);
+    let stats = lstatSync(path, { throwIfNoEntry: false });
+    if (!stats) {
+      mkdirSync(path, { mode: 0o700 });
+      stats = lstatSync(path);
+    }
     return stats.isDirectory() && stats.uid === process.getuid() && (stats.mode & 0o022) === 0 ? path : null;
   } catch {
+    // Not to be made (a read-only cache directory): a start without a cache.
     return null;
   }
 }
@@ -96,9 +105,9 @@ function ownDirectory(require, cacheRoot) {
 /**
  * The code cache in `path` when its digest holds: V8 checks its version, flags and the source's
  * length but no checksum, and deserializing a damaged cache crashes Node. The digest covers the
- * script's id, so the cache of another script is refused too.
+ * script's id, size and modification time (`key`), so the cache of another script is refused too.
  */
-function verifiedCache(readFileSync, createHash, path, id) {
+function verifiedCache(readFileSync, createHash, path, key) {
   let file;
   try {
     file = readFileSync(path);
@@ -107,17 +116,17 @@ function verifiedCache(readFileSync, createHash, path, id) {
   }
   if (file.length <= DIGEST_BYTES) return undefined;
   const data = file.subarray(DIGEST_BYTES);
-  const digest = createHash(DIGEST).update(id).update(data).digest();
+  const digest = createHash(DIGEST).update(key).update(data).digest();
   return digest.equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
 }
 
 /** Written whole or not at all (a temporary file renamed), 0600; a cache that cannot be written is left to the next start. */
-function saveCodeCache(require, createHash, script, path, id) {
+function saveCodeCache(require, createHash, script, path, key) {
   const { renameSync, rmSync, writeFileSync } = require('node:fs');
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     const data = script.createCachedData();
-    const digest = createHash(DIGEST).update(id).update(data).digest();
+    const digest = createHash(DIGEST).update(key).update(data).digest();
     writeFileSync(temporary, Buffer.concat([digest, data]), { mode: 0o600, flag: 'wx' });
     renameSync(temporary, path);
   } catch {

@@ -2,9 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { deadmanBin, repoRoot, tempDir } from '../helpers/cli.ts';
+import { repoRoot, tempDir } from '../helpers/cli.ts';
 
 /**
  * `deadman run` from dist/bundle/scripts/ (bin/run-scripts.js) with a code cache of its own in
@@ -18,16 +29,20 @@ const scriptsBuilt =
     statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
 const skip = scriptsBuilt ? false : 'no fresh bundle: `npm run build` makes one';
 
-/** `deadman run -- true` with Node's compile cache in `cache`; its exit status and stderr. */
-function start(dir: string, cache: string): { status: number | null; stderr: string } {
+/** `deadman run -- true` with Node's compile cache in `cache` (from the package in `root`); its exit status and stderr. */
+function start(dir: string, cache: string, root = repoRoot): { status: number | null; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, STATE_DIRECTORY: join(dir, 'state'), NODE_COMPILE_CACHE: cache };
   for (const key of ['NOTIFY_SOCKET', 'WATCHDOG_USEC', 'DEADMAN_CONFIG', 'CACHE_DIRECTORY']) delete env[key];
-  const run = spawnSync(process.execPath, [deadmanBin, 'run', '--database', join(dir, 'deadman.db'), '--', 'true'], {
-    encoding: 'utf8',
-    env,
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const run = spawnSync(
+    process.execPath,
+    [join(root, 'bin', 'deadman.js'), 'run', '--database', join(dir, 'deadman.db'), '--', 'true'],
+    {
+      encoding: 'utf8',
+      env,
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return { status: run.status, stderr: run.stderr };
 }
 
@@ -37,20 +52,27 @@ function ownDirectory(cache: string): string {
   return join(cache, versioned!, 'deadman-run');
 }
 
+const runScript = join(repoRoot, 'dist', 'bundle', 'scripts', 'run.js');
+
 /** The path of run.js's code cache: named by the id the build wrote at the script's head. */
 function runCache(cache: string): string {
-  const source = readFileSync(join(repoRoot, 'dist', 'bundle', 'scripts', 'run.js'), 'latin1');
-  return join(ownDirectory(cache), /^\/\*(\w+)\*\//.exec(source)![1]!);
+  return join(ownDirectory(cache), /^\/\*(\w+)[ \w]*\*\//.exec(readFileSync(runScript, 'latin1'))![1]!);
 }
 
-/** A file of the cache's format: its digest (over the script's id and the data), then V8's data. */
-function cacheFile(id: string, data: Buffer): Buffer {
-  return Buffer.concat([createHash('sha1').update(id).update(data).digest(), data]);
+/** What a cache's digest covers besides the data: the script's id, size and modification time. */
+function digestKey(cachePath: string): string {
+  const { size, mtimeMs } = statSync(runScript);
+  return `${cachePath.slice(cachePath.lastIndexOf('/') + 1)}:${size}:${mtimeMs}`;
 }
 
-/** Whether `file` is a cache of the script `id` with its digest holding (compared as a boolean: a diff of two caches takes minutes). */
-function intact(id: string, file: Buffer): boolean {
-  return file.length > 20 && cacheFile(id, file.subarray(20)).equals(file);
+/** A file of the cache's format: its digest (over `key` and the data), then V8's data. */
+function cacheFile(key: string, data: Buffer): Buffer {
+  return Buffer.concat([createHash('sha1').update(key).update(data).digest(), data]);
+}
+
+/** Whether `file` is a cache under `key` with its digest holding (compared as a boolean: a diff of two caches takes minutes). */
+function intact(key: string, file: Buffer): boolean {
+  return file.length > 20 && cacheFile(key, file.subarray(20)).equals(file);
 }
 
 /** V8's data with bytes changed past its header (V8 checks no checksum of the rest). */
@@ -82,7 +104,7 @@ test('a damaged or foreign code cache is ignored and replaced, never run', { ski
   const path = runCache(cache);
   const id = path.slice(path.lastIndexOf('/') + 1);
   const good = readFileSync(path);
-  assert.ok(intact(id, good));
+  assert.ok(intact(digestKey(path), good));
   const data = good.subarray(20);
   const others = readdirSync(ownDirectory(cache)).filter((name) => name !== id);
   const cases: Array<[string, Buffer]> = [
@@ -90,14 +112,14 @@ test('a damaged or foreign code cache is ignored and replaced, never run', { ski
     ['truncated', good.subarray(0, good.length >> 1)],
     ['empty', Buffer.alloc(0)],
     ['garbage', Buffer.alloc(4096, 7)],
-    ["another script's cache, its own digest and all", cacheFile('0123456789abcdef', data)],
+    ["another script's cache, its own digest and all", cacheFile(`0123456789abcdef:${data.length}:0`, data)],
     ...others.map((name): [string, Buffer] => [`the cache of ${name}`, readFileSync(join(ownDirectory(cache), name))]),
   ];
   for (const [what, contents] of cases) {
     writeFileSync(path, contents);
     const run = start(dir, cache);
     assert.equal(run.status, 0, `${what}: ${run.stderr}`);
-    assert.ok(intact(id, readFileSync(path)), `${what}: the cache is made again`);
+    assert.ok(intact(digestKey(path), readFileSync(path)), `${what}: the cache is made again`);
   }
 });
 
@@ -106,9 +128,8 @@ test('a cache directory others can write to is not used: its code could be anyon
   const cache = join(dir, 'cache');
   assert.equal(start(dir, cache).status, 0);
   const path = runCache(cache);
-  const id = path.slice(path.lastIndexOf('/') + 1);
   // Planted by another user: a digest that holds over damaged data.
-  const planted = cacheFile(id, damaged(readFileSync(path).subarray(20)));
+  const planted = cacheFile(digestKey(path), damaged(readFileSync(path).subarray(20)));
   writeFileSync(path, planted);
   chmodSync(ownDirectory(cache), 0o777);
   const run = start(dir, cache);
@@ -129,4 +150,36 @@ test('without a cache directory Node can use, a start still starts', { skip }, (
   writeFileSync(ownDirectory(join(dir, 'cache')), 'not a directory');
   const again = start(dir, join(dir, 'cache'));
   assert.equal(again.status, 0, again.stderr);
+});
+
+test(
+  'a script with characters beyond ASCII says so at its head, or the loader would read it byte by byte',
+  { skip },
+  () => {
+    const scripts = join(repoRoot, 'dist', 'bundle', 'scripts');
+    const unmarked = readdirSync(scripts).filter((name) => {
+      const bytes = readFileSync(join(scripts, name));
+      return bytes.some((byte) => byte > 0x7f) && !/^\/\*\w+ utf8\*\//.test(bytes.toString('latin1', 0, 40));
+    });
+    assert.deepEqual(unmarked, []);
+  },
+);
+
+test('a script rewritten to the same length is compiled again: V8 would take the old cache for it', { skip }, (t) => {
+  const dir = tempDir(t);
+  // A copy of the package, whose script can be rewritten.
+  const root = join(dir, 'package');
+  for (const part of ['bin', 'dist/bundle', 'package.json'])
+    cpSync(join(repoRoot, part), join(root, part), { recursive: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
+  const cache = join(dir, 'cache');
+  const first = start(dir, cache, root);
+  assert.match(first.stderr, / no watchdog /);
+  const script = join(root, 'dist', 'bundle', 'scripts', 'run.js');
+  const source = readFileSync(script, 'latin1');
+  assert.ok(source.includes('`no watchdog ('), 'the words are in run.js');
+  writeFileSync(script, source.replace('`no watchdog (', '`n0 watchdog ('), 'latin1');
+  const second = start(dir, cache, root);
+  assert.equal(second.status, 0, second.stderr);
+  assert.match(second.stderr, / n0 watchdog /, 'the rewritten script ran, not the code cached from the old one');
 });
