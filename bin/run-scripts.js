@@ -35,10 +35,13 @@ export function runScriptsMain(require, scriptsUrl, cacheRoot) {
     let source = bytes.toString('latin1');
     const [, id, utf8] = /^\/\*(\w+)( utf8)?\*\//.exec(source) ?? [];
     if (utf8) source = bytes.toString('utf8');
-    const cachePath = cacheDirectory && id ? `${cacheDirectory}/${id}` : null;
+    // One cache per script file, as Node keeps one per module: two copies of deadman (a checkout
+    // and an install) never take turns rewriting one another's.
+    const cachePath =
+      cacheDirectory && id ? `${cacheDirectory}/${digestOf(createHash, path).toString('hex', 0, 8)}` : null;
     // V8 takes any cache made for a source of the same length: the digest also covers the file
     // as it is now, so one rewritten (a build, an edit) is compiled again.
-    const key = cachePath ? `${id}:${bytes.length}:${statSync(path).mtimeMs}` : '';
+    const key = cachePath ? `${path}:${id}:${bytes.length}:${statSync(path).mtimeMs}` : '';
     const cachedData = cachePath ? verifiedCache(readFileSync, createHash, cachePath, key) : undefined;
     const script = new Script(source, { filename: path, cachedData });
     const table = script.runInThisContext();
@@ -105,7 +108,7 @@ function ownDirectory(require, cacheRoot) {
 /**
  * The code cache in `path` when its digest holds: V8 checks its version, flags and the source's
  * length but no checksum, and deserializing a damaged cache crashes Node. The digest covers the
- * script's id, size and modification time (`key`), so the cache of another script is refused too.
+ * script's path, id, size and modification time (`key`), so the cache of another script is refused too.
  */
 function verifiedCache(readFileSync, createHash, path, key) {
   let file;
@@ -116,8 +119,7 @@ function verifiedCache(readFileSync, createHash, path, key) {
   }
   if (file.length <= DIGEST_BYTES) return undefined;
   const data = file.subarray(DIGEST_BYTES);
-  const digest = createHash(DIGEST).update(key).update(data).digest();
-  return digest.equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
+  return digestOf(createHash, key, data).equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
 }
 
 /** Written whole or not at all (a temporary file renamed), 0600; a cache that cannot be written is left to the next start. */
@@ -126,10 +128,14 @@ function saveCodeCache(require, createHash, script, path, key) {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     const data = script.createCachedData();
-    const digest = createHash(DIGEST).update(key).update(data).digest();
-    writeFileSync(temporary, Buffer.concat([digest, data]), { mode: 0o600, flag: 'wx' });
+    writeFileSync(temporary, Buffer.concat([digestOf(createHash, key, data), data]), { mode: 0o600, flag: 'wx' });
     renameSync(temporary, path);
   } catch {
     rmSync(temporary, { force: true });
   }
+}
+
+function digestOf(createHash, text, data) {
+  const hash = createHash(DIGEST).update(text);
+  return (data ? hash.update(data) : hash).digest();
 }

@@ -54,15 +54,16 @@ function ownDirectory(cache: string): string {
 
 const runScript = join(repoRoot, 'dist', 'bundle', 'scripts', 'run.js');
 
-/** The path of run.js's code cache: named by the id the build wrote at the script's head. */
+/** The path of run.js's code cache: named by the script's path. */
 function runCache(cache: string): string {
-  return join(ownDirectory(cache), /^\/\*(\w+)[ \w]*\*\//.exec(readFileSync(runScript, 'latin1'))![1]!);
+  return join(ownDirectory(cache), createHash('sha1').update(runScript).digest('hex').slice(0, 16));
 }
 
-/** What a cache's digest covers besides the data: the script's id, size and modification time. */
-function digestKey(cachePath: string): string {
+/** What a cache's digest covers besides the data: the script's path, the id the build wrote at its head, its size and modification time. */
+function digestKey(): string {
   const { size, mtimeMs } = statSync(runScript);
-  return `${cachePath.slice(cachePath.lastIndexOf('/') + 1)}:${size}:${mtimeMs}`;
+  const id = /^\/\*(\w+)[ \w]*\*\//.exec(readFileSync(runScript, 'latin1'))![1]!;
+  return `${runScript}:${id}:${size}:${mtimeMs}`;
 }
 
 /** A file of the cache's format: its digest (over `key` and the data), then V8's data. */
@@ -102,24 +103,27 @@ test('a damaged or foreign code cache is ignored and replaced, never run', { ski
   const cache = join(dir, 'cache');
   assert.equal(start(dir, cache).status, 0);
   const path = runCache(cache);
-  const id = path.slice(path.lastIndexOf('/') + 1);
+  const name = path.slice(path.lastIndexOf('/') + 1);
   const good = readFileSync(path);
-  assert.ok(intact(digestKey(path), good));
+  assert.ok(intact(digestKey(), good));
   const data = good.subarray(20);
-  const others = readdirSync(ownDirectory(cache)).filter((name) => name !== id);
+  const others = readdirSync(ownDirectory(cache)).filter((other) => other !== name);
   const cases: Array<[string, Buffer]> = [
     ['V8 data damaged past its header, the digest as it was', Buffer.concat([good.subarray(0, 20), damaged(data)])],
     ['truncated', good.subarray(0, good.length >> 1)],
     ['empty', Buffer.alloc(0)],
     ['garbage', Buffer.alloc(4096, 7)],
-    ["another script's cache, its own digest and all", cacheFile(`0123456789abcdef:${data.length}:0`, data)],
+    [
+      "another script's cache, its own digest and all",
+      cacheFile(`/elsewhere/run.js:0123456789abcdef:${data.length}:0`, data),
+    ],
     ...others.map((name): [string, Buffer] => [`the cache of ${name}`, readFileSync(join(ownDirectory(cache), name))]),
   ];
   for (const [what, contents] of cases) {
     writeFileSync(path, contents);
     const run = start(dir, cache);
     assert.equal(run.status, 0, `${what}: ${run.stderr}`);
-    assert.ok(intact(digestKey(path), readFileSync(path)), `${what}: the cache is made again`);
+    assert.ok(intact(digestKey(), readFileSync(path)), `${what}: the cache is made again`);
   }
 });
 
@@ -129,7 +133,7 @@ test('a cache directory others can write to is not used: its code could be anyon
   assert.equal(start(dir, cache).status, 0);
   const path = runCache(cache);
   // Planted by another user: a digest that holds over damaged data.
-  const planted = cacheFile(digestKey(path), damaged(readFileSync(path).subarray(20)));
+  const planted = cacheFile(digestKey(), damaged(readFileSync(path).subarray(20)));
   writeFileSync(path, planted);
   chmodSync(ownDirectory(cache), 0o777);
   const run = start(dir, cache);
@@ -165,13 +169,30 @@ test(
   },
 );
 
-test('a script rewritten to the same length is compiled again: V8 would take the old cache for it', { skip }, (t) => {
-  const dir = tempDir(t);
-  // A copy of the package, whose script can be rewritten.
+/** A copy of the package in `dir` (its bin/ and bundle), whose scripts can be rewritten. */
+function copyOfPackage(dir: string): string {
   const root = join(dir, 'package');
   for (const part of ['bin', 'dist/bundle', 'package.json'])
     cpSync(join(repoRoot, part), join(root, part), { recursive: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(root, 'node_modules'));
+  return root;
+}
+
+test('two copies of deadman sharing a cache directory keep a cache each', { skip }, (t) => {
+  const dir = tempDir(t);
+  const cache = join(dir, 'cache');
+  const root = copyOfPackage(dir);
+  assert.equal(start(dir, cache).status, 0);
+  const written = statSync(runCache(cache));
+  assert.equal(start(dir, cache, root).status, 0);
+  assert.equal(start(dir, cache).status, 0);
+  const again = statSync(runCache(cache));
+  assert.deepEqual([again.ino, again.mtimeMs], [written.ino, written.mtimeMs], 'the other copy took its turn');
+});
+
+test('a script rewritten to the same length is compiled again: V8 would take the old cache for it', { skip }, (t) => {
+  const dir = tempDir(t);
+  const root = copyOfPackage(dir);
   const cache = join(dir, 'cache');
   const first = start(dir, cache, root);
   assert.match(first.stderr, / no watchdog /);
