@@ -5,6 +5,7 @@
 // agent adapters) stays a chunk of its own, loaded only by the start that needs it.
 // bin/deadman.js uses the bundle only while it is newer than the tsc output it came from.
 import { build } from 'esbuild';
+import { writeRunScripts } from './bundle-scripts.js';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -176,3 +177,8 @@ if (result.warnings.length > 0) {
 // Which sources went into which chunk: test/bin/bundle.test.ts checks the run path's chunks with it.
 writeFileSync(`${root}/dist/bundle.meta.json`, JSON.stringify(result.metafile));
 writeFileSync(`${root}/dist/bundle-probe.meta.json`, JSON.stringify(probe.metafile));
+// The run path again as classic scripts (bin/bundle-scripts.js); which chunks each holds, for the tests.
+writeFileSync(
+  `${root}/dist/bundle-scripts.meta.json`,
+  JSON.stringify(writeRunScripts(root, result.metafile, options.banner.js)),
+);

@@ -4,7 +4,8 @@ import module from 'node:module';
 
 // Not `import … from 'node:fs'`: an ESM import of it loads fs/promises and readline too
 // (bin/bundle.js says why); require() loads only fs.
-const { statSync } = module.createRequire(import.meta.url)('node:fs');
+const require = module.createRequire(import.meta.url);
+const { statSync } = require('node:fs');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
@@ -43,8 +44,14 @@ function modifiedMs(relative) {
 }
 const bundled = modifiedMs('../dist/bundle/main.mjs');
 const compiled = modifiedMs('../dist/lib/main.js');
+const fresh = bundled !== null && (compiled === null || bundled >= compiled);
+// `run`, the start systemd repeats, from the same chunks as classic scripts (bin/run-scripts.js)
+// with a code cache of all the run compiles, where Node's keeps only what compiles eagerly.
+const scripts = new URL('../dist/bundle/scripts/', import.meta.url);
 const { main } =
-  bundled !== null && (compiled === null || bundled >= compiled)
-    ? await import('../dist/bundle/main.mjs')
-    : await import('../dist/lib/main.js');
+  fresh && process.argv[2] === 'run' && modifiedMs('../dist/bundle/scripts/run.js') >= bundled
+    ? { main: (await import('./run-scripts.js')).runScriptsMain(require, scripts, module.getCompileCacheDir?.()) }
+    : fresh
+      ? await import('../dist/bundle/main.mjs')
+      : await import('../dist/lib/main.js');
 await main(process.argv.slice(2));

@@ -11,7 +11,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 // bin/bundle.js writes it last: a build cut short leaves it missing or older than the sources.
 const BUILT = join(root, 'dist', 'bundle.meta.json');
-const SOURCES = ['lib', 'test', 'bench', 'bin/bundle.js', 'tsconfig.json', 'package-lock.json'];
+const SOURCES = [
+  'lib',
+  'test',
+  'bench',
+  'bin/bundle.js',
+  'bin/bundle-scripts.js',
+  'tsconfig.json',
+  'package-lock.json',
+];
 
 function newestMtime(path) {
   const stat = statSync(path, { throwIfNoEntry: false });

@@ -57,6 +57,8 @@ interface Metafile {
 }
 
 const metafile = join(repoRoot, 'dist', 'bundle.meta.json');
+/** Which chunks each file of dist/bundle/scripts/ holds (bin/bundle-scripts.js). */
+const scriptsMetafile = join(repoRoot, 'dist', 'bundle-scripts.meta.json');
 const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.mjs');
 const built =
   existsSync(metafile) &&
@@ -64,8 +66,8 @@ const built =
   statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
 
 /**
- * The sources of every bundle chunk one `deadman run … -- true` loaded (state kept in `dir`), the
- * Node modules it loaded, and those of Node's own modules it compiled without their code cache
+ * The sources of every bundle chunk one `deadman run … -- true` loaded (state kept in `dir`) from
+ * dist/bundle/scripts/ (bin/run-scripts.js), the Node modules it loaded, and those of Node's own modules it compiled without their code cache
  * (Node's internal test binding, under --expose-internals, counts them).
  */
 function loadedByRun(
@@ -77,6 +79,12 @@ function loadedByRun(
     const { internalBinding } = (await import('node:module')).createRequire(process.execPath)('internal/test/binding');
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+    const fs = (await import('node:module')).createRequire(process.execPath)('node:fs');
+    const readFileSync = fs.readFileSync;
+    fs.readFileSync = function (path, ...rest) {
+      if (typeof path === 'string' && path.includes('/dist/bundle/scripts/')) loaded.push('script:' + path);
+      return readFileSync.call(this, path, ...rest);
+    };
     const module = (await import('node:module')).default;
     const createRequire = module.createRequire;
     let requires = 0;
@@ -104,12 +112,18 @@ function loadedByRun(
   );
   assert.equal(run.status, 0, run.stderr);
   const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as string[];
-  const files = loaded.filter((url) => url.startsWith('file:')).map((url) => new URL(url).pathname);
-  assert.ok(files.includes(bundleMain), `the bundle ran: ${files.join(', ')}`);
+  const modules = loaded.filter((url) => url.startsWith('file:')).map((url) => new URL(url).pathname);
   assert.deepEqual(
-    files.filter((file) => file.includes('/dist/lib/') || file.includes('/node_modules/')),
+    modules.filter((file) => /\/(dist\/lib|node_modules|dist\/bundle)\//.test(file)),
     [],
+    'a run takes every chunk from the scripts: an ES module of one would be a second copy of its modules',
   );
+  const scripts = JSON.parse(readFileSync(scriptsMetafile, 'utf8')) as Record<string, string[]>;
+  const files = loaded
+    .filter((url) => url.startsWith('script:'))
+    .flatMap((url) => scripts[url.slice(url.lastIndexOf('/') + 1)] ?? [])
+    .map((chunk) => join(repoRoot, 'dist', 'bundle', chunk));
+  assert.ok(files.includes(bundleMain), `the bundle ran: ${files.join(', ')}`);
   const { outputs } = JSON.parse(readFileSync(metafile, 'utf8')) as Metafile;
   const sources = files.flatMap((file) => Object.keys(outputs[file.slice(repoRoot.length)]?.inputs ?? {}));
   assert.ok(sources.includes('lib/commands/run.ts'), `chunks mapped to their sources: ${sources.length}`);

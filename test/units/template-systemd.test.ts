@@ -86,5 +86,16 @@ test('the deadman@ template under a real user manager', async (t) => {
     );
     const notify = await manager.show('deadman-notify@broken.service');
     assert.equal(notify.Result, 'success', JSON.stringify(notify));
+    // A run that ended (not one stopped by a signal) left the code cache of all it compiled
+    // (bin/run-scripts.js) in CacheDirectory= too, past the unit's PrivateTmp=.
+    const compileCache = join(
+      manager.env.XDG_CACHE_HOME ?? join(manager.env.HOME!, '.cache'),
+      'deadman',
+      'compile-cache',
+    );
+    assert.ok(
+      listOrNone(compileCache).some((version) => listOrNone(join(compileCache, version, 'deadman-run')).length > 0),
+      `deadman's code cache in ${compileCache}`,
+    );
   });
 });
