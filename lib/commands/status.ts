@@ -11,6 +11,7 @@ import {
 import { ExitCode, usageError } from '../exit-codes.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { listMarkers } from '../io/revive/markers.ts';
+import { printSync } from '../io/output/print-sync.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
@@ -57,7 +58,7 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     const rows = statusRows(markers, recorded.runs, recorded.incidents, (run) => !recorded.lost.has(run.id));
     const maxRevives = context.config.revive.max_revives;
     const redactor = redactorFor(context.config);
-    process.stdout.write(
+    printSync(
       args.json
         ? `${JSON.stringify(redactor.value(statusJson(rows, maxRevives)), null, 2)}\n`
         : redactor.text(renderStatus(rows, now, maxRevives)),
