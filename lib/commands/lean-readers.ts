@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CommandModule, Options } from 'yargs';
-import { createLogger, exitQuietlyOnEpipe, logFailure } from '../io/log/log.ts';
+import { createLogger, logFailure } from '../io/log/log.ts';
 
 /**
  * The probes (`deadman health --name N` every few seconds on every pod, `status`, `metrics` from
@@ -8,21 +8,20 @@ import { createLogger, exitQuietlyOnEpipe, logFailure } from '../io/log/log.ts';
  * option table, then the same handler yargs would call. Only a command line yargs would take
  * exactly so is parsed here: anything else (an unknown or repeated option, a stray word, a
  * missing value, options that conflict) returns null and goes through yargs, which says what is
- * wrong in the words it always has.
+ * wrong in the words it always has. Each prints with printSync (io/output/print-sync.ts), never
+ * through process.stdout, whose stream stack is some 25 of Node's modules.
  */
 
 interface LeanReader {
   options: Record<string, Options>;
   command: CommandModule<object, never>;
   conflict?: readonly string[];
-  /** It prints with printSync (io/output/print-sync.ts), never through process.stdout: its stream is not built. */
-  printsSync?: true;
 }
 
 const READERS: Record<string, () => Promise<LeanReader>> = {
   health: async () => {
     const { HEALTH_OPTIONS, HEALTH_CONFLICT, healthCommand } = await import('./health.ts');
-    return { options: HEALTH_OPTIONS, command: healthCommand as never, conflict: HEALTH_CONFLICT, printsSync: true };
+    return { options: HEALTH_OPTIONS, command: healthCommand as never, conflict: HEALTH_CONFLICT };
   },
   status: async () => {
     const { STATUS_OPTIONS, statusCommand } = await import('./status.ts');
@@ -44,7 +43,6 @@ export async function readLean(command: string | undefined, words: string[]): Pr
   const values = leanValues(words, { ...reader.options, ...GLOBAL_OPTIONS });
   if (values === null || reader.conflict?.every((name) => values[name] !== undefined)) return null;
   const logger = createLogger();
-  if (!reader.printsSync) exitQuietlyOnEpipe(process.stdout);
   try {
     await reader.command.handler(values as never);
   } catch (error) {

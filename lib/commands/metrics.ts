@@ -2,6 +2,7 @@ import type { CommandModule, Options } from 'yargs';
 import { renderPrometheus } from '../core/metrics/prometheus.ts';
 import { runMetricFamilies } from '../core/metrics/run-metrics.ts';
 import { loadRunFacts } from '../io/store/run-facts.ts';
+import { printSync } from '../io/output/print-sync.ts';
 import { stateOptions, type CommonArgs } from './shared/command-context.ts';
 import { openExistingStore, readRows, settleLost } from './shared/open-existing-store.ts';
 import type { RunFacts } from '../core/metrics/run-metrics.ts';
@@ -54,10 +55,10 @@ export const metricsCommand: CommandModule<object, MetricsArgs> = {
         kills: f.kills,
         stalls: f.stalls,
       }));
-      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      printSync(`${JSON.stringify(rows, null, 2)}\n`);
       return;
     }
     // Printed live: the output's age is true as it is read (a textfile holds only the timestamp).
-    process.stdout.write(renderPrometheus(runMetricFamilies(facts, now)));
+    printSync(renderPrometheus(runMetricFamilies(facts, now)));
   },
 };

@@ -9,8 +9,10 @@ import {
   type StatusRun,
 } from '../core/status/run-status-rows.ts';
 import { ExitCode, usageError } from '../exit-codes.ts';
+import { isSettled } from '../core/incident/incident.ts';
 import { listIncidents } from '../io/store/incident-records.ts';
 import { listMarkers } from '../io/revive/markers.ts';
+import { printSync } from '../io/output/print-sync.ts';
 import { liveSessionPid } from '../io/revive/live-session.ts';
 import { settleEndedResume } from '../io/revive/revive-log.ts';
 import { loadContext, stateOptions, type CommonArgs, type Context } from './shared/command-context.ts';
@@ -54,10 +56,16 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     }
     const markers = await statusMarkers(context, now);
     const recorded = await readRecords(args, context, now);
-    const rows = statusRows(markers, recorded.runs, recorded.incidents, (run) => !recorded.lost.has(run.id));
+    const rows = statusRows(
+      markers,
+      recorded.runs,
+      recorded.incidents,
+      (run) => !recorded.lost.has(run.id),
+      await refusals(recorded.incidents),
+    );
     const maxRevives = context.config.revive.max_revives;
     const redactor = redactorFor(context.config);
-    process.stdout.write(
+    printSync(
       args.json
         ? `${JSON.stringify(redactor.value(statusJson(rows, maxRevives)), null, 2)}\n`
         : redactor.text(renderStatus(rows, now, maxRevives)),
@@ -65,6 +73,13 @@ export const statusCommand: CommandModule<object, StatusArgs> = {
     process.exitCode = rows.some((row) => row.needsAttention) ? ExitCode.ATTENTION : ExitCode.OK;
   },
 };
+
+/** Which kinds are refusals: the signal registry, and every detector with it, loads only when an incident is open. */
+async function refusals(incidents: readonly StatusIncident[]): Promise<(kind: string) => boolean> {
+  if (incidents.every((incident) => isSettled(incident.state))) return () => false;
+  const { signalRow } = await import('../core/signals/registry.ts');
+  return (kind) => signalRow(kind)?.refusal === true;
+}
 
 /** The markers as they stand, an ended detached resume settled in memory only. */
 async function statusMarkers(context: Context, now: number): Promise<StatusMarker[]> {

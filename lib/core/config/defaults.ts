@@ -1,4 +1,4 @@
-import { CONSULTED_BY_DEFAULT, type ConsultableKind } from '../signals/registry.ts';
+import type { ConsultableKind } from '../signals/registry.ts';
 /**
  * Every default in one place, in resolved form (milliseconds, not "30min"). The zod schema
  * takes its defaults from here, and `deadman run` uses this object directly when there is no
@@ -36,8 +36,12 @@ export const DEFAULT_CONFIG = {
   diagnose: {
     timeout: 30_000,
     api: 'chat',
-    /** Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts; any kind whose row has `consult`, by default those with `consultedByDefault`). */
-    signals: [...CONSULTED_BY_DEFAULT],
+    /**
+     * Which signals' evidence packets go to the diagnostician (lib/core/incident/diagnosis.ts; any
+     * kind whose row has `consult`). Named here, not read from the rows: this module is every
+     * command's, and the registry would bring every detector into a probe's start (issue 36.1).
+     */
+    signals: ['HUNG_PROCESS'],
   } as {
     diagnostician?: 'rules' | 'command' | 'openai' | 'anthropic';
     command?: string[];

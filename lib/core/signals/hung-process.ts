@@ -40,7 +40,6 @@ export const HUNG_PROCESS = {
     OBSERVE: 'REPORT',
     HALT_AND_ESCALATE: 'HALT_AND_ESCALATE',
   },
-  consultedByDefault: true,
   attached: true,
   stall: 'configured',
   stallLog: 'error',

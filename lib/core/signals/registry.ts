@@ -75,9 +75,6 @@ export const CONSULTABLE_SIGNALS = SIGNAL_KINDS.filter((kind) => 'consult' in SI
   ...ConsultableKind[],
 ];
 
-/** The kinds consulted when `diagnose.signals` is not set (their rows' `consultedByDefault`). */
-export const CONSULTED_BY_DEFAULT = CONSULTABLE_SIGNALS.filter((kind) => 'consultedByDefault' in SIGNALS[kind]);
-
 /** The row of a kind read back from the store or a trace; undefined for one this deadman does not know (a newer one's). */
 export function signalRow(kind: string): SignalRow | undefined {
   return Object.hasOwn(SIGNALS, kind) ? SIGNALS[kind as SignalKind] : undefined;

@@ -83,8 +83,6 @@ export interface SignalRow {
   diagnosis: { action: RecoveryAction; rationale: string };
   /** The diagnosis contract's actions an external diagnostician may answer, each with the action it becomes; absent: never consulted. */
   consult?: Partial<Record<DiagnosisAction, RecoveryAction>>;
-  /** Consulted unless `diagnose.signals` says otherwise (its default). */
-  consultedByDefault?: true;
   /** `deadman attach` watches for it too: its rule needs only the tree and the output, not a run deadman started. */
   attached?: true;
   /**

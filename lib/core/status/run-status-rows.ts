@@ -1,6 +1,5 @@
 import { formatAge } from '../time/duration.ts';
 import { isSettled } from '../incident/incident.ts';
-import { signalRow } from '../signals/registry.ts';
 import type { Marker } from '../revive/marker.ts';
 import { lostRunReason, runPresence, type RecordedRunEnd } from './run-presence.ts';
 
@@ -163,11 +162,17 @@ function verdict(
   return (runVerdict.updatedAt ?? 0) >= m.updatedAt || m.detachedLog === null ? runVerdict : markerVerdict;
 }
 
+/**
+ * `isRefusal`: whether a kind's incidents are refusals (its row's `refusal`, core/signals/):
+ * passed in, so a reader loads the signal registry, every detector with it, only when an
+ * incident is open.
+ */
 export function statusRows(
   markers: readonly StatusMarker[],
   runs: readonly StatusRun[],
   incidents: readonly StatusIncident[],
-  ownerAlive: (run: StatusRun) => boolean = () => false,
+  ownerAlive: (run: StatusRun) => boolean,
+  isRefusal: (kind: string) => boolean,
 ): StatusRow[] {
   const names = [...new Set([...markers.map((m) => m.name), ...runs.map((r) => r.name)])].sort();
   return names.map((name): StatusRow => {
@@ -176,9 +181,7 @@ export function statusRows(
     const unresolved = incidents.filter((i) => i.run_name === name && !isSettled(i.state));
     // The run that found a forged marker (opened or reopened a refusal as it started) went on
     // fresh: refused is what a person must know of it.
-    const refusal = unresolved.find(
-      (i) => signalRow(i.kind)?.refusal && run !== undefined && i.updated_at >= run.started_at,
-    );
+    const refusal = unresolved.find((i) => isRefusal(i.kind) && run !== undefined && i.updated_at >= run.started_at);
     let row = verdict(marker, run, ownerAlive);
     if (refusal) row = { state: 'refused', updatedAt: refusal.updated_at, reason: refusal.message };
     const open = unresolved.at(-1);

@@ -1,7 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeSyncAndClose } from './atomic-write.ts';
+import { hmacSha256, sameBytes } from './hmac-sha256.ts';
 
 /**
  * A directory's secret: a 32-byte key file, 0600 and deadman's uid's, created on first write.
@@ -65,7 +66,8 @@ function createKey(path: string): Buffer {
   return key;
 }
 
-const hmac = (key: Buffer, macInput: string) => createHmac('sha256', key).update(macInput).digest();
+// Not node:crypto's HMAC: loading node:crypto would cost every reader of a marker more than the rest of its read (hmac-sha256.ts).
+const hmac = (key: Buffer, macInput: string) => Buffer.from(hmacSha256(key, Buffer.from(macInput)));
 
 /** The MAC of `macInput` under `<dir>/<keyFile>` (the key is created on first use). */
 export function directoryMac(dir: string, keyFile: string, macInput: string): string {
@@ -83,8 +85,6 @@ export function directoryMacProblem(dir: string, keyFile: string, macInput: stri
   }
   if (key === null) return `cannot be checked: ${path} is missing`;
   const authentic =
-    typeof mac === 'string' &&
-    /^[0-9a-f]{64}$/.test(mac) &&
-    timingSafeEqual(hmac(key, macInput), Buffer.from(mac, 'hex'));
+    typeof mac === 'string' && /^[0-9a-f]{64}$/.test(mac) && sameBytes(hmac(key, macInput), Buffer.from(mac, 'hex'));
   return authentic ? null : `was not written by deadman or was edited since (its MAC does not match the key ${path})`;
 }

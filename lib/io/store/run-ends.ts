@@ -7,7 +7,6 @@ import {
 import { betweenPasses, lostRunReason } from '../../core/status/run-presence.ts';
 import { lostRunEnd, type ServiceStop } from '../../core/status/lost-run-end.ts';
 import { OUTCOME_ERROR_CODES } from '../../core/incident/outcome-codes.ts';
-import { REFUSAL_KINDS } from '../../core/signals/registry.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -38,7 +37,7 @@ export interface RecordedRun {
 export type OpenRunRow = RecordedRun;
 
 /** The latest run an incident recurred in, else the run that opened it (a database before migration 2 has no recurrences). */
-const owningRun = (store: Store) =>
+export const owningRun = (store: Store) =>
   store.hasTable('incident_recurrences')
     ? 'COALESCE((SELECT MAX(c.run_id) FROM incident_recurrences c WHERE c.incident_id = i.id), i.run_id)'
     : 'i.run_id';
@@ -70,29 +69,6 @@ export function unsettledIncidents(store: Store, runId: number): Array<{ id: num
 export function abandonIncidents(store: Store, runId: number, at: number, reason: string): number[] {
   return unsettledIncidents(store, runId)
     .filter((incident) => moveIncident(store, incident, 'run_ended', at, reason, { run: runId }))
-    .map((incident) => incident.id);
-}
-
-/**
- * A run of the name that completed cleanly settles what earlier runs of the name left ESCALATED:
- * each SUPERSEDED, with a transition naming the run (inside the caller's transaction). A refusal
- * (a refused marker: its row's `refusal`) is not cleared by a success: someone wrote the marker,
- * so a person acknowledges it (`deadman ack`). Returns their ids.
- */
-export function supersedeEscalated(store: Store, runId: number, at: number): number[] {
-  const escalated = store.all<{ id: number; state: string }>(
-    `SELECT i.id, i.state FROM incidents i WHERE i.state = 'ESCALATED' AND i.kind NOT IN (${REFUSAL_KINDS.map(() => '?').join(', ')})
-        AND ${owningRun(store)} IN (SELECT e.id FROM runs e WHERE e.name = (SELECT name FROM runs WHERE id = ?) AND e.id < ?) ORDER BY i.id`,
-    ...REFUSAL_KINDS,
-    runId,
-    runId,
-  );
-  return escalated
-    .filter((incident) =>
-      moveIncident(store, incident, 'superseded', at, `superseded: run #${runId} of the same name completed (exit 0)`, {
-        run: runId,
-      }),
-    )
     .map((incident) => incident.id);
 }
 

@@ -2,13 +2,8 @@ import { runErrorCode } from '../../core/incident/error-codes.ts';
 import type { Store } from '../../io/store/store.ts';
 import type { StoreSink } from '../../io/store/recording-store.ts';
 import type { ProcessInfo } from '../../core/process/process-info.ts';
-import {
-  abandonIncidents,
-  closeLostRun,
-  openRuns,
-  supersedeEscalated,
-  type OpenRunRow,
-} from '../../io/store/run-ends.ts';
+import { abandonIncidents, closeLostRun, openRuns, type OpenRunRow } from '../../io/store/run-ends.ts';
+import { supersedeEscalated } from '../../io/store/superseded-incidents.ts';
 import { completedCleanly } from '../../core/status/run-status-rows.ts';
 import { detached } from '../../core/adapters/lines.ts';
 import {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgeHealth } from '../../../lib/core/status/health.ts';
 import { statusRows, type StatusRun } from '../../../lib/core/status/run-status-rows.ts';
+import { signalRow } from '../../../lib/core/signals/registry.ts';
 import { settleLostRuns } from '../../../lib/io/store/lost-runs.ts';
 import { listIncidents } from '../../../lib/io/store/incident-records.ts';
 import { loadRunFacts } from '../../../lib/io/store/run-facts.ts';
@@ -238,7 +239,13 @@ test('status, metrics and health over every run state × incident state', () => 
       const lost = settleLostRuns(store, 3_000, null, () => run.ownerAlive);
       const runs = store.all<StatusRun>('SELECT * FROM runs');
       const incidents = withAbandoned(listIncidents(store), lost);
-      const [row] = statusRows([], runs, incidents, (r) => !lost.runIds.has(r.id));
+      const [row] = statusRows(
+        [],
+        runs,
+        incidents,
+        (r) => !lost.runIds.has(r.id),
+        (kind) => signalRow(kind)?.refusal === true,
+      );
       const stillWaits = incident.needsPerson && !abandonedByLoss(run, incident);
       assert.equal(row!.state, run.state, cell);
       assert.equal(
