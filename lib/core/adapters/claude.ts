@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Adapter, AgentEvent, ParsedLine } from './agent-events.ts';
 import { claudeLineSchema, type ClaudeBlock, type ClaudeLine } from './claude-schema.ts';
 import { outputTail } from './output-tail.ts';
@@ -20,6 +21,8 @@ const EXIT_CODE = /^(?:Error: )?Exit code (\d+)/;
  */
 const LONG_VALUES = ['content', 'stdout'];
 const NOTHING: ParsedLine = { recognized: true, events: [] };
+/** The schema as one generated function, with the same answers (codex.ts says why). */
+const claudeLine = z.compile(claudeLineSchema);
 
 /**
  * `claude -p --output-format stream-json --verbose`: system/init, assistant, user, result.
@@ -57,7 +60,7 @@ export function createClaudeAdapter(preCheck = true): Adapter {
       const object = parseEventLine(line, LONG_VALUES);
       if (object === null) return { recognized: typeOfCutLine(line) !== null, events: [] };
       if (eventlessMessage(object)) return NOTHING;
-      const parsed = claudeLineSchema.safeParse(object);
+      const parsed = claudeLine.safeParse(object);
       return parsed.success ? { recognized: true, events: eventsOf(parsed.data) } : NOTHING;
     },
   };

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { Adapter, ParsedLine } from '../../../lib/core/adapters/agent-events.ts';
 import { createClaudeAdapter } from '../../../lib/core/adapters/claude.ts';
 import { createCodexAdapter } from '../../../lib/core/adapters/codex.ts';
 import { isUnreadClaudeLine, isUnreadCodexLine } from '../../../lib/core/adapters/unread-lines.ts';
-import { repoRoot } from '../../helpers/cli.ts';
+import { agentLineCorpus, jsonOrNull } from '../../helpers/agent-line-corpus.ts';
 import { fixturePath } from '../../helpers/fixtures.ts';
 
 /**
@@ -16,41 +15,10 @@ import { fixturePath } from '../../helpers/fixtures.ts';
  * events in the same order and the same `recognized`, so every detector sees the same input.
  */
 
-function jsonlFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.jsonl'))
-    .map((file) => join(dir, file));
-}
-
-/** A file's lines; for a trace, also the lines of the output it replays. */
-function linesOf(file: string): string[] {
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-  const output = lines.flatMap((line) => {
-    const record = traceRecord(line);
-    return record?.type === 'output' && typeof record.text === 'string' ? record.text.split('\n') : [];
-  });
-  return [...lines, ...output.filter((line) => line !== '')];
-}
-
-/** The real CLI's recordings, on a machine that has them (the tests pass without). */
-const RECORDINGS = '/work/shared/reference/agent-recordings';
-const recorded = existsSync(RECORDINGS) ? jsonlFiles(RECORDINGS) : [];
-
-const corpus = [...jsonlFiles(fixturePath()), ...jsonlFiles(join(repoRoot, 'contrib', 'traces')), ...recorded].map(
-  (file) => ({
-    name: file.startsWith(RECORDINGS) ? file : relative(repoRoot, file),
-    lines: linesOf(file),
-  }),
-);
+const corpus = agentLineCorpus();
 
 function traceRecord(line: string): { type?: unknown; text?: unknown } | null {
-  try {
-    return JSON.parse(line) as { type?: unknown; text?: unknown };
-  } catch {
-    return null; // a fixture's cut line
-  }
+  return jsonOrNull(line) as { type?: unknown; text?: unknown } | null;
 }
 
 function parsedBy(adapter: Adapter, lines: readonly string[]): ParsedLine[] {
