@@ -1,18 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
+import { builtAfterTsc } from '../helpers/bundle-built.ts';
 
 /**
  * bin/deadman.js starts the bundle of dist/bundle/ (bin/bundle.js, run by `npm run build`) while
@@ -60,10 +52,7 @@ const metafile = join(repoRoot, 'dist', 'bundle.meta.json');
 /** Which chunks each file of dist/bundle/scripts/ holds (bin/bundle-scripts.js). */
 const scriptsMetafile = join(repoRoot, 'dist', 'bundle-scripts.meta.json');
 const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.mjs');
-const built =
-  existsSync(metafile) &&
-  existsSync(bundleMain) &&
-  statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
+const built = builtAfterTsc('dist/bundle.meta.json', 'dist/bundle/main.mjs');
 
 /**
  * The sources of every bundle chunk one `deadman run … -- true` loaded (state kept in `dir`) from

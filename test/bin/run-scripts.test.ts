@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -16,6 +15,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, tempDir } from '../helpers/cli.ts';
+import { builtAfterTsc } from '../helpers/bundle-built.ts';
 
 /**
  * `deadman run` from dist/bundle/scripts/ (bin/run-scripts.js) with a code cache of its own in
@@ -23,10 +23,7 @@ import { repoRoot, tempDir } from '../helpers/cli.ts';
  * never run, and a start without a usable cache directory still starts.
  */
 
-const scriptsBuilt =
-  existsSync(join(repoRoot, 'dist', 'bundle', 'scripts', 'run.js')) &&
-  statSync(join(repoRoot, 'dist', 'bundle', 'scripts', 'run.js')).mtimeMs >=
-    statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
+const scriptsBuilt = builtAfterTsc('dist/bundle/scripts/run.js');
 const skip = scriptsBuilt ? false : 'no fresh bundle: `npm run build` makes one';
 
 /** `deadman run -- true` with Node's compile cache in `cache` (from the package in `root`); its exit status and stderr. */

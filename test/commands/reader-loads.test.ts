@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { repoRoot, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
+import { builtAfterTsc } from '../helpers/bundle-built.ts';
 
 /**
  * What `deadman status` and `deadman metrics` load beside a live run with its revive marker
@@ -13,11 +14,7 @@ import { repoRoot, runProgram, tempDir, waitFor } from '../helpers/cli.ts';
  */
 
 const probeMeta = join(repoRoot, 'dist', 'bundle-probe.meta.json');
-const bundleMain = join(repoRoot, 'dist', 'bundle', 'main.mjs');
-const built =
-  existsSync(probeMeta) &&
-  existsSync(bundleMain) &&
-  statSync(bundleMain).mtimeMs >= statSync(join(repoRoot, 'dist', 'lib', 'main.js')).mtimeMs;
+const built = builtAfterTsc('dist/bundle-probe.meta.json', 'dist/bundle/main.mjs');
 
 const HOOK = `
   const { registerHooks } = await import('node:module');
