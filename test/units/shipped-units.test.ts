@@ -25,6 +25,15 @@ test("RestartPreventExitStatus= in every shipped service is the exit-code contra
   assert.match(readFileSync(join(unitsDir, 'deadman@.service'), 'utf8'), /^RestartPreventExitStatus=/m);
 });
 
+test('every shipped service that starts deadman behind PrivateTmp= keeps its compiled code in CacheDirectory=', () => {
+  // Else Node's compile cache goes to a /tmp emptied at every start, and each timer pass compiles deadman anew.
+  for (const file of shipped.filter((f) => f.endsWith('.service'))) {
+    const text = readFileSync(join(unitsDir, file), 'utf8');
+    if (!/^ExecStart=-?\/usr\/bin\/deadman /m.test(text) || !/^PrivateTmp=yes$/m.test(text)) continue;
+    assert.match(text, /^CacheDirectory=deadman$/m, file);
+  }
+});
+
 test('the template keeps the settings the docs promise', () => {
   const text = readFileSync(join(unitsDir, 'deadman@.service'), 'utf8');
   for (const line of [
